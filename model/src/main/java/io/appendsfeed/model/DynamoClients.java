@@ -1,0 +1,107 @@
+package io.appendsfeed.model;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClientBuilder;
+
+/**
+ * Builds the SDK clients the way every appendsfeed deployable does: one place, so that tests on
+ * DynamoDB Local and production on AWS use the same code path (endpoint override plus static
+ * credentials locally; the default credential and region chains on AWS).
+ */
+public final class DynamoClients {
+
+    /** Region used against DynamoDB Local, which accepts any. */
+    public static final Region LOCAL_REGION = Region.US_EAST_1;
+    /** DynamoDB Local accepts any credentials; these make the intent obvious in logs. */
+    public static final AwsCredentialsProvider LOCAL_CREDENTIALS =
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
+
+    /**
+     * Where and how to connect.
+     *
+     * @param endpoint an endpoint override (DynamoDB Local, LocalStack); empty for AWS
+     * @param region the region; empty for the SDK's default chain (or {@link #LOCAL_REGION} with an endpoint)
+     * @param credentials empty for the SDK's default chain (or {@link #LOCAL_CREDENTIALS} with an endpoint)
+     * @param maxConnections HTTP connection pool size
+     */
+    public record Settings(Optional<URI> endpoint, Optional<Region> region,
+                           Optional<AwsCredentialsProvider> credentials, int maxConnections) {
+        public Settings {
+            Objects.requireNonNull(endpoint, "endpoint");
+            Objects.requireNonNull(region, "region");
+            Objects.requireNonNull(credentials, "credentials");
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
+            }
+        }
+
+        /** AWS, with the SDK's default region and credential chains. */
+        public static Settings aws() {
+            return new Settings(Optional.empty(), Optional.empty(), Optional.empty(), 50);
+        }
+
+        /** A local endpoint such as DynamoDB Local: static credentials, {@link #LOCAL_REGION}. */
+        public static Settings local(URI endpoint) {
+            return new Settings(Optional.of(endpoint), Optional.of(LOCAL_REGION), Optional.of(LOCAL_CREDENTIALS), 50);
+        }
+
+        /** From optional command-line or environment values; an endpoint implies local credentials. */
+        public static Settings of(String endpointOrNull, String regionOrNull) {
+            Optional<URI> endpoint = Optional.ofNullable(blankToNull(endpointOrNull)).map(URI::create);
+            Optional<Region> region = Optional.ofNullable(blankToNull(regionOrNull)).map(Region::of);
+            if (endpoint.isPresent()) {
+                return new Settings(endpoint, region.or(() -> Optional.of(LOCAL_REGION)), Optional.of(LOCAL_CREDENTIALS), 50);
+            }
+            return new Settings(endpoint, region, Optional.empty(), 50);
+        }
+
+        public Settings withMaxConnections(int n) {
+            return new Settings(endpoint, region, credentials, n);
+        }
+
+        private static String blankToNull(String s) {
+            return s == null || s.isBlank() ? null : s.trim();
+        }
+    }
+
+    private DynamoClients() {}
+
+    public static DynamoDbClient dynamoDb(Settings settings) {
+        DynamoDbClientBuilder b = DynamoDbClient.builder()
+                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))
+                .overrideConfiguration(overrides());
+        settings.endpoint().ifPresent(b::endpointOverride);
+        settings.region().ifPresent(b::region);
+        settings.credentials().ifPresent(b::credentialsProvider);
+        return b.build();
+    }
+
+    public static DynamoDbStreamsClient streams(Settings settings) {
+        DynamoDbStreamsClientBuilder b = DynamoDbStreamsClient.builder()
+                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))
+                .overrideConfiguration(overrides());
+        settings.endpoint().ifPresent(b::endpointOverride);
+        settings.region().ifPresent(b::region);
+        settings.credentials().ifPresent(b::credentialsProvider);
+        return b.build();
+    }
+
+    private static ClientOverrideConfiguration overrides() {
+        return ClientOverrideConfiguration.builder()
+                .apiCallAttemptTimeout(Duration.ofSeconds(10))
+                .apiCallTimeout(Duration.ofSeconds(30))
+                .build();
+    }
+}

@@ -1,0 +1,101 @@
+package io.appendsfeed.model;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * A stream name, {@code Category-Id}: the category is everything before the first {@code -}, the
+ * id everything after it; both are non-empty. Names starting with {@code $} are reserved for
+ * appendsfeed's own streams ({@code $AppendsIndex-0}, {@code $AppendsEpoch-0_0}, ...) and are
+ * never indexed.
+ *
+ * <p>The name is the store table's hash key {@code p}; DynamoDB allows 2048 bytes there, we allow
+ * {@value #MAX_UTF8_BYTES} so that keys stay cheap and the feed's spans stay small.
+ */
+public record StreamName(String value) implements Comparable<StreamName> {
+
+    /** Longest name accepted, in UTF-8 bytes. */
+    public static final int MAX_UTF8_BYTES = 1024;
+    /** Prefix of names that belong to appendsfeed itself. */
+    public static final String RESERVED_PREFIX = "$";
+
+    public StreamName {
+        Objects.requireNonNull(value, "stream name");
+        String problem = problem(value);
+        if (problem != null) {
+            throw new IllegalArgumentException("invalid stream name '" + abbreviate(value) + "': " + problem);
+        }
+    }
+
+    /** {@code category-id}. */
+    public static StreamName of(String category, String id) {
+        return new StreamName(category + "-" + id);
+    }
+
+    public static StreamName parse(String value) {
+        return new StreamName(value);
+    }
+
+    /** Why {@code value} is not a valid stream name, or null when it is. */
+    public static String problem(String value) {
+        if (value == null || value.isEmpty()) {
+            return "it is empty; use the form Category-Id, e.g. Account-42";
+        }
+        int dash = value.indexOf('-');
+        if (dash < 0) {
+            return "it has no '-'; use the form Category-Id, e.g. Account-42";
+        }
+        if (dash == 0) {
+            return "the category (before the first '-') is empty; use the form Category-Id, e.g. Account-42";
+        }
+        if (dash == value.length() - 1) {
+            return "the id (after the first '-') is empty; use the form Category-Id, e.g. Account-42";
+        }
+        int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_UTF8_BYTES) {
+            return "it is " + bytes + " bytes of UTF-8, over the limit of " + MAX_UTF8_BYTES + "; use a shorter id";
+        }
+        for (int k = 0; k < value.length(); k++) {
+            char ch = value.charAt(k);
+            if (Character.isISOControl(ch)) {
+                return "it contains the control character U+" + String.format("%04X", (int) ch) + " at position " + k;
+            }
+            if (Character.isSurrogate(ch)) {
+                boolean paired = Character.isHighSurrogate(ch) && k + 1 < value.length()
+                        && Character.isLowSurrogate(value.charAt(k + 1));
+                if (!paired) {
+                    return "it contains an unpaired surrogate at position " + k + " (not valid UTF-16 text)";
+                }
+                k++;
+            }
+        }
+        return null;
+    }
+
+    public String category() {
+        return value.substring(0, value.indexOf('-'));
+    }
+
+    public String id() {
+        return value.substring(value.indexOf('-') + 1);
+    }
+
+    /** True for appendsfeed's own streams, which are never indexed. */
+    public boolean isReserved() {
+        return value.startsWith(RESERVED_PREFIX);
+    }
+
+    @Override
+    public int compareTo(StreamName o) {
+        return value.compareTo(o.value);
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    }
+}

@@ -1,0 +1,71 @@
+package io.appendsfeed.model.feed;
+
+import io.appendsfeed.model.StreamName;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Names of the feed's own streams in the index table. These names define the storage format. */
+public final class FeedStreams {
+
+    /** Category of the index stream: where the tail of each partition is. */
+    public static final String INDEX_CATEGORY = "$AppendsIndex";
+    /** Category of epoch streams. */
+    public static final String EPOCH_CATEGORY = "$AppendsEpoch";
+    /** Category of reader checkpoint streams. */
+    public static final String CHECKPOINT_CATEGORY = "$ReaderCheckpoint";
+
+    /** {@code $AppendsIndex-0}: the only index stream. */
+    public static final StreamName INDEX = StreamName.of(INDEX_CATEGORY, "0");
+
+    private static final Pattern EPOCH = Pattern.compile("\\$AppendsEpoch-(\\d+)_(\\d+)");
+    private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9.:-]+");
+
+    private FeedStreams() {}
+
+    /** {@code $AppendsEpoch-<partition>_<epoch>}. */
+    public static StreamName epoch(PartitionId partition, EpochId epoch) {
+        return StreamName.of(EPOCH_CATEGORY, partition.value() + "_" + epoch.value());
+    }
+
+    /** The partition and epoch of an epoch stream name, or null when it is not one. */
+    public static EpochAddress parseEpoch(StreamName stream) {
+        Matcher m = EPOCH.matcher(stream.value());
+        if (!m.matches()) {
+            return null;
+        }
+        return new EpochAddress(PartitionId.of(Integer.parseInt(m.group(1))), EpochId.of(Integer.parseInt(m.group(2))));
+    }
+
+    /**
+     * {@code $ReaderCheckpoint-<group>_<partition>}.
+     *
+     * @throws IllegalArgumentException when the group has characters other than letters, digits, {@code . : -}
+     */
+    public static StreamName checkpoint(String group, PartitionId partition) {
+        checkGroup(group);
+        return StreamName.of(CHECKPOINT_CATEGORY, group + "_" + partition.value());
+    }
+
+    /** @throws IllegalArgumentException saying which characters a consumer group name may have */
+    public static String checkGroup(String group) {
+        Objects.requireNonNull(group, "group");
+        if (!GROUP.matcher(group).matches() || group.length() > 200) {
+            throw new IllegalArgumentException("consumer group '" + group + "' is not valid: use 1 to 200 letters,"
+                    + " digits, '.', ':' or '-' (no '_', which separates the group from the partition)");
+        }
+        return group;
+    }
+
+    /** A partition and an epoch. */
+    public record EpochAddress(PartitionId partition, EpochId epoch) {
+        public EpochAddress {
+            Objects.requireNonNull(partition, "partition");
+            Objects.requireNonNull(epoch, "epoch");
+        }
+
+        public StreamName stream() {
+            return FeedStreams.epoch(partition, epoch);
+        }
+    }
+}

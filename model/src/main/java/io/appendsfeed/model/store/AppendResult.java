@@ -1,0 +1,14 @@
+package io.appendsfeed.model.store;
+
+/**
+ * The outcome of an append. A conflict is an expected outcome, not an exception: it carries the
+ * stream's actual version, obtained from the failed condition itself (no extra read).
+ */
+public sealed interface AppendResult {
+
+    /** The write happened. {@code version} is the stream's new version; {@code calved} when the Tip's events moved to a calf. */
+    record Written(long version, String etag, boolean calved, Capacity capacity) implements AppendResult {}
+
+    /** Another writer got there first. {@code actualVersion} is 0 and {@code actualEtag} null when the stream does not exist. */
+    record Conflict(long actualVersion, String actualEtag, Capacity capacity) implements AppendResult {}
+}

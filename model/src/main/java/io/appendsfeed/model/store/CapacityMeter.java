@@ -1,0 +1,19 @@
+package io.appendsfeed.model.store;
+
+/**
+ * Told the capacity of every DynamoDB call a client makes, so that cost per event can be measured.
+ * Implementations must be thread-safe.
+ */
+@FunctionalInterface
+public interface CapacityMeter {
+
+    /** A meter that discards; with it the client does not ask DynamoDB for consumed capacity. */
+    CapacityMeter NONE = (operation, table, capacity) -> { };
+
+    /**
+     * @param operation the DynamoDB operation, e.g. {@code UpdateItem}, {@code Query}
+     * @param table the table name
+     * @param capacity what it consumed
+     */
+    void consumed(String operation, String table, Capacity capacity);
+}

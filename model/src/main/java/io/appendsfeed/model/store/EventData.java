@@ -1,0 +1,41 @@
+package io.appendsfeed.model.store;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * An event to append. {@code data} and {@code meta} are raw UTF-8 JSON (the client may compress
+ * them on write); {@code meta}, the ids and the timestamp are optional (null). A null timestamp is
+ * stamped with the client's clock at append time.
+ */
+public record EventData(String type, byte[] data, byte[] meta, String correlationId, String causationId, Instant timestamp) {
+
+    public EventData {
+        if (type == null || type.isEmpty()) {
+            throw new IllegalArgumentException("an event needs a non-empty type");
+        }
+        Objects.requireNonNull(data, "data (use an empty array for no body)");
+    }
+
+    public static EventData of(String type, byte[] data) {
+        return new EventData(type, data, null, null, null, null);
+    }
+
+    /** An event whose body is the given JSON text. */
+    public static EventData json(String type, String json) {
+        return of(type, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public EventData withMeta(byte[] meta) {
+        return new EventData(type, data, meta, correlationId, causationId, timestamp);
+    }
+
+    public EventData withIds(String correlationId, String causationId) {
+        return new EventData(type, data, meta, correlationId, causationId, timestamp);
+    }
+
+    public EventData withTimestamp(Instant timestamp) {
+        return new EventData(type, data, meta, correlationId, causationId, timestamp);
+    }
+}

@@ -1,0 +1,53 @@
+package io.appendsfeed.model.store;
+
+/**
+ * What to read from a stream.
+ *
+ * @param direction forwards (oldest first) or backwards (newest first)
+ * @param fromIndex forwards: the first index wanted (inclusive); backwards: the index to stop
+ *                  before (exclusive), {@code Long.MAX_VALUE} for the newest
+ * @param maxEvents at most this many events
+ * @param consistent strongly consistent reads (double the read cost)
+ * @param bodies false to read event types only (data and meta are then null), which reads the
+ *               calves' {@code c} without their bodies
+ */
+public record Read(Direction direction, long fromIndex, long maxEvents, boolean consistent, boolean bodies) {
+
+    public enum Direction { FORWARD, BACKWARD }
+
+    public Read {
+        if (fromIndex < 0) {
+            throw new IllegalArgumentException("fromIndex must be >= 0, was " + fromIndex);
+        }
+        if (maxEvents < 1) {
+            throw new IllegalArgumentException("maxEvents must be >= 1, was " + maxEvents);
+        }
+    }
+
+    /** Every event from {@code fromIndex} on, oldest first, eventually consistent, with bodies. */
+    public static Read forward(long fromIndex) {
+        return new Read(Direction.FORWARD, fromIndex, Long.MAX_VALUE, false, true);
+    }
+
+    /** Every event, newest first, eventually consistent, with bodies. */
+    public static Read backward() {
+        return new Read(Direction.BACKWARD, Long.MAX_VALUE, Long.MAX_VALUE, false, true);
+    }
+
+    /** Events before {@code beforeIndex}, newest first. */
+    public static Read backward(long beforeIndex) {
+        return new Read(Direction.BACKWARD, beforeIndex, Long.MAX_VALUE, false, true);
+    }
+
+    public Read limit(long maxEvents) {
+        return new Read(direction, fromIndex, maxEvents, consistent, bodies);
+    }
+
+    public Read strongly() {
+        return new Read(direction, fromIndex, maxEvents, true, bodies);
+    }
+
+    public Read typesOnly() {
+        return new Read(direction, fromIndex, maxEvents, consistent, false);
+    }
+}
