@@ -3,6 +3,7 @@ package io.appendsfeed.reader.internal;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.FeedCodec;
+import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
@@ -26,8 +27,9 @@ public final class EpochReader {
      * comes back with a hole (a lagging replica) returns only what precedes it. Stops after
      * {@code Closed}.
      *
-     * @throws io.appendsfeed.model.feed.FeedFormatException when an event has a type or body this
-     *         version cannot read; the caller must stop the partition, never skip it
+     * @throws FeedFormatException when the first event has a type or body this version cannot
+     *         read (events before an unreadable one are returned first); the caller must stop the
+     *         partition, never skip it
      */
     public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> out = new ArrayList<>();
@@ -40,7 +42,15 @@ public final class EpochReader {
                 if (e.index() > expected) {
                     break;
                 }
-                EpochEvent event = FeedCodec.decodeEpochEvent(e.type(), e.data());
+                EpochEvent event;
+                try {
+                    event = FeedCodec.decodeEpochEvent(e.type(), e.data());
+                } catch (FeedFormatException unreadable) {
+                    if (out.isEmpty()) {
+                        throw unreadable;
+                    }
+                    break; // hand over what precedes it; the next read starts at it and fails there
+                }
                 out.add(EpochRecord.of(Checkpoint.of(from.epoch(), expected), e.timestamp(), event));
                 expected++;
                 if (event instanceof EpochEvent.Closed) {

@@ -78,6 +78,8 @@ public final class PartitionCoordinator {
             return;
         }
         reap();
+        // a failed partition's runner no longer commits by itself: what was handled before the failure still counts
+        runners.values().stream().filter(r -> r.state() == PartitionLag.State.FAILED).forEach(PartitionRunner::commit);
         if (config.leases()) {
             renew();
         }
@@ -239,11 +241,8 @@ public final class PartitionCoordinator {
                 synchronized (this) {
                     rs = new ArrayList<>(runners.values());
                 }
-                if (rs.stream().anyMatch(r -> r.state() == PartitionLag.State.FAILED)) {
-                    break;
-                }
-                if (rs.stream().allMatch(PartitionRunner::caughtUp)) {
-                    caughtUp = true;
+                if (rs.stream().allMatch(PartitionRunner::drained)) {
+                    caughtUp = rs.stream().noneMatch(r -> r.state() == PartitionLag.State.FAILED);
                     break;
                 }
                 if (System.nanoTime() - deadline >= 0) {

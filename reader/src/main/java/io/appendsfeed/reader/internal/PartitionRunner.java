@@ -213,9 +213,15 @@ public final class PartitionRunner implements Runnable {
     public String error() { return error; }
     public Checkpoint committed() { return committed; }
 
-    /** Read to the tail and handled everything read (parked streams count as handled). */
-    public boolean caughtUp() {
+    /**
+     * Read to the tail (or to an epoch event it cannot read) and handled everything read; parked
+     * streams count as handled.
+     */
+    public boolean drained() {
         PartitionStatus st = ctx.scheduler().status(partition);
+        if (state == PartitionLag.State.FAILED) {
+            return st == null || st.buffered() == 0;
+        }
         return atTail && st != null && st.buffered() == 0;
     }
 
