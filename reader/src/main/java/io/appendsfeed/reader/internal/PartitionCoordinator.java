@@ -189,8 +189,9 @@ public final class PartitionCoordinator {
     /** Released parked streams of the partitions held start replaying. */
     public void refreshParked() {
         try {
+            long asOf = ctx.scheduler().parkSequence();
             Set<StreamName> still = ctx.parked().list(config.group()).stream().map(ParkedStream::stream).collect(Collectors.toSet());
-            ctx.scheduler().released(still);
+            ctx.scheduler().released(still, asOf);
         } catch (RuntimeException e) {
             LOG.warn("group {}: could not read parked streams, trying again later: {}", config.group(), e.toString());
         }

@@ -68,6 +68,7 @@ public final class Scheduler {
             return size() > REMEMBERED_POSITIONS;
         }
     };
+    private long parkSeq;
     private int running;
     private int generations;
     private boolean dispatching = true;
@@ -93,7 +94,9 @@ public final class Scheduler {
         slots.put(p, slot);
         for (ParkedStream ps : parked) {
             if (ps.partition().equals(p)) {
-                state(ps.stream(), p, slot).parked = ps;
+                StreamState s = state(ps.stream(), p, slot);
+                s.parked = ps;
+                s.parkSeq = ++parkSeq;
             }
         }
     }
@@ -304,6 +307,7 @@ public final class Scheduler {
             LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", s.stream,
                     parked.parked().attempts(), parked.parked().fromIndex(), parked.parked().position(), parked.parked().reason());
             s.parked = parked.parked();
+            s.parkSeq = ++parkSeq;
             s.attempts = 0;
             s.replayFrom = null;
             s.replayPosition = null;
@@ -336,10 +340,18 @@ public final class Scheduler {
         }
     }
 
-    /** Streams of open partitions parked in memory but no longer in {@code stillParked} are replayed. */
-    public synchronized void released(Set<StreamName> stillParked) {
+    /** The park sequence now: take it before listing the parked store, and pass it to {@link #released}. */
+    public synchronized long parkSequence() {
+        return parkSeq;
+    }
+
+    /**
+     * Streams of open partitions parked (by {@code asOf}) in memory but no longer in
+     * {@code stillParked}, a listing of the parked store taken after {@code asOf}, are replayed.
+     */
+    public synchronized void released(Set<StreamName> stillParked, long asOf) {
         for (StreamState s : new ArrayList<>(streams.values())) {
-            if (s.parked != null && !stillParked.contains(s.stream) && slots.containsKey(s.partition)) {
+            if (s.parked != null && s.parkSeq <= asOf && !stillParked.contains(s.stream) && slots.containsKey(s.partition)) {
                 LOG.info("{}: released; replaying from index {}", s.stream, s.parked.fromIndex());
                 s.replayFrom = s.parked.fromIndex();
                 s.replayPosition = s.parked.position();

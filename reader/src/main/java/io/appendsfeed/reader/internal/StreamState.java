@@ -37,6 +37,8 @@ final class StreamState {
     int attempts;
     String lastError;
     ParkedStream parked;
+    /** When it was parked, in the scheduler's park sequence. */
+    long parkSeq;
     /** While replaying a released stream: the next index to read from the store table. */
     Long replayFrom;
     Checkpoint replayPosition;
