@@ -21,15 +21,18 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
     private final QueryRequest.Builder query;
     private final Deque<Map<String, AttributeValue>> buffered = new ArrayDeque<>();
     private Map<String, AttributeValue> startKey;
+    private final boolean onePage;
     private boolean exhausted;
 
     /**
      * @param range a key condition on {@code #i} with value {@code :k}, or null for every item
      * @param limit items per page
+     * @param onePage only the first page: {@code limit} items at most
      */
     ItemPages(MeteredDynamo dynamo, StreamName stream, String range, long k, boolean ascending, int limit,
-              boolean consistent, boolean bodies) {
+              boolean onePage, boolean consistent, boolean bodies) {
         this.dynamo = dynamo;
+        this.onePage = onePage;
         Map<String, String> names = new LinkedHashMap<>();
         names.put("#p", Fields.P);
         Map<String, AttributeValue> values = new LinkedHashMap<>();
@@ -57,7 +60,7 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
             QueryResponse page = dynamo.query(query.exclusiveStartKey(startKey)).response();
             buffered.addAll(page.items());
             startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-            exhausted = startKey == null;
+            exhausted = startKey == null || onePage;
         }
         return !buffered.isEmpty();
     }

@@ -52,25 +52,23 @@ public final class StreamReader implements Iterator<StoredEvent> {
         if (from == 0) {
             return later;
         }
-        ItemPages containing = pages("#i <= :k", from, false, 1);
-        return new Iterator<>() {
-            private boolean first = true;
+        // one page of one item: the calf with the greatest first index <= from, if any
+        ItemPages containing = page("#i <= :k", from, false, 1);
+        return concat(containing, later);
+    }
 
+    /** {@code first}'s items, then {@code then}'s; {@code then} is not queried before {@code first} is done. */
+    private static Iterator<Map<String, AttributeValue>> concat(Iterator<Map<String, AttributeValue>> first,
+                                                                Iterator<Map<String, AttributeValue>> then) {
+        return new Iterator<>() {
             @Override
             public boolean hasNext() {
-                return first || later.hasNext();
+                return first.hasNext() || then.hasNext();
             }
 
             @Override
             public Map<String, AttributeValue> next() {
-                if (first) {
-                    first = false;
-                    // one page of one item: the calf with the greatest first index <= from, if any
-                    if (containing.hasNext()) {
-                        return containing.next();
-                    }
-                }
-                return later.next();
+                return first.hasNext() ? first.next() : then.next();
             }
         };
     }
@@ -81,23 +79,17 @@ public final class StreamReader implements Iterator<StoredEvent> {
             return pages(null, 0, false, pageItems);
         }
         // the Tip may hold events below `before` while sorting above it: read it, then the calves below
-        ItemPages tip = pages("#i = :k", Fields.TIP_INDEX, false, 1);
+        ItemPages tip = page("#i = :k", Fields.TIP_INDEX, false, 1);
         ItemPages calves = pages("#i < :k", before, false, pageItems);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return tip.hasNext() || calves.hasNext();
-            }
-
-            @Override
-            public Map<String, AttributeValue> next() {
-                return tip.hasNext() ? tip.next() : calves.next();
-            }
-        };
+        return concat(tip, calves);
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
-        return new ItemPages(dynamo, stream, range, k, ascending, limit, read.consistent(), read.bodies());
+        return new ItemPages(dynamo, stream, range, k, ascending, limit, false, read.consistent(), read.bodies());
+    }
+
+    private ItemPages page(String range, long k, boolean ascending, int limit) {
+        return new ItemPages(dynamo, stream, range, k, ascending, limit, true, read.consistent(), read.bodies());
     }
 
     @Override
