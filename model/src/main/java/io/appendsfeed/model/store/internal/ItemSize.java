@@ -3,7 +3,6 @@ package io.appendsfeed.model.store.internal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -75,9 +74,5 @@ public final class ItemSize {
 
     static long utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    static long bytes(SdkBytes b) {
-        return b.asByteArrayUnsafe().length;
     }
 }
