@@ -60,7 +60,8 @@ public final class StoreClient {
     /**
      * Appends events (and replaces the Tip's unfolds with none) if the stream is at {@code expected}.
      *
-     * @return {@link AppendResult.Written}, or {@link AppendResult.Conflict} with the actual version
+     * @return {@link AppendResult.Written}, or {@link AppendResult.Conflict} with the actual version (with
+     *         {@link Expected#any()}: only when other writers changed the Tip on 8 attempts in a row)
      * @throws IllegalArgumentException when the name is reserved (and the config does not allow it) or events is empty
      * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
      */
