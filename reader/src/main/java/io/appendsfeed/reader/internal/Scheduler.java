@@ -298,8 +298,11 @@ public final class Scheduler {
             s.attempts++;
             s.lastError = StreamCall.describe(failed.error());
             Duration wait = backoff.after(s.attempts);
-            LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts, wait.toMillis(),
-                    s.lastError, failed.error());
+            if (s.attempts == 1) {
+                LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), s.lastError, failed.error());
+            } else {
+                LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts, wait.toMillis(), s.lastError);
+            }
             s.waitingRetry = true;
             int generation = s.generation;
             timers.schedule(() -> retryDue(s, generation), wait.toMillis(), TimeUnit.MILLISECONDS);
