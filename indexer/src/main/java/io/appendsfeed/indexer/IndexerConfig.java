@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.store.CapacityMeter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,9 +20,11 @@ import java.util.Objects;
  *                         Streams keeps records 24 hours); bounds the look-back over closed epochs
  * @param clockSkew allowance between the clocks that stamp events, DynamoDB's and the indexer's
  * @param clock stamps epoch events and measures the redelivery window
+ * @param meter told the capacity of every call to the index table
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
-                            int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock) {
+                            int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
+                            CapacityMeter meter) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
@@ -45,6 +48,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
             throw new IllegalArgumentException("clockSkew must be >= 0, was " + clockSkew);
         }
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(meter, "meter");
     }
 
     public static Builder builder(String indexTable) {
@@ -53,7 +57,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
 
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
-                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock);
+                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter);
     }
 
     public static final class Builder {
@@ -65,6 +69,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private Duration redeliveryWindow = STREAMS_RETENTION;
         private Duration clockSkew = DEFAULT_CLOCK_SKEW;
         private Clock clock = Clock.systemUTC();
+        private CapacityMeter meter = CapacityMeter.NONE;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -77,10 +82,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder redeliveryWindow(Duration v) { this.redeliveryWindow = v; return this; }
         public Builder clockSkew(Duration v) { this.clockSkew = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
+        public Builder meter(CapacityMeter v) { this.meter = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock);
+                    redeliveryWindow, clockSkew, clock, meter);
         }
     }
 }
