@@ -126,7 +126,7 @@ public final class Indexer {
             List<SourceSpan> mine = ks.stream().map(spans::get).toList();
             PartitionOutcome o = ingester(e.getKey()).ingest(mine);
             outcomes.add(o);
-            if (!o.ok()) {
+            if (!o.ok() && o.settled() < ks.size()) { // a failure after every span settled (recording the next epoch) loses nothing
                 firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
             }
         }
