@@ -1,0 +1,102 @@
+package io.appendsfeed.samples.bench;
+
+import io.appendsfeed.samples.bench.internal.BenchRun;
+import io.appendsfeed.samples.bench.internal.LocalDynamo;
+import io.appendsfeed.samples.bench.internal.Params;
+import io.appendsfeed.samples.bench.internal.Report;
+import io.appendsfeed.samples.bench.internal.Results;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmark: indexing throughput and cost, reading the feed against reading DynamoDB Streams
+ * directly, append-to-handler latency, indexer cold start and reader memory, on DynamoDB Local in
+ * memory. Prints tables and writes the same figures as JSON. See samples/BENCHMARKS.md.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures appendsfeed on DynamoDB Local (in memory) and writes results-<time>.json.")
+public final class Bench implements Callable<Integer> {
+
+    public enum Mode { quick, full }
+
+    @Option(names = "--mode", description = "quick (under a minute; the 10k/100k/1M scenarios at 1/10) or full. Default: ${DEFAULT-VALUE}")
+    Mode mode = Mode.quick;
+
+    @Option(names = "--events", description = "events written for the index and read scenarios (quick 2,000; full 50,000)")
+    Long events;
+
+    @Option(names = "--streams", description = "streams they are spread over (quick 100; full 1,000)")
+    Integer streams;
+
+    @Option(names = "--out", description = "directory for the JSON results. Default: ${DEFAULT-VALUE}")
+    Path out = Path.of("target", "bench");
+
+    @Option(names = "--transport", description = "EMBEDDED (in process, no HTTP) or HTTP (server on a free port). Default: ${DEFAULT-VALUE}")
+    LocalDynamo.Transport transport = LocalDynamo.Transport.EMBEDDED;
+
+    @Option(names = "--batch-limits", split = ",", description = "GetRecords limits for the index scenario. Default: 10,100,1000")
+    List<Integer> batchLimits = List.of(10, 100, 1000);
+
+    @Option(names = "--latency-events", description = "events timed from append to handler (quick 300; full 2,000)")
+    Integer latencyEvents;
+
+    @Option(names = "--latency-rate", description = "appends per second while timing latency. Default: ${DEFAULT-VALUE}")
+    double latencyRate = 100;
+
+    @Option(names = "--cold-events", split = ",", description = "feed sizes for the cold start (quick 1000,10000,100000; full 10000,100000,1000000)")
+    List<Long> coldEvents;
+
+    @Option(names = "--memory-events", description = "feed size the reader walks for the memory figure (quick 100,000; full 1,000,000)")
+    Long memoryEvents;
+
+    @Option(names = "--scenarios", split = ",", description = "which to run, of index,read,latency,cold,memory. Default: all")
+    List<String> scenarios = Params.SCENARIOS;
+
+    /** The JSON file of the last run, for callers that run it in process. */
+    private Path written;
+
+    public static void main(String[] args) {
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the indexer logs a line per batch at INFO
+        }
+        System.exit(commandLine(new Bench()).execute(args));
+    }
+
+    /** A command line for {@code bench}; a later option overrides an earlier one (the Maven profile passes {@code --out} first). */
+    public static CommandLine commandLine(Bench bench) {
+        return new CommandLine(bench).setOverwrittenOptionsAllowed(true).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    @Override
+    public Integer call() {
+        Params params = params();
+        Results results = new BenchRun(params, System.out).run();
+        System.out.println();
+        System.out.print(Report.tables(results));
+        written = Report.writeJson(results, out);
+        System.out.println("results: " + written.toAbsolutePath());
+        return 0;
+    }
+
+    public Path written() {
+        return written;
+    }
+
+    Params params() {
+        boolean full = mode == Mode.full;
+        boolean scaled = !full && coldEvents == null && memoryEvents == null;
+        return new Params(mode.name(), scaled ? 10 : 1, transport,
+                events != null ? events : full ? 50_000 : 2_000,
+                streams != null ? streams : full ? 1_000 : 100,
+                batchLimits,
+                latencyEvents != null ? latencyEvents : full ? 2_000 : 300,
+                latencyRate,
+                coldEvents != null ? coldEvents : full ? List.of(10_000L, 100_000L, 1_000_000L) : List.of(1_000L, 10_000L, 100_000L),
+                memoryEvents != null ? memoryEvents : full ? 1_000_000 : 100_000,
+                scenarios);
+    }
+}

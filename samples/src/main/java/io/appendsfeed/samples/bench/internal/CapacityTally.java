@@ -1,0 +1,37 @@
+package io.appendsfeed.samples.bench.internal;
+
+import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Sums the capacity units and calls a client reports; thread-safe. */
+public final class CapacityTally implements CapacityMeter {
+
+    private final DoubleAdder read = new DoubleAdder();
+    private final DoubleAdder write = new DoubleAdder();
+    private final LongAdder calls = new LongAdder();
+
+    @Override
+    public void consumed(String operation, String table, Capacity capacity) {
+        add(capacity.readUnits(), capacity.writeUnits());
+    }
+
+    void add(double readUnits, double writeUnits) {
+        read.add(readUnits);
+        write.add(writeUnits);
+        calls.increment();
+    }
+
+    public double readUnits() {
+        return read.sum();
+    }
+
+    public double writeUnits() {
+        return write.sum();
+    }
+
+    public long calls() {
+        return calls.sum();
+    }
+}

@@ -1,0 +1,100 @@
+package io.appendsfeed.samples.bench.internal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Reads a table's whole DynamoDB stream with {@code GetRecords} at a given limit: every shard from
+ * {@code TRIM_HORIZON}, parents before children, until a shard ends or (an open shard) a read comes
+ * back empty. Call it only once the writes are done; DynamoDB Local makes records readable within
+ * milliseconds.
+ */
+public final class StreamsScan {
+
+    /** The stream's non-empty batches, shard by shard in lineage order, and the {@code GetRecords} calls made. */
+    public record Result(List<List<Record>> batches, long records, long getRecordsCalls) {}
+
+    private StreamsScan() {
+    }
+
+    /** Collects every batch. */
+    public static Result batches(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit) {
+        List<List<Record>> batches = new ArrayList<>();
+        long[] records = {0};
+        long calls = scan(dynamo, streams, table, limit, batch -> {
+            batches.add(batch);
+            records[0] += batch.size();
+        });
+        return new Result(batches, records[0], calls);
+    }
+
+    /**
+     * Hands each non-empty batch to {@code onBatch} as it is read.
+     *
+     * @return the {@code GetRecords} calls made
+     * @throws IllegalArgumentException when the table has no stream
+     */
+    public static long scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit,
+                            Consumer<List<Record>> onBatch) {
+        String arn = dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
+        if (arn == null) {
+            throw new IllegalArgumentException("table " + table + " has no stream; enable Streams (NEW_IMAGE)");
+        }
+        long calls = 0;
+        for (Shard shard : lineageOrder(streams, arn)) {
+            String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            while (iterator != null) {
+                String it = iterator;
+                GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(limit));
+                calls++;
+                if (r.records().isEmpty()) {
+                    break;
+                }
+                onBatch.accept(r.records());
+                iterator = r.nextShardIterator();
+            }
+        }
+        return calls;
+    }
+
+    private static List<Shard> lineageOrder(DynamoDbStreamsClient streams, String arn) {
+        Map<String, Shard> all = new LinkedHashMap<>();
+        String start = null;
+        do {
+            String from = start;
+            DescribeStreamResponse d = streams.describeStream(b -> b.streamArn(arn).exclusiveStartShardId(from));
+            d.streamDescription().shards().forEach(s -> all.put(s.shardId(), s));
+            start = d.streamDescription().lastEvaluatedShardId();
+        } while (start != null);
+        List<Shard> ordered = new ArrayList<>();
+        Set<String> placed = new HashSet<>();
+        while (ordered.size() < all.size()) {
+            int before = ordered.size();
+            for (Shard s : all.values()) {
+                boolean parentDone = s.parentShardId() == null || !all.containsKey(s.parentShardId())
+                        || placed.contains(s.parentShardId());
+                if (!placed.contains(s.shardId()) && parentDone) {
+                    ordered.add(s);
+                    placed.add(s.shardId());
+                }
+            }
+            if (ordered.size() == before) {
+                throw new IllegalStateException("shard lineage of " + arn + " has a cycle: " + all.keySet());
+            }
+        }
+        return ordered;
+    }
+}
