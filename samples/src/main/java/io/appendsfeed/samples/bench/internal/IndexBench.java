@@ -4,6 +4,14 @@ import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoredEvent;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
@@ -18,13 +26,17 @@ public final class IndexBench {
      * One batch size.
      *
      * @param writeUnitsPerEvent WCU the index table was charged per indexed event
-     * @param bytesFloorPerEvent the brief's floor: bytes of the {@code Ingested} bodies / 1 KB, per event
-     * @param floorWriteUnitsPerEvent the least the same writes can cost: 1 WCU per started KB of each {@code Ingested}
+     * @param jsonBytes the {@code Ingested} bodies' JSON bytes (what the feed's format holds)
+     * @param storedBytes the same bodies as stored (deflated)
+     * @param jsonKbPerEvent JSON bytes / 1 KB, per event
+     * @param storedKbPerEvent stored bytes / 1 KB, per event: the floor for this data
+     * @param floorWriteUnitsPerEvent the least these writes can cost: 1 WCU per started KB of each stored body
      * @param overFloor writeUnitsPerEvent / floorWriteUnitsPerEvent
      */
     public record Run(int batchLimit, long records, int batches, long indexedEvents, int epochs, double seconds,
                       double eventsPerSecond, double writeUnits, double readUnits, double writeUnitsPerEvent,
-                      long ingestedWrites, long ingestedBytes, double bytesFloorPerEvent, double floorWriteUnitsPerEvent, double overFloor,
+                      long ingestedWrites, long jsonBytes, long storedBytes, double jsonKbPerEvent, double storedKbPerEvent,
+                      double floorWriteUnitsPerEvent, double overFloor,
                       String indexTable) {}
 
     private IndexBench() {
@@ -54,10 +66,25 @@ public final class IndexBench {
         }
         double wcu = tally.writeUnits() - wcu0;
         EpochContent content = EpochContent.read(local.dynamo(), indexTable);
+        long json = jsonBytes(local, indexTable, content.epochs());
         double perEvent = wcu / indexed;
         double floor = (double) content.floorWriteUnits() / indexed;
         return new Run(batchLimit, scan.records(), scan.batches().size(), indexed, content.epochs(), seconds,
                 indexed / seconds, wcu, tally.readUnits() - rcu0, perEvent, content.ingestedWrites(),
-                content.ingestedBytes(), content.ingestedBytes() / 1024.0 / indexed, floor, perEvent / floor, indexTable);
+                json, content.storedBytes(), json / 1024.0 / indexed,
+                content.storedBytes() / 1024.0 / indexed, floor, perEvent / floor, indexTable);
+    }
+
+    private static long jsonBytes(LocalDynamo local, String indexTable, int epochs) {
+        StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
+        long bytes = 0;
+        for (int e = 0; e < epochs; e++) {
+            for (StoredEvent x : index.readAll(FeedStreams.epoch(PartitionId.ZERO, new EpochId(e)), Read.forward(0))) {
+                if (EpochEvent.INGESTED.equals(x.type())) {
+                    bytes += x.data().length;
+                }
+            }
+        }
+        return bytes;
     }
 }

@@ -48,10 +48,10 @@ public final class Report {
         }
         if (!r.index().isEmpty()) {
             Table t = new Table("1. index: indexer core fed the table's own Streams records (parse + ingest)",
-                    "GetRecords limit", "batches", "events", "events/s", "WCU/event", "floor KB/event", "floor WCU/event",
-                    "x floor", "Ingested", "epochs");
+                    "GetRecords limit", "batches", "events", "events/s", "WCU/event", "JSON KB/event", "stored KB/event",
+                    "floor WCU/event", "x floor", "Ingested", "epochs");
             r.index().forEach(x -> t.row(x.batchLimit(), x.batches(), x.indexedEvents(), x.eventsPerSecond(),
-                    x.writeUnitsPerEvent(), x.bytesFloorPerEvent(), x.floorWriteUnitsPerEvent(), x.overFloor(),
+                    x.writeUnitsPerEvent(), x.jsonKbPerEvent(), x.storedKbPerEvent(), x.floorWriteUnitsPerEvent(), x.overFloor(),
                     x.ingestedWrites(), x.epochs()));
             sb.append(t.render()).append('\n');
         }
