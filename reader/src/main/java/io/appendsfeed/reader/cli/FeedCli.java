@@ -68,7 +68,7 @@ public final class FeedCli implements Callable<Integer> {
         PrintWriter err = cmd.getErr();
         err.println("feed: " + e.getMessage());
         CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-        err.print(cmd.getHelp().synopsis(0));
+        err.print("Usage: " + cmd.getHelp().synopsis(0));
         err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
         err.flush();
         return USAGE;
