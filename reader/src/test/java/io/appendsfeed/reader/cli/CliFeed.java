@@ -46,6 +46,11 @@ final class CliFeed {
     private final long[] offsets;
 
     CliFeed(LocalDynamo local, int partitions) {
+        this(local, partitions, StoreConfig.TIP_MAX_BYTES);
+    }
+
+    /** @param tipMaxBytes small values make the store calve often, so that scans meet calves too */
+    CliFeed(LocalDynamo local, int partitions, int tipMaxBytes) {
         this.local = local;
         this.partitions = partitions;
         this.indexTable = local.freshTableName("index");
@@ -53,7 +58,7 @@ final class CliFeed {
         StoreTables.ensure(local.dynamo(), indexTable, null);
         StoreTables.ensure(local.dynamo(), storeTable, StreamViewType.NEW_IMAGE);
         this.index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
-        this.store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
+        this.store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).tipMaxBytes(tipMaxBytes).build());
         this.epochs = new int[partitions];
         this.offsets = new long[partitions];
         for (int p = 0; p < partitions; p++) {
