@@ -37,6 +37,7 @@ public final class FeedCli implements Callable<Integer> {
     public static void main(String[] args) {
         // the CLI reports through its own output; the library's log lines would only interleave with it
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+        System.setProperty("slf4j.internal.verbosity", "WARN");
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         CliContext ctx = new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null);
