@@ -64,6 +64,12 @@ public record BackfillConfig(String storeTable, int segments, int pageSize, int 
         return new Builder(storeTable);
     }
 
+    public Builder toBuilder() {
+        return new Builder(storeTable).segments(segments).pageSize(pageSize).maxItemsPerSecond(maxItemsPerSecond)
+                .spansPerBatch(spansPerBatch).maxRetries(maxRetries).retryBackoff(retryBackoff).progress(progress)
+                .progressInterval(progressInterval);
+    }
+
     public static final class Builder {
         private final String storeTable;
         private int segments = DEFAULT_SEGMENTS;
