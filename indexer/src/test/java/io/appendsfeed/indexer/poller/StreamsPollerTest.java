@@ -10,6 +10,9 @@ import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreTables;
@@ -93,5 +96,39 @@ class StreamsPollerTest {
             });
             assertThat(poller.stoppedShards()).isEmpty();
         }
+    }
+
+    @Test
+    void rejected_record_stops_its_shard_or_is_recorded_and_skipped_as_configured(LocalDynamo local) {
+        String storeTable = IndexerTables.store(local);
+        StoreClient store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
+        store.append(StreamName.parse("Account-1"), Expected.noStream(), List.of(EventData.json("Opened", "{}")));
+        // a Tip that is not of the store format: a = 3 but c holds one type
+        local.dynamo().putItem(b -> b.tableName(storeTable).item(Map.of("p", AttributeValue.fromS("Broken-1"),
+                "i", AttributeValue.fromN("2147483647"), "n", AttributeValue.fromN("3"), "a", AttributeValue.fromN("3"),
+                "c", AttributeValue.fromL(List.of(AttributeValue.fromS("X"))))));
+        store.append(StreamName.parse("Account-2"), Expected.noStream(), List.of(EventData.json("Opened", "{}")));
+
+        String stopIndex = IndexerTables.index(local);
+        Indexer stopping = Indexer.start(local.dynamo(), IndexerConfig.builder(stopIndex).build());
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), stopping, PollerConfig.builder(storeTable).build())) {
+            for (int k = 0; k < 3; k++) poller.pollOnce();
+            assertThat(poller.stoppedShards().values()).singleElement().satisfies(e -> assertThat(e.getMessage())
+                    .contains("p=Broken-1").contains("a is 3 but c holds only 1"));
+        }
+        new FeedReadback(local.dynamo(), stopIndex, 1).assertExactly(Map.of(StreamName.parse("Account-1"), List.of("Opened")));
+
+        String recordIndex = IndexerTables.index(local);
+        Indexer recording = Indexer.start(local.dynamo(), IndexerConfig.builder(recordIndex).build());
+        PollerConfig cfg = PollerConfig.builder(storeTable).onRejected(PollerConfig.OnRejected.RECORD_AND_CONTINUE).build();
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), recording, cfg)) {
+            for (int k = 0; k < 3; k++) poller.pollOnce();
+            assertThat(poller.stoppedShards()).isEmpty();
+        }
+        new FeedReadback(local.dynamo(), recordIndex, 1).assertExactly(Map.of(
+                StreamName.parse("Account-1"), List.of("Opened"), StreamName.parse("Account-2"), List.of("Opened")));
+        StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(recordIndex).reservedStreams(true).build());
+        assertThat(index.readAll(RejectedLog.STREAM, Read.forward(0))).singleElement()
+                .satisfies(e -> assertThat(e.dataText()).contains("Broken-1").contains("a is 3 but c holds only 1"));
     }
 }

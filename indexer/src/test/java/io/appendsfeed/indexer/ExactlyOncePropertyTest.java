@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * restart cold), once it has delivered everything the feed holds each event once, in stream order,
  * without gaps. Epochs are tiny so that all of this happens across epoch boundaries.
  */
-class ExactlyOnceProperties {
+class ExactlyOncePropertyTest {
 
     /** One thing the source does. */
     sealed interface Step {
@@ -40,7 +40,7 @@ class ExactlyOnceProperties {
 
     static final Set<String> WRITES = Set.of("PutItem", "UpdateItem", "TransactWriteItems");
 
-    @Property(tries = 12, shrinking = ShrinkingMode.OFF)
+    @Property(tries = 20, shrinking = ShrinkingMode.OFF)
     void each_event_once_in_order_no_gaps(@ForAll("appends") List<Integer> appends, @ForAll("steps") List<Step> steps) {
         LocalDynamo local = LocalDynamo.shared();
         String table = IndexerTables.index(local);

@@ -1,0 +1,63 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.FeedCodec;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoredEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Reads a partition's epoch events from a position; an epoch stream that does not exist yet reads as empty. */
+public final class EpochReader {
+
+    private final StoreClient index;
+
+    public EpochReader(StoreClient index) {
+        this.index = index;
+    }
+
+    /**
+     * Up to {@code max} epoch events from {@code from}, in order and without gaps: a read that
+     * comes back with a hole (a lagging replica) returns only what precedes it. Stops after
+     * {@code Closed}.
+     *
+     * @throws FeedFormatException when the first event has a type or body this version cannot
+     *         read (events before an unreadable one are returned first); the caller must stop the
+     *         partition, never skip it
+     */
+    public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
+        List<EpochRecord> out = new ArrayList<>();
+        long expected = from.offset();
+        try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(partition, from.epoch()), Read.forward(from.offset()).limit(max))) {
+            for (StoredEvent e : (Iterable<StoredEvent>) events::iterator) {
+                if (e.index() < expected) {
+                    continue;
+                }
+                if (e.index() > expected) {
+                    break;
+                }
+                EpochEvent event;
+                try {
+                    event = FeedCodec.decodeEpochEvent(e.type(), e.data());
+                } catch (FeedFormatException unreadable) {
+                    if (out.isEmpty()) {
+                        throw unreadable;
+                    }
+                    break; // hand over what precedes it; the next read starts at it and fails there
+                }
+                out.add(EpochRecord.of(Checkpoint.of(from.epoch(), expected), e.timestamp(), event));
+                expected++;
+                if (event instanceof EpochEvent.Closed) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+}
