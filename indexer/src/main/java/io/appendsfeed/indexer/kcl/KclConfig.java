@@ -17,7 +17,10 @@ import java.util.Objects;
  * @param retryBackoff first wait before retrying a batch that was not fully ingested (doubles up to
  *                     {@link #MAX_RETRY_BACKOFF})
  * @param onRejected what to do with a record the indexer cannot read
- * @param shutdownTimeout how long {@link KclIndexer#close()} waits for the graceful shutdown
+ * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before
+ *                        stopping it outright. KCL 3 with the adapter can wait forever while the worker
+ *                        holds leases of ended shards (kept for hours); stopping is safe, since every
+ *                        batch is checkpointed as soon as it is ingested
  */
 public record KclConfig(String applicationName, String leaseTable, String streamArn, String workerId,
                         Duration idleTimeBetweenReads, Duration failoverTime, Duration shardSyncInterval,
@@ -28,7 +31,7 @@ public record KclConfig(String applicationName, String leaseTable, String stream
     public static final Duration SHARD_SYNC_INTERVAL = Duration.ofSeconds(60);
     public static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     public static final Duration MAX_RETRY_BACKOFF = Duration.ofSeconds(30);
-    public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
     /** What the worker does with a record the indexer rejects. */
     public enum OnRejected {
