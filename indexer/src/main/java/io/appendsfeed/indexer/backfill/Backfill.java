@@ -114,8 +114,9 @@ public final class Backfill {
                 scanning = !allDone(segments);
             }
             List<StreamName> incomplete = assembler.incomplete();
+            StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).build());
             for (StreamName s : incomplete) {
-                List<Span> spans = readAgain(s);
+                List<Span> spans = readAgain(store, s);
                 streams.incrementAndGet();
                 ingester.ingest(spans.stream().map(SpanIngester::source).toList());
             }
@@ -171,8 +172,7 @@ public final class Backfill {
     }
 
     /** A stream the scan did not see whole, read with a query (types only), in spans of up to 256 events. */
-    private List<Span> readAgain(StreamName stream) {
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).build());
+    private List<Span> readAgain(StoreClient store, StreamName stream) {
         List<Span> out = new ArrayList<>();
         List<String> types = new ArrayList<>();
         long first = -1;

@@ -28,7 +28,7 @@ public final class BackfillMain {
                 : settings.backfill().toBuilder().progress(new ProgressBar(System.err)).progressInterval(java.time.Duration.ofMillis(250)).build();
         try (DynamoDbClient dynamo = DynamoClients.dynamoDb(settings.dynamo().withMaxConnections(config.segments() + 8))) {
             BackfillResult r = new Backfill(dynamo, settings.indexer(), config).run();
-            System.err.printf("backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
+            System.err.printf(java.util.Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
                             + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),
                     r.duplicatesDropped(), r.streamsReadAgain(), r.rejected().size() + r.gaps().size(), r.elapsed().toSeconds(),
                     r.itemsPerSecond());

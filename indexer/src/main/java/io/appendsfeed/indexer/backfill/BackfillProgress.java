@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.backfill;
 
 import java.time.Duration;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +41,8 @@ public record BackfillProgress(long itemsScanned, long itemsEstimated, long stre
     @Override
     public String toString() {
         String pct = percent() < 0 ? "" : percent() + "%, ";
-        return String.format("%s%,d items%s, %,d streams, %,d events ingested, %,d duplicates, %,.0f items/s, %ds",
-                pct, itemsScanned, itemsEstimated > 0 ? " of ~" + String.format("%,d", itemsEstimated) : "", streams,
+        return String.format(Locale.ROOT, "%s%,d items%s, %,d streams, %,d events ingested, %,d duplicates, %,.0f items/s, %ds",
+                pct, itemsScanned, itemsEstimated > 0 ? " of ~" + String.format(Locale.ROOT, "%,d", itemsEstimated) : "", streams,
                 eventsIngested, duplicatesDropped, itemsPerSecond(), elapsed.toSeconds());
     }
 

@@ -15,8 +15,6 @@ public sealed interface ScannedItem {
 
     /** The Tip's range key; defines the store format. */
     long TIP_INDEX = Integer.MAX_VALUE;
-    /** The attributes the scan reads. */
-    List<String> PROJECTION = List.of("p", "i", "n", "c");
 
     /** A Tip or a calf, holding the events {@code first .. first + types.size() - 1} (a Tip possibly none). */
     record Events(StreamName stream, long first, List<String> types, boolean tip) implements ScannedItem {

@@ -76,7 +76,8 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
                         continue;
                     }
                     retryLater(o, backoff);
-                    backoff = backoff.multipliedBy(2).compareTo(KclConfig.MAX_RETRY_BACKOFF) > 0 ? KclConfig.MAX_RETRY_BACKOFF : backoff.multipliedBy(2);
+                    Duration doubled = backoff.multipliedBy(2);
+                    backoff = doubled.compareTo(KclConfig.MAX_RETRY_BACKOFF) > 0 ? KclConfig.MAX_RETRY_BACKOFF : doubled;
                     continue;
                 }
             }
