@@ -199,14 +199,14 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             if (d.next() == null) {
                 return d.result();
             }
+            if (tip.isEmpty()) {
+                register(group); // first, so that a group with a checkpoint is always listed
+            }
             Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.noStream());
             AppendResult r = d.event() == null
                     ? index.writeUnfolds(stream, expected, d.next().unfolds())
                     : index.append(stream, expected, List.of(d.event()), d.next().unfolds());
             if (r instanceof AppendResult.Written) {
-                if (tip.isEmpty()) {
-                    register(group);
-                }
                 return d.result();
             }
             if (attempt >= MAX_CONFLICTS) {
@@ -221,7 +221,11 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             return;
         }
         ObjectNode o = Json.object().put("group", group);
-        index.append(GROUPS, Expected.any(), List.of(new EventData("Registered", Json.bytes(o), null, null, null, null)));
+        AppendResult r = index.append(GROUPS, Expected.any(), List.of(new EventData("Registered", Json.bytes(o), null, null, null, null)));
+        if (r instanceof AppendResult.Conflict) {
+            throw new IllegalStateException("could not register group " + group + " in " + GROUPS
+                    + ": other writers kept changing it; nothing else was written, try again");
+        }
     }
 
     /** For {@link #list}: the index fold, exposed so callers can learn the partition count too. */

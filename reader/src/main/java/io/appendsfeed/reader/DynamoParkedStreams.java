@@ -6,6 +6,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.Read;
@@ -55,17 +56,25 @@ public final class DynamoParkedStreams implements ParkedStreams {
         ObjectNode o = Json.object().put("stream", p.stream().value()).put("partition", p.partition().value())
                 .put("fromIndex", p.fromIndex()).put("position", p.position().value()).put("reason", p.reason())
                 .put("attempts", p.attempts()).put("at", p.parkedAt().toString());
-        index.append(stream(p.group()), Expected.any(), List.of(new EventData(PARKED, Json.bytes(o), null, null, null, p.parkedAt())));
+        write(stream(p.group()), new EventData(PARKED, Json.bytes(o), null, null, null, p.parkedAt()));
     }
 
+    /** @throws IllegalStateException when the append keeps conflicting; nothing was written */
     @Override
     public boolean release(String group, StreamName stream, String by) {
         if (list(group).stream().noneMatch(p -> p.stream().equals(stream))) {
             return false;
         }
         ObjectNode o = Json.object().put("stream", stream.value()).put("by", by).put("at", clock.instant().toString());
-        index.append(stream(group), Expected.any(), List.of(new EventData(RELEASED, Json.bytes(o), null, null, null, null)));
+        write(stream(group), new EventData(RELEASED, Json.bytes(o), null, null, null, null));
         return true;
+    }
+
+    private void write(StreamName s, EventData event) {
+        if (index.append(s, Expected.any(), List.of(event)) instanceof AppendResult.Conflict) {
+            throw new IllegalStateException("could not append " + event.type() + " to " + s
+                    + ": other writers kept changing it; nothing was written, try again");
+        }
     }
 
     @Override

@@ -99,8 +99,8 @@ public final class FeedReader implements AutoCloseable {
     /**
      * Takes partitions (leases) and starts reading them in the background; returns at once.
      *
-     * @throws IllegalStateException when already started or closed
-     * @throws RuntimeException when the index table cannot be read (e.g. it does not exist)
+     * @throws IllegalStateException when already started or closed, or when the index table does
+     *         not exist. Other errors (network, throttling) are logged and retried in the background
      */
     public void start() {
         coordinator.start();

@@ -9,7 +9,8 @@ import java.time.Duration;
  *
  * @param committed the checkpoint last committed (null when none)
  * @param handled everything before it is handled (what the next commit writes)
- * @param tail the end of the partition now
+ * @param tail the end of the partition now; null when the index could not be read (then
+ *             {@code eventsBehind} is -1 and {@code oldestUnhandledAge} null, and {@code error} says why)
  * @param eventsBehind epoch events from {@code handled} to {@code tail}
  * @param oldestUnhandledAge how long ago the oldest epoch event not yet handled was indexed; zero when caught up
  * @param failingStreams streams being retried after handler failures

@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -43,6 +44,8 @@ public final class PartitionCoordinator {
     private final Map<PartitionId, Thread> threads = new TreeMap<>();
     private final Set<PartitionId> startedOnce = new HashSet<>();
     private Phase phase = Phase.NEW;
+    /** The last tick took every partition it could and nothing was given up since. */
+    private volatile boolean settled;
     private long nextParkedPoll;
     private long nextLagLog;
 
@@ -56,11 +59,19 @@ public final class PartitionCoordinator {
         if (phase != Phase.NEW) {
             throw new IllegalStateException("the reader was already " + (phase == Phase.RUNNING ? "started" : "closed"));
         }
-        ctx.positions().partitions(); // fails fast when the index table cannot be read
+        try {
+            ctx.positions().partitions();
+        } catch (ResourceNotFoundException e) {
+            throw new IllegalStateException("index table '" + config.indexTable() + "' does not exist (or is not"
+                    + " visible to these credentials); create it with the indexer first", e);
+        } catch (RuntimeException e) {
+            // a transient error (network, throttling): the ticks below keep trying
+            LOG.warn("group {}: could not read the index yet, carrying on: {}", config.group(), e.toString());
+        }
         phase = Phase.RUNNING;
         nextParkedPoll = System.nanoTime() + config.parkedPollInterval().toNanos();
         nextLagLog = System.nanoTime() + config.lagLogInterval().toNanos();
-        tick();
+        tickSafely();
         long every = Math.max(10, Math.min(config.leaseTimeout().toMillis() / 3, config.parkedPollInterval().toMillis()));
         ticker.scheduleWithFixedDelay(this::tickSafely, every, every, TimeUnit.MILLISECONDS);
     }
@@ -69,6 +80,7 @@ public final class PartitionCoordinator {
         try {
             tick();
         } catch (RuntimeException e) {
+            settled = false;
             LOG.warn("group {}: lease and partition upkeep failed, trying again at the next tick: {}", config.group(), e.toString(), e);
         }
     }
@@ -83,7 +95,7 @@ public final class PartitionCoordinator {
         if (config.leases()) {
             renew();
         }
-        acquire();
+        settled = acquire();
         long now = System.nanoTime();
         if (now - nextParkedPoll >= 0) {
             nextParkedPoll = now + config.parkedPollInterval().toNanos();
@@ -91,7 +103,7 @@ public final class PartitionCoordinator {
         }
         if (now - nextLagLog >= 0) {
             nextLagLog = now + config.lagLogInterval().toNanos();
-            for (PartitionLag l : lag()) {
+            for (PartitionLag l : lag(true)) {
                 LOG.info("group {} partition {}: {} epoch events behind, oldest unhandled {} ms ago, handled {}, committed {},"
                         + " {} streams failing, state {}", config.group(), l.partition(), l.eventsBehind(),
                         l.oldestUnhandledAge().toMillis(), l.handled(), l.committed(), l.failingStreams(), l.state());
@@ -107,6 +119,7 @@ public final class PartitionCoordinator {
             if (r.stopped() && r.state() != PartitionLag.State.FAILED && !t.isAlive()) {
                 runners.remove(p);
                 threads.remove(p);
+                settled = false;
             }
         }
     }
@@ -134,35 +147,48 @@ public final class PartitionCoordinator {
         }
     }
 
-    private void acquire() {
+    /** @return whether every partition could be looked at (none failed on an error) */
+    private boolean acquire() {
         List<PartitionId> wanted = wanted();
         if (!config.leases()) {
             wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
-            return;
+            return true;
         }
+        boolean complete = true;
         Instant now = config.clock().instant();
         Map<PartitionId, Optional<Lease>> current = new TreeMap<>();
         Set<String> owners = new HashSet<>();
         owners.add(config.owner());
         for (PartitionId p : wanted) {
             if (!runners.containsKey(p)) {
-                Optional<Lease> l = ctx.leases().current(config.group(), p);
-                current.put(p, l);
-                l.filter(x -> x.expiresAt().isAfter(now)).ifPresent(x -> owners.add(x.owner()));
+                try {
+                    Optional<Lease> l = ctx.leases().current(config.group(), p);
+                    current.put(p, l);
+                    l.filter(x -> x.expiresAt().isAfter(now)).ifPresent(x -> owners.add(x.owner()));
+                } catch (RuntimeException e) {
+                    complete = false;
+                    LOG.warn("partition {}: could not read its lease, trying again at the next tick: {}", p, e.toString());
+                }
             }
         }
         int target = (wanted.size() + owners.size() - 1) / owners.size();
         for (Map.Entry<PartitionId, Optional<Lease>> e : current.entrySet()) {
             if (runners.size() >= target) {
-                return;
+                break;
             }
             Optional<Lease> l = e.getValue();
             boolean free = l.isEmpty() || !l.get().expiresAt().isAfter(now) || l.get().owner().equals(config.owner());
             if (free) {
-                ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout())
-                        .ifPresent(lease -> launch(e.getKey(), lease));
+                try {
+                    ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout())
+                            .ifPresent(lease -> launch(e.getKey(), lease));
+                } catch (RuntimeException ex) {
+                    complete = false;
+                    LOG.warn("partition {}: could not take its lease, trying again at the next tick: {}", e.getKey(), ex.toString());
+                }
             }
         }
+        return complete;
     }
 
     private List<PartitionId> wanted() {
@@ -201,7 +227,13 @@ public final class PartitionCoordinator {
         return runners.entrySet().stream().filter(e -> !e.getValue().stopped()).map(Map.Entry::getKey).toList();
     }
 
+    /** @throws RuntimeException when the index table cannot be read */
     public List<PartitionLag> lag() {
+        return lag(false);
+    }
+
+    /** @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing */
+    private List<PartitionLag> lag(boolean tolerant) {
         List<PartitionRunner> rs;
         synchronized (this) {
             rs = new ArrayList<>(runners.values());
@@ -213,16 +245,26 @@ public final class PartitionCoordinator {
             PartitionStatus st = ctx.scheduler().status(p);
             Checkpoint handled = st != null ? st.handled() : r.committed();
             Checkpoint from = handled == null ? Checkpoint.START : handled;
-            Checkpoint tail = ctx.positions().tail(p);
-            long behind = ctx.positions().distance(p, from, tail);
-            Duration age = Duration.ZERO;
-            if (st != null && st.oldestUnhandled() != null) {
-                age = Duration.between(st.oldestUnhandled(), now);
-            } else if (behind > 0) {
-                age = ctx.positions().age(p, from, now);
+            int failing = st == null ? 0 : st.failingStreams();
+            try {
+                Checkpoint tail = ctx.positions().tail(p);
+                long behind = ctx.positions().distance(p, from, tail);
+                Duration age = Duration.ZERO;
+                if (st != null && st.oldestUnhandled() != null) {
+                    age = Duration.between(st.oldestUnhandled(), now);
+                } else if (behind > 0) {
+                    age = ctx.positions().age(p, from, now);
+                }
+                out.add(new PartitionLag(p, r.state(), r.committed(), handled, tail, behind,
+                        age.isNegative() ? Duration.ZERO : age, failing, r.error()));
+            } catch (RuntimeException e) {
+                if (!tolerant) {
+                    throw e;
+                }
+                String why = "tail unknown, the index could not be read: " + e;
+                out.add(new PartitionLag(p, r.state(), r.committed(), handled, null, -1, null, failing,
+                        r.error() == null ? why : r.error()));
             }
-            out.add(new PartitionLag(p, r.state(), r.committed(), handled, tail, behind, age.isNegative() ? Duration.ZERO : age,
-                    st == null ? 0 : st.failingStreams(), r.error()));
         }
         return out;
     }
@@ -242,7 +284,7 @@ public final class PartitionCoordinator {
                 synchronized (this) {
                     rs = new ArrayList<>(runners.values());
                 }
-                if (rs.stream().allMatch(PartitionRunner::drained)) {
+                if (settled && rs.stream().allMatch(PartitionRunner::drained)) {
                     caughtUp = rs.stream().noneMatch(r -> r.state() == PartitionLag.State.FAILED);
                     break;
                 }
@@ -257,7 +299,7 @@ public final class PartitionCoordinator {
             Thread.currentThread().interrupt();
         }
         close();
-        return new CatchUpResult(caughtUp, lag());
+        return new CatchUpResult(caughtUp, lag(true));
     }
 
     /** Stops reading, lets running handler calls finish, commits, releases the leases. */

@@ -23,6 +23,8 @@ public final class PartitionRunner implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
 
+    private static final int FINAL_COMMIT_ATTEMPTS = 4;
+
     private final ReaderContext ctx;
     private final FeedReaderConfig config;
     private final PartitionId partition;
@@ -50,16 +52,10 @@ public final class PartitionRunner implements Runnable {
     @Override
     public void run() {
         try {
-            StartPlan.Resolved start = plan.resolve(ctx, partition);
-            committed = start.committed();
-            if (lease != null && !holdLeaseAfterStart()) {
-                return;
+            Checkpoint from = open();
+            if (from != null) {
+                walk(from);
             }
-            ctx.scheduler().open(partition, start.from(), start.notBefore(), ctx.parked().list(config.group()));
-            opened = true;
-            state = PartitionLag.State.READING;
-            LOG.info("partition {}: reading from {} for group {} as {}", partition, start.from(), config.group(), config.owner());
-            walk(start.from());
         } catch (FeedFormatException e) {
             fail("the feed holds an epoch event this version cannot read; the partition is stopped, nothing skipped: "
                     + e.getMessage(), e);
@@ -69,6 +65,34 @@ public final class PartitionRunner implements Runnable {
         } catch (RuntimeException e) {
             fail("stopped on an unexpected error: " + e, e);
         }
+    }
+
+    /** Resolves the start and opens the partition, retrying on errors; null when stopped first. */
+    private Checkpoint open() throws InterruptedException {
+        for (int failures = 1; !stop; failures++) {
+            try {
+                StartPlan.Resolved start = plan.resolve(ctx, partition);
+                if (lease != null && !holdLeaseAfterStart()) {
+                    return null;
+                }
+                List<io.appendsfeed.reader.ParkedStream> parked = ctx.parked().list(config.group());
+                committed = start.committed();
+                Checkpoint from = ctx.epochs().normalize(partition, start.from());
+                ctx.scheduler().open(partition, from, start.notBefore(), parked);
+                opened = true;
+                state = PartitionLag.State.READING;
+                LOG.info("partition {}: reading from {} for group {} as {}", partition, from, config.group(), config.owner());
+                return from;
+            } catch (FeedFormatException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                Duration wait = backoff.after(failures);
+                LOG.warn("partition {}: could not start (attempt {}), retrying in {} ms: {}", partition, failures,
+                        wait.toMillis(), e.toString());
+                pause(wait);
+            }
+        }
+        return null;
     }
 
     /** An explicit start writes an override, which revokes the lease: take it again. */
@@ -136,14 +160,19 @@ public final class PartitionRunner implements Runnable {
         }
     }
 
-    /** Commits the handled position if it moved. On a refusal the partition is given up (it may be taken again). */
-    public synchronized void commit() {
+    /**
+     * Commits the handled position if it moved. On a refusal the partition is given up (it may be
+     * taken again).
+     *
+     * @return false when the commit failed on an error and should be tried again
+     */
+    public synchronized boolean commit() {
         if (lost || !opened) {
-            return;
+            return true;
         }
         PartitionStatus st = ctx.scheduler().status(partition);
         if (st == null || st.handled().equals(committed)) {
-            return;
+            return true;
         }
         try {
             CommitResult r = ctx.checkpoints().commit(config.group(), partition, st.handled(), config.owner(),
@@ -157,8 +186,10 @@ public final class PartitionRunner implements Runnable {
             } else if (r instanceof CommitResult.LeaseLost leaseLost) {
                 lose("the lease is now held by " + leaseLost.currentOwner());
             }
+            return true;
         } catch (RuntimeException e) {
             LOG.warn("partition {}: commit of {} failed, retrying at the next interval: {}", partition, st.handled(), e.toString());
+            return false;
         }
     }
 
@@ -190,7 +221,14 @@ public final class PartitionRunner implements Runnable {
 
     /** After handler calls have drained: commits, releases the lease, forgets the partition. */
     public void finish() {
-        commit();
+        for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
+            try {
+                Thread.sleep(backoff.after(attempt).toMillis()); // closing: nothing else to do meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         ctx.scheduler().close(partition);
         if (lease != null && !lost) {
             try {

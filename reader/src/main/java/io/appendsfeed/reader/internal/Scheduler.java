@@ -2,9 +2,7 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.ParkedStream;
 import java.time.Duration;
@@ -12,8 +10,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,22 +34,8 @@ public final class Scheduler {
     /** Streams whose reached index is remembered once idle, to skip redelivered events. */
     private static final int REMEMBERED_POSITIONS = 100_000;
 
-    private static final class Slot {
-        final Progress progress;
-        final int generation;
-        final Instant notBefore;
-        final Set<StreamName> streams = new HashSet<>();
-
-        Slot(Progress progress, int generation, Instant notBefore) {
-            this.progress = progress;
-            this.generation = generation;
-            this.notBefore = notBefore;
-        }
-    }
-
     private final StreamCall call;
-    private final Set<String> categories;
-    private final Set<String> eventTypes;
+    private final SpanFilter filter;
     private final int maxConcurrent;
     private final int maxBatchEvents;
     private final Backoff backoff;
@@ -62,12 +44,7 @@ public final class Scheduler {
     private final Map<PartitionId, Slot> slots = new HashMap<>();
     private final Map<StreamName, StreamState> streams = new HashMap<>();
     private final ArrayDeque<StreamState> ready = new ArrayDeque<>();
-    private final Map<StreamName, Long> positions = new LinkedHashMap<>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<StreamName, Long> eldest) {
-            return size() > REMEMBERED_POSITIONS;
-        }
-    };
+    private final ReachedPositions positions = new ReachedPositions(REMEMBERED_POSITIONS);
     private long parkSeq;
     private int running;
     private int generations;
@@ -76,8 +53,7 @@ public final class Scheduler {
     public Scheduler(StreamCall call, Set<String> categories, Set<String> eventTypes, int maxConcurrent, int maxBatchEvents,
                      Backoff backoff, ExecutorService workers, ScheduledExecutorService timers) {
         this.call = call;
-        this.categories = categories;
-        this.eventTypes = eventTypes;
+        this.filter = new SpanFilter(categories, eventTypes);
         this.maxConcurrent = maxConcurrent;
         this.maxBatchEvents = maxBatchEvents;
         this.backoff = backoff;
@@ -129,23 +105,7 @@ public final class Scheduler {
         if (slot == null) {
             return false;
         }
-        Map<StreamName, TreeMap<Long, FeedEvent>> byStream = new LinkedHashMap<>();
-        if (r.event() instanceof EpochEvent.Ingested ingested) {
-            List<Span> spans = new ArrayList<>(ingested.add());
-            spans.addAll(ingested.app());
-            for (Span span : spans) {
-                if (span.stream().isReserved() || (!categories.isEmpty() && !categories.contains(span.stream().category()))) {
-                    continue;
-                }
-                for (int k = 0; k < span.count(); k++) {
-                    String type = span.types().get(k);
-                    if (eventTypes.isEmpty() || eventTypes.contains(type)) {
-                        byStream.computeIfAbsent(span.stream(), x -> new TreeMap<>())
-                                .putIfAbsent(span.index() + k, FeedEvent.typeOnly(span.stream(), span.index() + k, type));
-                    }
-                }
-            }
-        }
+        Map<StreamName, TreeMap<Long, FeedEvent>> byStream = filter.apply(r.event());
         List<StreamState> touched = new ArrayList<>();
         List<List<FeedEvent>> work = new ArrayList<>();
         for (Map.Entry<StreamName, TreeMap<Long, FeedEvent>> e : byStream.entrySet()) {
@@ -181,8 +141,7 @@ public final class Scheduler {
         StreamState s = streams.get(name);
         if (s == null) {
             s = new StreamState(name, p, slot.generation);
-            Long known = positions.get(name);
-            s.nextIndex = known == null ? -1 : known;
+            s.nextIndex = positions.get(name);
             streams.put(name, s);
         } else if (s.generation != slot.generation) {
             s.reset(); // left over from an earlier lease on this partition, still busy
@@ -196,9 +155,7 @@ public final class Scheduler {
     private void forget(StreamState s, Slot slot) {
         streams.remove(s.stream);
         slot.streams.remove(s.stream);
-        if (s.nextIndex >= 0) {
-            positions.put(s.stream, s.nextIndex);
-        }
+        positions.put(s.stream, s.nextIndex);
     }
 
     private void enqueue(StreamState s) {
@@ -298,8 +255,11 @@ public final class Scheduler {
             s.attempts++;
             s.lastError = StreamCall.describe(failed.error());
             Duration wait = backoff.after(s.attempts);
-            LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts, wait.toMillis(),
-                    s.lastError, failed.error());
+            if (s.attempts == 1) {
+                LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), s.lastError, failed.error());
+            } else {
+                LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts, wait.toMillis(), s.lastError);
+            }
             s.waitingRetry = true;
             int generation = s.generation;
             timers.schedule(() -> retryDue(s, generation), wait.toMillis(), TimeUnit.MILLISECONDS);
