@@ -95,7 +95,7 @@ final class SetCheckpointCommand implements Callable<Integer> {
         }
     }
 
-    /** A checkpoint past the tail, or past the end of a closed epoch, would leave the group waiting for nothing. */
+    /** A checkpoint past the tail, or past the end of a closed epoch, would leave the group waiting for events that never come. */
     private static void check(FeedPositions positions, PartitionId p, Checkpoint target) {
         Checkpoint tail = positions.tail(p);
         if (target.compareTo(tail) > 0) {
@@ -105,10 +105,10 @@ final class SetCheckpointCommand implements Callable<Integer> {
         if (target.epoch().compareTo(tail.epoch()) < 0) {
             EpochId e = target.epoch();
             long length = positions.distance(p, Checkpoint.of(e, 0), Checkpoint.of(e.next(), 0));
-            if (target.offset() >= length) {
+            if (target.offset() > length) {
                 throw new UsageException("--to " + target + " is past the end of epoch " + e + " of partition " + p
-                        + ", which is closed with " + length + " epoch events: use " + e + "/" + Math.max(0, length - 1)
-                        + " or " + e.next() + "/0");
+                        + ", which is closed with " + length + " epoch events: use at most " + e + "/" + length
+                        + " (same as " + e.next() + "/0)");
             }
         }
     }

@@ -149,7 +149,7 @@ final class VerifyCommand implements Callable<Integer> {
         out.println("store: " + s.itemsScanned() + " items scanned, " + s.streams() + " streams, " + s.storeEvents() + " events in "
                 + Formats.duration(s.scanTime()) + " (" + Formats.rate(s.itemsScanned(), s.scanTime()) + " items/s, "
                 + s.segments() + " segments)");
-        out.println("index: " + s.partitions() + (s.partitions() == 1 ? " partition, " : " partitions, ") + s.epochs() + " epochs, "
+        out.println("index: " + s.partitions() + (s.partitions() == 1 ? " partition, " : " partitions, ") + s.epochs() + (s.epochs() == 1 ? " epoch, " : " epochs, ")
                 + s.entries() + " epoch events, " + s.spans() + " spans, " + s.indexedEvents() + " events in "
                 + Formats.duration(s.indexTime()) + " (" + Formats.rate(s.entries(), s.indexTime()) + " epoch events/s)");
         if (problems.isEmpty()) {

@@ -146,9 +146,9 @@ class CheckpointsCommandTest {
         CliFeed.Run beyond = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "1/3", "--reason", "x", "--yes");
         assertThat(beyond.exit()).isEqualTo(2);
         assertThat(beyond.err()).contains("beyond the tail of partition 0 (1/2 (1000002))").contains("--to tail");
-        CliFeed.Run pastClosed = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "0/3", "--reason", "x", "--yes");
+        CliFeed.Run pastClosed = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "0/4", "--reason", "x", "--yes");
         assertThat(pastClosed.exit()).isEqualTo(2);
-        assertThat(pastClosed.err()).contains("past the end of epoch 0 of partition 0").contains("use 0/2 or 1/0");
+        assertThat(pastClosed.err()).contains("past the end of epoch 0 of partition 0").contains("use at most 0/3 (same as 1/0)");
         assertThat(checkpoints.read("g", P0)).isEmpty();
     }
 
