@@ -3,6 +3,7 @@ package io.appendsfeed.reader.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.StartPosition;
@@ -91,8 +92,18 @@ final class TailCommand implements Callable<Integer> {
             while (true) {
                 boolean caughtUp = true;
                 for (Map.Entry<PartitionId, Checkpoint> e : at.entrySet()) {
-                    List<EpochRecord> page = reader.read(e.getKey(), e.getValue(), PAGE_ENTRIES);
-                    if (page.size() == PAGE_ENTRIES || !page.isEmpty() && page.get(page.size() - 1).event() instanceof EpochEvent.Closed) {
+                    List<EpochRecord> page;
+                    try {
+                        page = reader.read(e.getKey(), e.getValue(), PAGE_ENTRIES);
+                    } catch (FeedFormatException unreadable) {
+                        ctx.err().println("feed: partition " + e.getKey() + " stops at " + e.getValue()
+                                + ", an epoch event this version cannot read (written by a newer version? upgrade): "
+                                + unreadable.getMessage());
+                        ctx.err().flush();
+                        return FeedCli.PROBLEM;
+                    }
+                    // caught up only on an empty read: a short page may end before an event it could not read, or a lagging replica's hole
+                    if (!page.isEmpty()) {
                         caughtUp = false;
                     }
                     for (EpochRecord r : page) {

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.List;
@@ -83,6 +88,17 @@ class TailCommandTest {
         assertThat(r.out().lines().toList()).hasSize(2);
         assertThat(r.out().lines().toList().get(0)).endsWith("Order-7@2 [Shipped]");
         assertThat(r.out().lines().toList().get(1)).endsWith("Account-1@2 [Withdrawn]");
+    }
+
+    @Test
+    void an_epoch_event_it_cannot_read_stops_the_tail_with_exit_1_after_what_precedes_it() {
+        feed.index.append(FeedStreams.epoch(PartitionId.ZERO, EpochId.of(1)), Expected.version(1),
+                List.of(EventData.json("Rebalanced", "{}")));
+        CliFeed.Run r = feed.feed("tail", "--from", "start", "--until-caught-up");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out().lines().toList()).hasSize(3);
+        assertThat(r.err()).contains("feed: partition 0 stops at 1/1 (1000001), an epoch event this version cannot read")
+                .contains("Rebalanced");
     }
 
     @Test
