@@ -54,8 +54,13 @@ class DeployTemplateTest {
     }
 
     @Test
-    void runtime_is_the_java_release_the_handler_is_compiled_for() throws IOException {
-        assertThat(function.path("Runtime").asText()).isEqualTo("java17");
+    void every_runtime_offered_runs_the_java_release_the_handler_is_compiled_for() throws IOException {
+        assertThat(function.path("Runtime").path("Ref").asText()).isEqualTo("Runtime");
+        assertThat(template.resolve(function.path("Runtime"))).isEqualTo("java21");
+        for (String runtime : DeployTemplate.strings(template.parameter("Runtime").path("AllowedValues"))) {
+            assertThat(runtime).matches("java\\d+");
+            assertThat(Integer.parseInt(runtime.substring(4))).as(runtime).isGreaterThanOrEqualTo(17);
+        }
         try (InputStream in = getClass().getResourceAsStream("/io/appendsfeed/indexer/lambda/IndexerHandler.class");
              DataInputStream data = new DataInputStream(in)) {
             assertThat(data.readInt()).isEqualTo(0xCAFEBABE);

@@ -74,7 +74,7 @@ class LocalStackLambdaIT {
             StoreTables.ensure(dynamo, "index", null);
             String streamArn = dynamo.describeTable(b -> b.tableName("store")).table().latestStreamArn();
 
-            lambda.createFunction(b -> b.functionName("indexer").runtime(Runtime.JAVA17)
+            lambda.createFunction(b -> b.functionName("indexer").runtime(Runtime.fromValue(template.resolve(function.path("Runtime"))))
                     .handler(function.path("Handler").asText())
                     .role("arn:aws:iam::000000000000:role/appendsfeed-indexer")
                     .memorySize(Integer.parseInt(template.resolve(function.path("MemorySize"))))
