@@ -51,7 +51,9 @@ class LambdaJarIT {
             "software/amazon/awssdk/services/cloudwatch/", "software/amazon/awssdk/services/lambda/", "software/amazon/awssdk/http/nio/",
             "software/amazon/awssdk/crt/", "software/amazon/eventstream/", "io/netty/", "org/junit/", "junit/", "org/assertj/",
             "net/jqwik/", "org/awaitility/", "org/testcontainers/", "org/yaml/", "com/fasterxml/jackson/dataformat/",
-            "io/appendsfeed/indexer/deploy/", "io/appendsfeed/model/testing/", "org/mockito/");
+            "io/appendsfeed/indexer/deploy/", "io/appendsfeed/model/testing/", "org/mockito/",
+            // the other sources of the indexer
+            "io/appendsfeed/indexer/kcl/", "io/appendsfeed/indexer/backfill/", "io/appendsfeed/indexer/poller/");
 
     static Path lambdaJar() {
         String path = System.getProperty("lambda.jar");
