@@ -1,27 +1,52 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.internal.Appender;
+import io.appendsfeed.model.store.internal.Fields;
+import io.appendsfeed.model.store.internal.Items;
+import io.appendsfeed.model.store.internal.MeteredDynamo;
+import io.appendsfeed.model.store.internal.StreamReader;
+import io.appendsfeed.model.store.internal.TipCache;
+import io.appendsfeed.model.store.internal.TipState;
+import io.appendsfeed.model.store.internal.TipWrites;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 
 /**
  * The one client for the store format (DESIGN.md): appends with optimistic concurrency, calving,
  * unfolds, and reads forwards and backwards. Used for event-store tables and for the index table
  * (whose streams are the feed's epochs, index and checkpoints). Thread-safe.
  *
- * <p>API SKELETON: bodies are being implemented under the foundation issue.
+ * <p>Cost: an append to a stream whose Tip this client knows (it read or wrote it last, see
+ * {@link StoreConfig#tipCacheStreams()}) is one conditional write; otherwise one consistent
+ * {@code GetItem} of the Tip comes first. A new stream expected at version 0 needs no read. An append
+ * that calves reads the Tip (unless just read) and writes calf and Tip in one transaction.
+ *
+ * <p>Every DynamoDB error other than a failed condition (throttling, validation, network) is thrown
+ * as the SDK's exception, after the SDK's own retries; nothing was written unless it says so.
  */
 public final class StoreClient {
 
     private final DynamoDbClient dynamo;
     private final StoreConfig config;
+    private final MeteredDynamo metered;
+    private final TipCache cache;
+    private final Appender appender;
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
-        this.dynamo = dynamo;
-        this.config = config;
+        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
+        this.config = Objects.requireNonNull(config, "config");
+        this.metered = new MeteredDynamo(dynamo, config.table(), config.meter());
+        this.cache = new TipCache(config.tipCacheStreams());
+        this.appender = new Appender(metered, cache, config);
     }
 
     public StoreConfig config() {
@@ -35,7 +60,8 @@ public final class StoreClient {
     /**
      * Appends events (and replaces the Tip's unfolds with none) if the stream is at {@code expected}.
      *
-     * @return {@link AppendResult.Written}, or {@link AppendResult.Conflict} with the actual version
+     * @return {@link AppendResult.Written}, or {@link AppendResult.Conflict} with the actual version (with
+     *         {@link Expected#any()}: only when other writers changed the Tip on 8 attempts in a row)
      * @throws IllegalArgumentException when the name is reserved (and the config does not allow it) or events is empty
      * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
      */
@@ -43,30 +69,90 @@ public final class StoreClient {
         return append(stream, expected, events, List.of());
     }
 
-    /** As {@link #append(StreamName, Expected, List)}, writing {@code unfolds} as the Tip's new unfolds. */
+    /**
+     * As {@link #append(StreamName, Expected, List)}, writing {@code unfolds} as the Tip's new unfolds
+     * (each stored with the stream version this append leaves).
+     *
+     * @throws ItemTooLargeException when the events and unfolds cannot fit one item; nothing was written
+     * @throws StoreFormatException when the Tip is not of the store format; nothing was written
+     */
     public AppendResult append(StreamName stream, Expected expected, List<EventData> events, List<Unfold> unfolds) {
-        throw new UnsupportedOperationException("skeleton");
+        checkWritable(stream);
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(unfolds, "unfolds");
+        if (events.isEmpty()) {
+            throw new IllegalArgumentException("append to " + stream + " has no events; pass at least one "
+                    + "(to replace only the unfolds, use writeUnfolds)");
+        }
+        return appender.append(stream, expected, List.copyOf(events), List.copyOf(unfolds));
     }
 
-    /** Replaces the Tip's unfolds without appending events ({@code a = 0}); the stream must exist unless expected is version 0. */
+    /**
+     * Appends after {@code known} (a Tip this or another client read): the same as
+     * {@code append(known.stream(), Expected.etag(known.etag()), events, unfolds)}, conflicting if
+     * anything was written since.
+     */
+    public AppendResult append(Tip known, List<EventData> events, List<Unfold> unfolds) {
+        Expected expected = known.etag() == null ? Expected.version(known.version()) : Expected.etag(known.etag());
+        return append(known.stream(), expected, events, unfolds);
+    }
+
+    /**
+     * Replaces the Tip's unfolds without appending events ({@code a = 0}). On a stream that does not
+     * exist (expected version 0, or any) it creates a Tip with no events.
+     *
+     * @return {@link AppendResult.Written} (the version is unchanged) or {@link AppendResult.Conflict}
+     * @throws ItemTooLargeException when the unfolds cannot fit the Tip; nothing was written
+     */
     public AppendResult writeUnfolds(StreamName stream, Expected expected, List<Unfold> unfolds) {
-        throw new UnsupportedOperationException("skeleton");
+        checkWritable(stream);
+        Objects.requireNonNull(expected, "expected");
+        return appender.append(stream, expected, List.of(), List.copyOf(unfolds));
     }
 
-    /** The Tip, or empty when the stream does not exist. */
+    /**
+     * The Tip, or empty when the stream does not exist. A strongly consistent read costs twice as much.
+     *
+     * @throws StoreFormatException or {@link BodyDecodingException} when the Tip cannot be read
+     */
     public Optional<Tip> readTip(StreamName stream, boolean consistent) {
-        throw new UnsupportedOperationException("skeleton");
+        var got = metered.getItem(GetItemRequest.builder().key(TipWrites.key(stream, Fields.TIP_INDEX)).consistentRead(consistent));
+        if (!got.response().hasItem() || got.response().item().isEmpty()) {
+            return Optional.empty();
+        }
+        var item = got.response().item();
+        Tip tip = Items.tip(stream, item);
+        cache.put(stream, TipState.of(stream, item));
+        return Optional.of(tip);
     }
 
-    /** Events as {@code read} says, in its direction, fetched lazily one {@code Query} page at a time. */
+    /**
+     * Events as {@code read} says, in its direction, fetched lazily one {@code Query} page at a time
+     * (a page is requested only when the stream is consumed up to it). Empty when the stream does not
+     * exist. Close the stream or consume it; it holds no resources beyond the iteration.
+     *
+     * @throws StoreFormatException or {@link BodyDecodingException} (while consuming) on an item not of the format
+     */
     public Stream<StoredEvent> read(StreamName stream, Read read) {
-        throw new UnsupportedOperationException("skeleton");
+        Objects.requireNonNull(stream, "stream");
+        StreamReader reader = new StreamReader(metered, cache, stream, read, config.queryPageItems());
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     /** All of {@link #read(StreamName, Read)} in a list. */
     public List<StoredEvent> readAll(StreamName stream, Read read) {
         try (Stream<StoredEvent> s = read(stream, read)) {
             return s.toList();
+        }
+    }
+
+    private void checkWritable(StreamName stream) {
+        Objects.requireNonNull(stream, "stream");
+        if (stream.isReserved() && !config.reservedStreams()) {
+            throw new IllegalArgumentException("cannot write to " + stream + ": names starting with '"
+                    + StreamName.RESERVED_PREFIX + "' are reserved for appendsfeed's own streams (the feed index); "
+                    + "use a name without the '$' prefix. Only the index table's client sets StoreConfig.reservedStreams(true)");
         }
     }
 }

@@ -14,14 +14,20 @@ import java.util.Objects;
  * @param queryPageItems items per {@code Query} page when reading
  * @param meter told the capacity of every call
  * @param clock stamps events and unfolds without a timestamp
+ * @param tipCacheStreams how many streams' Tip shapes (version, etag, event count and bytes; about 200
+ *                        bytes each) the client remembers so that an append need not read the Tip
+ *                        first; 0 turns the cache off (every append to an existing stream then reads
+ *                        its Tip first)
  */
 public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boolean compress, boolean reservedStreams,
-                          int queryPageItems, CapacityMeter meter, Clock clock) {
+                          int queryPageItems, CapacityMeter meter, Clock clock, int tipCacheStreams) {
 
     /** Default Tip threshold: the Tip's events move to a calf when they would pass it. */
     public static final int TIP_MAX_BYTES = 32 * 1024;
     /** DynamoDB's hard limit per item (400 KB, counted as 400 × 1024 bytes of names and values). */
     public static final int ITEM_MAX_BYTES = 400 * 1024;
+    /** Default number of streams whose Tip shape a client remembers. */
+    public static final int TIP_CACHE_STREAMS = 4096;
 
     public StoreConfig {
         if (table == null || table.isBlank()) {
@@ -36,6 +42,9 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         if (queryPageItems < 1) {
             throw new IllegalArgumentException("queryPageItems must be >= 1, was " + queryPageItems);
         }
+        if (tipCacheStreams < 0) {
+            throw new IllegalArgumentException("tipCacheStreams must be >= 0, was " + tipCacheStreams);
+        }
         Objects.requireNonNull(meter, "meter");
         Objects.requireNonNull(clock, "clock");
     }
@@ -46,7 +55,8 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
 
     public Builder toBuilder() {
         return new Builder(table).tipMaxBytes(tipMaxBytes).tipMaxEvents(tipMaxEvents).compress(compress)
-                .reservedStreams(reservedStreams).queryPageItems(queryPageItems).meter(meter).clock(clock);
+                .reservedStreams(reservedStreams).queryPageItems(queryPageItems).meter(meter).clock(clock)
+                .tipCacheStreams(tipCacheStreams);
     }
 
     public static final class Builder {
@@ -58,6 +68,7 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         private int queryPageItems = 100;
         private CapacityMeter meter = CapacityMeter.NONE;
         private Clock clock = Clock.systemUTC();
+        private int tipCacheStreams = TIP_CACHE_STREAMS;
 
         private Builder(String table) {
             this.table = table;
@@ -70,9 +81,10 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         public Builder queryPageItems(int v) { this.queryPageItems = v; return this; }
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
+        public Builder tipCacheStreams(int v) { this.tipCacheStreams = v; return this; }
 
         public StoreConfig build() {
-            return new StoreConfig(table, tipMaxBytes, tipMaxEvents, compress, reservedStreams, queryPageItems, meter, clock);
+            return new StoreConfig(table, tipMaxBytes, tipMaxEvents, compress, reservedStreams, queryPageItems, meter, clock, tipCacheStreams);
         }
     }
 }

@@ -1,30 +1,101 @@
 package io.appendsfeed.model.store;
 
+import io.appendsfeed.model.store.internal.Fields;
+import io.appendsfeed.model.store.internal.TableShape;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.waiters.WaiterResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * Creates and verifies tables of the store format: hash key {@code p} (S), range key {@code i} (N),
  * on-demand billing; event-store tables have Streams on ({@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES}).
- *
- * <p>API SKELETON: bodies are being implemented under the foundation issue.
+ * The index table has the same shape, Streams optional.
  */
 public final class StoreTables {
 
+    private static final Logger log = LoggerFactory.getLogger(StoreTables.class);
+
     private StoreTables() {}
 
-    /** Creates the table (Streams on with {@code view} when non-null) unless it exists, then verifies it and waits until ACTIVE. */
+    /**
+     * Creates the table (on-demand; Streams on with {@code view} when non-null) unless it exists,
+     * waits until it is ACTIVE, then verifies it (Streams required when {@code view} is non-null).
+     * An existing table is never changed.
+     *
+     * @param view {@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES} for an event-store table; null for none
+     * @throws IllegalArgumentException when {@code view} does not carry new images
+     * @throws WrongTableShapeException when the table (existing, or created concurrently by someone else) is of the wrong shape
+     */
     public static void ensure(DynamoDbClient dynamo, String table, StreamViewType view) {
-        throw new UnsupportedOperationException("skeleton");
+        if (view != null && view != StreamViewType.NEW_IMAGE && view != StreamViewType.NEW_AND_OLD_IMAGES) {
+            throw new IllegalArgumentException("stream view type " + view + " does not carry the new Tip the indexer "
+                    + "reads; use NEW_IMAGE or NEW_AND_OLD_IMAGES (or null for a table without Streams)");
+        }
+        if (describe(dynamo, table) == null) {
+            try {
+                dynamo.createTable(b -> b.tableName(table)
+                        .attributeDefinitions(
+                                AttributeDefinition.builder().attributeName(Fields.P).attributeType(ScalarAttributeType.S).build(),
+                                AttributeDefinition.builder().attributeName(Fields.I).attributeType(ScalarAttributeType.N).build())
+                        .keySchema(
+                                KeySchemaElement.builder().attributeName(Fields.P).keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName(Fields.I).keyType(KeyType.RANGE).build())
+                        .billingMode(BillingMode.PAY_PER_REQUEST)
+                        .streamSpecification(view == null ? null
+                                : StreamSpecification.builder().streamEnabled(true).streamViewType(view).build()));
+                log.info("created table {} (Streams {})", table, view == null ? "off" : view);
+            } catch (ResourceInUseException e) {
+                log.info("table {} is being created by someone else; waiting for it", table);
+            }
+        }
+        WaiterResponse<DescribeTableResponse> waited = dynamo.waiter().waitUntilTableExists(b -> b.tableName(table));
+        waited.matched().exception().ifPresent(e -> {
+            throw new IllegalStateException("table '" + table + "' did not become ACTIVE", e);
+        });
+        verify(dynamo, table, view != null);
     }
 
     /**
      * Checks an existing table's shape.
      *
      * @param requireStreams true for an event-store table, which must have Streams on with new images
-     * @throws WrongTableShapeException naming what is wrong and what to do
+     * @throws WrongTableShapeException naming what is wrong and what to do: the table is missing, a key
+     *         is missing or has the wrong name or type, or Streams is off or without new images
      */
     public static void verify(DynamoDbClient dynamo, String table, boolean requireStreams) {
-        throw new UnsupportedOperationException("skeleton");
+        TableDescription description = describe(dynamo, table);
+        if (description == null) {
+            throw new WrongTableShapeException(table, "it does not exist; create it with StoreTables.ensure "
+                    + "(hash key 'p' (S), range key 'i' (N), Streams NEW_IMAGE for an event-store table)");
+        }
+        List<String> problems = TableShape.problems(description, requireStreams);
+        if (!problems.isEmpty()) {
+            throw new WrongTableShapeException(table, String.join("; ", problems));
+        }
+        if (description.tableStatus() != TableStatus.ACTIVE) {
+            log.info("table {} is {}, not yet ACTIVE", table, description.tableStatusAsString());
+        }
+    }
+
+    private static TableDescription describe(DynamoDbClient dynamo, String table) {
+        try {
+            return dynamo.describeTable(b -> b.tableName(table)).table();
+        } catch (ResourceNotFoundException e) {
+            return null;
+        }
     }
 }

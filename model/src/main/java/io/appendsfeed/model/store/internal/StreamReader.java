@@ -1,0 +1,139 @@
+package io.appendsfeed.model.store.internal;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoredEvent;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Reads a stream's events lazily, item by item, page by page.
+ *
+ * <p>Forwards from k: one descending {@code Query i <= k, Limit 1} finds the calf holding k (skipped
+ * for k = 0), then an ascending {@code Query i > k} walks the later calves and the Tip. Calves made
+ * while reading sort after those already read, so paging cannot miss them; a calf made between the
+ * two queries shows as a Tip that starts after the wanted index, and the read starts over once.
+ * Backwards: a descending {@code Query} from the Tip. Events seen twice (a calf made mid-read holds
+ * events already read in the Tip) are dropped, so each index comes once, in order.
+ */
+public final class StreamReader implements Iterator<StoredEvent> {
+
+    private final MeteredDynamo dynamo;
+    private final TipCache cache;
+    private final StreamName stream;
+    private final Read read;
+    private final int pageItems;
+    private final Deque<StoredEvent> buffered = new ArrayDeque<>();
+    private Iterator<Map<String, AttributeValue>> items;
+    /** Forwards: the next index wanted; backwards: the index below which events are still wanted. */
+    private long cursor;
+    private long emitted;
+    private boolean restarted;
+
+    public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems) {
+        this.dynamo = dynamo;
+        this.cache = cache;
+        this.stream = stream;
+        this.read = read;
+        this.pageItems = pageItems;
+        this.cursor = read.fromIndex();
+        this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
+    }
+
+    private Iterator<Map<String, AttributeValue>> forwardFrom(long from) {
+        ItemPages later = from == 0
+                ? pages("#i >= :k", 0, true, pageItems)
+                : pages("#i > :k", from, true, pageItems);
+        if (from == 0) {
+            return later;
+        }
+        // one page of one item: the calf with the greatest first index <= from, if any
+        ItemPages containing = page("#i <= :k", from, false, 1);
+        return concat(containing, later);
+    }
+
+    /** {@code first}'s items, then {@code then}'s; {@code then} is not queried before {@code first} is done. */
+    private static Iterator<Map<String, AttributeValue>> concat(Iterator<Map<String, AttributeValue>> first,
+                                                                Iterator<Map<String, AttributeValue>> then) {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return first.hasNext() || then.hasNext();
+            }
+
+            @Override
+            public Map<String, AttributeValue> next() {
+                return first.hasNext() ? first.next() : then.next();
+            }
+        };
+    }
+
+    private Iterator<Map<String, AttributeValue>> backward() {
+        long before = read.fromIndex();
+        if (before >= Fields.TIP_INDEX) {
+            return pages(null, 0, false, pageItems);
+        }
+        // the Tip may hold events below `before` while sorting above it: read it, then the calves below
+        ItemPages tip = page("#i = :k", Fields.TIP_INDEX, false, 1);
+        ItemPages calves = pages("#i < :k", before, false, pageItems);
+        return concat(tip, calves);
+    }
+
+    private ItemPages pages(String range, long k, boolean ascending, int limit) {
+        return new ItemPages(dynamo, stream, range, k, ascending, limit, false, read.consistent(), read.bodies());
+    }
+
+    private ItemPages page(String range, long k, boolean ascending, int limit) {
+        return new ItemPages(dynamo, stream, range, k, ascending, limit, true, read.consistent(), read.bodies());
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (emitted >= read.maxEvents()) {
+            return false;
+        }
+        while (buffered.isEmpty() && items.hasNext()) {
+            take(items.next());
+        }
+        return !buffered.isEmpty();
+    }
+
+    @Override
+    public StoredEvent next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        emitted++;
+        return buffered.poll();
+    }
+
+    private void take(Map<String, AttributeValue> item) {
+        boolean tip = Items.isTip(item);
+        if (tip && read.bodies()) {
+            cache.put(stream, TipState.of(stream, item));
+        }
+        if (read.direction() == Read.Direction.FORWARD) {
+            if (tip && !restarted && Items.firstIndex(stream, item) > cursor && cursor < Items.next(stream, item)) {
+                restarted = true; // a calf may have been made between our two queries: look again from the cursor
+                items = forwardFrom(cursor);
+                return;
+            }
+            List<StoredEvent> events = Items.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
+            buffered.addAll(events);
+            cursor = Math.max(cursor, Items.next(stream, item));
+        } else {
+            List<StoredEvent> events = Items.events(stream, item, read.bodies(), 0, cursor);
+            for (int k = events.size() - 1; k >= 0; k--) {
+                buffered.add(events.get(k));
+            }
+            if (!events.isEmpty()) {
+                cursor = events.get(0).index();
+            }
+        }
+    }
+}
