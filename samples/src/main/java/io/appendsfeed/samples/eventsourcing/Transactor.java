@@ -11,7 +11,9 @@ import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Tip;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *       (from the Tip when they are there, else from the calves);</li>
  *   <li>decide: a pure function of the state gives events or a rejection;</li>
  *   <li>append the events with the snapshot of the new state, expecting the loaded version;</li>
- *   <li>on a conflict, load again (strongly consistent) and decide again.</li>
+ *   <li>on a conflict, wait a little (random, growing), load again (strongly consistent) and
+ *       decide again.</li>
  * </ol>
  * Thread-safe.
  */
@@ -96,8 +99,18 @@ public final class Transactor<S, E> {
             }
             conflicts.incrementAndGet();
             log.debug("conflict on {} at version {}, attempt {}: deciding again", stream, loaded.version(), attempt);
+            backOff(attempt);
         }
         throw new TooManyConflictsException(stream, MAX_ATTEMPTS);
+    }
+
+    /**
+     * Waits a random time, doubling with each attempt (up to ~100 ms), so that writers racing on
+     * one stream stop colliding in step.
+     */
+    private static void backOff(int attempt) {
+        long capMicros = Math.min(100_000, 500L << Math.min(attempt, 10));
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(capMicros) * 1_000);
     }
 
     /**
