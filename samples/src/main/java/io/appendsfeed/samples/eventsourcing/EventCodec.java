@@ -1,5 +1,6 @@
 package io.appendsfeed.samples.eventsourcing;
 
+import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.StoredEvent;
 
@@ -9,8 +10,15 @@ public interface EventCodec<E> {
     EventData encode(E event);
 
     /**
-     * @throws UnknownEventException when the stored event's type is not one of this category's
-     *         (data written by something else: never skipped silently)
+     * Decodes one event, from the store or from the feed.
+     *
+     * @param data the body; null when it was not loaded
+     * @throws UnknownEventException when the type is not one of this category's, or the body is
+     *         missing or not of the type's shape (data written by something else: never skipped silently)
      */
-    E decode(StoredEvent event);
+    E decode(StreamName stream, long index, String type, byte[] data);
+
+    default E decode(StoredEvent event) {
+        return decode(event.stream(), event.index(), event.type(), event.data());
+    }
 }

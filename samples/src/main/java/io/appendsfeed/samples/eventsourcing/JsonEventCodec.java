@@ -1,7 +1,7 @@
 package io.appendsfeed.samples.eventsourcing;
 
 import io.appendsfeed.model.store.EventData;
-import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.StreamName;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,20 +41,18 @@ public final class JsonEventCodec<E> implements EventCodec<E> {
     }
 
     @Override
-    public E decode(StoredEvent event) {
-        Class<? extends E> type = types.get(event.type());
+    public E decode(StreamName stream, long index, String typeName, byte[] data) {
+        Class<? extends E> type = types.get(typeName);
         if (type == null) {
-            throw new UnknownEventException(event.stream(), event.index(), event.type(),
-                    "expected one of " + types.keySet(), null);
+            throw new UnknownEventException(stream, index, typeName, "expected one of " + types.keySet(), null);
         }
-        if (event.data() == null) {
-            throw new UnknownEventException(event.stream(), event.index(), event.type(),
-                    "its body was not loaded (read with bodies to decode)", null);
+        if (data == null) {
+            throw new UnknownEventException(stream, index, typeName, "its body was not loaded (read with bodies to decode)", null);
         }
         try {
-            return Json.read(event.data(), type);
+            return Json.read(data, type);
         } catch (UncheckedIOException e) {
-            throw new UnknownEventException(event.stream(), event.index(), event.type(), e.getMessage(), e);
+            throw new UnknownEventException(stream, index, typeName, e.getMessage(), e);
         }
     }
 }
