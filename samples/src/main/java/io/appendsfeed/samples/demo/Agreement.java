@@ -52,6 +52,14 @@ public final class Agreement {
      * @throws IllegalArgumentException when given fewer than two tallies (nothing to compare)
      */
     public static Report check(List<Tally> tallies) {
+        return check(tallies, List.of());
+    }
+
+    /**
+     * As {@link #check(List)}, with problems found by other checks (a projection that differs
+     * from the store, a notification missing), which also make the tallies disagree.
+     */
+    public static Report check(List<Tally> tallies, List<String> otherProblems) {
         if (tallies.size() < 2) {
             throw new IllegalArgumentException("agreement needs at least two tallies, got " + tallies.size());
         }
@@ -66,6 +74,7 @@ public final class Agreement {
         }
         List<String> problems = new ArrayList<>();
         tallies.forEach(t -> t.problems().forEach(p -> problems.add(t.name() + ": " + p)));
+        problems.addAll(otherProblems);
         return new Report(List.copyOf(tallies), mismatches, problems);
     }
 }

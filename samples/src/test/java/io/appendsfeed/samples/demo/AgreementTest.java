@@ -48,6 +48,14 @@ class AgreementTest {
     }
 
     @Test
+    void a_problem_from_another_check_disagrees() {
+        Agreement.Report r = Agreement.check(List.of(Tally.of("written", Map.of(A, 3L)), Tally.of("indexed", Map.of(A, 3L))),
+                List.of("balances: Account-a has 5, the store folds to 7"));
+        assertThat(r.agrees()).isFalse();
+        assertThat(r.render(5)).contains("balances: Account-a has 5, the store folds to 7");
+    }
+
+    @Test
     void one_tally_is_nothing_to_compare() {
         assertThatThrownBy(() -> Agreement.check(List.of(Tally.of("written", Map.of()))))
                 .isInstanceOf(IllegalArgumentException.class);
