@@ -1,0 +1,55 @@
+package io.appendsfeed.indexer;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+/**
+ * One DynamoDB Streams record as the indexer sees it, whichever source delivered it (Lambda,
+ * KCL, the local poller, a test). Adapters convert their record type into this one; the core
+ * never sees theirs.
+ *
+ * @param sequenceNumber the record's sequence number: what a source acknowledges up to
+ * @param eventName {@code INSERT}, {@code MODIFY} or {@code REMOVE}, as delivered (not validated
+ *                  here, so that an unexpected value is reported by the parser, not lost)
+ * @param viewType the stream view type ({@code NEW_IMAGE}, ...), null when the source does not say
+ * @param keys the item's key attributes ({@code p}, {@code i})
+ * @param newImage the item after the change, null when the view type carries none
+ * @param approximateCreation when the change was made, per DynamoDB; null when unknown
+ */
+public record ChangeRecord(String sequenceNumber, String eventName, String viewType,
+                           Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
+                           Instant approximateCreation) {
+
+    public ChangeRecord {
+        Objects.requireNonNull(sequenceNumber, "sequenceNumber");
+        keys = keys == null ? Map.of() : Map.copyOf(keys);
+        newImage = newImage == null ? null : Map.copyOf(newImage);
+    }
+
+    /** Converts an SDK v2 Streams record ({@code GetRecords}, KCL adapter). */
+    public static ChangeRecord from(Record record) {
+        var d = record.dynamodb();
+        if (d == null) {
+            throw new IllegalArgumentException("stream record " + record.eventID() + " has no 'dynamodb' part");
+        }
+        return new ChangeRecord(d.sequenceNumber(), record.eventNameAsString(), d.streamViewTypeAsString(),
+                d.hasKeys() ? d.keys() : Map.of(), d.hasNewImage() ? d.newImage() : null,
+                d.approximateCreationDateTime());
+    }
+
+    /** {@code p=Account-42, i=2147483647} for messages; never throws. */
+    public String describeKey() {
+        AttributeValue p = keys.get("p");
+        AttributeValue i = keys.get("i");
+        return "p=" + (p == null ? "?" : p.s() != null ? p.s() : p.toString())
+                + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
+    }
+
+    @Override
+    public String toString() {
+        return "record " + sequenceNumber + " (" + eventName + " " + describeKey() + ")";
+    }
+}

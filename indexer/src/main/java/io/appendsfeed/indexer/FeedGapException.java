@@ -1,0 +1,31 @@
+package io.appendsfeed.indexer;
+
+import io.appendsfeed.model.StreamName;
+
+/**
+ * A span starts after its stream's known next index, and the Tip no longer holds the missing
+ * events: indexing it would leave a hole in the feed. Nothing of the span (nor of anything after it
+ * in the batch for that partition) was written; what came before it was. Records were lost upstream
+ * (Streams enabled late, a record rejected earlier, the indexer stopped for longer than the 24 h
+ * retention): backfill the stream, or set {@link IndexerConfig#allowGaps()} to accept the gap.
+ */
+public class FeedGapException extends RuntimeException {
+
+    private final StreamName stream;
+    private final long expectedIndex;
+    private final long actualIndex;
+
+    public FeedGapException(StreamName stream, long expectedIndex, long actualIndex) {
+        super("gap in " + stream + ": the feed holds its events before index " + expectedIndex
+                + " but the next span starts at " + actualIndex
+                + "; events " + expectedIndex + ".." + (actualIndex - 1) + " were never delivered. Backfill the stream,"
+                + " or set allowGaps to index past the gap");
+        this.stream = stream;
+        this.expectedIndex = expectedIndex;
+        this.actualIndex = actualIndex;
+    }
+
+    public StreamName stream() { return stream; }
+    public long expectedIndex() { return expectedIndex; }
+    public long actualIndex() { return actualIndex; }
+}

@@ -1,0 +1,159 @@
+package io.appendsfeed.indexer;
+
+import io.appendsfeed.indexer.internal.DynamoEpochStore;
+import io.appendsfeed.indexer.internal.DynamoIndexStore;
+import io.appendsfeed.indexer.internal.EpochIngester;
+import io.appendsfeed.indexer.internal.Parsed;
+import io.appendsfeed.indexer.internal.RecordParser;
+import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.feed.Partitioner;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The indexer's core, shared by every source (Lambda, KCL, the local poller, a backfill): parse
+ * records into spans, route each to its partition, ingest each partition's spans into its active
+ * epoch exactly once, and say up to where the batch is durably in. Thread-safe; batches for one
+ * partition are ingested one at a time.
+ */
+public final class Indexer {
+
+    private static final Logger log = LoggerFactory.getLogger(Indexer.class);
+
+    private final IndexerConfig config;
+    private final DynamoEpochStore epochs;
+    private final DynamoIndexStore index;
+    private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
+
+    private Indexer(IndexerConfig config, StoreClient store) {
+        this.config = config;
+        this.epochs = new DynamoEpochStore(store, config.clock());
+        this.index = new DynamoIndexStore(store);
+    }
+
+    /**
+     * Opens the index in {@code config.indexTable()} (an existing table of the store format), creating
+     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet.
+     *
+     * @param dynamo the caller's client; the caller closes it
+     * @throws PartitionCountMismatchException when the index records another partition count
+     * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
+     */
+    public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
+        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
+                .reservedStreams(true).meter(config.meter()).clock(config.clock()).tipMaxBytes(config.epochTipMaxBytes()).build());
+        Indexer indexer = new Indexer(config, store);
+        IndexState state = indexer.index.load().state();
+        if (!state.isCreated()) {
+            state = indexer.index.create(config.partitions()).state();
+            log.info("index {}: created with {} partition(s)", config.indexTable(), state.partitions());
+        }
+        if (state.partitions() != config.partitions()) {
+            throw new PartitionCountMismatchException(config.indexTable(), state.partitions(), config.partitions());
+        }
+        return indexer;
+    }
+
+    public IndexerConfig config() {
+        return config;
+    }
+
+    /**
+     * Ingests one batch of Streams records, in the order the source delivered them.
+     *
+     * @return the outcome; never throws for a bad record, a gap or a DynamoDB failure: those stop the
+     *         batch at {@link BatchOutcome#firstNotIngested()} and are named in the outcome
+     */
+    public BatchOutcome ingest(List<ChangeRecord> records) {
+        List<SourceSpan> spans = new ArrayList<>();
+        List<Integer> order = new ArrayList<>();
+        int skipped = 0;
+        RejectedRecord rejected = null;
+        int rejectedAt = Integer.MAX_VALUE;
+        for (int k = 0; k < records.size(); k++) {
+            ChangeRecord r = records.get(k);
+            Parsed p = RecordParser.parse(r);
+            log.debug("{}: {}", r, p);
+            if (p instanceof Parsed.Spanned s) {
+                spans.add(s.span());
+                order.add(k);
+            } else if (p instanceof Parsed.Skipped) {
+                skipped++;
+            } else if (p instanceof Parsed.Rejected x) {
+                rejected = x.rejected();
+                rejectedAt = k;
+                log.error("{}; the batch stops before it", rejected);
+                break;
+            }
+        }
+        return run(records.size(), skipped, spans, order, rejected, rejectedAt,
+                k -> records.get(k).sequenceNumber());
+    }
+
+    /**
+     * Ingests spans read by other means (a backfill from a table scan), in order.
+     *
+     * @return the outcome, as for {@link #ingest(List)}; positions are the spans' own
+     */
+    public BatchOutcome ingestSpans(List<SourceSpan> spans) {
+        List<Integer> order = new ArrayList<>(spans.size());
+        for (int k = 0; k < spans.size(); k++) {
+            order.add(k);
+        }
+        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position());
+    }
+
+    private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
+                             int rejectedAt, java.util.function.IntFunction<String> position) {
+        Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
+        for (int k = 0; k < spans.size(); k++) {
+            byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
+                    p -> new ArrayList<>()).add(k);
+        }
+        List<PartitionOutcome> outcomes = new ArrayList<>();
+        int firstFailed = rejectedAt;
+        for (Map.Entry<PartitionId, List<Integer>> e : byPartition.entrySet()) {
+            List<Integer> ks = e.getValue();
+            List<SourceSpan> mine = ks.stream().map(spans::get).toList();
+            PartitionOutcome o = ingester(e.getKey()).ingest(mine);
+            outcomes.add(o);
+            if (!o.ok() && o.settled() < ks.size()) { // a failure after every span settled (recording the next epoch) loses nothing
+                firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
+            }
+        }
+        String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
+        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first);
+        log(outcome);
+        return outcome;
+    }
+
+    private EpochIngester ingester(PartitionId p) {
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config));
+    }
+
+    private static void log(BatchOutcome o) {
+        StringBuilder sb = new StringBuilder();
+        for (PartitionOutcome p : o.partitions()) {
+            sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans())
+                    .append(" spans, ").append(p.acceptedEvents()).append(" accepted, ").append(p.duplicateEvents())
+                    .append(" duplicates, ").append(p.epochsClosed()).append(" closed");
+            if (p.conflicts() > 0) sb.append(", ").append(p.conflicts()).append(" conflicts");
+            if (!p.ok()) sb.append(", FAILED: ").append(p.error().getMessage());
+        }
+        String tail = o.complete() ? "" : " | not ingested from " + o.firstNotIngested();
+        if (o.complete()) {
+            log.info("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);
+        } else {
+            log.warn("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);
+        }
+    }
+}

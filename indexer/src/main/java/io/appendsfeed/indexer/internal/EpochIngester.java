@@ -1,0 +1,147 @@
+package io.appendsfeed.indexer.internal;
+
+import io.appendsfeed.indexer.FeedGapException;
+import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.IngestConflictException;
+import io.appendsfeed.indexer.PartitionOutcome;
+import io.appendsfeed.indexer.SourceSpan;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.PartitionId;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ingests spans into one partition: load the active epoch (once; then kept), decide, append with a
+ * condition on the epoch's version, and on a conflict catch up and decide again. Closes epochs at
+ * their limits, records the successor in the index and carries on there. Thread-safe (one call at a time).
+ */
+public final class EpochIngester {
+
+    private static final Logger log = LoggerFactory.getLogger(EpochIngester.class);
+
+    private final PartitionId partition;
+    private final DynamoEpochStore epochs;
+    private final DynamoIndexStore index;
+    private final PriorEpochs prior;
+    private final IndexerConfig config;
+    private EpochState state; // the active epoch as last seen; a valid prefix of it even after a failed write
+
+    public EpochIngester(PartitionId partition, DynamoEpochStore epochs, DynamoIndexStore index, IndexerConfig config) {
+        this.partition = partition;
+        this.epochs = epochs;
+        this.index = index;
+        this.prior = new PriorEpochs(epochs, partition);
+        this.config = config;
+    }
+
+    /** Never throws: a failure is the outcome's {@code error}, with what was settled before it. */
+    public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
+        Counts c = new Counts();
+        int settled = 0;
+        try {
+            Instant horizon = horizon(spans);
+            List<SourceSpan> rest = spans;
+            EpochState s = active();
+            int conflicts = 0;
+            while (!rest.isEmpty()) {
+                Set<StreamName> unknown = new LinkedHashSet<>();
+                EpochState cur = s;
+                rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
+                Map<StreamName, Long> before = prior.lookup(s.epoch(), unknown, horizon);
+                Decision d = EpochDecider.decide(s, rest, before, config.limits(), config.allowGaps());
+                if (d.writes()) {
+                    Optional<EpochState> written = epochs.append(partition, s, d.events());
+                    if (written.isEmpty()) {
+                        c.conflicts++;
+                        if (++conflicts > config.maxConflictRetries()) {
+                            throw new IngestConflictException(partition, conflicts);
+                        }
+                        log.warn("partition {} epoch {}: conflict at version {}, catching up and retrying", partition, s.epoch(), s.version());
+                        s = state = epochs.catchUp(partition, s, true);
+                        s = moveOnIfClosed(s);
+                        continue;
+                    }
+                    conflicts = 0;
+                    s = state = written.get();
+                    c.writes++;
+                }
+                c.accepted += d.acceptedEvents();
+                c.duplicates += d.duplicateEvents();
+                c.healed += d.healedEvents();
+                if (d.healedEvents() > 0) {
+                    log.warn("partition {} epoch {}: indexed {} events missing from the delivered records from the Tips instead",
+                            partition, s.epoch(), d.healedEvents());
+                }
+                d.allowedGaps().forEach(g -> log.warn("partition {}: allowed gap: {}", partition, g.getMessage()));
+                settled += d.consumed();
+                rest = rest.subList(d.consumed(), rest.size());
+                if (d.gap() != null) {
+                    throw d.gap();
+                }
+                if (d.close()) {
+                    c.closed++;
+                    s = moveOnIfClosed(s);
+                }
+            }
+            return c.outcome(s.epoch(), spans.size(), settled, null);
+        } catch (RuntimeException e) {
+            if (!(e instanceof FeedGapException)) {
+                log.warn("partition {}: {} of {} spans settled, then failed: {}", partition, settled, spans.size(), e.toString());
+            }
+            return c.outcome(state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, e);
+        }
+    }
+
+    /** Drops the cached state: the next call reloads from the index (after a failure of unknown effect). */
+    public synchronized void forget() {
+        state = null;
+    }
+
+    private EpochState active() {
+        if (state == null) {
+            EpochId e = index.load().state().activeEpoch(partition);
+            state = moveOnIfClosed(epochs.load(partition, e));
+        }
+        return state;
+    }
+
+    /** Heals a crash between closing an epoch and recording its successor, and follows other writers' closes. */
+    private EpochState moveOnIfClosed(EpochState s) {
+        while (s.isClosed()) {
+            prior.remember(s);
+            EpochId next = s.epoch().next();
+            index.start(partition, next);
+            log.info("partition {}: epoch {} closed, {} active", partition, s.epoch(), next);
+            s = epochs.load(partition, next);
+        }
+        state = s;
+        return s;
+    }
+
+    /** Epochs closed before this cannot hold any of the spans: see {@link PriorEpochs}. */
+    private Instant horizon(List<SourceSpan> spans) {
+        Instant floor = config.clock().instant().minus(config.redeliveryWindow());
+        Instant earliest = null;
+        for (SourceSpan s : spans) {
+            Instant h = s.writtenAt() == null || s.writtenAt().isBefore(floor) ? floor : s.writtenAt();
+            earliest = earliest == null || h.isBefore(earliest) ? h : earliest;
+        }
+        return (earliest == null ? floor : earliest).minus(config.clockSkew());
+    }
+
+    private final class Counts {
+        long accepted, duplicates, healed;
+        int closed, writes, conflicts;
+
+        PartitionOutcome outcome(EpochId epoch, int spans, int settled, RuntimeException error) {
+            return new PartitionOutcome(partition, epoch, spans, settled, accepted, duplicates, healed, closed, writes, conflicts, error);
+        }
+    }
+}

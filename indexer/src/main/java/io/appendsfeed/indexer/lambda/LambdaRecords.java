@@ -1,0 +1,65 @@
+package io.appendsfeed.indexer.lambda;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
+import io.appendsfeed.indexer.ChangeRecord;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Converts the Lambda event's records (with their v1-style attribute values) into the core's
+ * {@link ChangeRecord}. A few lines here instead of the events-sdk-transformer dependency.
+ */
+public final class LambdaRecords {
+
+    private LambdaRecords() {}
+
+    /** @throws IllegalArgumentException for a record without a {@code dynamodb} part or sequence number */
+    public static ChangeRecord of(DynamodbEvent.DynamodbStreamRecord r) {
+        StreamRecord d = r.getDynamodb();
+        if (d == null || d.getSequenceNumber() == null) {
+            throw new IllegalArgumentException("Lambda stream record " + r.getEventID() + " has no dynamodb.SequenceNumber;"
+                    + " is the function subscribed to a DynamoDB stream?");
+        }
+        return new ChangeRecord(d.getSequenceNumber(), r.getEventName(), d.getStreamViewType(), map(d.getKeys()),
+                d.getNewImage() == null ? null : map(d.getNewImage()),
+                d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant());
+    }
+
+    public static List<ChangeRecord> of(DynamodbEvent event) {
+        List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
+        List<ChangeRecord> out = new ArrayList<>(records.size());
+        for (DynamodbEvent.DynamodbStreamRecord r : records) {
+            out.add(of(r));
+        }
+        return out;
+    }
+
+    static Map<String, AttributeValue> map(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {
+        if (m == null) {
+            return Map.of();
+        }
+        Map<String, AttributeValue> out = new LinkedHashMap<>();
+        m.forEach((k, v) -> out.put(k, value(v)));
+        return out;
+    }
+
+    static AttributeValue value(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue v) {
+        if (v.getS() != null) return AttributeValue.fromS(v.getS());
+        if (v.getN() != null) return AttributeValue.fromN(v.getN());
+        if (v.getB() != null) return AttributeValue.fromB(SdkBytes.fromByteBuffer(v.getB().duplicate()));
+        if (v.getBOOL() != null) return AttributeValue.fromBool(v.getBOOL());
+        if (v.getNULL() != null) return AttributeValue.fromNul(v.getNULL());
+        if (v.getM() != null) return AttributeValue.fromM(map(v.getM()));
+        if (v.getL() != null) return AttributeValue.fromL(v.getL().stream().map(LambdaRecords::value).toList());
+        if (v.getSS() != null) return AttributeValue.fromSs(v.getSS());
+        if (v.getNS() != null) return AttributeValue.fromNs(v.getNS());
+        if (v.getBS() != null) return AttributeValue.fromBs(v.getBS().stream().map(b -> SdkBytes.fromByteBuffer(b.duplicate())).toList());
+        // an empty value: keep it visible as NULL so that the parser names the attribute
+        return AttributeValue.fromNul(true);
+    }
+}

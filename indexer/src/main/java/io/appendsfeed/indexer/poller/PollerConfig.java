@@ -1,0 +1,68 @@
+package io.appendsfeed.indexer.poller;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Configuration of a {@link StreamsPoller}; build with {@link #builder(String)}.
+ *
+ * @param storeTable the event-store table whose stream is read (Streams on, new images)
+ * @param idleWait wait between polls when no shard returned records (none while records flow)
+ * @param recordsPerRead {@code GetRecords} limit, 1..1000
+ * @param onRejected what to do with a record the indexer cannot read
+ * @param retryBackoff wait before retrying a shard after a failure that may pass (throttling, timeouts)
+ */
+public record PollerConfig(String storeTable, Duration idleWait, int recordsPerRead, OnRejected onRejected,
+                           Duration retryBackoff) {
+
+    public static final Duration IDLE_WAIT = Duration.ofMillis(200);
+    public static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+    /** DynamoDB Streams' own limit per {@code GetRecords}. */
+    public static final int MAX_RECORDS_PER_READ = 1000;
+
+    /** What the poller does with a record the indexer rejects. */
+    public enum OnRejected {
+        /** Stop reading that shard, with an ERROR naming the record; other shards carry on. Fix and restart. */
+        STOP_SHARD,
+        /** Append it to {@code $AppendsRejected-0} in the index table (durably, with the reason) and read on. */
+        RECORD_AND_CONTINUE
+    }
+
+    public PollerConfig {
+        if (storeTable == null || storeTable.isBlank()) {
+            throw new IllegalArgumentException("storeTable must be non-empty");
+        }
+        if (idleWait == null || idleWait.isNegative() || retryBackoff == null || retryBackoff.isNegative()) {
+            throw new IllegalArgumentException("idleWait and retryBackoff must be >= 0");
+        }
+        if (recordsPerRead < 1 || recordsPerRead > MAX_RECORDS_PER_READ) {
+            throw new IllegalArgumentException("recordsPerRead must be in [1, " + MAX_RECORDS_PER_READ + "], was " + recordsPerRead);
+        }
+        Objects.requireNonNull(onRejected, "onRejected");
+    }
+
+    public static Builder builder(String storeTable) {
+        return new Builder(storeTable);
+    }
+
+    public static final class Builder {
+        private final String storeTable;
+        private Duration idleWait = IDLE_WAIT;
+        private int recordsPerRead = MAX_RECORDS_PER_READ;
+        private OnRejected onRejected = OnRejected.STOP_SHARD;
+        private Duration retryBackoff = RETRY_BACKOFF;
+
+        private Builder(String storeTable) {
+            this.storeTable = storeTable;
+        }
+
+        public Builder idleWait(Duration v) { this.idleWait = v; return this; }
+        public Builder recordsPerRead(int v) { this.recordsPerRead = v; return this; }
+        public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
+        public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
+
+        public PollerConfig build() {
+            return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff);
+        }
+    }
+}

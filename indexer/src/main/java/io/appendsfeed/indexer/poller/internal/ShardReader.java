@@ -1,0 +1,85 @@
+package io.appendsfeed.indexer.poller.internal;
+
+import io.appendsfeed.indexer.ChangeRecord;
+import io.appendsfeed.indexer.poller.PollerConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
+import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/** The Streams API calls of the poller: shard listing and reads, with iterators kept between reads. */
+public final class ShardReader {
+
+    /** Records of one read; {@code drained} when the shard is closed and nothing follows them. */
+    public record Batch(List<ChangeRecord> records, boolean drained) {}
+
+    private final DynamoDbStreamsClient streams;
+    private final PollerConfig config;
+    private final String streamArn;
+    private final Map<String, String> iterators = new HashMap<>();
+
+    public ShardReader(DynamoDbClient dynamo, DynamoDbStreamsClient streams, PollerConfig config) {
+        this.streams = streams;
+        this.config = config;
+        this.streamArn = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().latestStreamArn();
+        if (streamArn == null) {
+            throw new IllegalArgumentException("table '" + config.storeTable() + "' has no stream: enable DynamoDB Streams"
+                    + " on it with NEW_IMAGE or NEW_AND_OLD_IMAGES");
+        }
+    }
+
+    /** Every shard of the stream, parents listed before their children. */
+    public List<Shard> shards() {
+        List<Shard> shards = new ArrayList<>();
+        String last = null;
+        do {
+            String from = last;
+            DescribeStreamResponse r = streams.describeStream(b -> b.streamArn(streamArn).exclusiveStartShardId(from));
+            shards.addAll(r.streamDescription().shards());
+            last = r.streamDescription().lastEvaluatedShardId();
+        } while (last != null);
+        return shards;
+    }
+
+    /** The next records of a shard after {@code after} (null: from the oldest kept). */
+    public Batch read(String shardId, String after) {
+        String it = iterators.computeIfAbsent(shardId, id -> iterator(id, after));
+        GetRecordsResponse r;
+        try {
+            r = streams.getRecords(b -> b.shardIterator(it).limit(config.recordsPerRead()));
+        } catch (ExpiredIteratorException e) {
+            String fresh = iterator(shardId, after);
+            r = streams.getRecords(b -> b.shardIterator(fresh).limit(config.recordsPerRead()));
+        }
+        List<ChangeRecord> records = r.records().stream().map(ChangeRecord::from).toList();
+        if (r.nextShardIterator() == null) {
+            iterators.remove(shardId);
+        } else {
+            iterators.put(shardId, r.nextShardIterator());
+        }
+        return new Batch(records, r.nextShardIterator() == null);
+    }
+
+    /** Forgets the shard's iterator: the next read starts again after the position it is given. */
+    public void rewind(String shardId) {
+        iterators.remove(shardId);
+    }
+
+    private String iterator(String shardId, String after) {
+        return streams.getShardIterator(b -> {
+            b.streamArn(streamArn).shardId(shardId);
+            if (after == null) {
+                b.shardIteratorType(ShardIteratorType.TRIM_HORIZON);
+            } else {
+                b.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(after);
+            }
+        }).shardIterator();
+    }
+}

@@ -1,0 +1,162 @@
+package io.appendsfeed.indexer.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.appendsfeed.indexer.EpochLimits;
+import io.appendsfeed.indexer.SourceSpan;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedCodec;
+import io.appendsfeed.model.feed.Span;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EpochDeciderTest {
+
+    static final EpochLimits LIMITS = EpochLimits.DEFAULT;
+
+    static SourceSpan in(String stream, long index, String... types) {
+        return SourceSpan.of(Span.of(stream, index, types), stream + "@" + index);
+    }
+
+    static EpochState after(EpochState s, EpochEvent... events) {
+        for (EpochEvent e : events) {
+            s = s.evolve(e, FeedCodec.encode(e).length, Instant.EPOCH);
+        }
+        return s;
+    }
+
+    static Decision decide(EpochState s, SourceSpan... inputs) {
+        return EpochDecider.decide(s, List.of(inputs), Map.of(), LIMITS, false);
+    }
+
+    @Test
+    void first_span_of_a_stream_is_add_later_ones_are_app() {
+        Decision d = decide(EpochState.empty(EpochId.ZERO), in("A-1", 0, "x"), in("A-1", 1, "y"), in("B-1", 0, "z"));
+        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"), Span.of("B-1", 0, "z"));
+        assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y"));
+        assertThat(d.consumed()).isEqualTo(3);
+        assertThat(d.acceptedEvents()).isEqualTo(3);
+        assertThat(d.close()).isFalse();
+        assertThat(d.bodyBytes()).isEqualTo(FeedCodec.encode(d.ingested()).length);
+    }
+
+    @Test
+    void redelivered_batch_adds_nothing() {
+        EpochState s = EpochState.empty(EpochId.ZERO);
+        Decision first = decide(s, in("A-1", 0, "x", "y"), in("B-1", 0, "z"));
+        s = after(s, first.ingested());
+        Decision again = decide(s, in("A-1", 0, "x", "y"), in("B-1", 0, "z"));
+        assertThat(again.writes()).isFalse();
+        assertThat(again.duplicateEvents()).isEqualTo(3);
+        assertThat(again.consumed()).isEqualTo(2);
+    }
+
+    @Test
+    void overlapping_span_is_trimmed_to_what_is_new() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a", "b")), List.of()));
+        Decision d = decide(s, in("A-1", 1, "b", "c", "d"));
+        assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 2, "c", "d"));
+        assertThat(d.ingested().add()).isEmpty();
+        assertThat(d.duplicateEvents()).isEqualTo(1);
+    }
+
+    @Test
+    void gap_stops_the_decision_at_the_span_and_names_stream_and_indexes() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
+        Decision d = decide(s, in("B-1", 0, "b"), in("A-1", 3, "d"), in("C-1", 0, "c"));
+        assertThat(d.gap()).isNotNull();
+        assertThat(d.gap().stream()).isEqualTo(StreamName.parse("A-1"));
+        assertThat(d.gap().expectedIndex()).isEqualTo(1);
+        assertThat(d.gap().actualIndex()).isEqualTo(3);
+        assertThat(d.consumed()).isEqualTo(1);
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "b"));
+    }
+
+    @Test
+    void gap_is_filled_from_the_tip_when_the_tip_still_holds_the_missing_events() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
+        SourceSpan withTip = new SourceSpan(Span.of("A-1", 3, "d"), Span.of("A-1", 0, "a", "b", "c", "d"), null, "9");
+        Decision d = EpochDecider.decide(s, List.of(withTip), Map.of(), LIMITS, false);
+        assertThat(d.gap()).isNull();
+        assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "b", "c", "d"));
+        assertThat(d.healedEvents()).isEqualTo(2);
+    }
+
+    @Test
+    void allowed_gap_goes_through_and_is_reported() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
+        Decision d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), LIMITS, true);
+        assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 3, "d"));
+        assertThat(d.allowedGaps()).singleElement().satisfies(g -> assertThat(g.expectedIndex()).isEqualTo(1));
+    }
+
+    @Test
+    void stream_known_from_an_earlier_epoch_is_deduplicated_but_added_to_this_one() {
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a", "b", "c")),
+                Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
+        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 2, "c"));
+        assertThat(d.duplicateEvents()).isEqualTo(2);
+        Decision dup = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a")),
+                Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
+        assertThat(dup.writes()).isFalse();
+    }
+
+    @Test
+    void unknown_stream_starting_after_zero_is_accepted_as_a_continuation() {
+        Decision d = decide(EpochState.empty(EpochId.of(4)), in("A-1", 41, "a"));
+        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 41, "a"));
+    }
+
+    @Test
+    void epoch_closes_at_max_streams_and_the_rest_is_left_for_the_next() {
+        EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, Long.MAX_VALUE, 2);
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
+                List.of(in("A-1", 0, "a"), in("B-1", 0, "b"), in("A-1", 1, "a"), in("C-1", 0, "c"), in("D-1", 0, "d")), Map.of(), limits, false);
+        assertThat(d.close()).isTrue();
+        assertThat(d.consumed()).isEqualTo(3);
+        assertThat(d.events()).hasSize(2).last().isInstanceOf(EpochEvent.Closed.class);
+    }
+
+    @Test
+    void ingested_that_reaches_max_events_is_the_last() {
+        EpochLimits limits = new EpochLimits(2, Long.MAX_VALUE, 100);
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
+        Decision d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), limits, false);
+        assertThat(d.close()).isTrue();
+        assertThat(d.consumed()).isEqualTo(1);
+        Decision nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), limits, false);
+        assertThat(nothingNew.writes()).as("a batch of duplicates does not close the epoch").isFalse();
+    }
+
+    @Test
+    void epoch_closes_before_passing_max_bytes_but_always_takes_one_span_when_empty() {
+        EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, 60, 100);
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
+                List.of(in("Account-1", 0, "Opened", "Deposited"), in("Account-2", 0, "Opened")), Map.of(), limits, false);
+        assertThat(d.close()).isTrue();
+        assertThat(d.consumed()).isEqualTo(1);
+    }
+
+    @Test
+    void a_big_batch_is_split_into_writes_under_the_item_limit() {
+        List<SourceSpan> many = new java.util.ArrayList<>();
+        for (int k = 0; k < 3000; k++) {
+            many.add(in("Account-" + k, 0, "Opened", "Deposited"));
+        }
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), LIMITS, false);
+        assertThat(d.close()).isFalse();
+        assertThat(d.consumed()).isBetween(1, 2999);
+        assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);
+    }
+
+    @Test
+    void deciding_on_a_closed_epoch_is_a_bug() {
+        EpochState closed = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Closed());
+        assertThatThrownBy(() -> decide(closed, in("A-1", 0, "a"))).isInstanceOf(IllegalStateException.class);
+    }
+}

@@ -1,0 +1,82 @@
+package io.appendsfeed.indexer.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import io.appendsfeed.indexer.FeedReadback;
+import io.appendsfeed.indexer.IndexerTables;
+import io.appendsfeed.indexer.StreamRecords;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.Expected;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.testing.LocalDynamo;
+import io.appendsfeed.model.testing.LocalDynamoExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+@ExtendWith(LocalDynamoExtension.class)
+class IndexerHandlerTest {
+
+    static IndexerHandler handler(LocalDynamo local, String indexTable) {
+        return new IndexerHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", indexTable,
+                "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString())::get));
+    }
+
+    static List<String> failures(StreamsEventResponse r) {
+        return r.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier).toList();
+    }
+
+    @Test
+    void aws_shaped_batch_is_ingested_and_acknowledged_whole(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerHandler handler = handler(local, index);
+        StreamsEventResponse r = handler.handleRequest(LambdaEventJson.resource("two-appends-and-noise.json"), null);
+        assertThat(failures(r)).isEmpty();
+        assertThat(failures(handler.handleRequest(LambdaEventJson.resource("two-appends-and-noise.json"), null)))
+                .as("a redelivery is acknowledged too").isEmpty();
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
+                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+    }
+
+    @Test
+    void poison_record_is_reported_as_the_batch_item_failure_and_nothing_after_it_is_written(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerHandler handler = handler(local, index);
+        DynamodbEvent event = LambdaEventJson.resource("poison-in-the-middle.json");
+        assertThat(failures(handler.handleRequest(event, null))).containsExactly("500000000000000000101");
+        // Lambda retries from the reported record: it fails the same way, without writing, until the
+        // event source mapping's retry limit sends it to the on-failure destination
+        DynamodbEvent retry = new DynamodbEvent();
+        retry.setRecords(event.getRecords().subList(1, 3));
+        assertThat(failures(handler.handleRequest(retry, null))).containsExactly("500000000000000000101");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).containsOnlyKeys(StreamName.parse("Cart-3"));
+    }
+
+    @Test
+    void events_built_from_the_tables_own_stream_records_index_every_event_once(LocalDynamo local) {
+        String store = IndexerTables.store(local);
+        String index = IndexerTables.index(local);
+        StoreClient client = new StoreClient(local.dynamo(), StoreConfig.builder(store).tipMaxBytes(256).build());
+        List<String> expected = new ArrayList<>();
+        for (int k = 0; k < 12; k++) {
+            // small Tips: the stream calves several times, so the records include calves
+            client.append(StreamName.parse("Account-1"), Expected.version(k), List.of(EventData.json("Deposited" + k, "{\"amount\":" + k + "}")));
+            expected.add("Deposited" + k);
+        }
+        List<Record> records = StreamRecords.all(local.dynamo(), local.streams(), store);
+        IndexerHandler handler = handler(local, index);
+        // as Lambda would: two batches, the second delivered twice
+        int half = records.size() / 2;
+        assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(0, half)), null))).isEmpty();
+        assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(half, records.size())), null))).isEmpty();
+        assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(half, records.size())), null))).isEmpty();
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-1"), expected));
+    }
+}

@@ -1,0 +1,44 @@
+package io.appendsfeed.indexer.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.appendsfeed.indexer.ChangeRecord;
+import io.appendsfeed.indexer.internal.Parsed;
+import io.appendsfeed.indexer.internal.RecordParser;
+import io.appendsfeed.model.feed.Span;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LambdaRecordsTest {
+
+    @Test
+    void aws_shaped_event_converts_to_records_the_parser_reads() {
+        List<ChangeRecord> records = LambdaRecords.of(LambdaEventJson.resource("two-appends-and-noise.json"));
+        assertThat(records).extracting(ChangeRecord::sequenceNumber).containsExactly(
+                "400000000000000499660", "400000000000000499661", "400000000000000499662", "400000000000000499663",
+                "400000000000000499664");
+        ChangeRecord first = records.get(0);
+        assertThat(first.eventName()).isEqualTo("INSERT");
+        assertThat(first.viewType()).isEqualTo("NEW_IMAGE");
+        assertThat(first.approximateCreation()).isEqualTo(Instant.ofEpochSecond(1732350000));
+        var body = first.newImage().get("e").l().get(0).m().get("d").b().asString(StandardCharsets.UTF_8);
+        assertThat(body).isEqualTo("{\"owner\":\"ada\"}");
+
+        List<Parsed> parsed = records.stream().map(RecordParser::parse).toList();
+        assertThat(((Parsed.Spanned) parsed.get(0)).span().span()).isEqualTo(Span.of("Account-17", 0, "Opened", "Deposited"));
+        assertThat(((Parsed.Spanned) parsed.get(1)).span().span()).isEqualTo(Span.of("Account-17", 2, "Withdrawn"));
+        assertThat(((Parsed.Spanned) parsed.get(1)).span().writtenAt()).isEqualTo(Instant.ofEpochSecond(1732350001));
+        assertThat(parsed.get(2)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS));
+        assertThat(parsed.get(3)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.CALF));
+        assertThat(parsed.get(4)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.REMOVE));
+    }
+
+    @Test
+    void keys_only_record_has_no_image_and_is_rejected() {
+        ChangeRecord r = LambdaRecords.of(LambdaEventJson.resource("keys-only.json")).get(0);
+        assertThat(r.newImage()).isNull();
+        assertThat(RecordParser.parse(r)).isInstanceOf(Parsed.Rejected.class);
+    }
+}

@@ -1,0 +1,167 @@
+package io.appendsfeed.reader;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.reader.internal.Backoff;
+import io.appendsfeed.reader.internal.BodyLoader;
+import io.appendsfeed.reader.internal.EpochReader;
+import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.reader.internal.PartitionCoordinator;
+import io.appendsfeed.reader.internal.ReaderContext;
+import io.appendsfeed.reader.internal.Scheduler;
+import io.appendsfeed.reader.internal.StreamCall;
+import io.appendsfeed.reader.internal.Threads;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Walks the feed and drives a {@link StreamHandler}: per partition from a checkpoint, per stream
+ * in order and one call at a time, streams in parallel up to a limit.
+ *
+ * <p><b>Delivery:</b> at least once. The checkpoint moves only past epoch events whose every span
+ * was handled (or parked) together with everything before them; it is committed every
+ * {@link FeedReaderConfig#commitInterval()} and on {@link #close()}. After a crash, events handled
+ * since the last commit are delivered again; a handler can return the position it reached
+ * ({@link HandlerResult#reached(long)}) to skip them.
+ *
+ * <p><b>Failures:</b> a handler exception retries that stream with backoff while others go on;
+ * after {@link FeedReaderConfig#parkAfterAttempts()} tries the stream is parked (durably, with the
+ * reason and position), its later events wait behind it, and the checkpoint moves on for the rest.
+ * {@link #release} replays it from the store table. Read errors and throttling back off and retry
+ * at the same position. An epoch event this version cannot read stops its partition
+ * ({@link PartitionLag.State#FAILED}); nothing is skipped. With leases on, each partition is read
+ * by one instance of the group at a time; a dead instance's partitions are taken over after
+ * {@link FeedReaderConfig#leaseTimeout()}, and an instance that loses a lease stops that partition
+ * and can no longer commit it.
+ *
+ * <pre>{@code
+ * FeedReaderConfig config = FeedReaderConfig.builder("projector", "my-index", "my-store").build();
+ * try (FeedReader reader = new FeedReader(dynamo, config, (stream, events) -> {
+ *         events.forEach(e -> apply(stream, e));
+ *         return HandlerResult.handled();
+ *     })) {
+ *     reader.start();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class FeedReader implements AutoCloseable {
+
+    private final FeedReaderConfig config;
+    private final ReaderContext ctx;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService timers;
+    private final PartitionCoordinator coordinator;
+
+    /** Keeps checkpoints, leases and parked streams in the index table. The caller owns {@code dynamo}. */
+    public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {
+        this(dynamo, config, handler, new DynamoCheckpointStore(dynamo, config.indexTable(), config.clock()), null,
+                new DynamoParkedStreams(dynamo, config.indexTable(), config.clock()));
+    }
+
+    /**
+     * With other stores. {@code leases} may be null when {@code checkpoints} is also a
+     * {@link LeaseStore} or {@link FeedReaderConfig#leases()} is off.
+     *
+     * @throws IllegalArgumentException when leases are on and no lease store is given
+     */
+    public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints,
+                      LeaseStore leases, ParkedStreams parked) {
+        this.config = config;
+        LeaseStore leaseStore = leases != null ? leases : checkpoints instanceof LeaseStore l ? l : null;
+        if (config.leases() && leaseStore == null) {
+            throw new IllegalArgumentException("leases are on but no LeaseStore was given; pass one or turn leases off");
+        }
+        StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
+                .clock(config.clock()).build());
+        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).build());
+        String name = "appendsfeed-" + config.group();
+        this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), Threads.named(name + "-handler"));
+        this.timers = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-timer"));
+        Scheduler scheduler = new Scheduler(StreamCall.create(config, handler, new BodyLoader(store, config.loadAttempts()), parked),
+                config.categories(), config.eventTypes(), config.maxConcurrentStreams(), config.maxBatchEvents(),
+                new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
+        this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), new FeedPositions(index), checkpoints,
+                leaseStore, parked);
+        this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-leases")));
+    }
+
+    public FeedReaderConfig config() {
+        return config;
+    }
+
+    /**
+     * Takes partitions (leases) and starts reading them in the background; returns at once.
+     *
+     * @throws IllegalStateException when already started or closed, or when the index table does
+     *         not exist. Other errors (network, throttling) are logged and retried in the background
+     */
+    public void start() {
+        coordinator.start();
+    }
+
+    /**
+     * Stops reading, waits up to {@link FeedReaderConfig#shutdownTimeout()} for running handler
+     * calls, commits what was handled and releases the leases. Work not yet handled is delivered
+     * again by the next reader. Idempotent.
+     */
+    @Override
+    public void close() {
+        coordinator.close();
+        workers.shutdownNow();
+        timers.shutdownNow();
+    }
+
+    /**
+     * Starts (if not yet), reads every partition this instance holds until it has handled
+     * everything up to the tail, commits and closes: for readers hosted in AWS Lambda.
+     *
+     * @return whether it caught up within {@code timeout}, and the lag per partition
+     */
+    public CatchUpResult runUntilCaughtUp(Duration timeout) {
+        try {
+            return coordinator.runUntilCaughtUp(timeout);
+        } finally {
+            close();
+        }
+    }
+
+    /**
+     * Lag of each partition this instance holds.
+     *
+     * @throws RuntimeException when the index table cannot be read to find the tails
+     */
+    public List<PartitionLag> lag() {
+        return coordinator.lag();
+    }
+
+    /** The group's parked streams (all partitions), from the parked store. */
+    public List<ParkedStream> parked() {
+        return ctx.parked().list(config.group());
+    }
+
+    /**
+     * Releases a parked stream: its events from where it stopped are replayed from the store table
+     * by the instance holding its partition (this one at once, others at their next look).
+     *
+     * @return false when the stream was not parked
+     */
+    public boolean release(StreamName stream, String by) {
+        boolean released = ctx.parked().release(config.group(), stream, by);
+        if (released) {
+            coordinator.refreshParked();
+        }
+        return released;
+    }
+
+    /** The partitions this instance reads now. */
+    public List<PartitionId> partitions() {
+        return coordinator.held();
+    }
+}

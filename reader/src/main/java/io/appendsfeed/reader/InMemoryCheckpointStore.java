@@ -1,0 +1,141 @@
+package io.appendsfeed.reader;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.feed.PartitionId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * Checkpoints and leases in this process's memory, with the same rules as
+ * {@link DynamoCheckpointStore}: for tests and for readers whose handlers keep their own position.
+ */
+public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStore {
+
+    private record Key(String group, PartitionId partition) {}
+
+    private final Clock clock;
+    private final Map<Key, StoredCheckpoint> checkpoints = new HashMap<>();
+    private final Map<Key, List<CheckpointOverride>> overrides = new HashMap<>();
+    private final Map<Key, Lease> leases = new HashMap<>();
+
+    public InMemoryCheckpointStore(Clock clock) {
+        this.clock = clock;
+    }
+
+    public InMemoryCheckpointStore() {
+        this(Clock.systemUTC());
+    }
+
+    @Override
+    public synchronized Optional<StoredCheckpoint> read(String group, PartitionId partition) {
+        return Optional.ofNullable(checkpoints.get(new Key(group, partition)));
+    }
+
+    @Override
+    public synchronized CommitResult commit(String group, PartitionId partition, Checkpoint to, String by, Lease fence) {
+        Key key = new Key(FeedStreams.checkGroup(group), partition);
+        if (fence != null) {
+            Lease held = leases.get(key);
+            if (held == null || !held.token().equals(fence.token())) {
+                return new CommitResult.LeaseLost(held == null ? null : held.owner());
+            }
+        }
+        StoredCheckpoint current = checkpoints.get(key);
+        if (current != null && current.checkpoint().compareTo(to) > 0) {
+            return new CommitResult.Behind(current);
+        }
+        StoredCheckpoint next = new StoredCheckpoint(group, partition, to, clock.instant(), by);
+        checkpoints.put(key, next);
+        return new CommitResult.Committed(next);
+    }
+
+    @Override
+    public synchronized StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("an override needs a reason, recorded in the checkpoint's history");
+        }
+        Key key = new Key(FeedStreams.checkGroup(group), partition);
+        StoredCheckpoint current = checkpoints.get(key);
+        Instant now = clock.instant();
+        overrides.computeIfAbsent(key, k -> new ArrayList<>())
+                .add(new CheckpointOverride(now, current == null ? null : current.checkpoint(), to, reason, "override"));
+        StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, "override");
+        checkpoints.put(key, next);
+        leases.remove(key); // revoked: a reader holding the partition stops and restarts from `to`
+        return next;
+    }
+
+    @Override
+    public synchronized List<CheckpointOverride> overrides(String group, PartitionId partition) {
+        return List.copyOf(overrides.getOrDefault(new Key(group, partition), List.of()));
+    }
+
+    @Override
+    public synchronized List<StoredCheckpoint> list(String group) {
+        TreeMap<PartitionId, StoredCheckpoint> byPartition = new TreeMap<>();
+        checkpoints.forEach((k, v) -> {
+            if (k.group().equals(group)) {
+                byPartition.put(k.partition(), v);
+            }
+        });
+        return List.copyOf(byPartition.values());
+    }
+
+    @Override
+    public synchronized List<String> groups() {
+        TreeSet<String> groups = new TreeSet<>();
+        checkpoints.keySet().forEach(k -> groups.add(k.group()));
+        leases.keySet().forEach(k -> groups.add(k.group()));
+        return List.copyOf(groups);
+    }
+
+    @Override
+    public synchronized Optional<Lease> tryAcquire(String group, PartitionId partition, String owner, Duration timeout) {
+        Key key = new Key(FeedStreams.checkGroup(group), partition);
+        Lease held = leases.get(key);
+        Instant now = clock.instant();
+        if (held != null && !held.owner().equals(owner) && held.expiresAt().isAfter(now)) {
+            return Optional.empty();
+        }
+        String token = held != null && held.owner().equals(owner) ? held.token() : UUID.randomUUID().toString();
+        Lease lease = new Lease(group, partition, owner, token, now.plus(timeout));
+        leases.put(key, lease);
+        return Optional.of(lease);
+    }
+
+    @Override
+    public synchronized Optional<Lease> renew(Lease lease, Duration timeout) {
+        Key key = new Key(lease.group(), lease.partition());
+        Lease held = leases.get(key);
+        if (held == null || !held.token().equals(lease.token())) {
+            return Optional.empty();
+        }
+        Lease renewed = new Lease(lease.group(), lease.partition(), lease.owner(), lease.token(), clock.instant().plus(timeout));
+        leases.put(key, renewed);
+        return Optional.of(renewed);
+    }
+
+    @Override
+    public synchronized void release(Lease lease) {
+        Key key = new Key(lease.group(), lease.partition());
+        Lease held = leases.get(key);
+        if (held != null && held.token().equals(lease.token())) {
+            leases.remove(key);
+        }
+    }
+
+    @Override
+    public synchronized Optional<Lease> current(String group, PartitionId partition) {
+        return Optional.ofNullable(leases.get(new Key(group, partition)));
+    }
+}

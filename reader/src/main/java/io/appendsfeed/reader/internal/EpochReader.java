@@ -1,0 +1,80 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.FeedCodec;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoredEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Reads a partition's epoch events from a position; an epoch stream that does not exist yet reads as empty. */
+public final class EpochReader {
+
+    private final StoreClient index;
+
+    public EpochReader(StoreClient index) {
+        this.index = index;
+    }
+
+    /**
+     * Up to {@code max} epoch events from {@code from}, in order and without gaps: a read that
+     * comes back with a hole (a lagging replica) returns only what precedes it. Stops after
+     * {@code Closed}.
+     *
+     * @throws FeedFormatException when the first event has a type or body this version cannot
+     *         read (events before an unreadable one are returned first); the caller must stop the
+     *         partition, never skip it
+     */
+    /**
+     * The position to walk from: {@code from} itself, or the start of the next epoch when
+     * {@code from} points just past its epoch's {@code Closed} (e.g. a checkpoint set by hand to
+     * an epoch's length). Without this a walk started there would wait at a closed epoch forever.
+     * Costs one single-event read when the offset is not 0.
+     */
+    public Checkpoint normalize(PartitionId partition, Checkpoint from) {
+        if (from.offset() == 0) {
+            return from;
+        }
+        List<StoredEvent> previous = index.readAll(FeedStreams.epoch(partition, from.epoch()),
+                Read.forward(from.offset() - 1).limit(1).typesOnly());
+        boolean afterClosed = !previous.isEmpty() && previous.get(0).index() == from.offset() - 1
+                && EpochEvent.CLOSED.equals(previous.get(0).type());
+        return afterClosed ? from.nextEpoch() : from;
+    }
+
+    public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
+        List<EpochRecord> out = new ArrayList<>();
+        long expected = from.offset();
+        try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(partition, from.epoch()), Read.forward(from.offset()).limit(max))) {
+            for (StoredEvent e : (Iterable<StoredEvent>) events::iterator) {
+                if (e.index() < expected) {
+                    continue;
+                }
+                if (e.index() > expected) {
+                    break;
+                }
+                EpochEvent event;
+                try {
+                    event = FeedCodec.decodeEpochEvent(e.type(), e.data());
+                } catch (FeedFormatException unreadable) {
+                    if (out.isEmpty()) {
+                        throw unreadable;
+                    }
+                    break; // hand over what precedes it; the next read starts at it and fails there
+                }
+                out.add(EpochRecord.of(Checkpoint.of(from.epoch(), expected), e.timestamp(), event));
+                expected++;
+                if (event instanceof EpochEvent.Closed) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+}

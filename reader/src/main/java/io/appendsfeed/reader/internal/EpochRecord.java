@@ -1,0 +1,17 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochEvent;
+import java.time.Instant;
+
+/**
+ * An epoch event as read: where it is, where the walk continues after it ({@code Closed} leads to
+ * the next epoch), and its index time {@code t}.
+ */
+public record EpochRecord(Checkpoint position, Checkpoint next, Instant indexedAt, EpochEvent event) {
+
+    public static EpochRecord of(Checkpoint position, Instant indexedAt, EpochEvent event) {
+        Checkpoint next = event instanceof EpochEvent.Closed ? position.nextEpoch() : position.plus(1);
+        return new EpochRecord(position, next, indexedAt, event);
+    }
+}

@@ -1,0 +1,102 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Optional;
+
+/**
+ * Checkpoint math of one partition: the epoch events read and not yet fully handled, in feed
+ * order. The handled position moves past an epoch event only when every span of it is handled
+ * (or parked) and so is everything before it. Not thread-safe: the scheduler guards it.
+ */
+public final class Progress {
+
+    /** One epoch event: the spans it gave the scheduler that are still outstanding. */
+    public static final class Entry {
+        private final Checkpoint position;
+        private final Checkpoint next;
+        private final Instant indexedAt;
+        private int outstanding;
+
+        private Entry(Checkpoint position, Checkpoint next, Instant indexedAt, int outstanding) {
+            this.position = position;
+            this.next = next;
+            this.indexedAt = indexedAt;
+            this.outstanding = outstanding;
+        }
+
+        public Checkpoint position() {
+            return position;
+        }
+
+        public Instant indexedAt() {
+            return indexedAt;
+        }
+    }
+
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private Checkpoint handled;
+    private Checkpoint read;
+
+    public Progress(Checkpoint from) {
+        this.handled = from;
+        this.read = from;
+    }
+
+    /**
+     * Records the epoch event at {@code position}; {@code next} is the position after it.
+     *
+     * @param items spans still to handle (0: nothing to do, e.g. {@code Closed} or all filtered out)
+     * @throws IllegalArgumentException when positions do not follow each other
+     */
+    public Entry add(Checkpoint position, Checkpoint next, Instant indexedAt, int items) {
+        if (!position.equals(read)) {
+            throw new IllegalArgumentException("epoch event at " + position + " does not follow the last one read, "
+                    + read + ": the walk skipped or repeated epoch events");
+        }
+        if (next.compareTo(position) <= 0) {
+            throw new IllegalArgumentException("next position " + next + " must be after " + position);
+        }
+        read = next;
+        Entry e = new Entry(position, next, indexedAt, items);
+        entries.addLast(e);
+        advance();
+        return e;
+    }
+
+    /** One span of {@code e} is handled (or parked). */
+    public void complete(Entry e) {
+        if (e.outstanding <= 0) {
+            throw new IllegalStateException("epoch event at " + e.position + " completed more often than it has spans");
+        }
+        e.outstanding--;
+        advance();
+    }
+
+    private void advance() {
+        while (!entries.isEmpty() && entries.peekFirst().outstanding == 0) {
+            handled = entries.pollFirst().next;
+        }
+    }
+
+    /** Everything before this position is handled: the checkpoint to commit. */
+    public Checkpoint handled() {
+        return handled;
+    }
+
+    /** The position after the last epoch event read. */
+    public Checkpoint read() {
+        return read;
+    }
+
+    /** Epoch events read and not yet fully handled. */
+    public int buffered() {
+        return entries.size();
+    }
+
+    /** Index time of the oldest epoch event not fully handled. */
+    public Optional<Instant> oldestUnhandled() {
+        return entries.isEmpty() ? Optional.empty() : Optional.ofNullable(entries.peekFirst().indexedAt);
+    }
+}
