@@ -4,7 +4,9 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.samples.bank.AccountEvent;
+import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.AccountState;
 import io.appendsfeed.samples.bank.Accounts;
@@ -12,11 +14,14 @@ import java.util.List;
 
 /**
  * Keeps the {@link BalanceTable} up to date from the feed: folds each account's new events into
- * its row. Idempotent: the row remembers how many events it holds, so redelivered events are
- * skipped; and if the feed hands it events beyond what the row holds (the table was cleared, or
- * the reader started late), it reads the missing ones from the store first, never leaving a gap.
+ * its row, and tells the reader how far the row is ({@link HandlerResult#reached}).
+ *
+ * <p>Idempotent: the row records how many of the account's events it holds, so redelivered
+ * events are skipped. If the feed hands it events beyond the row (the table was cleared without
+ * rewinding the reader, or the reader started late), it reads the missing ones from the store
+ * first: the row never skips an event.
  */
-public final class BalanceProjector {
+public final class BalanceProjector implements StreamHandler {
 
     private final BalanceTable table;
     private final StoreClient store;
@@ -31,43 +36,35 @@ public final class BalanceProjector {
      *
      * @return the index of the next event the row needs
      * @throws IllegalStateException when the store holds fewer events than the feed says it has
+     *         (the reader retries, then parks the stream)
      */
-    public long handle(StreamName stream, List<StoredEvent> events) {
+    @Override
+    public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
         AccountId id = AccountId.of(stream);
         BalanceRow row = table.get(id).orElse(null);
         AccountState state = row == null ? AccountState.INITIAL : row.state();
         long version = row == null ? 0 : row.version();
-        if (events.isEmpty()) {
-            return version;
-        }
         long first = events.get(0).index();
         if (first > version) {
-            List<StoredEvent> missing = store.readAll(stream, Read.forward(version).limit(first - version));
+            List<StoredEvent> missing = store.readAll(stream, Read.forward(version).limit(first - version).strongly());
             if (missing.size() != first - version) {
                 throw new IllegalStateException(stream + ": the feed has events from " + first + " but the store gave "
                         + missing.size() + " of the " + (first - version) + " events before them from " + version);
             }
-            state = fold(state, missing);
+            for (StoredEvent e : missing) {
+                state = state.evolve(Accounts.CATEGORY.codec().decode(e));
+            }
             version = first;
         }
-        for (StoredEvent e : events) {
+        for (FeedEvent e : events) {
             if (e.index() == version) {
-                state = state.evolve(Accounts.CATEGORY.codec().decode(e));
+                state = state.evolve(Accounts.CATEGORY.codec().decode(stream, e.index(), e.type(), e.data()));
                 version++;
             }
         }
         if (row == null || version > row.version()) {
             table.put(BalanceRow.of(id, state, version));
         }
-        return version;
-    }
-
-    private static AccountState fold(AccountState state, List<StoredEvent> events) {
-        AccountState s = state;
-        for (StoredEvent e : events) {
-            AccountEvent event = Accounts.CATEGORY.codec().decode(e);
-            s = s.evolve(event);
-        }
-        return s;
+        return HandlerResult.reached(version);
     }
 }
