@@ -5,8 +5,9 @@ import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.StoredCheckpoint;
-import io.appendsfeed.samples.bank.AccountId;
+import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.Accounts;
 import io.appendsfeed.samples.bank.InMemoryOutbox;
 import io.appendsfeed.samples.bank.OverdraftNotifier;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -31,7 +33,9 @@ final class DemoRun implements AutoCloseable {
     static final String STORE_TABLE = "demo-events";
     static final String INDEX_TABLE = "demo-index";
     static final String BALANCE_TABLE = "demo-balances";
-    static final List<String> GROUPS = List.of("notifier", "balances");
+    static final List<String> GROUPS = List.of("audit", "notifier", "balances");
+
+    private static final String OVERDRAWN = AccountEvent.Overdrawn.class.getSimpleName();
 
     private final DemoOptions o;
     private final PrintStream out;
@@ -60,16 +64,20 @@ final class DemoRun implements AutoCloseable {
         StoreClient index = local.index();
         InMemoryOutbox outbox = new InMemoryOutbox();
         List<Reactor> reactors = List.of(
-                own(new Reactor(dynamo, readerConfig(GROUPS.get(0)), new OverdraftNotifier(outbox))).start(),
-                own(new Reactor(dynamo, readerConfig(GROUPS.get(1)), new BalanceProjector(balances, store))).start());
+                // counts every event from the feed alone (types only: no store reads)
+                own(new Reactor(dynamo, readerConfig("audit").loadBodies(false).build(), (s, events) -> HandlerResult.handled())),
+                // only Overdrawn events reach it: the others are filtered out before any body is read
+                own(new Reactor(dynamo, readerConfig("notifier").eventTypes(Set.of(OVERDRAWN)).build(), new OverdraftNotifier(outbox))),
+                own(new Reactor(dynamo, readerConfig("balances").build(), new BalanceProjector(balances, store))));
+        reactors.forEach(Reactor::start);
         FeedTally feed = new FeedTally(index, o.partitions);
         out.printf("writing %,d events to %,d accounts with %d writers; indexing live into %d partition(s); reactors: %s%n",
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
 
-        Workload workload = new Workload(new Accounts(store), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
+        Workload workload = new Workload(new Accounts(store, o.streams), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
         Progress progress = new Progress(out);
         Duration writing = write(workload, feed, reactors, progress);
-        Duration caughtUpAfter = catchUp(workload, feed, reactors, progress);
+        Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox, progress);
         boolean caughtUp = caughtUpAfter != null;
         DynamoCheckpointStore checkpoints = new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC());
         awaitCommits(checkpoints, feed);
@@ -86,11 +94,10 @@ final class DemoRun implements AutoCloseable {
         return verdict.report().agrees();
     }
 
-    private FeedReaderConfig readerConfig(String group) {
+    private FeedReaderConfig.Builder readerConfig(String group) {
         return FeedReaderConfig.builder(group, INDEX_TABLE, STORE_TABLE)
                 .pollInterval(Duration.ofMillis(100))
-                .commitInterval(Duration.ofSeconds(1))
-                .build();
+                .commitInterval(Duration.ofSeconds(1));
     }
 
     private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors, Progress progress) throws InterruptedException {
@@ -118,14 +125,16 @@ final class DemoRun implements AutoCloseable {
     }
 
     /** @return how long after the last write everything was indexed and handled; null when not within the timeout */
-    private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, Progress progress) throws InterruptedException {
+    private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox, Progress progress)
+            throws InterruptedException {
         long started = System.nanoTime();
         long deadline = started + o.timeout.toNanos();
         long nextPrint = started + o.progress.toNanos();
         while (true) {
             feed.refresh();
             long target = workload.written();
-            if (feed.events() >= target && reactors.stream().allMatch(r -> r.handled().total() >= target)) {
+            if (feed.events() >= target && outbox.published().size() >= workload.overdrafts()
+                    && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target)) {
                 progress.print(workload, feed, reactors);
                 return Duration.ofNanos(System.nanoTime() - started);
             }

@@ -29,7 +29,7 @@ final class Progress {
         StringBuilder b = new StringBuilder(String.format("%6.1fs  written %,8d (%,6.0f/s)  indexed %,8d",
                 (now - started) / 1e9, written, rate, feed.events()));
         for (Reactor r : reactors) {
-            b.append(String.format("  %s %,8d", r.group(), r.handled().total()));
+            b.append(String.format(r.complete() ? "  %s %,8d" : "  %s %,d", r.group(), r.handled().total()));
         }
         b.append(String.format("  conflicts %,d  rejected %,d", workload.conflicts(), workload.rejected()));
         out.println(b);

@@ -23,14 +23,15 @@ final class Summary {
                 caughtUpAfter == null ? "NOT caught up within --timeout " + o.timeout
                         : String.format("all in the feed and handled %.1f s after the last write", caughtUpAfter.toNanos() / 1e9));
         for (Reactor r : reactors) {
-            out.printf("  handled  %-9s %,d events (%,d delivered again after a retry or restart)%n",
-                    r.group(), r.handled().total(), r.handled().repeats());
+            out.printf("  handled  %-9s %,d %s (%,d delivered again after a retry or restart)%n", r.group(),
+                    r.handled().total(), r.complete() ? "events" : "Overdrawn events", r.handled().repeats());
         }
         out.printf("  notifier published %,d overdraft notifications (%,d Overdrawn events in the store; %,d duplicates refused)%n",
                 outbox.published().size(), verdict.overdrawnInStore(), outbox.duplicates());
         out.printf("  balances query table holds %,d accounts%n", verdict.balanceRows());
         out.println();
-        out.println("Check: written = stored = indexed = handled, per stream; notifications and balances match the store");
+        out.println("Check: written = stored = indexed = handled (audit, balances), per stream;"
+                + " one notification per Overdrawn event; balance table = fold of the store");
         out.print(verdict.report().render(10));
         out.println(verdict.report().agrees() ? "RESULT: OK" : "RESULT: MISMATCH (exit code 1)");
     }

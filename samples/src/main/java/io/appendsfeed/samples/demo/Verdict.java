@@ -31,17 +31,19 @@ record Verdict(Agreement.Report report, long overdrawnInStore, int balanceRows) 
         fold.accounts().forEach((id, loaded) -> versions.put(id.stream(), loaded.version()));
 
         List<Tally> tallies = new ArrayList<>(List.of(workload.tally(), Tally.of("stored", versions), feed.tally()));
-        reactors.forEach(r -> tallies.add(r.handled().tally(r.group())));
+        reactors.stream().filter(Reactor::complete).forEach(r -> tallies.add(r.handled().tally(r.group())));
 
         List<String> problems = new ArrayList<>();
         if (!caughtUp) {
             problems.add("the feed and the reactors did not catch up within --timeout " + timeout);
         }
-        int notifications = outbox.published().size();
-        if (notifications != fold.overdrawnEvents()) {
-            problems.add("notifier: published " + notifications + " notifications for " + fold.overdrawnEvents()
-                    + " Overdrawn events in the store");
-        }
+        Map<StreamName, Long> owed = new HashMap<>();
+        fold.overdrawn().forEach((id, n) -> owed.put(id.stream(), n));
+        Map<StreamName, Long> notified = new HashMap<>();
+        outbox.published().forEach(n -> notified.merge(n.account().stream(), 1L, Long::sum));
+        Agreement.Report notifications = Agreement.check(List.of(Tally.of("Overdrawn in the store", owed), Tally.of("notified", notified)));
+        notifications.mismatches().forEach(m -> problems.add("notifier: " + m.stream() + " has " + m.counts().get(0)
+                + " Overdrawn events in the store but " + m.counts().get(1) + " notifications"));
         List<BalanceRow> rows = balances.scan();
         problems.addAll(fold.differences(rows));
         return new Verdict(Agreement.check(tallies, problems), fold.overdrawnEvents(), rows.size());

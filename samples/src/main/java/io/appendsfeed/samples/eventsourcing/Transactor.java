@@ -41,10 +41,22 @@ public final class Transactor<S, E> {
     private final StoreClient store;
     private final Category<S, E> category;
     private final AtomicLong conflicts = new AtomicLong();
+    private final StateCache<S> cache;
 
+    /** Without a cache: every command reads the stream's Tip first. */
     public Transactor(StoreClient store, Category<S, E> category) {
+        this(store, category, 0);
+    }
+
+    /**
+     * @param cacheStreams remember the state of up to this many streams, so that a command on a
+     *                     stream this process wrote last needs no read (0: no cache). Safe with
+     *                     other writers: a stale state only costs a refused append and a re-read
+     */
+    public Transactor(StoreClient store, Category<S, E> category, int cacheStreams) {
         this.store = store;
         this.category = category;
+        this.cache = cacheStreams > 0 ? new StateCache<>(cacheStreams) : null;
     }
 
     public Category<S, E> category() {
@@ -91,11 +103,22 @@ public final class Transactor<S, E> {
      * @throws TooManyConflictsException after {@link #MAX_ATTEMPTS} lost races; nothing was written
      */
     public Outcome<S, E> transact(StreamName stream, Function<S, Decision<E>> decide) {
+        Loaded<S> cached = cache == null ? null : cache.get(stream);
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            Loaded<S> loaded = load(stream, attempt > 1);
+            Loaded<S> loaded = cached != null ? cached : load(stream, attempt > 1);
             Optional<Outcome<S, E>> done = decideAndAppend(stream, loaded, decide);
+            if (done.isPresent() && cached != null && !(done.get() instanceof Outcome.Committed<S, E> c && !c.events().isEmpty())) {
+                cached = null; // refused, or nothing to do, on a remembered state: decide again on the stored one
+                attempt--;
+                continue;
+            }
+            cached = null;
             if (done.isPresent()) {
+                remember(stream, done.get());
                 return done.get();
+            }
+            if (cache != null) {
+                cache.remove(stream);
             }
             conflicts.incrementAndGet();
             log.debug("conflict on {} at version {}, attempt {}: deciding again", stream, loaded.version(), attempt);
@@ -128,6 +151,17 @@ public final class Transactor<S, E> {
             conflicts.incrementAndGet();
             return new Outcome.Stale<>(expectedVersion, load(stream, true).version());
         });
+    }
+
+    private void remember(StreamName stream, Outcome<S, E> outcome) {
+        if (cache == null) {
+            return;
+        }
+        if (outcome instanceof Outcome.Committed<S, E> c) {
+            cache.put(stream, new Loaded<>(c.state(), c.version()));
+        } else if (outcome instanceof Outcome.Rejected<S, E> r) {
+            cache.put(stream, new Loaded<>(r.state(), r.version()));
+        }
     }
 
     /** Empty when another writer won the race. */

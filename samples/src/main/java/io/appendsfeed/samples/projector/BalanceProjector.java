@@ -11,6 +11,8 @@ import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.AccountState;
 import io.appendsfeed.samples.bank.Accounts;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the {@link BalanceTable} up to date from the feed: folds each account's new events into
@@ -19,12 +21,15 @@ import java.util.List;
  * <p>Idempotent: the row records how many of the account's events it holds, so redelivered
  * events are skipped. If the feed hands it events beyond the row (the table was cleared without
  * rewinding the reader, or the reader started late), it reads the missing ones from the store
- * first: the row never skips an event.
+ * first: the row never skips an event. It remembers the rows it wrote, so an account's next span
+ * costs no read of the table; a remembered row that is stale only costs a refused write.
  */
 public final class BalanceProjector implements StreamHandler {
 
     private final BalanceTable table;
     private final StoreClient store;
+    /** Rows this projector wrote last, so that the next span of an account needs no read of its row. */
+    private final Map<AccountId, BalanceRow> written = new ConcurrentHashMap<>();
 
     public BalanceProjector(BalanceTable table, StoreClient store) {
         this.table = table;
@@ -41,7 +46,7 @@ public final class BalanceProjector implements StreamHandler {
     @Override
     public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
         AccountId id = AccountId.of(stream);
-        BalanceRow row = table.get(id).orElse(null);
+        BalanceRow row = written.containsKey(id) ? written.get(id) : table.get(id).orElse(null);
         AccountState state = row == null ? AccountState.INITIAL : row.state();
         long version = row == null ? 0 : row.version();
         long first = events.get(0).index();
@@ -63,8 +68,18 @@ public final class BalanceProjector implements StreamHandler {
             }
         }
         if (row == null || version > row.version()) {
-            table.put(BalanceRow.of(id, state, version));
+            BalanceRow next = BalanceRow.of(id, state, version);
+            if (!table.put(next)) { // someone else wrote a newer row (another instance, a rebuild): go by it
+                written.remove(id);
+                return HandlerResult.reached(table.get(id).map(BalanceRow::version).orElse(version));
+            }
+            written.put(id, next);
         }
         return HandlerResult.reached(version);
+    }
+
+    /** Forgets the rows it remembers writing: call after the table was changed behind its back (cleared). */
+    public void forget() {
+        written.clear();
     }
 }

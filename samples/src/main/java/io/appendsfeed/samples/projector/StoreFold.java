@@ -21,19 +21,25 @@ import java.util.TreeSet;
  * The truth to check a projection against: every account folded from all its events, read from
  * the store (strongly consistent, snapshots ignored).
  *
- * @param overdrawnEvents {@code Overdrawn} events in all these accounts: the notifications owed
+ * @param overdrawn {@code Overdrawn} events per account: the notifications owed
  */
-public record StoreFold(Map<AccountId, Loaded<AccountState>> accounts, long overdrawnEvents) {
+public record StoreFold(Map<AccountId, Loaded<AccountState>> accounts, Map<AccountId, Long> overdrawn) {
+
+    public long overdrawnEvents() {
+        return overdrawn.values().stream().mapToLong(Long::longValue).sum();
+    }
 
     public static StoreFold read(StoreClient store, Collection<AccountId> ids) {
         Map<AccountId, Loaded<AccountState>> out = new TreeMap<>((a, b) -> a.value().compareTo(b.value()));
-        long overdrawn = 0;
+        Map<AccountId, Long> overdrawn = new TreeMap<>((a, b) -> a.value().compareTo(b.value()));
         for (AccountId id : ids) {
             AccountState state = AccountState.INITIAL;
             long version = 0;
             for (StoredEvent e : store.readAll(id.stream(), Read.forward(0).strongly())) {
                 AccountEvent event = Accounts.CATEGORY.codec().decode(e);
-                overdrawn += event instanceof AccountEvent.Overdrawn ? 1 : 0;
+                if (event instanceof AccountEvent.Overdrawn) {
+                    overdrawn.merge(id, 1L, Long::sum);
+                }
                 state = state.evolve(event);
                 version = e.index() + 1;
             }
@@ -41,7 +47,7 @@ public record StoreFold(Map<AccountId, Loaded<AccountState>> accounts, long over
                 out.put(id, new Loaded<>(state, version));
             }
         }
-        return new StoreFold(java.util.Collections.unmodifiableMap(out), overdrawn);
+        return new StoreFold(java.util.Collections.unmodifiableMap(out), java.util.Collections.unmodifiableMap(overdrawn));
     }
 
     /** Where the query table differs from the store, one line per account; empty when equal. */

@@ -26,11 +26,12 @@ class DemoTest {
                 .contains("RESULT: OK")
                 .containsPattern("written +4\\d\\d events in 20 streams")
                 .containsPattern("indexed +4\\d\\d events in 20 streams")
-                .containsPattern("notifier +4\\d\\d events in 20 streams")
+                .containsPattern("audit +4\\d\\d events in 20 streams")
+                .containsPattern("balances +4\\d\\d events in 20 streams")
                 .contains("feed checkpoints (index table demo-index):")
                 .contains("GROUP", "LAG EVENTS", "LAST COMMITTED");
         // one checkpoint line per group and partition, each caught up (lag 0)
-        assertThat(text.lines().filter(l -> l.matches("(notifier|balances) +[01] +0/\\d+ +\\d+ +0 +0\\.0s +\\S+Z"))).hasSize(4);
+        assertThat(text.lines().filter(l -> l.matches("(audit|notifier|balances) +[01] +0/\\d+ +\\d+ +0 +0\\.0s +\\S+Z"))).hasSize(6);
     }
 
     @Test

@@ -52,7 +52,7 @@ class BalanceProjectionTest {
 
     @Test
     void differences_name_the_account_and_both_values() {
-        StoreFold truth = new StoreFold(java.util.Map.of(), 0);
+        StoreFold truth = new StoreFold(java.util.Map.of(), java.util.Map.of());
         assertThat(truth.differences(List.of(new BalanceRow(AccountId.of("x"), "o", 5, 0, 1, 2))))
                 .containsExactly("Account-x: query table has BalanceRow[account=x, owner=o, balance=5, overdraftLimit=0,"
                         + " transactions=1, version=2], the store folds to null");
