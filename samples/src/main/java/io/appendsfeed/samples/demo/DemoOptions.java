@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
             "and handled agree, and exits non-zero if not."})
 public final class DemoOptions {
 
-    @Option(names = "--events", defaultValue = "10000", description = "events to write (default: ${DEFAULT-VALUE})")
+    @Option(names = "--events", defaultValue = "5000", description = "events to write (default: ${DEFAULT-VALUE})")
     long events;
 
     @Option(names = "--streams", defaultValue = "200", description = "accounts (streams) to write to (default: ${DEFAULT-VALUE})")

@@ -96,7 +96,7 @@ final class DemoRun implements AutoCloseable {
 
     private FeedReaderConfig.Builder readerConfig(String group) {
         return FeedReaderConfig.builder(group, INDEX_TABLE, STORE_TABLE)
-                .pollInterval(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(200)) // at the tail: 3 groups x partitions reads of the index every 200 ms
                 .commitInterval(Duration.ofSeconds(1));
     }
 
