@@ -170,7 +170,9 @@ final class DemoRun implements AutoCloseable {
     private void stay(LocalDynamoServer server) throws InterruptedException {
         out.println();
         out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
-        out.println("In another terminal:  feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
+        out.println("In another terminal, point the feed CLI (or aws --endpoint-url) at " + server.endpoint()
+                + ": index table " + INDEX_TABLE + ", store table " + STORE_TABLE + ", query table " + BALANCE_TABLE
+                + "; consumer groups " + String.join(", ", GROUPS) + ".");
         out.println("Ctrl-C to stop.");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
