@@ -35,6 +35,14 @@ class DemoTest {
     }
 
     @Test
+    void duration_stops_the_writers_before_the_events_are_reached_and_what_was_written_still_agrees() {
+        int code = demo("--events", "1000000", "--streams", "10", "--writers", "2", "--partitions", "1", "--duration", "2s");
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isEqualTo(Demo.AGREE);
+        assertThat(text).contains("RESULT: OK").doesNotContain("1,000,000 events in");
+    }
+
+    @Test
     void bad_options_say_what_is_wrong_and_exit_2() {
         assertThat(demo("--events", "5", "--streams", "10")).isEqualTo(Demo.FAILED);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--events (5) must be at least --streams (10)").contains("Usage:");
