@@ -133,7 +133,8 @@ class AccountsTest {
             Accounts mine = new Accounts(new StoreClient(local.dynamo(), store.config()));
             int id = w;
             writers[w] = new Thread(() -> {
-                for (int k = 0; k < 5; k++) {
+                // 3 each: a writer loses a race only to another's commit, so it can lose at most 9 < MAX_ATTEMPTS times
+                for (int k = 0; k < 3; k++) {
                     mine.execute(ANN, new AccountCommand.Deposit("w" + id + "-" + k, 1));
                 }
             });
@@ -144,6 +145,6 @@ class AccountsTest {
             t.join();
         }
         assertThat(failures).isEmpty();
-        assertThat(new Accounts(store).read(ANN)).isEqualTo(new Loaded<>(new AccountState(true, "ann", 20, 0, 20), 21L));
+        assertThat(new Accounts(store).read(ANN)).isEqualTo(new Loaded<>(new AccountState(true, "ann", 12, 0, 12), 13L));
     }
 }
