@@ -7,6 +7,7 @@ import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.cli.FeedCli;
 import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.Accounts;
 import io.appendsfeed.samples.bank.InMemoryOutbox;
@@ -16,6 +17,8 @@ import io.appendsfeed.samples.local.LocalFeed;
 import io.appendsfeed.samples.projector.BalanceProjector;
 import io.appendsfeed.samples.projector.BalanceTable;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -86,16 +89,29 @@ final class DemoRun implements AutoCloseable {
                 IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUp, o.timeout);
         Summary.print(out, o, workload, feed, reactors, outbox, writing, caughtUpAfter, progress.elapsed(), verdict);
         out.println();
-        out.println("feed checkpoints (index table " + INDEX_TABLE + "):");
-        out.print(CheckpointsView.render(CheckpointsReport.rows(checkpoints, GROUPS, feed, Clock.systemUTC().instant())));
+        out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
+        boolean viewed = checkpointsView(server) == FeedCli.OK;
         if (o.stay) {
             stay(server);
         }
-        return verdict.report().agrees();
+        return verdict.report().agrees() && viewed;
+    }
+
+    /** Runs the {@code feed} CLI's checkpoints view in this process; its exit code (1 when it found a problem). */
+    private int checkpointsView(LocalDynamoServer server) {
+        PrintWriter writer = new PrintWriter(out, true, StandardCharsets.UTF_8);
+        int code = FeedCli.commandLine(name -> null, writer, writer)
+                .execute("checkpoints", "--endpoint", server.endpoint().toString(), "--index-table", INDEX_TABLE);
+        writer.flush();
+        if (code != FeedCli.OK) {
+            out.println("RESULT: feed checkpoints reported a problem (exit code " + code + ")");
+        }
+        return code;
     }
 
     private FeedReaderConfig.Builder readerConfig(String group) {
         return FeedReaderConfig.builder(group, INDEX_TABLE, STORE_TABLE)
+                .owner("demo-" + group)
                 .pollInterval(Duration.ofMillis(200)) // at the tail: 3 groups x partitions reads of the index every 200 ms
                 .commitInterval(Duration.ofSeconds(1));
     }
@@ -170,9 +186,12 @@ final class DemoRun implements AutoCloseable {
     private void stay(LocalDynamoServer server) throws InterruptedException {
         out.println();
         out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
-        out.println("In another terminal, point the feed CLI (or aws --endpoint-url) at " + server.endpoint()
-                + ": index table " + INDEX_TABLE + ", store table " + STORE_TABLE + ", query table " + BALANCE_TABLE
-                + "; consumer groups " + String.join(", ", GROUPS) + ".");
+        out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
+                + String.join(", ", GROUPS) + "):");
+        out.println("  java -jar reader/target/reader-*-cli.jar checkpoints --endpoint " + server.endpoint()
+                + " --index-table " + INDEX_TABLE);
+        out.println("  java -jar reader/target/reader-*-cli.jar verify --endpoint " + server.endpoint()
+                + " --index-table " + INDEX_TABLE + " --store-table " + STORE_TABLE);
         out.println("Ctrl-C to stop.");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -9,7 +9,6 @@ import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +23,6 @@ public final class FeedTally {
     private final StoreClient index;
     private final StreamCounter counter = new StreamCounter(true);
     private final List<Checkpoint> tails = new ArrayList<>();
-    /** Per partition, the length (epoch events, {@code Closed} included) of each closed epoch. */
-    private final List<List<Long>> closedLengths = new ArrayList<>();
 
     /**
      * @param index a client on the index table (with {@code reservedStreams(true)})
@@ -35,7 +32,6 @@ public final class FeedTally {
         this.index = index;
         for (int p = 0; p < partitions; p++) {
             tails.add(Checkpoint.START);
-            closedLengths.add(new ArrayList<>());
         }
     }
 
@@ -60,7 +56,6 @@ public final class FeedTally {
                 if (!closed) {
                     break;
                 }
-                closedLengths.get(p).add(at.offset());
                 at = at.nextEpoch();
             }
             tails.set(p, at);
@@ -79,39 +74,6 @@ public final class FeedTally {
     /** The end of each partition as last read: the checkpoint a reader that has read everything holds. */
     public synchronized List<Checkpoint> tails() {
         return List.copyOf(tails);
-    }
-
-    /**
-     * Epoch events from {@code from} to the partition's tail as last read: how far behind a reader
-     * at {@code from} is.
-     */
-    public synchronized long eventsBehind(PartitionId partition, Checkpoint from) {
-        Checkpoint tail = tails.get(partition.value());
-        if (from.compareTo(tail) >= 0) {
-            return 0;
-        }
-        List<Long> lengths = closedLengths.get(partition.value());
-        long behind = 0;
-        for (int e = from.epoch().value(); e < tail.epoch().value(); e++) {
-            behind += lengths.get(e) - (e == from.epoch().value() ? from.offset() : 0);
-        }
-        return behind + tail.offset() - (from.epoch().equals(tail.epoch()) ? from.offset() : 0);
-    }
-
-    /** When the epoch event at {@code at} was indexed, or null when there is none (at or past the tail). */
-    public Instant indexedAt(PartitionId partition, Checkpoint at) {
-        Checkpoint c = at;
-        while (true) {
-            List<StoredEvent> one = index.readAll(FeedStreams.epoch(partition, c.epoch()), Read.forward(c.offset()).limit(1));
-            if (one.isEmpty() && c.offset() == 0) {
-                return null;
-            }
-            if (one.isEmpty() || one.get(0).type().equals(EpochEvent.CLOSED)) {
-                c = c.nextEpoch(); // past the end of a closed epoch: the partition goes on in the next
-                continue;
-            }
-            return one.get(0).timestamp();
-        }
     }
 
     public Tally tally() {
