@@ -8,10 +8,6 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreTables;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -25,26 +21,21 @@ public final class LocalFeed implements AutoCloseable {
 
     /** Wait between polls that found nothing. */
     public static final Duration IDLE_WAIT = Duration.ofMillis(50);
-    private static final Logger log = LoggerFactory.getLogger(LocalFeed.class);
 
     private final DynamoDbClient dynamo;
     private final String storeTable;
     private final String indexTable;
     private final StoreClient store;
     private final StoreClient index;
-    private final Supplier<StreamsPoller> pollers;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final StreamsPoller poller;
 
-    private LocalFeed(DynamoDbClient dynamo, String storeTable, String indexTable, Supplier<StreamsPoller> pollers) {
+    private LocalFeed(DynamoDbClient dynamo, String storeTable, String indexTable, StreamsPoller poller) {
         this.dynamo = dynamo;
         this.storeTable = storeTable;
         this.indexTable = indexTable;
         this.store = new StoreClient(dynamo, StoreConfig.builder(storeTable).build());
         this.index = new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).build());
-        this.pollers = pollers;
-        this.thread = new Thread(this::poll, "local-feed-" + storeTable);
-        this.thread.setDaemon(true);
+        this.poller = poller;
     }
 
     /**
@@ -58,33 +49,8 @@ public final class LocalFeed implements AutoCloseable {
         StoreTables.ensure(dynamo, storeTable, StreamViewType.NEW_IMAGE);
         StoreTables.ensure(dynamo, indexTable, null);
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).build());
-        PollerConfig config = PollerConfig.builder(storeTable).build();
-        LocalFeed feed = new LocalFeed(dynamo, storeTable, indexTable, () -> new StreamsPoller(dynamo, streams, indexer, config));
-        feed.thread.start();
-        return feed;
-    }
-
-    /**
-     * Polls the store table's stream and indexes what it reads. A poll that fails gets a fresh
-     * poller: it resumes from the shard positions the last one saved in the index table, with new
-     * shard iterators. (Works around the poller keeping a shard iterator that DynamoDB Local
-     * refuses after the poller started on an empty shard; see samples/README.md.)
-     */
-    private void poll() {
-        StreamsPoller poller = pollers.get();
-        while (running) {
-            int read;
-            try {
-                read = poller.pollOnce();
-            } catch (RuntimeException e) {
-                log.warn("indexing poll failed ({}); continuing with a fresh poller from the saved positions", e.toString());
-                poller = pollers.get();
-                read = 0;
-            }
-            if (read == 0) {
-                LockSupport.parkNanos(IDLE_WAIT.toNanos());
-            }
-        }
+        PollerConfig config = PollerConfig.builder(storeTable).idleWait(IDLE_WAIT).build();
+        return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
     }
 
     public DynamoDbClient dynamo() { return dynamo; }
@@ -98,11 +64,6 @@ public final class LocalFeed implements AutoCloseable {
     /** Stops indexing after the batch in hand, and waits for it. */
     @Override
     public void close() {
-        running = false;
-        try {
-            thread.join(Duration.ofSeconds(30).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        poller.close();
     }
 }
