@@ -153,6 +153,31 @@ class IngestTest {
     }
 
     @Test
+    void redeliveries_across_many_closed_epochs_read_each_closed_epoch_once(LocalDynamo local) {
+        String table = IndexerTables.index(local);
+        IndexerConfig cfg = config(table).limits(new EpochLimits(1, 1_000_000, 1000)).build();
+        Indexer indexer = Indexer.start(local.dynamo(), cfg);
+        int epochs = 20;
+        for (int k = 0; k < epochs; k++) {
+            indexer.ingestSpans(List.of(in("Account-" + k, 0, "opened")));
+        }
+        java.util.concurrent.atomic.AtomicInteger queries = new java.util.concurrent.atomic.AtomicInteger();
+        Indexer cold = Indexer.start(local.dynamo(), cfg.toBuilder()
+                .meter((op, t, c) -> { if (op.equals("Query")) queries.incrementAndGet(); }).build());
+        long duplicates = 0;
+        // oldest first: each redelivery looks further back than the one before
+        for (int k = 0; k < epochs; k++) {
+            BatchOutcome o = cold.ingestSpans(List.of(in("Account-" + k, 0, "opened")));
+            assertThat(o.writes()).isZero();
+            duplicates += o.duplicateEvents();
+        }
+        assertThat(duplicates).isEqualTo(epochs);
+        System.out.printf("%d redeliveries over %d closed epochs, cold: %d queries%n", epochs, epochs, queries.get());
+        // each closed epoch read once (a load is at most two queries), not once per redelivery
+        assertThat(queries.get()).isLessThanOrEqualTo(2 * (epochs + 1));
+    }
+
+    @Test
     void crash_between_closing_an_epoch_and_starting_the_next_heals_on_the_next_call(LocalDynamo local) {
         String table = IndexerTables.index(local);
         AtomicBoolean crashIndexWrites = new AtomicBoolean(false);

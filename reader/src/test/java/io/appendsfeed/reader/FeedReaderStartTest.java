@@ -102,4 +102,18 @@ class FeedReaderStartTest {
         assertThat(store.read("again", PartitionId.ZERO)).get().extracting(StoredCheckpoint::checkpoint)
                 .isEqualTo(Checkpoint.of(2, 1));
     }
+
+    @Test
+    void a_checkpoint_just_past_a_closed_epoch_continues_in_the_next_epoch(LocalDynamo local) {
+        FeedFixture f = feed(local);
+        Recorder handler = new Recorder();
+
+        // 0/3 is epoch 0's length: the position right after its Closed (0/2)
+        CatchUpResult r = new FeedReader(local.dynamo(), f.config("after-closed").start(StartPosition.at(Checkpoint.of(0, 3))).build(),
+                handler).runUntilCaughtUp(Duration.ofSeconds(20));
+
+        assertThat(r.caughtUp()).isTrue();
+        assertThat(handler.byStream.values().stream().flatMap(List::stream).map(FeedEvent::toString).sorted())
+                .containsExactly("Order-1@1:Paid", "Order-2@1:Paid", "Order-3@0:Placed", "Order-4@0:Placed");
+    }
 }

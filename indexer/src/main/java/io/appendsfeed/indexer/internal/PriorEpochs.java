@@ -7,32 +7,37 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Where streams stand in a partition's closed epochs, so that a redelivery arriving after the
- * epoch moved on is still recognised. Walks back from the active epoch's predecessor and stops at
- * the first epoch closed before the horizon: a span written at time T can only have been ingested
- * into an epoch still open at T. Closed epochs never change, so their states and close times are
- * cached (the states in a small LRU). Not thread-safe: one per partition ingester.
+ * epoch moved on is still recognised. Consults the closed epochs from the active epoch's
+ * predecessor backwards and stops at the first epoch closed before the horizon: a span written at
+ * time T can only have been ingested into an epoch still open at T.
+ *
+ * <p>Closed epochs never change, so what they say is merged into one map, stream → (next index,
+ * newest closed epoch holding it), covering a contiguous range of closed epochs that grows
+ * downwards as far as lookups need and upwards as epochs close. Each closed epoch is read at most
+ * once (while the map stays under {@link #MAX_STREAMS}); a lookup is then a map probe per stream,
+ * however many epochs there are. Since epochs close in time order, "consulted, given the horizon"
+ * is "its newest epoch closed at or after the horizon". Not thread-safe: one per partition ingester.
  */
 public final class PriorEpochs {
 
-    /** Closed epoch states kept in memory per partition. */
-    public static final int CACHED_EPOCHS = 8;
+    /** Streams held in the merged map; past this it is dropped and rebuilt from the newest epochs. */
+    public static final int MAX_STREAMS = 1_000_000;
+
+    private record Seen(long next, int epoch) {}
 
     private final DynamoEpochStore store;
     private final PartitionId partition;
     private final Map<EpochId, Optional<Instant>> closedAt = new HashMap<>();
-    private final Map<EpochId, EpochState> states = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<EpochId, EpochState> eldest) {
-            return size() > CACHED_EPOCHS;
-        }
-    };
+    private final Map<StreamName, Seen> merged = new HashMap<>();
+    /** The merged range of closed epochs, [from, to]; empty when from > to. */
+    private int from = 0;
+    private int to = -1;
     private long epochsRead;
 
     public PriorEpochs(DynamoEpochStore store, PartitionId partition) {
@@ -40,11 +45,13 @@ public final class PriorEpochs {
         this.partition = partition;
     }
 
-    /** Remembers a state this indexer closed itself, saving a read later. */
+    /** Merges a state this indexer closed itself when it extends the range, saving a read later. */
     public void remember(EpochState closed) {
         if (closed.isClosed()) {
             closedAt.put(closed.epoch(), Optional.of(closed.closedAt()));
-            states.put(closed.epoch(), closed);
+            if (from <= to && closed.epoch().value() == to + 1) {
+                mergeNewer(closed);
+            }
         }
     }
 
@@ -55,34 +62,94 @@ public final class PriorEpochs {
      * @return next index per stream, for those found
      */
     public Map<StreamName, Long> lookup(EpochId active, Collection<StreamName> streams, Instant horizon) {
+        int top = active.value() - 1;
         Map<StreamName, Long> found = new HashMap<>();
+        if (top < 0 || streams.isEmpty() || closedBefore(top, horizon)) {
+            return found;
+        }
+        catchUp(top);
         Set<StreamName> missing = new HashSet<>(streams);
-        for (int e = active.value() - 1; e >= 0 && !missing.isEmpty(); e--) {
-            EpochId epoch = EpochId.of(e);
-            Optional<Instant> closed = closedAt.computeIfAbsent(epoch, x -> store.closedAt(partition, x));
-            if (closed.isPresent() && closed.get().isBefore(horizon)) {
-                break;
+        resolve(missing, horizon, found);
+        // below the merged range: only as far as the horizon allows, and only while something is missing
+        for (int e = from - 1; e >= 0 && !missing.isEmpty() && !closedBefore(e, horizon); e--) {
+            EpochState state = store.load(partition, EpochId.of(e));
+            epochsRead++;
+            if (!state.isClosed() || merged.size() + state.next().size() > MAX_STREAMS) {
+                consult(state, missing, found); // not closed (another implementation?) or too big: use it, keep nothing
+                continue;
             }
-            EpochState state = states.get(epoch);
-            if (state == null) {
-                state = store.load(partition, epoch);
-                epochsRead++;
-                if (state.isClosed()) {
-                    states.put(epoch, state);
-                } else {
-                    closedAt.remove(epoch); // not closed (yet, or by another implementation): ask again next time
-                }
-            }
-            for (var it = missing.iterator(); it.hasNext(); ) {
-                StreamName s = it.next();
-                long next = state.nextIndex(s);
-                if (next >= 0) {
-                    found.put(s, next);
-                    it.remove();
-                }
-            }
+            state.next().forEach((s, next) -> merged.putIfAbsent(s, new Seen(next, state.epoch().value())));
+            from = e;
+            resolve(missing, horizon, found);
         }
         return found;
+    }
+
+    /** Brings the merged range up to {@code top}, reading the epochs closed since (by anyone). */
+    private void catchUp(int top) {
+        if (from > to || to > top || top - to > 64) {
+            // nothing merged yet, or far behind: start afresh at the top rather than read every epoch between
+            merged.clear();
+            from = top + 1;
+            to = top;
+            return;
+        }
+        for (int e = to + 1; e <= top; e++) {
+            EpochState state = store.load(partition, EpochId.of(e));
+            epochsRead++;
+            if (!state.isClosed()) {
+                merged.clear(); // cannot merge past an epoch that may still change: start afresh
+                from = top + 1;
+                to = top;
+                return;
+            }
+            mergeNewer(state);
+        }
+    }
+
+    private void mergeNewer(EpochState state) {
+        if (merged.size() + state.next().size() > MAX_STREAMS) {
+            merged.clear();
+            from = state.epoch().value() + 1;
+            to = state.epoch().value();
+            return;
+        }
+        state.next().forEach((s, next) -> merged.put(s, new Seen(next, state.epoch().value())));
+        to = state.epoch().value();
+    }
+
+    /** Streams the merged range holds leave {@code missing}; found when their newest epoch is within the horizon. */
+    private void resolve(Set<StreamName> missing, Instant horizon, Map<StreamName, Long> found) {
+        for (var it = missing.iterator(); it.hasNext(); ) {
+            StreamName s = it.next();
+            Seen seen = merged.get(s);
+            if (seen != null) {
+                if (!closedBefore(seen.epoch(), horizon)) {
+                    found.put(s, seen.next());
+                }
+                it.remove();
+            }
+        }
+    }
+
+    private static void consult(EpochState state, Set<StreamName> missing, Map<StreamName, Long> found) {
+        for (var it = missing.iterator(); it.hasNext(); ) {
+            StreamName s = it.next();
+            long next = state.nextIndex(s);
+            if (next >= 0) {
+                found.put(s, next);
+                it.remove();
+            }
+        }
+    }
+
+    private boolean closedBefore(int epoch, Instant horizon) {
+        Optional<Instant> closed = closedAt.computeIfAbsent(EpochId.of(epoch), x -> store.closedAt(partition, x));
+        if (closed.isEmpty()) {
+            closedAt.remove(EpochId.of(epoch)); // not closed (yet, or by another implementation): ask again next time
+            return false;
+        }
+        return closed.get().isBefore(horizon);
     }
 
     /** Closed epochs read from the table so far (for figures and tests). */

@@ -31,6 +31,23 @@ public final class EpochReader {
      *         read (events before an unreadable one are returned first); the caller must stop the
      *         partition, never skip it
      */
+    /**
+     * The position to walk from: {@code from} itself, or the start of the next epoch when
+     * {@code from} points just past its epoch's {@code Closed} (e.g. a checkpoint set by hand to
+     * an epoch's length). Without this a walk started there would wait at a closed epoch forever.
+     * Costs one single-event read when the offset is not 0.
+     */
+    public Checkpoint normalize(PartitionId partition, Checkpoint from) {
+        if (from.offset() == 0) {
+            return from;
+        }
+        List<StoredEvent> previous = index.readAll(FeedStreams.epoch(partition, from.epoch()),
+                Read.forward(from.offset() - 1).limit(1).typesOnly());
+        boolean afterClosed = !previous.isEmpty() && previous.get(0).index() == from.offset() - 1
+                && EpochEvent.CLOSED.equals(previous.get(0).type());
+        return afterClosed ? from.nextEpoch() : from;
+    }
+
     public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> out = new ArrayList<>();
         long expected = from.offset();

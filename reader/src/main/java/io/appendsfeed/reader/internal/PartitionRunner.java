@@ -77,11 +77,12 @@ public final class PartitionRunner implements Runnable {
                 }
                 List<io.appendsfeed.reader.ParkedStream> parked = ctx.parked().list(config.group());
                 committed = start.committed();
-                ctx.scheduler().open(partition, start.from(), start.notBefore(), parked);
+                Checkpoint from = ctx.epochs().normalize(partition, start.from());
+                ctx.scheduler().open(partition, from, start.notBefore(), parked);
                 opened = true;
                 state = PartitionLag.State.READING;
-                LOG.info("partition {}: reading from {} for group {} as {}", partition, start.from(), config.group(), config.owner());
-                return start.from();
+                LOG.info("partition {}: reading from {} for group {} as {}", partition, from, config.group(), config.owner());
+                return from;
             } catch (FeedFormatException e) {
                 throw e;
             } catch (RuntimeException e) {

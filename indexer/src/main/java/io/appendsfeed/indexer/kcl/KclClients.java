@@ -1,0 +1,68 @@
+package io.appendsfeed.indexer.kcl;
+
+import io.appendsfeed.model.DynamoClients;
+import java.util.Objects;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClient;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClientBuilder;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * The clients a {@link KclIndexer} works with. Build them yourself (then close them yourself) or
+ * with {@link #of(DynamoClients.Settings)}, which builds all from one setting and closes them in
+ * {@link #close()}.
+ *
+ * @param dynamo the index table ({@code $AppendsRejected-0}) and the store table's description
+ * @param leases KCL's lease, worker-metrics and coordinator-state tables
+ * @param streams the store table's stream
+ * @param cloudWatch required by KCL's configuration; the worker runs with metrics off and never calls it
+ * @param region the region of the stream
+ */
+public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, DynamoDbStreamsClient streams,
+                         CloudWatchAsyncClient cloudWatch, Region region) implements AutoCloseable {
+
+    public KclClients {
+        Objects.requireNonNull(dynamo, "dynamo");
+        Objects.requireNonNull(leases, "leases");
+        Objects.requireNonNull(streams, "streams");
+        Objects.requireNonNull(cloudWatch, "cloudWatch");
+        Objects.requireNonNull(region, "region");
+    }
+
+    /**
+     * Every client from one setting: with an endpoint (DynamoDB Local), all of them, CloudWatch
+     * included, point at it, so that nothing leaves the machine.
+     */
+    public static KclClients of(DynamoClients.Settings settings) {
+        Region region = settings.region().orElseGet(() -> new DefaultAwsRegionProviderChain().getRegion());
+        DynamoDbAsyncClientBuilder leases = DynamoDbAsyncClient.builder().region(region);
+        CloudWatchAsyncClientBuilder cloudWatch = CloudWatchAsyncClient.builder().region(region);
+        settings.endpoint().ifPresent(e -> {
+            leases.endpointOverride(e);
+            cloudWatch.endpointOverride(e);
+        });
+        settings.credentials().ifPresent(c -> {
+            leases.credentialsProvider(c);
+            cloudWatch.credentialsProvider(c);
+        });
+        return new KclClients(DynamoClients.dynamoDb(settings), leases.build(), DynamoClients.streams(settings),
+                cloudWatch.build(), region);
+    }
+
+    /** The same clients with another Streams client (e.g. one that wraps this one). */
+    public KclClients withStreams(DynamoDbStreamsClient other) {
+        return new KclClients(dynamo, leases, other, cloudWatch, region);
+    }
+
+    @Override
+    public void close() {
+        cloudWatch.close();
+        streams.close();
+        leases.close();
+        dynamo.close();
+    }
+}

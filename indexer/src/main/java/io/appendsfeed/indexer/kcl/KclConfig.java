@@ -1,0 +1,123 @@
+package io.appendsfeed.indexer.kcl;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Configuration of a {@link KclIndexer}; build with {@link #builder(String, String)}.
+ *
+ * @param applicationName the KCL application: workers with the same name share the shards
+ * @param leaseTable the KCL lease table (created, on demand billing, when missing); one per
+ *                   application and stream
+ * @param streamArn the store table's stream ({@code LatestStreamArn}; see {@link KclIndexer#streamArn})
+ * @param workerId this worker's name in the lease table; unique per process
+ * @param idleTimeBetweenReads wait between {@code GetRecords} calls on a shard
+ * @param failoverTime how long a lease lives without renewal before another worker takes the shard
+ * @param shardSyncInterval how often shards are listed to find new ones (children after a rollover)
+ * @param retryBackoff first wait before retrying a batch that was not fully ingested (doubles up to
+ *                     {@link #MAX_RETRY_BACKOFF})
+ * @param onRejected what to do with a record the indexer cannot read
+ * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before
+ *                        stopping it outright. KCL 3 with the adapter can wait forever while the worker
+ *                        holds leases of ended shards (kept for hours); stopping is safe, since every
+ *                        batch is checkpointed as soon as it is ingested
+ */
+public record KclConfig(String applicationName, String leaseTable, String streamArn, String workerId,
+                        Duration idleTimeBetweenReads, Duration failoverTime, Duration shardSyncInterval,
+                        Duration retryBackoff, OnRejected onRejected, Duration shutdownTimeout) {
+
+    public static final Duration IDLE_TIME_BETWEEN_READS = Duration.ofSeconds(1);
+    public static final Duration FAILOVER_TIME = Duration.ofSeconds(10);
+    public static final Duration SHARD_SYNC_INTERVAL = Duration.ofSeconds(60);
+    public static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+    public static final Duration MAX_RETRY_BACKOFF = Duration.ofSeconds(30);
+    public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+    /** What the worker does with a record the indexer rejects. */
+    public enum OnRejected {
+        /**
+         * Stop on that shard, with an ERROR naming the record: nothing from it on is checkpointed (nor
+         * is the shard's end), so after the record or the code is fixed a restart resumes right there.
+         */
+        STOP_SHARD,
+        /** Append it to {@code $AppendsRejected-0} in the index table (durably, with the reason) and read on. */
+        RECORD_AND_CONTINUE
+    }
+
+    public KclConfig {
+        requireText(applicationName, "applicationName");
+        requireText(leaseTable, "leaseTable");
+        requireText(streamArn, "streamArn");
+        requireText(workerId, "workerId");
+        if (!streamArn.startsWith("arn:") || !streamArn.contains(":table/") || !streamArn.contains("/stream/")) {
+            throw new IllegalArgumentException("streamArn '" + streamArn + "' is not a DynamoDB stream ARN"
+                    + " (arn:aws:dynamodb:<region>:<account>:table/<table>/stream/<label>); give the table's LatestStreamArn");
+        }
+        requirePositive(idleTimeBetweenReads, "idleTimeBetweenReads", true);
+        requirePositive(failoverTime, "failoverTime", false);
+        requirePositive(shardSyncInterval, "shardSyncInterval", true);
+        requirePositive(retryBackoff, "retryBackoff", false);
+        requirePositive(shutdownTimeout, "shutdownTimeout", false);
+        Objects.requireNonNull(onRejected, "onRejected");
+    }
+
+    private static void requireText(String v, String name) {
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException(name + " must be non-empty");
+        }
+    }
+
+    private static void requirePositive(Duration d, String name, boolean zeroAllowed) {
+        if (d == null || d.isNegative() || (!zeroAllowed && d.isZero())) {
+            throw new IllegalArgumentException(name + " must be " + (zeroAllowed ? ">= 0" : "> 0") + ", was " + d);
+        }
+    }
+
+    /** Defaults: lease table named after the application, worker id from the host and a random suffix. */
+    public static Builder builder(String applicationName, String streamArn) {
+        return new Builder(applicationName, streamArn);
+    }
+
+    public static final class Builder {
+        private final String applicationName;
+        private final String streamArn;
+        private String leaseTable;
+        private String workerId;
+        private Duration idleTimeBetweenReads = IDLE_TIME_BETWEEN_READS;
+        private Duration failoverTime = FAILOVER_TIME;
+        private Duration shardSyncInterval = SHARD_SYNC_INTERVAL;
+        private Duration retryBackoff = RETRY_BACKOFF;
+        private OnRejected onRejected = OnRejected.STOP_SHARD;
+        private Duration shutdownTimeout = SHUTDOWN_TIMEOUT;
+
+        private Builder(String applicationName, String streamArn) {
+            this.applicationName = applicationName;
+            this.streamArn = streamArn;
+        }
+
+        public Builder leaseTable(String v) { this.leaseTable = v; return this; }
+        public Builder workerId(String v) { this.workerId = v; return this; }
+        public Builder idleTimeBetweenReads(Duration v) { this.idleTimeBetweenReads = v; return this; }
+        public Builder failoverTime(Duration v) { this.failoverTime = v; return this; }
+        public Builder shardSyncInterval(Duration v) { this.shardSyncInterval = v; return this; }
+        public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
+        public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
+        public Builder shutdownTimeout(Duration v) { this.shutdownTimeout = v; return this; }
+
+        public KclConfig build() {
+            return new KclConfig(applicationName, leaseTable != null ? leaseTable : applicationName, streamArn,
+                    workerId != null ? workerId : defaultWorkerId(), idleTimeBetweenReads, failoverTime,
+                    shardSyncInterval, retryBackoff, onRejected, shutdownTimeout);
+        }
+
+        private static String defaultWorkerId() {
+            String host;
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "unknown-host"; // the random suffix keeps the id unique; the host name only helps people reading the lease table
+            }
+            return host + "-" + java.util.UUID.randomUUID();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.appendsfeed.indexer.kcl;
+
+import com.amazonaws.services.dynamodbv2.streamsadapter.AmazonDynamoDBStreamsAdapterClient;
+import com.amazonaws.services.dynamodbv2.streamsadapter.StreamsSchedulerFactory;
+import com.amazonaws.services.dynamodbv2.streamsadapter.polling.DynamoDBStreamsPollingConfig;
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
+import io.appendsfeed.indexer.kcl.internal.LeaseTables;
+import io.appendsfeed.indexer.kcl.internal.WorkerState;
+import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.kinesis.common.ConfigsBuilder;
+import software.amazon.kinesis.common.InitialPositionInStream;
+import software.amazon.kinesis.common.InitialPositionInStreamExtended;
+import software.amazon.kinesis.coordinator.Scheduler;
+import software.amazon.kinesis.metrics.MetricsLevel;
+import software.amazon.kinesis.metrics.NullMetricsFactory;
+
+/**
+ * A long-running indexer over the DynamoDB Streams Kinesis adapter and KCL 3: any number of
+ * workers share the store table's shards through a lease table, each shard is read parents
+ * first (the adapter's shard syncer creates a child's lease only once its parent has ended), and
+ * every batch goes to the {@link Indexer}; KCL's checkpoint moves only over what is durably in the
+ * feed. Reads from the start of the stream's 24 hours ({@code TRIM_HORIZON}) the first time, from
+ * the lease checkpoints after. {@link #close()} shuts down gracefully.
+ */
+public final class KclIndexer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KclIndexer.class);
+
+    private final KclConfig config;
+    private final WorkerState state;
+    private final Scheduler scheduler;
+    private final Thread thread;
+
+    private KclIndexer(KclConfig config, WorkerState state, Scheduler scheduler) {
+        this.config = config;
+        this.state = state;
+        this.scheduler = scheduler;
+        this.thread = new Thread(scheduler, "appendsfeed-kcl-" + config.workerId());
+    }
+
+    /**
+     * Creates the lease table when missing and starts the worker on a thread of its own.
+     *
+     * @param clients the clients; the caller closes them, after {@link #close()}
+     * @param indexer the indexer batches go to
+     * @throws RuntimeException from DynamoDB when the lease table cannot be described or created
+     */
+    public static KclIndexer start(KclClients clients, Indexer indexer, KclConfig config) {
+        LeaseTables.ensure(clients.leases(), config.leaseTable());
+        StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
+                .reservedStreams(true).meter(indexer.config().meter()).build());
+        WorkerState state = new WorkerState(indexer, config, new RejectedLog(index), tableOf(config.streamArn()));
+        var adapter = new AmazonDynamoDBStreamsAdapterClient(clients.streams(), clients.region());
+        var tracker = StreamsSchedulerFactory.createSingleStreamTracker(config.streamArn(),
+                InitialPositionInStreamExtended.newInitialPosition(InitialPositionInStream.TRIM_HORIZON));
+        ConfigsBuilder configs = new ConfigsBuilder(tracker, config.applicationName(), adapter, clients.leases(),
+                clients.cloudWatch(), config.workerId(), () -> new IndexingProcessor(state)).tableName(config.leaseTable());
+        var leases = configs.leaseManagementConfig()
+                .failoverTimeMillis(config.failoverTime().toMillis())
+                .shardSyncIntervalMillis(config.shardSyncInterval().toMillis());
+        var metrics = configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory());
+        var retrieval = configs.retrievalConfig().retrievalSpecificConfig(
+                new DynamoDBStreamsPollingConfig(config.streamArn(), adapter)
+                        .idleTimeBetweenReadsInMillis(config.idleTimeBetweenReads().toMillis()));
+        Scheduler scheduler = StreamsSchedulerFactory.createScheduler(configs.checkpointConfig(), configs.coordinatorConfig(),
+                leases, configs.lifecycleConfig(), metrics, configs.processorConfig(), retrieval, adapter);
+        KclIndexer worker = new KclIndexer(config, state, scheduler);
+        worker.thread.start();
+        log.info("KCL worker {} started on {} (application {}, lease table {})", config.workerId(), config.streamArn(),
+                config.applicationName(), config.leaseTable());
+        return worker;
+    }
+
+    /**
+     * The store table's current stream ARN ({@code LatestStreamArn}).
+     *
+     * @throws IllegalArgumentException when the table has no stream enabled
+     * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
+     */
+    public static String streamArn(DynamoDbClient dynamo, String storeTable) {
+        var t = dynamo.describeTable(b -> b.tableName(storeTable)).table();
+        if (t.latestStreamArn() == null || t.streamSpecification() == null || !Boolean.TRUE.equals(t.streamSpecification().streamEnabled())) {
+            throw new IllegalArgumentException("table " + storeTable + " has no stream: enable DynamoDB Streams on it"
+                    + " with NEW_IMAGE or NEW_AND_OLD_IMAGES");
+        }
+        return t.latestStreamArn();
+    }
+
+    /** The table named in a stream ARN ({@code ...:table/<table>/stream/<label>}). */
+    static String tableOf(String streamArn) {
+        int from = streamArn.indexOf(":table/") + ":table/".length();
+        return streamArn.substring(from, streamArn.indexOf("/stream/", from));
+    }
+
+    public KclConfig config() {
+        return config;
+    }
+
+    /** Records this worker has durably ingested since it started. */
+    public long recordsIngested() {
+        return state.recordsIngested();
+    }
+
+    /** Whether the worker's thread still runs. */
+    public boolean isRunning() {
+        return thread.isAlive();
+    }
+
+    /**
+     * Shuts down gracefully: batches being retried are given up (not checkpointed), each shard's
+     * processor checkpoints what it ingested, leases are released. Waits up to the configured
+     * timeout, then stops the scheduler outright; nothing unacknowledged is lost either way (the next
+     * worker resumes at the checkpoints and the indexer drops what it already holds).
+     */
+    @Override
+    public void close() {
+        state.close();
+        try {
+            boolean done = scheduler.startGracefulShutdown().get(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!done) {
+                log.warn("KCL worker {}: graceful shutdown did not complete; stopping", config.workerId());
+                scheduler.shutdown();
+            }
+        } catch (TimeoutException | ExecutionException e) {
+            log.warn("KCL worker {}: graceful shutdown failed ({}); stopping", config.workerId(), e.toString());
+            scheduler.shutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            scheduler.shutdown();
+        }
+        try {
+            thread.join(config.shutdownTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.info("KCL worker {} stopped after ingesting {} records", config.workerId(), state.recordsIngested());
+    }
+}
