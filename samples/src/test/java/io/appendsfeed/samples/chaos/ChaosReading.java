@@ -34,6 +34,8 @@ final class ChaosReading {
     private final CheckpointWatch watch;
     boolean crashed;
     boolean heldBack;
+    /** Calls failed by the crash itself: not counted as injected faults in the report. */
+    int crashFaults;
     boolean neededCleanRun;
 
     ChaosReading(FaultInjector faults, DynamoDbClient faulty, FeedReaderConfig config, CheckpointWatch watch) {
@@ -56,10 +58,12 @@ final class ChaosReading {
             } catch (ConditionTimeoutException e) {
                 heldBack = true; // the faults held it back: it crashes where it got to, as good a point as any
             }
+            int before = faults.injected().size();
             faults.replacePlan(DEAD);
             first.close();
             crashed = true;
             faults.replacePlan(plan);
+            crashFaults = faults.injected().size() - before;
             CatchUpResult r = new FeedReader(faulty, config, projection).runUntilCaughtUp(CATCH_UP);
             if (!r.caughtUp()) {
                 neededCleanRun = true;

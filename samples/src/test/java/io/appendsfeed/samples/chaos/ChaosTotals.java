@@ -45,6 +45,8 @@ final class ChaosTotals {
         faults("writers", writeFaults);
         faults("indexers", indexFaults);
         faults("readers", readFaults);
+        faultsByPart.merge("readers", (long) -reading.crashFaults, Long::sum);
+        faultsByKind.merge("FailBefore", (long) -reading.crashFaults, Long::sum);
     }
 
     private void faults(String part, FaultInjector injector) {
