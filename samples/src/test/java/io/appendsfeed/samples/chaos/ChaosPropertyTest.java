@@ -52,11 +52,7 @@ class ChaosPropertyTest {
     private static final long SEED_STEP = 0x9E3779B97F4A7C15L;
 
     static {
-        // thousands of injected faults each log a WARN with a stack trace: keep the output to the report,
-        // unless asked otherwise (-Dorg.slf4j.simpleLogger.defaultLogLevel=info to replay a seed with logs)
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
-        }
+        QuietLogs.unlessAsked();
     }
 
     @Test
