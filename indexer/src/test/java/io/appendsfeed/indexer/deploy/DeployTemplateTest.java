@@ -1,0 +1,151 @@
+package io.appendsfeed.indexer.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.appendsfeed.indexer.lambda.LambdaSettings;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The SAM template against the code it deploys: handler, settings, event source mapping, tables, queue. */
+class DeployTemplateTest {
+
+    private final DeployTemplate template = DeployTemplate.load();
+    private final JsonNode function = template.properties("IndexerFunction");
+
+    @Test
+    void template_uses_only_long_form_intrinsics_so_any_yaml_parser_reads_it() {
+        assertThat(Pattern.compile("(^|[\\s\\[,:])![A-Za-z]", Pattern.MULTILINE).matcher(DeployTemplate.text()).find())
+                .as("a short-form tag such as !Ref in " + DeployTemplate.FILE).isFalse();
+        assertThat(template.resource("IndexerFunction").path("Type").asText()).isEqualTo("AWS::Serverless::Function");
+    }
+
+    @Test
+    void handler_names_a_public_request_handler_of_dynamodb_events_with_a_no_arg_constructor() throws Exception {
+        String[] handler = function.path("Handler").asText().split("::");
+        assertThat(handler).hasSize(2);
+        Class<?> type = Class.forName(handler[0]);
+
+        ParameterizedType requestHandler = Arrays.stream(type.getGenericInterfaces())
+                .filter(t -> t instanceof ParameterizedType p && p.getRawType() == RequestHandler.class)
+                .map(ParameterizedType.class::cast)
+                .findFirst().orElseThrow(() -> new AssertionError(type + " does not implement RequestHandler<I, O>"));
+        assertThat(requestHandler.getActualTypeArguments()).containsExactly((Type) DynamodbEvent.class, StreamsEventResponse.class);
+        assertThat(Modifier.isPublic(type.getModifiers())).isTrue();
+        assertThat(Modifier.isAbstract(type.getModifiers())).isFalse();
+        assertThat(Modifier.isPublic(type.getConstructor().getModifiers())).isTrue();
+
+        Method method = type.getMethod(handler[1], DynamodbEvent.class, Context.class);
+        assertThat(method.getReturnType()).isEqualTo(StreamsEventResponse.class);
+    }
+
+    @Test
+    void every_runtime_offered_runs_the_java_release_the_handler_is_compiled_for() throws IOException {
+        assertThat(function.path("Runtime").path("Ref").asText()).isEqualTo("Runtime");
+        assertThat(template.resolve(function.path("Runtime"))).isEqualTo("java21");
+        for (String runtime : DeployTemplate.strings(template.parameter("Runtime").path("AllowedValues"))) {
+            assertThat(runtime).matches("java\\d+");
+            assertThat(Integer.parseInt(runtime.substring(4))).as(runtime).isGreaterThanOrEqualTo(17);
+        }
+        try (InputStream in = getClass().getResourceAsStream("/io/appendsfeed/indexer/lambda/IndexerHandler.class");
+             DataInputStream data = new DataInputStream(in)) {
+            assertThat(data.readInt()).isEqualTo(0xCAFEBABE);
+            data.readUnsignedShort();
+            assertThat(data.readUnsignedShort()).as("class file major version (61 = Java 17)").isEqualTo(61);
+        }
+    }
+
+    @Test
+    void code_uri_is_the_attached_lambda_jar_of_this_version() {
+        String version = System.getProperty("project.version");
+        assertThat(version).as("project.version, set by the build (surefire systemPropertyVariables)").isNotBlank();
+        assertThat(function.path("CodeUri").asText()).isEqualTo("../target/indexer-" + version + "-lambda.jar");
+    }
+
+    @Test
+    void environment_sets_exactly_the_variables_lambda_settings_reads() {
+        Set<String> read = new LinkedHashSet<>();
+        LambdaSettings.from(name -> {
+            read.add(name);
+            return name.equals(LambdaSettings.INDEX_TABLE) ? "index" : null;
+        });
+        // AWS_REGION is set by Lambda itself and may not be set by a template
+        Set<String> expected = new LinkedHashSet<>(read);
+        expected.remove(LambdaSettings.REGION);
+        // the one variable for the JVM rather than for us: its flags (tiered compilation)
+        expected.add("JAVA_TOOL_OPTIONS");
+
+        Set<String> set = new LinkedHashSet<>();
+        function.path("Environment").path("Variables").fieldNames().forEachRemaining(set::add);
+        assertThat(set).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(read).contains(LambdaSettings.REGION);
+    }
+
+    @Test
+    void environment_defaults_are_settings_lambda_settings_accepts() {
+        JsonNode vars = function.path("Environment").path("Variables");
+        LambdaSettings settings = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name)) : null);
+        assertThat(settings.config().partitions()).isEqualTo(1);
+        assertThat(settings.config().limits().maxEvents()).isEqualTo(999_999);
+        assertThat(settings.config().allowGaps()).isFalse();
+        assertThat(settings.dynamo().endpoint()).isEmpty();
+        assertThat(vars.path(LambdaSettings.INDEX_TABLE).path("Ref").asText()).isEqualTo("IndexTable");
+        assertThat(settings.config().indexTable()).isEqualTo("appendsfeed-index");
+    }
+
+    @Test
+    void event_source_mapping_keeps_shard_order_and_never_drops_a_record_silently() {
+        JsonNode events = function.path("Events");
+        assertThat(events.size()).isEqualTo(1);
+        JsonNode esm = events.path("StoreStream");
+        assertThat(esm.path("Type").asText()).isEqualTo("DynamoDB");
+        JsonNode p = esm.path("Properties");
+        assertThat(p.path("Stream").path("Ref").asText()).isEqualTo("StoreStreamArn");
+        assertThat(p.path("StartingPosition").asText()).isEqualTo("TRIM_HORIZON");
+        assertThat(p.path("ParallelizationFactor").asInt()).isEqualTo(1);
+        assertThat(DeployTemplate.strings(p.path("FunctionResponseTypes"))).containsExactly("ReportBatchItemFailures");
+        assertThat(p.path("BisectBatchOnFunctionError").asBoolean()).isTrue();
+        assertThat(p.path("MaximumRecordAgeInSeconds").asInt()).isEqualTo(-1);
+        // finite retries (-1, retry forever, would block the shard behind a poison record)
+        assertThat(template.resolve(p.path("MaximumRetryAttempts"))).isEqualTo("10");
+        assertThat(template.parameter("MaximumRetryAttempts").path("MinValue").asInt()).isZero();
+        assertThat(template.resolve(p.path("BatchSize"))).isNotBlank();
+        assertThat(template.resolve(p.path("MaximumBatchingWindowInSeconds"))).isNotBlank();
+        // ...so a batch given up on goes to the queue, which keeps it as long as SQS can
+        JsonNode onFailure = p.path("DestinationConfig").path("OnFailure");
+        assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
+        assertThat(DeployTemplate.strings(onFailure.path("Destination").path("Fn::GetAtt"))).containsExactly("FailureQueue", "Arn");
+        assertThat(template.resource("FailureQueue").path("Type").asText()).isEqualTo("AWS::SQS::Queue");
+        assertThat(template.properties("FailureQueue").path("MessageRetentionPeriod").asInt()).isEqualTo(14 * 24 * 3600);
+    }
+
+    @Test
+    void index_table_is_the_store_format_on_demand_with_point_in_time_recovery_and_outlives_the_stack() {
+        JsonNode table = template.resource("IndexTable");
+        assertThat(table.path("Type").asText()).isEqualTo("AWS::DynamoDB::Table");
+        assertThat(table.path("DeletionPolicy").asText()).isEqualTo("Retain");
+        assertThat(table.path("UpdateReplacePolicy").asText()).isEqualTo("Retain");
+        JsonNode p = table.path("Properties");
+        assertThat(p.path("BillingMode").asText()).isEqualTo("PAY_PER_REQUEST");
+        assertThat(p.path("PointInTimeRecoverySpecification").path("PointInTimeRecoveryEnabled").asBoolean()).isTrue();
+        assertThat(p.path("KeySchema")).isEqualTo(DeployTemplate.json(
+                "[{\"AttributeName\":\"p\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"i\",\"KeyType\":\"RANGE\"}]"));
+        assertThat(p.path("AttributeDefinitions")).isEqualTo(DeployTemplate.json(
+                "[{\"AttributeName\":\"p\",\"AttributeType\":\"S\"},{\"AttributeName\":\"i\",\"AttributeType\":\"N\"}]"));
+        assertThat(p.has("StreamSpecification")).as("the index table needs no stream").isFalse();
+    }
+}

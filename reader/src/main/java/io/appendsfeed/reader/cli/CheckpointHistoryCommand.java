@@ -1,0 +1,75 @@
+package io.appendsfeed.reader.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.CheckpointOverride;
+import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.cli.internal.Arguments;
+import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.internal.Connection;
+import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.internal.Table;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "history", mixinStandardHelpOptions = true,
+        description = "The explicit moves of a group's checkpoints (by `checkpoints set` or a reader's start position), oldest first.")
+final class CheckpointHistoryCommand implements Callable<Integer> {
+
+    private final CliContext ctx;
+
+    @ParentCommand
+    CheckpointsCommand parent;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--group", required = true, paramLabel = "GROUP", description = "the consumer group")
+    String group;
+
+    @Option(names = "--partition", paramLabel = "P", description = "only this partition (default: all)")
+    Integer partition;
+
+    @Option(names = "--json", description = "print JSON instead of a table")
+    boolean json;
+
+    CheckpointHistoryCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        String g = Arguments.group(group);
+        try (Connection c = Connection.open(common.settings(ctx, parent.common), ctx.clock(), false)) {
+            DynamoCheckpointStore store = c.checkpoints();
+            int partitions = store.indexState().partitions();
+            PartitionId only = Arguments.partition(partition, partitions);
+            Table t = new Table("AT", "PARTITION>", "FROM>", "TO>", "BY", "REASON");
+            ArrayNode a = Formats.object().arrayNode();
+            for (int k = 0; k < partitions; k++) {
+                PartitionId p = PartitionId.of(k);
+                if (only != null && !only.equals(p)) {
+                    continue;
+                }
+                for (CheckpointOverride o : store.overrides(g, p)) {
+                    t.row(Formats.time(o.at()), p, o.from() == null ? "none" : o.from().display(), o.to().display(), o.by(), o.reason());
+                    a.addObject().put("at", o.at().toString()).put("partition", p.value())
+                            .put("from", o.from() == null ? null : o.from().value()).put("to", o.to().value())
+                            .put("by", o.by()).put("reason", o.reason());
+                }
+            }
+            if (json) {
+                Formats.printJson(ctx.out(), a);
+            } else if (t.isEmpty()) {
+                ctx.out().println("group " + g + ": no checkpoint was ever set explicitly");
+            } else {
+                t.print(ctx.out());
+            }
+            ctx.out().flush();
+            return FeedCli.OK;
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.appendsfeed.reader.cli.internal;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Progress of a long step on stderr. On a terminal a bar redrawn in place (with a percentage when
+ * the total is known); otherwise nothing while it runs, and one plain line when it ends, so logs
+ * and captured output stay clean.
+ */
+public final class ProgressLine implements AutoCloseable {
+
+    private static final int BAR_WIDTH = 30;
+    private static final Duration REDRAW_INTERVAL = Duration.ofMillis(200);
+
+    private final PrintWriter err;
+    private final boolean terminal;
+    private final String label;
+    private final LongSupplier done;
+    private final long total;
+    private final ScheduledExecutorService redraw;
+    private final long started = System.nanoTime();
+
+    /** @param total the expected count, or 0 when unknown */
+    public ProgressLine(PrintWriter err, boolean terminal, String label, LongSupplier done, long total) {
+        this.err = err;
+        this.terminal = terminal;
+        this.label = label;
+        this.done = done;
+        this.total = total;
+        if (terminal) {
+            redraw = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "feed-progress");
+                t.setDaemon(true);
+                return t;
+            });
+            redraw.scheduleAtFixedRate(this::draw, 0, REDRAW_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        } else {
+            redraw = null;
+        }
+    }
+
+    private synchronized void draw() {
+        long n = done.getAsLong();
+        StringBuilder b = new StringBuilder("\r").append(label).append(' ');
+        if (total > 0) {
+            int filled = (int) Math.min(BAR_WIDTH, n * BAR_WIDTH / total);
+            b.append('[').append("#".repeat(filled)).append(" ".repeat(BAR_WIDTH - filled)).append("] ")
+                    .append(Math.min(100, n * 100 / total)).append("% ");
+        }
+        b.append(n).append(" items");
+        err.print(b);
+        err.flush();
+    }
+
+    /** How long since it started. */
+    public Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (redraw != null) {
+            redraw.shutdownNow();
+            draw();
+            err.println();
+        }
+        err.println(label + ": " + done.getAsLong() + " items in " + Formats.duration(elapsed()));
+        err.flush();
+    }
+}
