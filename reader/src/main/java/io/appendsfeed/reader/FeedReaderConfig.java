@@ -85,6 +85,17 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         return new Builder(group, indexTable, storeTable);
     }
 
+    /** A builder holding this configuration, to derive another from it. */
+    public Builder toBuilder() {
+        return new Builder(group, indexTable, storeTable).partitions(partitions).leases(leases).owner(owner).start(start)
+                .pollInterval(pollInterval).maxReadEvents(maxReadEvents).maxBufferedEpochEvents(maxBufferedEpochEvents)
+                .maxConcurrentStreams(maxConcurrentStreams).maxBatchEvents(maxBatchEvents).loadBodies(loadBodies)
+                .categories(categories).eventTypes(eventTypes).retryBackoff(retryBackoffMin, retryBackoffMax)
+                .parkAfterAttempts(parkAfterAttempts).loadAttempts(loadAttempts).commitInterval(commitInterval)
+                .leaseTimeout(leaseTimeout).parkedPollInterval(parkedPollInterval).lagLogInterval(lagLogInterval)
+                .shutdownTimeout(shutdownTimeout).clock(clock);
+    }
+
     private static void requireName(String v, String what) {
         if (v == null || v.isBlank()) {
             throw new IllegalArgumentException(what + " must be non-empty");

@@ -46,6 +46,25 @@ class StreamsPollerTest {
     }
 
     @Test
+    void a_poller_that_read_an_empty_shard_still_indexes_the_first_write(LocalDynamo local) {
+        String storeTable = IndexerTables.store(local);
+        String indexTable = IndexerTables.index(local);
+        StoreClient store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
+        Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build());
+        FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 1);
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(storeTable).build())) {
+            assertThat(poller.pollOnce()).as("nothing written yet").isZero();
+            Map<StreamName, List<String>> expected = append(store, new LinkedHashMap<>(), 1, 2);
+            // the iterator kept from the empty read is trimmed on DynamoDB Local once records arrive
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                poller.pollOnce();
+                assertThat(poller.stoppedShards()).isEmpty();
+                feed.assertExactly(expected);
+            });
+        }
+    }
+
+    @Test
     void appends_flow_through_streams_and_the_poller_into_the_feed_and_a_restart_resumes(LocalDynamo local) {
         String storeTable = IndexerTables.store(local);
         String indexTable = IndexerTables.index(local);

@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** The Streams API calls of the poller: shard listing and reads, with iterators kept between reads. */
@@ -54,7 +55,11 @@ public final class ShardReader {
         GetRecordsResponse r;
         try {
             r = streams.getRecords(b -> b.shardIterator(it).limit(config.recordsPerRead()));
-        } catch (ExpiredIteratorException e) {
+        } catch (ExpiredIteratorException | TrimmedDataAccessException e) {
+            // A kept iterator may expire (15 min), and on DynamoDB Local one taken at TRIM_HORIZON of an
+            // empty shard is reported trimmed once records arrive. Either way, start again from the
+            // position we saved: if that position itself is past the trim horizon (records lost to the
+            // 24 h retention), getting the iterator throws again and the shard stops with that error.
             String fresh = iterator(shardId, after);
             r = streams.getRecords(b -> b.shardIterator(fresh).limit(config.recordsPerRead()));
         }

@@ -1,0 +1,53 @@
+package io.appendsfeed.samples.bank;
+
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.samples.eventsourcing.Category;
+import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
+import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.samples.eventsourcing.Outcome;
+import io.appendsfeed.samples.eventsourcing.Transactor;
+
+/**
+ * The bank's accounts: each command loads the account (its balance snapshot from the Tip's
+ * unfold plus any events after it), decides, and appends with the expected version, retrying on
+ * a conflict with another writer. Thread-safe.
+ */
+public final class Accounts {
+
+    /** The snapshot unfold's type; the version suffix changes whenever {@link AccountState}'s shape does. */
+    public static final String SNAPSHOT_TYPE = "Snapshot.v1";
+
+    public static final Category<AccountState, AccountEvent> CATEGORY = new Category<>(
+            AccountId.CATEGORY, AccountState.INITIAL, AccountState::evolve,
+            JsonEventCodec.forSealed(AccountEvent.class), AccountState.class, SNAPSHOT_TYPE);
+
+    private final Transactor<AccountState, AccountEvent> transactor;
+
+    public Accounts(StoreClient store) {
+        this(store, 0);
+    }
+
+    /** @param cacheStreams accounts whose last known state is kept in memory (see {@link Transactor}) */
+    public Accounts(StoreClient store, int cacheStreams) {
+        this.transactor = new Transactor<>(store, CATEGORY, cacheStreams);
+    }
+
+    /**
+     * Runs a command against the account.
+     *
+     * @return committed (with the events written, none when it was already done) or rejected with the reason
+     * @throws io.appendsfeed.samples.eventsourcing.TooManyConflictsException when other writers kept winning
+     */
+    public Outcome<AccountState, AccountEvent> execute(AccountId account, AccountCommand command) {
+        return transactor.transact(account.stream(), state -> AccountDecider.decide(state, command));
+    }
+
+    public Loaded<AccountState> read(AccountId account) {
+        return transactor.load(account.stream(), false);
+    }
+
+    /** Conflicts with other writers met (and resolved by deciding again) so far. */
+    public long conflicts() {
+        return transactor.conflicts();
+    }
+}

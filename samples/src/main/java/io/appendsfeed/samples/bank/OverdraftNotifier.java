@@ -1,0 +1,46 @@
+package io.appendsfeed.samples.bank;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reactor that tells account holders they are overdrawn: for each {@code Overdrawn} event in
+ * the feed, one {@link Notification} to the outbox. The feed delivers at least once, so the
+ * notification's id is the event's position ({@code Account-42@7}): a redelivered event yields
+ * the same id, and the outbox publishes it once. Other events are passed over.
+ */
+public final class OverdraftNotifier implements StreamHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(OverdraftNotifier.class);
+    private static final String OVERDRAWN = AccountEvent.Overdrawn.class.getSimpleName();
+
+    private final Outbox outbox;
+
+    public OverdraftNotifier(Outbox outbox) {
+        this.outbox = outbox;
+    }
+
+    /**
+     * Handles one account stream's new events, in order.
+     *
+     * @throws RuntimeException when the outbox fails; the reader retries the stream from these events
+     */
+    @Override
+    public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
+        for (FeedEvent e : events) {
+            if (e.type().equals(OVERDRAWN)) {
+                AccountEvent.Overdrawn o = (AccountEvent.Overdrawn) Accounts.CATEGORY.codec().decode(stream, e.index(), e.type(), e.data());
+                Notification n = new Notification(stream + "@" + e.index(), AccountId.of(stream), o.balance(), o.overdraftLimit(), o.txId());
+                if (outbox.publish(n)) {
+                    log.debug("notified {}: overdrawn at {}", n.account(), n.balance());
+                }
+            }
+        }
+        return HandlerResult.handled();
+    }
+}

@@ -1,0 +1,216 @@
+package io.appendsfeed.samples.demo;
+
+import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.cli.FeedCli;
+import io.appendsfeed.samples.bank.AccountEvent;
+import io.appendsfeed.samples.bank.Accounts;
+import io.appendsfeed.samples.bank.InMemoryOutbox;
+import io.appendsfeed.samples.bank.OverdraftNotifier;
+import io.appendsfeed.samples.local.LocalDynamoServer;
+import io.appendsfeed.samples.local.LocalFeed;
+import io.appendsfeed.samples.projector.BalanceProjector;
+import io.appendsfeed.samples.projector.BalanceTable;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.IntStream;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/** One run of the demo: starts everything, writes, waits for the feed and reactors, checks, reports. */
+final class DemoRun implements AutoCloseable {
+
+    static final String STORE_TABLE = "demo-events";
+    static final String INDEX_TABLE = "demo-index";
+    static final String BALANCE_TABLE = "demo-balances";
+    static final List<String> GROUPS = List.of("audit", "notifier", "balances");
+
+    private static final String OVERDRAWN = AccountEvent.Overdrawn.class.getSimpleName();
+
+    private final DemoOptions o;
+    private final PrintStream out;
+    private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+
+    DemoRun(DemoOptions options, PrintStream out) {
+        this.o = options;
+        this.out = out;
+    }
+
+    private <T extends AutoCloseable> T own(T resource) {
+        owned.push(resource);
+        return resource;
+    }
+
+    /** @return whether everything agrees */
+    boolean run() throws InterruptedException {
+        LocalDynamoServer server = own(LocalDynamoServer.start(o.port));
+        DynamoDbClient dynamo = own(DynamoClients.dynamoDb(server.settings().withMaxConnections(64)));
+        DynamoDbStreamsClient streams = own(DynamoClients.streams(server.settings()));
+        LocalFeed local = own(LocalFeed.start(dynamo, streams, STORE_TABLE, INDEX_TABLE, o.partitions));
+        BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
+        out.printf("DynamoDB Local %s (in this process, in memory); tables %s (store), %s (index), %s (query table)%n",
+                server.endpoint(), STORE_TABLE, INDEX_TABLE, BALANCE_TABLE);
+        StoreClient store = local.store();
+        StoreClient index = local.index();
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        List<Reactor> reactors = List.of(
+                // counts every event from the feed alone (types only: no store reads)
+                own(new Reactor(dynamo, readerConfig("audit").loadBodies(false).build(), (s, events) -> HandlerResult.handled())),
+                // only Overdrawn events reach it: the others are filtered out before any body is read
+                own(new Reactor(dynamo, readerConfig("notifier").eventTypes(Set.of(OVERDRAWN)).build(), new OverdraftNotifier(outbox))),
+                own(new Reactor(dynamo, readerConfig("balances").build(), new BalanceProjector(balances, store))));
+        reactors.forEach(Reactor::start);
+        FeedTally feed = new FeedTally(index, o.partitions);
+        out.printf("writing %,d events to %,d accounts with %d writers; indexing live into %d partition(s); reactors: %s%n",
+                o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
+
+        Workload workload = new Workload(new Accounts(store, o.streams), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
+        Progress progress = new Progress(out);
+        Duration writing = write(workload, feed, reactors, progress);
+        Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox, progress);
+        boolean caughtUp = caughtUpAfter != null;
+        DynamoCheckpointStore checkpoints = new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC());
+        awaitCommits(checkpoints, feed);
+
+        Verdict verdict = Verdict.of(workload, feed, reactors, outbox, balances, store,
+                IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUp, o.timeout);
+        Summary.print(out, o, workload, feed, reactors, outbox, writing, caughtUpAfter, progress.elapsed(), verdict);
+        out.println();
+        out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
+        boolean viewed = checkpointsView(server) == FeedCli.OK;
+        if (o.stay) {
+            stay(server);
+        }
+        return verdict.report().agrees() && viewed;
+    }
+
+    /** Runs the {@code feed} CLI's checkpoints view in this process; its exit code (1 when it found a problem). */
+    private int checkpointsView(LocalDynamoServer server) {
+        PrintWriter writer = new PrintWriter(out, true, StandardCharsets.UTF_8);
+        int code = FeedCli.commandLine(name -> null, writer, writer)
+                .execute("checkpoints", "--endpoint", server.endpoint().toString(), "--index-table", INDEX_TABLE);
+        writer.flush();
+        if (code != FeedCli.OK) {
+            out.println("RESULT: feed checkpoints reported a problem (exit code " + code + ")");
+        }
+        return code;
+    }
+
+    private FeedReaderConfig.Builder readerConfig(String group) {
+        return FeedReaderConfig.builder(group, INDEX_TABLE, STORE_TABLE)
+                .owner("demo-" + group)
+                .pollInterval(Duration.ofMillis(200)) // at the tail: 3 groups x partitions reads of the index every 200 ms
+                .commitInterval(Duration.ofSeconds(1));
+    }
+
+    private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors, Progress progress) throws InterruptedException {
+        long started = System.nanoTime();
+        RuntimeException[] failed = new RuntimeException[1];
+        Thread writers = new Thread(() -> {
+            try {
+                workload.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                failed[0] = e;
+            }
+        }, "writers");
+        writers.start();
+        while (writers.isAlive()) {
+            writers.join(o.progress.toMillis());
+            feed.refresh();
+            progress.print(workload, feed, reactors);
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
+    /** @return how long after the last write everything was indexed and handled; null when not within the timeout */
+    private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox, Progress progress)
+            throws InterruptedException {
+        long started = System.nanoTime();
+        long deadline = started + o.timeout.toNanos();
+        long nextPrint = started + o.progress.toNanos();
+        while (true) {
+            feed.refresh();
+            long target = workload.written();
+            if (feed.events() >= target && outbox.published().size() >= workload.overdrafts()
+                    && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target)) {
+                progress.print(workload, feed, reactors);
+                return Duration.ofNanos(System.nanoTime() - started);
+            }
+            long now = System.nanoTime();
+            if (now > deadline) {
+                progress.print(workload, feed, reactors);
+                return null;
+            }
+            if (now > nextPrint) {
+                progress.print(workload, feed, reactors);
+                nextPrint = now + o.progress.toNanos();
+            }
+            Thread.sleep(50); // polling DynamoDB Local; the feed has no push
+        }
+    }
+
+    /** Waits (a few commit intervals at most) until every group has committed the feed's tail. */
+    private void awaitCommits(DynamoCheckpointStore checkpoints, FeedTally feed) throws InterruptedException {
+        List<Checkpoint> tails = feed.tails();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean all = GROUPS.stream().allMatch(g -> {
+                List<StoredCheckpoint> cs = checkpoints.list(g);
+                return cs.size() == tails.size() && cs.stream().allMatch(c -> c.checkpoint().compareTo(tails.get(c.partition().value())) >= 0);
+            });
+            if (all) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private void stay(LocalDynamoServer server) throws InterruptedException {
+        out.println();
+        out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
+        out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
+                + String.join(", ", GROUPS) + "):");
+        out.println("  java -jar reader/target/reader-*-cli.jar checkpoints --endpoint " + server.endpoint()
+                + " --index-table " + INDEX_TABLE);
+        out.println("  java -jar reader/target/reader-*-cli.jar verify --endpoint " + server.endpoint()
+                + " --index-table " + INDEX_TABLE + " --store-table " + STORE_TABLE);
+        out.println("Ctrl-C to stop.");
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            close();
+            stopped.countDown();
+        }, "demo-stop"));
+        stopped.await();
+    }
+
+    /** Stops the reactors (committing), the poller, the clients and DynamoDB Local, in that order. */
+    @Override
+    public void close() {
+        while (!owned.isEmpty()) {
+            AutoCloseable r = owned.pop();
+            try {
+                r.close();
+            } catch (Exception e) {
+                out.println("while stopping " + r.getClass().getSimpleName() + ": " + e);
+            }
+        }
+    }
+}

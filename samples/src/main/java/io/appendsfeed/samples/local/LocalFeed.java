@@ -1,0 +1,69 @@
+package io.appendsfeed.samples.local;
+
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.poller.PollerConfig;
+import io.appendsfeed.indexer.poller.StreamsPoller;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreTables;
+import java.time.Duration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * An event store with its feed, as the samples run it locally: the store table (Streams on), the
+ * index table, and the indexer fed live by the Streams poller. On AWS the indexer runs as a
+ * Lambda on the table's stream instead; the samples' writers and reactors do not change.
+ */
+public final class LocalFeed implements AutoCloseable {
+
+    /** Wait between polls that found nothing. */
+    public static final Duration IDLE_WAIT = Duration.ofMillis(50);
+
+    private final DynamoDbClient dynamo;
+    private final String storeTable;
+    private final String indexTable;
+    private final StoreClient store;
+    private final StoreClient index;
+    private final StreamsPoller poller;
+
+    private LocalFeed(DynamoDbClient dynamo, String storeTable, String indexTable, StreamsPoller poller) {
+        this.dynamo = dynamo;
+        this.storeTable = storeTable;
+        this.indexTable = indexTable;
+        this.store = new StoreClient(dynamo, StoreConfig.builder(storeTable).build());
+        this.index = new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).build());
+        this.poller = poller;
+    }
+
+    /**
+     * Creates both tables (unless they exist) and starts indexing the store table into the index
+     * table, {@code partitions} partitions. The caller owns and closes the clients.
+     *
+     * @throws RuntimeException from DynamoDB, or when the index exists with another partition count
+     */
+    public static LocalFeed start(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, String indexTable,
+                                  int partitions) {
+        StoreTables.ensure(dynamo, storeTable, StreamViewType.NEW_IMAGE);
+        StoreTables.ensure(dynamo, indexTable, null);
+        Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).build());
+        PollerConfig config = PollerConfig.builder(storeTable).idleWait(IDLE_WAIT).build();
+        return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
+    }
+
+    public DynamoDbClient dynamo() { return dynamo; }
+    public String storeTable() { return storeTable; }
+    public String indexTable() { return indexTable; }
+    /** A client of the store table, for writers. */
+    public StoreClient store() { return store; }
+    /** A client of the index table (reserved streams allowed), to look at the feed itself. */
+    public StoreClient index() { return index; }
+
+    /** Stops indexing after the batch in hand, and waits for it. */
+    @Override
+    public void close() {
+        poller.close();
+    }
+}

@@ -1,0 +1,85 @@
+package io.appendsfeed.samples.projector;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler;
+import io.appendsfeed.samples.bank.AccountId;
+import io.appendsfeed.samples.bank.AccountState;
+import io.appendsfeed.samples.bank.Accounts;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps the {@link BalanceTable} up to date from the feed: folds each account's new events into
+ * its row, and tells the reader how far the row is ({@link HandlerResult#reached}).
+ *
+ * <p>Idempotent: the row records how many of the account's events it holds, so redelivered
+ * events are skipped. If the feed hands it events beyond the row (the table was cleared without
+ * rewinding the reader, or the reader started late), it reads the missing ones from the store
+ * first: the row never skips an event. It remembers the rows it wrote, so an account's next span
+ * costs no read of the table; a remembered row that is stale only costs a refused write.
+ */
+public final class BalanceProjector implements StreamHandler {
+
+    private final BalanceTable table;
+    private final StoreClient store;
+    /** Rows this projector wrote last, so that the next span of an account needs no read of its row. */
+    private final Map<AccountId, BalanceRow> written = new ConcurrentHashMap<>();
+
+    public BalanceProjector(BalanceTable table, StoreClient store) {
+        this.table = table;
+        this.store = store;
+    }
+
+    /**
+     * Folds one account stream's events (in order) into its row.
+     *
+     * @return the index of the next event the row needs
+     * @throws IllegalStateException when the store holds fewer events than the feed says it has
+     *         (the reader retries, then parks the stream)
+     */
+    @Override
+    public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
+        AccountId id = AccountId.of(stream);
+        BalanceRow row = written.containsKey(id) ? written.get(id) : table.get(id).orElse(null);
+        AccountState state = row == null ? AccountState.INITIAL : row.state();
+        long version = row == null ? 0 : row.version();
+        long first = events.get(0).index();
+        if (first > version) {
+            List<StoredEvent> missing = store.readAll(stream, Read.forward(version).limit(first - version).strongly());
+            if (missing.size() != first - version) {
+                throw new IllegalStateException(stream + ": the feed has events from " + first + " but the store gave "
+                        + missing.size() + " of the " + (first - version) + " events before them from " + version);
+            }
+            for (StoredEvent e : missing) {
+                state = state.evolve(Accounts.CATEGORY.codec().decode(e));
+            }
+            version = first;
+        }
+        for (FeedEvent e : events) {
+            if (e.index() == version) {
+                state = state.evolve(Accounts.CATEGORY.codec().decode(stream, e.index(), e.type(), e.data()));
+                version++;
+            }
+        }
+        if (row == null || version > row.version()) {
+            BalanceRow next = BalanceRow.of(id, state, version);
+            if (!table.put(next)) { // someone else wrote a newer row (another instance, a rebuild): go by it
+                written.remove(id);
+                return HandlerResult.reached(table.get(id).map(BalanceRow::version).orElse(version));
+            }
+            written.put(id, next);
+        }
+        return HandlerResult.reached(version);
+    }
+
+    /** Forgets the rows it remembers writing: call after the table was changed behind its back (cleared). */
+    public void forget() {
+        written.clear();
+    }
+}

@@ -1,0 +1,63 @@
+package io.appendsfeed.samples.todo;
+
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.samples.eventsourcing.Category;
+import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
+import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.samples.eventsourcing.Outcome;
+import io.appendsfeed.samples.eventsourcing.Transactor;
+import java.util.OptionalLong;
+
+/**
+ * The todo service: optimistic concurrency end to end. A client reads a todo with its version
+ * (the HTTP ETag) and updates or deletes it only if it is still at that version. Thread-safe.
+ */
+public final class Todos {
+
+    public static final String SNAPSHOT_TYPE = "Snapshot.v1";
+
+    public static final Category<TodoState, TodoEvent> CATEGORY = new Category<>(
+            TodoId.CATEGORY, TodoState.INITIAL, TodoState::evolve,
+            JsonEventCodec.forSealed(TodoEvent.class), TodoState.class, SNAPSHOT_TYPE);
+
+    private final Transactor<TodoState, TodoEvent> transactor;
+
+    public Todos(StoreClient store) {
+        this.transactor = new Transactor<>(store, CATEGORY);
+    }
+
+    /** Creates a todo under a new id: the write expects no stream, so an id is never reused. */
+    public Created create(TodoCommand.Create command) {
+        for (int attempt = 1; ; attempt++) {
+            TodoId id = TodoId.random();
+            Outcome<TodoState, TodoEvent> outcome = transactor.transactAt(id.stream(), 0, s -> TodoDecider.decide(s, command));
+            if (outcome instanceof Outcome.Committed<TodoState, TodoEvent> c) {
+                return new Created(id, c.version(), c.state());
+            }
+            if (attempt == 3) { // three random 128-bit ids taken: something else writes these streams
+                throw new IllegalStateException("could not find a free todo id after " + attempt + " tries: " + outcome);
+            }
+        }
+    }
+
+    public record Created(TodoId id, long version, TodoState state) {}
+
+    /** The todo and its version (0 and {@link TodoState.Status#NONE} when unknown). Strongly consistent: an ETag must not go back. */
+    public Loaded<TodoState> get(TodoId id) {
+        return transactor.load(id.stream(), true);
+    }
+
+    /**
+     * Updates or deletes the todo if it is at {@code ifMatch} (empty: whatever its version).
+     *
+     * @return committed; rejected (unknown or deleted todo, state says which); stale when the todo moved on
+     */
+    public Outcome<TodoState, TodoEvent> change(TodoId id, OptionalLong ifMatch, TodoCommand command) {
+        if (command instanceof TodoCommand.Create) {
+            throw new IllegalArgumentException("use create() to create a todo");
+        }
+        return ifMatch.isPresent()
+                ? transactor.transactAt(id.stream(), ifMatch.getAsLong(), s -> TodoDecider.decide(s, command))
+                : transactor.transact(id.stream(), s -> TodoDecider.decide(s, command));
+    }
+}
