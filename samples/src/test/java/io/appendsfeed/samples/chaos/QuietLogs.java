@@ -11,7 +11,10 @@ final class QuietLogs {
 
     static void unlessAsked() {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+            // system properties win over simplelogger.properties, key by key
+            for (String key : new String[] {"defaultLogLevel", "log.io.appendsfeed.indexer", "log.io.appendsfeed.reader"}) {
+                System.setProperty("org.slf4j.simpleLogger." + key, "error");
+            }
         }
     }
 }
