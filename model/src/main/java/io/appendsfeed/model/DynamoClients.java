@@ -7,13 +7,13 @@ import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClientBuilder;
 
 /**
  * Builds the SDK clients the way every appendsfeed deployable does: one place, so that tests on
@@ -79,23 +79,21 @@ public final class DynamoClients {
     private DynamoClients() {}
 
     public static DynamoDbClient dynamoDb(Settings settings) {
-        DynamoDbClientBuilder b = DynamoDbClient.builder()
-                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))
-                .overrideConfiguration(overrides());
-        settings.endpoint().ifPresent(b::endpointOverride);
-        settings.region().ifPresent(b::region);
-        settings.credentials().ifPresent(b::credentialsProvider);
-        return b.build();
+        return configure(DynamoDbClient.builder(), settings).build();
     }
 
     public static DynamoDbStreamsClient streams(Settings settings) {
-        DynamoDbStreamsClientBuilder b = DynamoDbStreamsClient.builder()
-                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))
+        return configure(DynamoDbStreamsClient.builder(), settings).build();
+    }
+
+    /** The one place both clients get their HTTP client, timeouts, endpoint, region and credentials. */
+    private static <B extends AwsSyncClientBuilder<B, ?> & AwsClientBuilder<B, ?>> B configure(B b, Settings settings) {
+        b.httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))
                 .overrideConfiguration(overrides());
         settings.endpoint().ifPresent(b::endpointOverride);
         settings.region().ifPresent(b::region);
         settings.credentials().ifPresent(b::credentialsProvider);
-        return b.build();
+        return b;
     }
 
     private static ClientOverrideConfiguration overrides() {

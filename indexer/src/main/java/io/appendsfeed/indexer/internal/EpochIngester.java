@@ -83,6 +83,12 @@ public final class EpochIngester {
                 settled += d.consumed();
                 rest = rest.subList(d.consumed(), rest.size());
                 if (d.gap() != null) {
+                    // decided on the state as last seen: another indexer may have written the missing events since
+                    EpochState fresh = moveOnIfClosed(epochs.catchUp(partition, s, true));
+                    if (fresh.version() != s.version() || !fresh.epoch().equals(s.epoch())) {
+                        s = state = fresh;
+                        continue;
+                    }
                     throw d.gap();
                 }
                 if (d.close()) {

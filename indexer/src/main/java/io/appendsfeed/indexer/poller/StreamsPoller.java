@@ -3,6 +3,9 @@ package io.appendsfeed.indexer.poller;
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.FeedGapException;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.store.ItemTooLargeException;
+import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.poller.internal.RejectedLog;
 import io.appendsfeed.indexer.poller.internal.ShardPositions;
@@ -128,14 +131,24 @@ public final class StreamsPoller implements AutoCloseable {
             } else {
                 stop(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null);
             }
-        } else if (o.errors().stream().anyMatch(e -> e instanceof FeedGapException)) {
-            RuntimeException gap = o.errors().stream().filter(e -> e instanceof FeedGapException).findFirst().orElseThrow();
-            stop(id, failed, gap.getMessage(), gap);
+        } else if (o.errors().stream().anyMatch(StreamsPoller::permanent)) {
+            RuntimeException cause = o.errors().stream().filter(StreamsPoller::permanent).findFirst().orElseThrow();
+            stop(id, failed, cause.getMessage(), cause);
         } else {
             backoffUntil.put(id, Instant.now().plus(config.retryBackoff()));
             log.warn("shard {}: not ingested from {}, retrying in {}: {}", id, failed, config.retryBackoff(), o.errors());
         }
         return k;
+    }
+
+    /**
+     * Errors that retrying the same records cannot fix: a gap, an index written by a newer format,
+     * an item DynamoDB would refuse, an item not of the store format. They stop the shard (named,
+     * in {@link #stoppedShards()}) instead of being retried forever; everything else is transient.
+     */
+    private static boolean permanent(RuntimeException e) {
+        return e instanceof FeedGapException || e instanceof FeedFormatException
+                || e instanceof ItemTooLargeException || e instanceof StoreFormatException;
     }
 
     private void stop(String id, String at, String reason, Throwable cause) {

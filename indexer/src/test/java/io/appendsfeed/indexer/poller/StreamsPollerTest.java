@@ -46,6 +46,36 @@ class StreamsPollerTest {
     }
 
     @Test
+    void an_index_written_by_a_newer_format_stops_the_shard_instead_of_retrying_forever(LocalDynamo local) {
+        String storeTable = IndexerTables.store(local);
+        String indexTable = IndexerTables.index(local);
+        StoreClient store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
+        StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
+        Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build());
+        FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 1);
+        PollerConfig cfg = PollerConfig.builder(storeTable).retryBackoff(Duration.ofMillis(10)).build();
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, cfg)) {
+            Map<StreamName, List<String>> expected = append(store, new LinkedHashMap<>(), 1, 1);
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                poller.pollOnce();
+                feed.assertExactly(expected);
+            });
+            StreamName epoch = StreamName.parse("$AppendsEpoch-0_0");
+            long version = index.readTip(epoch, true).orElseThrow().version();
+            index.append(epoch, Expected.version(version), List.of(EventData.json("Compacted", "{}")));
+            append(store, expected, 1, 1);
+
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                poller.pollOnce();
+                assertThat(poller.stoppedShards()).hasSize(1);
+            });
+            assertThat(poller.stoppedShards().values()).singleElement()
+                    .satisfies(e -> assertThat(e).hasMessageContaining("Compacted").hasMessageContaining("upgrade"));
+            assertThat(index.readTip(epoch, true).orElseThrow().version()).as("nothing written past it").isEqualTo(version + 1);
+        }
+    }
+
+    @Test
     void a_poller_that_read_an_empty_shard_still_indexes_the_first_write(LocalDynamo local) {
         String storeTable = IndexerTables.store(local);
         String indexTable = IndexerTables.index(local);

@@ -5,7 +5,7 @@ import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.reader.FeedEvent;
-import io.appendsfeed.reader.FeedGapException;
+import io.appendsfeed.reader.MissingEventsException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +37,7 @@ public final class BodyLoader {
     /**
      * The events named by {@code wanted} (ascending indices of one stream), with bodies.
      *
-     * @throws FeedGapException when even a strongly consistent read lacks one of them
+     * @throws MissingEventsException when even a strongly consistent read lacks one of them
      * @throws IllegalStateException when the store's event type differs from the feed's
      * @throws InterruptedException when interrupted while waiting between reads
      */
@@ -68,7 +68,7 @@ public final class BodyLoader {
             }
             long missing = wanted.get(out.size()).index();
             if (strong) {
-                throw new FeedGapException(stream, missing, byIndex.keySet().stream().filter(i -> i > missing)
+                throw new MissingEventsException(stream, missing, byIndex.keySet().stream().filter(i -> i > missing)
                         .min(Long::compare).orElse(-1L));
             }
             LOG.debug("{}: event {} not yet visible (replica lag), read again (attempt {})", stream, missing, attempt);

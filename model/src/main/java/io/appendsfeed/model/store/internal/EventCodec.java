@@ -11,6 +11,7 @@ import static io.appendsfeed.model.store.internal.Fields.UNFOLD_INDEX;
 import static io.appendsfeed.model.store.internal.Fields.UNFOLD_TYPE;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.BodyDecodingException;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.StoredEvent;
@@ -122,7 +123,7 @@ public final class EventCodec {
             return DATA.equals(field) ? new byte[0] : null;
         }
         AttributeValue enc = m.get(encodingField);
-        int encoding = enc == null || enc.n() == null ? Bodies.RAW : Integer.parseInt(enc.n());
+        int encoding = enc == null ? Bodies.RAW : encoding(enc, encodingField, stream, index, where + "." + field);
         byte[] stored;
         if (v.b() != null) {
             stored = v.b().asByteArray();
@@ -132,6 +133,20 @@ public final class EventCodec {
             return null;
         }
         return Bodies.decode(stored, encoding, stream, index, where + "." + field);
+    }
+
+    /** Never guessed: a body read in the wrong encoding would be handed over as garbage. */
+    private static int encoding(AttributeValue enc, String encodingField, StreamName stream, long index, String where) {
+        try {
+            if (enc.n() != null) {
+                return Integer.parseInt(enc.n());
+            }
+        } catch (NumberFormatException e) {
+            throw new BodyDecodingException(stream, index, where, -1, "its encoding '" + encodingField
+                    + "' is not an integer: " + enc.n(), e);
+        }
+        throw new BodyDecodingException(stream, index, where, -1, "its encoding '" + encodingField
+                + "' is not a number (N): " + enc, null);
     }
 
     private static String string(AttributeValue v) {

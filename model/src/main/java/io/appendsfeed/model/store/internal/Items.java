@@ -36,9 +36,14 @@ public final class Items {
     public static long next(StreamName stream, Map<String, AttributeValue> item) {
         AttributeValue n = item.get(N);
         if (n == null || n.n() == null) {
-            throw new StoreFormatException(stream, rangeKey(item), "it has no 'n' (N)");
+            throw new StoreFormatException(stream, rangeKey(item), n == null ? "it has no 'n' (N)"
+                    : "its 'n' is not a number (N): " + n);
         }
-        return Long.parseLong(n.n());
+        try {
+            return Long.parseLong(n.n());
+        } catch (NumberFormatException e) {
+            throw new StoreFormatException(stream, rangeKey(item), "its 'n' is not an integer: " + n.n(), e);
+        }
     }
 
     public static long number(Map<String, AttributeValue> item, String name) {
@@ -59,6 +64,10 @@ public final class Items {
                 throw new StoreFormatException(stream, rangeKey(item), "it has events 'e' but no types 'c'");
             }
             return List.of();
+        }
+        if (c.type() != AttributeValue.Type.L) {
+            // the SDK hands out an empty list for l() of any other type: never read that as "no events"
+            throw new StoreFormatException(stream, rangeKey(item), "its 'c' is not a list (L) of event types: " + c);
         }
         List<String> types = new ArrayList<>(c.l().size());
         for (AttributeValue t : c.l()) {
@@ -87,7 +96,10 @@ public final class Items {
         List<AttributeValue> entries = null;
         if (bodies) {
             AttributeValue e = item.get(E);
-            entries = e == null || e.l() == null ? List.of() : e.l();
+            if (e != null && e.type() != AttributeValue.Type.L) {
+                throw new StoreFormatException(stream, rangeKey, "its 'e' is not a list (L) of events: " + e);
+            }
+            entries = e == null ? List.of() : e.l();
             if (entries.size() != types.size()) {
                 throw new StoreFormatException(stream, rangeKey,
                         "it has " + entries.size() + " events in 'e' but " + types.size() + " types in 'c'");

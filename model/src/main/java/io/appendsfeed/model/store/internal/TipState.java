@@ -4,6 +4,7 @@ import static io.appendsfeed.model.store.internal.Fields.C;
 import static io.appendsfeed.model.store.internal.Fields.E;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.Expected;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,8 @@ public record TipState(long version, String etag, int eventCount, long eventByte
                        Map<String, AttributeValue> item) {
 
     public static TipState of(StreamName stream, Map<String, AttributeValue> tip) {
-        List<AttributeValue> e = list(tip.get(E));
-        List<AttributeValue> c = list(tip.get(C));
+        List<AttributeValue> e = list(stream, tip, E);
+        List<AttributeValue> c = list(stream, tip, C);
         long bytes = 0;
         for (AttributeValue v : e) {
             bytes += ItemSize.element(v);
@@ -48,7 +49,15 @@ public record TipState(long version, String etag, int eventCount, long eventByte
         return true;
     }
 
-    private static List<AttributeValue> list(AttributeValue v) {
-        return v == null || v.l() == null ? List.of() : v.l();
+    /** Never an empty list for an attribute of another type (what the SDK's {@code l()} returns): that would append to it blindly. */
+    private static List<AttributeValue> list(StreamName stream, Map<String, AttributeValue> tip, String name) {
+        AttributeValue v = tip.get(name);
+        if (v == null) {
+            return List.of();
+        }
+        if (v.type() != AttributeValue.Type.L) {
+            throw new StoreFormatException(stream, Items.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
+        }
+        return v.l();
     }
 }

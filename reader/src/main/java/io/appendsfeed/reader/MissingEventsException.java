@@ -7,14 +7,14 @@ import io.appendsfeed.model.StreamName;
  * consistent read: the reader will not hand over a gap. Treated as a failure of that stream
  * (retried, then parked), never skipped.
  */
-public class FeedGapException extends RuntimeException {
+public class MissingEventsException extends RuntimeException {
 
     private final StreamName stream;
     private final long expectedIndex;
     private final long actualIndex;
 
     /** @param actualIndex the index found instead, or -1 when the read ended before it */
-    public FeedGapException(StreamName stream, long expectedIndex, long actualIndex) {
+    public MissingEventsException(StreamName stream, long expectedIndex, long actualIndex) {
         super("the feed lists event " + expectedIndex + " of " + stream + " but the store table "
                 + (actualIndex < 0 ? "has no event there" : "returned event " + actualIndex + " instead")
                 + " after a strongly consistent read; events may have been deleted from the store table");
