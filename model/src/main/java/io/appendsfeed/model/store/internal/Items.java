@@ -46,9 +46,24 @@ public final class Items {
         }
     }
 
-    public static long number(Map<String, AttributeValue> item, String name) {
+    /**
+     * An optional whole-number attribute ({@code a}, {@code b}): 0 when absent.
+     *
+     * @throws StoreFormatException when it is present but not an integer of type N
+     */
+    public static long number(StreamName stream, Map<String, AttributeValue> item, String name) {
         AttributeValue v = item.get(name);
-        return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
+        if (v == null) {
+            return 0;
+        }
+        if (v.n() == null) {
+            throw new StoreFormatException(stream, rangeKey(item), "its '" + name + "' is not a number (N): " + v);
+        }
+        try {
+            return Long.parseLong(v.n());
+        } catch (NumberFormatException e) {
+            throw new StoreFormatException(stream, rangeKey(item), "its '" + name + "' is not an integer: " + v.n(), e);
+        }
     }
 
     public static String etag(Map<String, AttributeValue> item) {
@@ -124,6 +139,6 @@ public final class Items {
                 unfolds.add(EventCodec.storedUnfold(stream, entry));
             }
         }
-        return new Tip(stream, next(stream, item), etag(item), List.copyOf(events), List.copyOf(unfolds), number(item, B));
+        return new Tip(stream, next(stream, item), etag(item), List.copyOf(events), List.copyOf(unfolds), number(stream, item, B));
     }
 }

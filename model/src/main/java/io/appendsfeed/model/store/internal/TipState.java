@@ -31,7 +31,7 @@ public record TipState(long version, String etag, int eventCount, long eventByte
             bytes += ItemSize.element(v);
         }
         return new TipState(Items.next(stream, tip), Items.etag(tip), c.size(), bytes,
-                Items.number(tip, Fields.B), tip);
+                Items.number(stream, tip, Fields.B), tip);
     }
 
     /** Whether this can be known without its item: what the cache holds. */

@@ -91,6 +91,17 @@ class WrongAttributeTypesTest {
     }
 
     @Test
+    void calf_bytes_that_are_not_an_integer_are_refused_naming_b(LocalDynamo local) {
+        for (AttributeValue bad : List.of(s("12"), n("1.5"))) {
+            StoreClient store = storeWith(local, tip(Map.of("b", bad)));
+            assertThatThrownBy(() -> store.readTip(STREAM, true)).isInstanceOf(StoreFormatException.class)
+                    .hasMessageContaining("p=Order-1, i=2147483647").hasMessageContaining("'b' is not");
+            assertThatThrownBy(() -> store.append(STREAM, Expected.version(1), List.of(EventData.json("B", "{}"))))
+                    .isInstanceOf(StoreFormatException.class).hasMessageContaining("'b' is not");
+        }
+    }
+
+    @Test
     void types_that_are_not_a_list_are_refused_not_read_as_no_events(LocalDynamo local) {
         refusedEverywhere(storeWith(local, tip(Map.of("c", s("A")))), "'c' is not a list (L)");
         refusedEverywhere(storeWith(local, tip(Map.of("c", AttributeValue.fromSs(List.of("A"))))), "'c' is not a list (L)");
