@@ -29,19 +29,24 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * {@code Closed} epoch events and {@code Started} index events to a fresh index table, through
  * {@link StoreClient} and {@link FeedCodec}. Small epochs, under the test's control.
  */
-final class FeedFixture {
+public class FeedFixture {
 
-    final LocalDynamo local;
-    final String indexTable;
-    final String storeTable;
-    final StoreClient index;
-    final StoreClient store;
-    final int partitions;
+    public final LocalDynamo local;
+    public final String indexTable;
+    public final String storeTable;
+    public final StoreClient index;
+    public final StoreClient store;
+    public final int partitions;
     private final Map<StreamName, Long> versions = new HashMap<>();
     private final int[] epochs;
     private final long[] offsets;
 
-    FeedFixture(LocalDynamo local, int partitions) {
+    public FeedFixture(LocalDynamo local, int partitions) {
+        this(local, partitions, StoreConfig.TIP_MAX_BYTES);
+    }
+
+    /** @param tipMaxBytes small values make the store calve often, so that reads and scans meet calves too */
+    public FeedFixture(LocalDynamo local, int partitions, int tipMaxBytes) {
         this.local = local;
         this.partitions = partitions;
         this.indexTable = local.freshTableName("index");
@@ -49,7 +54,7 @@ final class FeedFixture {
         StoreTables.ensure(local.dynamo(), indexTable, null);
         StoreTables.ensure(local.dynamo(), storeTable, StreamViewType.NEW_IMAGE);
         this.index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
-        this.store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
+        this.store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).tipMaxBytes(tipMaxBytes).build());
         this.epochs = new int[partitions];
         this.offsets = new long[partitions];
         for (int p = 0; p < partitions; p++) {
@@ -58,7 +63,7 @@ final class FeedFixture {
     }
 
     /** Appends events with bodies {@code {"stream":..,"n":index}} to the store; returns their span. */
-    Span write(String stream, Instant at, String... types) {
+    public Span write(String stream, Instant at, String... types) {
         StreamName name = StreamName.parse(stream);
         long version = versions.getOrDefault(name, 0L);
         List<EventData> events = new ArrayList<>();
@@ -74,12 +79,12 @@ final class FeedFixture {
         return new Span(name, version, List.of(types));
     }
 
-    Span write(String stream, String... types) {
+    public Span write(String stream, String... types) {
         return write(stream, null, types);
     }
 
     /** Appends {@code Ingested} to the partition's current epoch, as the indexer would, indexed at {@code at}. */
-    void ingest(int partition, Instant at, List<Span> spans) {
+    public void ingest(int partition, Instant at, List<Span> spans) {
         List<Span> add = new ArrayList<>();
         for (Span s : spans) {
             if (Partitioner.route(s.stream(), partitions).value() != partition) {
@@ -92,7 +97,7 @@ final class FeedFixture {
     }
 
     /** Routes each span to its partition and ingests one epoch event per partition. */
-    void ingest(Instant at, Span... spans) {
+    public void ingest(Instant at, Span... spans) {
         Map<Integer, List<Span>> byPartition = new HashMap<>();
         for (Span s : spans) {
             byPartition.computeIfAbsent(Partitioner.route(s.stream(), partitions).value(), p -> new ArrayList<>()).add(s);
@@ -100,17 +105,17 @@ final class FeedFixture {
         byPartition.forEach((p, list) -> ingest(p, at, list));
     }
 
-    void ingest(Span... spans) {
+    public void ingest(Span... spans) {
         ingest((Instant) null, spans);
     }
 
     /** Closes the partition's current epoch and starts the next one. */
-    void closeEpoch(int partition) {
+    public void closeEpoch(int partition) {
         closeEpoch(partition, null);
     }
 
     /** Closes the partition's current epoch, indexed at {@code at}, and starts the next one. */
-    void closeEpoch(int partition, Instant at) {
+    public void closeEpoch(int partition, Instant at) {
         epochEvent(partition, new EpochEvent.Closed(), at);
         epochs[partition]++;
         offsets[partition] = 0;
@@ -118,8 +123,13 @@ final class FeedFixture {
     }
 
     /** Appends an epoch event of a type this version does not know. */
-    void unknownEpochEvent(int partition, String type) {
+    public void unknownEpochEvent(int partition, String type) {
         appendEpoch(partition, new EventData(type, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8), null, null, null, null));
+    }
+
+    /** Appends any epoch event to the partition's current epoch: the tests' way to plant a wrong index. */
+    public void epochEvent(int partition, EpochEvent e) {
+        epochEvent(partition, e, null);
     }
 
     private void epochEvent(int partition, EpochEvent e, Instant at) {
@@ -141,7 +151,7 @@ final class FeedFixture {
     }
 
     /** A stream name of the given category that routes to {@code partition}. */
-    String streamIn(String category, int partition, int n) {
+    public String streamIn(String category, int partition, int n) {
         int found = 0;
         for (int k = 0; ; k++) {
             String s = category + "-" + k;
@@ -152,7 +162,7 @@ final class FeedFixture {
     }
 
     /** Reader settings for tests: short intervals so that a suite stays fast. */
-    FeedReaderConfig.Builder config(String group) {
+    public FeedReaderConfig.Builder config(String group) {
         return FeedReaderConfig.builder(group, indexTable, storeTable)
                 .pollInterval(Duration.ofMillis(30))
                 .commitInterval(Duration.ofMillis(100))
