@@ -35,8 +35,8 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--out", description = "directory for the JSON results. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("target", "bench");
 
-    @Option(names = "--transport", description = "EMBEDDED (in process, no HTTP) or HTTP (server on a free port). Default: ${DEFAULT-VALUE}")
-    LocalDynamo.Transport transport = LocalDynamo.Transport.EMBEDDED;
+    @Option(names = "--transport", description = "HTTP (server on a free loopback port, normal SDK clients) or EMBEDDED (in process, no HTTP: flatters every figure). Default: ${DEFAULT-VALUE}")
+    LocalDynamo.Transport transport = LocalDynamo.Transport.HTTP;
 
     @Option(names = "--batch-limits", split = ",", description = "GetRecords limits for the index scenario. Default: 10,100,1000")
     List<Integer> batchLimits = List.of(10, 100, 1000);
