@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaColdStartBench;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaJar;
+import io.appendsfeed.samples.bench.internal.peer.PeerReport;
 
 /** The figures as readable tables and as a JSON file with the same numbers. */
 public final class Report {
@@ -88,6 +91,32 @@ public final class Report {
             t.row(x.label(), x.epochs(), x.seconds(), x.eventsPerSecond(), x.peakUsedBytes() / MIB, x.peakAfterGcBytes() / MIB,
                     x.collections());
             sb.append(t.render()).append('\n');
+        }
+        if (r.contention() != null) {
+            ContentionBench.Result c = r.contention();
+            Table t = new Table(String.format("6. contention: N indexers (own Indexer and client each) ingesting %,d records (%,d single-event"
+                            + " appends over %,d streams, split into N shards by stream) into ONE partition, batches of %d",
+                    c.records(), c.events(), c.streams(), c.runs().get(0).batchSize()),
+                    "indexers", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "refused writes", "redelivered",
+                    "WCU/event", "RCU/batch", "index correct");
+            c.runs().forEach(x -> t.row(x.indexers(), x.batches(), x.seconds(), x.recordsPerSecond(), x.conflicts(),
+                    x.conflictsPerBatch(), x.conditionFailures(), x.redeliveries(), x.writeUnitsPerEvent(), x.readUnitsPerBatch(),
+                    x.problems().isEmpty() ? "yes" : "NO"));
+            sb.append(t.render()).append('\n');
+        }
+        if (r.lambdaColdStart() != null) {
+            LambdaColdStartBench.Result c = r.lambdaColdStart();
+            Table t = new Table(String.format("7. Lambda cold start: a fresh process per run (median of runs), handler as Lambda builds it,"
+                            + " %d batches of %d records, ms from spawning the process (ours: the shaded jar, %s, flags as %s sets them)",
+                    LambdaColdStartBench.BATCHES, c.batchSize(), LambdaJar.HEAP, c.template()),
+                    "handler", "flags", "runs", "main", "constructed", "first batch done", "(min..max)", "1st invocation", "2nd invocation");
+            c.configs().forEach(x -> t.row(x.handler(), x.flags(), x.runs(), x.mainMs(), x.constructedMs(), x.firstBatchDoneMs(),
+                    Table.format(x.firstBatchDoneMinMs()) + ".." + Table.format(x.firstBatchDoneMaxMs()), x.firstInvocationMs(),
+                    x.secondInvocationMs()));
+            sb.append(t.render()).append('\n');
+        }
+        if (r.peer() != null) {
+            sb.append(PeerReport.tables(r.peer()));
         }
         sb.append(String.format("total %.1f s%n", r.totalSeconds()));
         return sb.toString();
