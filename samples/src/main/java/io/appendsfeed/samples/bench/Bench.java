@@ -103,12 +103,17 @@ public final class Bench implements Callable<Integer> {
             + " Default: all (peer only with --peer-dir)")
     List<String> scenarios;
 
+    private static final String CONFLICT_LOGGER = "org.slf4j.simpleLogger.log.io.appendsfeed.indexer.internal.EpochIngester";
+
     /** The JSON file of the last run, for callers that run it in process. */
     private Path written;
 
     public static void main(String[] args) {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the indexer logs a line per batch at INFO
+        }
+        if (System.getProperty(CONFLICT_LOGGER) == null) {
+            System.setProperty(CONFLICT_LOGGER, "error"); // the contention scenario makes conflicts on purpose; it counts them
         }
         System.exit(commandLine(new Bench()).execute(args));
     }

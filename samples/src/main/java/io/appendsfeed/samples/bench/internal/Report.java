@@ -1,7 +1,11 @@
 package io.appendsfeed.samples.bench.internal;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaColdStartBench;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaJar;
+import io.appendsfeed.samples.bench.internal.peer.PeerReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,14 +13,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import io.appendsfeed.samples.bench.internal.lambda.LambdaColdStartBench;
-import io.appendsfeed.samples.bench.internal.lambda.LambdaJar;
-import io.appendsfeed.samples.bench.internal.peer.PeerReport;
 
 /** The figures as readable tables and as a JSON file with the same numbers. */
 public final class Report {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** A scenario (or setting) not used is left out rather than written as null. */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private Report() {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Everything one run measured; serialised as the JSON results file. A scenario not run is null
- * (or an empty list).
+ * (left out of the JSON) or an empty list.
  */
 public record Results(Machine machine, Params params, WorkloadFigures workload, List<IndexBench.Run> index,
                       ReadBench.Result read, LatencyBench.Result latency, List<ColdStartBench.Result> coldStart,

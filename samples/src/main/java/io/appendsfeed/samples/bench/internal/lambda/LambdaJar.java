@@ -47,7 +47,8 @@ public record LambdaJar(Path jar, Path template, String javaToolOptions) {
         if (!flags.isTextual()) {
             throw new IllegalArgumentException("the SAM template " + template + " has no Parameters.JavaToolOptions.Default");
         }
-        return new LambdaJar(jar, template, flags.asText());
+        // absolute: the driver JVM runs in another directory
+        return new LambdaJar(jar.toAbsolutePath().normalize(), template.toAbsolutePath().normalize(), flags.asText());
     }
 
     /** The driver JVM's class path. */

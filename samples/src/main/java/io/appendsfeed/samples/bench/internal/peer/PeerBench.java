@@ -57,12 +57,13 @@ public final class PeerBench {
      *
      * @param appends equinox-js transactions (1-5 events each)
      * @param writeUnitsPerEvent what equinox-js's writes cost, per event
-     * @param bodyFloorReadUnits reading every store item once, eventually consistent (0.5 RCU per started 4 KB)
+     * @param bodyFloorReadUnits reading every store item once on its own, eventually consistent (0.5 RCU per started 4 KB)
+     * @param streamFloorReadUnits reading every stream once in one query (4 KB rounding per stream, not per item)
      */
     public record Result(String peer, String node, String handlerJvmFlags, long events, int streams, long appends,
                          long storeItems, long tips, double writeSeconds, double writeUnitsPerEvent, long records, int shards,
                          long getRecordsCalls, double bodyFloorReadUnits, double bodyFloorReadUnitsPerEvent,
-                         List<BatchSizeRun> runs) {
+                         double streamFloorReadUnits, double streamFloorReadUnitsPerEvent, List<BatchSizeRun> runs) {
         public Result {
             runs = List.copyOf(runs);
         }
@@ -123,7 +124,8 @@ public final class PeerBench {
         return new Result(PEER, harness.nodeVersion(), jar.javaToolOptions(), facts.events(), facts.versions().size(),
                 manifest.path("appends").asLong(), facts.items(), facts.tips(), manifest.at("/write/ms").asDouble() / 1000,
                 manifest.at("/write/wcu").asDouble() / facts.events(), stream.records(), stream.shards(), stream.getRecordsCalls(),
-                facts.bodyFloorReadUnits(), facts.bodyFloorReadUnits() / facts.events(), runs);
+                facts.bodyFloorReadUnits(), facts.bodyFloorReadUnits() / facts.events(), facts.streamFloorReadUnits(),
+                facts.streamFloorReadUnits() / facts.events(), runs);
     }
 
     private static BatchSizeRun batchSize(LocalDynamo local, PeerHarness harness, LambdaJar jar, LambdaEventFiles.Written w,

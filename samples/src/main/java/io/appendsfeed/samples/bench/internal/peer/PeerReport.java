@@ -21,8 +21,9 @@ public final class PeerReport {
                         + " capacity: ReturnConsumedCapacity=TOTAL on every call, summed; ratio = appendsfeed ÷ equinox-js%n",
                 r.peer(), r.node(), r.events(), r.appends(), r.streams(), r.storeItems(), r.writeUnitsPerEvent(), r.records(),
                 r.shards(), LambdaJar.HEAP, r.handlerJvmFlags()));
-        sb.append(String.format("   floor of reading with bodies: every store item once, eventually consistent = %.1f RCU = %.5f RCU/event%n%n",
-                r.bodyFloorReadUnits(), r.bodyFloorReadUnitsPerEvent()));
+        sb.append(String.format("   floor of reading with bodies, every store item once, eventually consistent (0.5 RCU per started 4 KB):"
+                        + " %.1f RCU = %.5f RCU/event item by item (GetItem each); %.1f RCU = %.5f RCU/event stream by stream (one Query each)%n%n",
+                r.bodyFloorReadUnits(), r.bodyFloorReadUnitsPerEvent(), r.streamFloorReadUnits(), r.streamFloorReadUnitsPerEvent()));
         for (PeerBench.BatchSizeRun run : r.runs()) {
             sb.append(sideBySide(r, run).render()).append('\n');
             sb.append(matrix(r, run).render()).append('\n');
@@ -64,8 +65,10 @@ public final class PeerReport {
                 t.row("read own index, " + m + ": RCU/event", re.readUnitsPerEvent(), ra.readUnitsPerEvent(),
                         ratio(ra.readUnitsPerEvent(), re.readUnitsPerEvent()));
                 if (bodies) {
-                    t.row("  ÷ floor " + Table.format(r.bodyFloorReadUnitsPerEvent()) + " RCU/event",
+                    t.row("  ÷ floor, item by item (" + Table.format(r.bodyFloorReadUnitsPerEvent()) + " RCU/event)",
                             re.readUnitsPerEvent() / r.bodyFloorReadUnitsPerEvent(), ra.readUnitsPerEvent() / r.bodyFloorReadUnitsPerEvent(), "");
+                    t.row("  ÷ floor, stream by stream (" + Table.format(r.streamFloorReadUnitsPerEvent()) + " RCU/event)",
+                            re.readUnitsPerEvent() / r.streamFloorReadUnitsPerEvent(), ra.readUnitsPerEvent() / r.streamFloorReadUnitsPerEvent(), "");
                 }
             }
         }
