@@ -152,8 +152,11 @@ public final class Bench implements Callable<Integer> {
     Params params() {
         boolean full = mode == Mode.full;
         boolean scaled = !full && coldEvents == null && memoryEvents == null;
-        List<String> which = scenarios != null ? scenarios
-                : Params.SCENARIOS.stream().filter(s -> !s.equals("peer") || peerDir != null).toList();
+        // by default: all, but the peer only with its harness, and nothing that needs other processes when embedded
+        List<String> which = scenarios != null ? scenarios : Params.SCENARIOS.stream()
+                .filter(s -> !s.equals("peer") || peerDir != null)
+                .filter(s -> transport == LocalDynamo.Transport.HTTP || !(s.equals("peer") || s.equals("lambda")))
+                .toList();
         PeerBench.Params peer = peerDir == null ? null : new PeerBench.Params(peerDir,
                 peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
                 peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches);
