@@ -9,6 +9,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,13 @@ public final class EpochIngester {
                 d.allowedGaps().forEach(g -> log.warn("partition {}: allowed gap: {}", partition, g.getMessage()));
                 settled += d.consumed();
                 rest = rest.subList(d.consumed(), rest.size());
+                if (d.remainder() != null) {
+                    // the rest of a span too big for one write goes first in the next; it settles once all of it is in
+                    List<SourceSpan> next = new ArrayList<>(rest.size());
+                    next.add(d.remainder());
+                    next.addAll(rest.subList(1, rest.size()));
+                    rest = next;
+                }
                 if (d.gap() != null) {
                     // decided on the state as last seen: another indexer may have written the missing events since
                     EpochState fresh = moveOnIfClosed(epochs.catchUp(partition, s, true));

@@ -36,13 +36,79 @@ class EpochDeciderTest {
 
     @Test
     void first_span_of_a_stream_is_add_later_ones_are_app() {
-        Decision d = decide(EpochState.empty(EpochId.ZERO), in("A-1", 0, "x"), in("A-1", 1, "y"), in("B-1", 0, "z"));
-        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"), Span.of("B-1", 0, "z"));
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()));
+        Decision d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"));
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "z"));
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y"));
-        assertThat(d.consumed()).isEqualTo(3);
-        assertThat(d.acceptedEvents()).isEqualTo(3);
+        assertThat(d.consumed()).isEqualTo(2);
+        assertThat(d.acceptedEvents()).isEqualTo(2);
         assertThat(d.close()).isFalse();
         assertThat(d.bodyBytes()).isEqualTo(FeedCodec.encode(d.ingested()).length);
+    }
+
+    @Test
+    void a_streams_records_in_one_batch_make_one_span() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()));
+        Decision d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"), in("A-1", 2, "w"), in("B-1", 1, "v"),
+                in("A-1", 2, "w", "u"));
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "z", "v"));
+        assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y", "w", "u"));
+        assertThat(d.consumed()).isEqualTo(5);
+        assertThat(d.acceptedEvents()).isEqualTo(5);
+        assertThat(d.duplicateEvents()).isEqualTo(1);
+        assertThat(d.bodyBytes()).isEqualTo(FeedCodec.encode(d.ingested()).length);
+    }
+
+    @Test
+    void a_span_past_an_allowed_gap_in_a_stream_the_write_holds_goes_in_the_next_write() {
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), List.of(in("A-1", 0, "x"), in("A-1", 3, "y")),
+                Map.of(), LIMITS, true);
+        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"));
+        assertThat(d.consumed()).isEqualTo(1);
+        assertThat(d.allowedGaps()).isEmpty();
+        EpochState s = after(EpochState.empty(EpochId.ZERO), d.ingested());
+        Decision next = EpochDecider.decide(s, List.of(in("A-1", 3, "y")), Map.of(), LIMITS, true);
+        assertThat(next.ingested().app()).containsExactly(Span.of("A-1", 3, "y"));
+        assertThat(next.allowedGaps()).hasSize(1);
+    }
+
+    @Test
+    void a_span_too_big_for_one_ingested_is_split_across_writes_each_under_the_cap() {
+        String[] types = new String[15_000];
+        for (int k = 0; k < types.length; k++) {
+            types[k] = "SomethingHappenedWithALongName" + k;
+        }
+        EpochState s = EpochState.empty(EpochId.ZERO);
+        List<SourceSpan> rest = List.of(in("Big-1", 0, types), in("Small-1", 0, "x"));
+        List<String> written = new java.util.ArrayList<>();
+        int writes = 0;
+        while (!rest.isEmpty()) {
+            Decision d = EpochDecider.decide(s, rest, Map.of(), LIMITS, false);
+            assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);
+            assertThat(FeedCodec.encode(d.ingested()).length).isEqualTo(d.bodyBytes());
+            for (Span sp : d.ingested().add()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
+            for (Span sp : d.ingested().app()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
+            s = after(s, d.ingested());
+            List<SourceSpan> left = new java.util.ArrayList<>(rest.subList(d.consumed(), rest.size()));
+            if (d.remainder() != null) {
+                left.set(0, d.remainder());
+            }
+            rest = left;
+            writes++;
+        }
+        assertThat(writes).isGreaterThan(1);
+        assertThat(written).containsExactly(types);
+        assertThat(s.nextIndex(StreamName.parse("Big-1"))).isEqualTo(types.length);
+        assertThat(s.nextIndex(StreamName.parse("Small-1"))).isEqualTo(1);
+    }
+
+    @Test
+    void span_bytes_are_those_the_codec_writes() {
+        for (Span span : List.of(Span.of("A-1", 0, "x"), Span.of("Ünïcødé-🚀 x0", 123456789, "Ö\"q\\", "t\n"),
+                Span.of("Order-42", 7, "Placed", "Paid", "Shipped"))) {
+            assertThat(EpochDecider.jsonBytes(span)).as(span.toString())
+                    .isEqualTo(FeedCodec.span(span).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
     }
 
     @Test
