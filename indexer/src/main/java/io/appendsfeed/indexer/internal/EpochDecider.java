@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decides the next write to an epoch (DESIGN.md, "Ingest"): drops what the feed already holds,
@@ -36,11 +37,13 @@ public final class EpochDecider {
      * @param state the epoch as last read
      * @param inputs spans of one partition, in delivery order
      * @param prior next indexes from earlier epochs, for streams this epoch does not hold
+     * @param unplaced streams whose event before their first span here never reached the feed (see
+     *                 {@link FeedHistory}): a gap, unless allowed
      * @param limits when the epoch closes
      * @param allowGaps let spans past a gap through instead of stopping there
      */
     public static Decision decide(EpochState state, List<SourceSpan> inputs, Map<StreamName, Long> prior,
-                                  EpochLimits limits, boolean allowGaps) {
+                                  Set<StreamName> unplaced, EpochLimits limits, boolean allowGaps) {
         if (state.isClosed()) {
             throw new IllegalStateException("epoch " + state.epoch() + " is closed; decide on its successor");
         }
@@ -89,6 +92,13 @@ public final class EpochDecider {
                     duplicates += next - span.index();
                     span = span.from(next);
                 }
+            } else if (span.index() > 0 && unplaced.contains(stream)) {
+                if (allowGaps) {
+                    allowedGap = FeedGapException.unplaced(stream, span.index());
+                } else {
+                    gap = FeedGapException.unplaced(stream, span.index());
+                    break;
+                }
             }
             Map<StreamName, Span> into = state.nextIndex(stream) >= 0 || app.containsKey(stream) ? app : add;
             Span before = into.get(stream);
@@ -113,7 +123,7 @@ public final class EpochDecider {
                 }
                 part = part == null ? span.prefix(1) : part;
                 if (part.count() < span.count()) {
-                    remainder = new SourceSpan(span.from(part.nextIndex()), in.tip(), in.writtenAt(), in.position());
+                    remainder = new SourceSpan(span.from(part.nextIndex()), in.tip(), in.writtenAt(), in.position(), in.times());
                     span = part;
                     spanBytes = joins ? typesBytes(span) : jsonBytes(span) + 1;
                 }
