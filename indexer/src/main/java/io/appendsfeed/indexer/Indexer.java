@@ -3,13 +3,16 @@ package io.appendsfeed.indexer;
 import io.appendsfeed.indexer.internal.DynamoEpochStore;
 import io.appendsfeed.indexer.internal.DynamoIndexStore;
 import io.appendsfeed.indexer.internal.EpochIngester;
+import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.indexer.internal.Parsed;
 import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +37,16 @@ public final class Indexer {
     private final DynamoIndexStore index;
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
 
-    private Indexer(IndexerConfig config, StoreClient store) {
+    private final FeedHistory.StoreTimes storeTimes;
+
+    private Indexer(IndexerConfig config, StoreClient index, StoreClient store) {
         this.config = config;
-        this.epochs = new DynamoEpochStore(store, config.clock());
-        this.index = new DynamoIndexStore(store);
+        this.epochs = new DynamoEpochStore(index, config.clock());
+        this.index = new DynamoIndexStore(index);
+        this.storeTimes = store == null ? null : (stream, at) -> {
+            List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
+            return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
+        };
     }
 
     /**
@@ -49,9 +58,11 @@ public final class Indexer {
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(config.meter()).clock(config.clock()).tipMaxBytes(config.epochTipMaxBytes()).build());
-        Indexer indexer = new Indexer(config, store);
+        StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
+                .reservedStreams(true).meter(config.meter()).clock(config.clock()).build());
+        StoreClient store = config.storeTable() == null ? null
+                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(config.meter()).tipCacheStreams(0).build());
+        Indexer indexer = new Indexer(config, index, store);
         IndexState state = indexer.index.load().state();
         if (!state.isCreated()) {
             state = indexer.index.create(config.partitions()).state();
@@ -137,7 +148,7 @@ public final class Indexer {
     }
 
     private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config));
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config, storeTimes));
     }
 
     private static void log(BatchOutcome o) {
