@@ -96,6 +96,9 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--lambda-batch-sizes", split = ",", description = "Lambda batch sizes K of the peer scenario. Default: 100,1000")
     List<Integer> lambdaBatchSizes = List.of(100, 1000);
 
+    @Option(names = "--repeats", description = "peer scenario: runs of each handler and each reader, alternating, median reported (quick 1; full 3)")
+    Integer repeats;
+
     @Option(names = "--keep-batches", description = "keep the peer scenario's Lambda event files (large) under --out/work")
     boolean keepBatches;
 
@@ -159,7 +162,7 @@ public final class Bench implements Callable<Integer> {
                 .toList();
         PeerBench.Params peer = peerDir == null ? null : new PeerBench.Params(peerDir,
                 peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
-                peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches);
+                peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches, repeats != null ? repeats : full ? 3 : 1);
         return new Params(mode.name(), scaled ? 10 : 1, transport,
                 events != null ? events : full ? 50_000 : 2_000,
                 streams != null ? streams : full ? 1_000 : 100,

@@ -148,7 +148,7 @@ class BenchTest {
         Path jar = lambdaJar();
         Bench bench = new Bench();
         int exit = Bench.commandLine(bench).execute("--scenarios", "peer", "--peer-dir", dir, "--peer-events", Long.toString(PEER_EVENTS),
-                "--peer-streams", "30", "--lambda-batch-sizes", "50,1000", "--lambda-jar", jar.toString(),
+                "--peer-streams", "30", "--lambda-batch-sizes", "50,1000", "--repeats", "2", "--lambda-jar", jar.toString(),
                 "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
         assertThat(exit).as("every index and every read checked out").isZero();
         JsonNode p = new ObjectMapper().readTree(bench.written().toFile()).get("peer");
@@ -174,7 +174,10 @@ class BenchTest {
                 assertThat(i.get("writeUnitsPerEvent").asDouble()).as(side + ": never below the floor")
                         .isGreaterThanOrEqualTo(i.get("floorWriteUnitsPerEvent").asDouble()).isPositive();
                 assertThat(i.get("conditionFailures").asLong()).as(side + ": no other indexer ran").isZero();
-                assertThat(i.get("recordsPerSecond").asDouble()).isPositive();
+                assertThat(i.get("runs").asInt()).as("each handler ran twice, a fresh index each time").isEqualTo(2);
+                assertThat(i.get("recordsPerSecond").asDouble()).isPositive()
+                        .isBetween(i.get("recordsPerSecondMin").asDouble(), i.get("recordsPerSecondMax").asDouble());
+                assertThat(i.get("transactionsPerBatch").asDouble()).isLessThanOrEqualTo(i.get("writesPerBatch").asDouble());
             }
             JsonNode reads = run.get("reads");
             assertThat(reads).hasSize(8);
@@ -183,6 +186,9 @@ class BenchTest {
                 assertThat(leg.get("problems")).as(name).isEmpty();
                 assertThat(leg.get("events").asLong()).as(name).isEqualTo(PEER_EVENTS);
                 assertThat(leg.get("readUnits").asDouble()).as(name).isPositive();
+                assertThat(leg.get("runs").asInt()).as(name).isEqualTo(2);
+                assertThat(leg.get("eventsPerSecond").asDouble()).as(name)
+                        .isBetween(leg.get("eventsPerSecondMin").asDouble(), leg.get("eventsPerSecondMax").asDouble());
             }
         }
     }

@@ -46,6 +46,7 @@ public final class MeteredClient implements DynamoDbClient {
     private final LongAdder reads = new LongAdder();
     private final LongAdder writes = new LongAdder();
     private final LongAdder conditionFailures = new LongAdder();
+    private final LongAdder transactions = new LongAdder();
 
     public MeteredClient(DynamoDbClient dynamo, CapacityTally tally) {
         this.dynamo = dynamo;
@@ -65,6 +66,11 @@ public final class MeteredClient implements DynamoDbClient {
     /** Writes refused by their condition ({@code ConditionalCheckFailed}, a cancelled transaction): conflicts. */
     public long conditionFailures() {
         return conditionFailures.sum();
+    }
+
+    /** {@code TransactWriteItems} calls made (also counted as writes): DynamoDB charges their items twice. */
+    public long transactions() {
+        return transactions.sum();
     }
 
     public CapacityTally tally() {
@@ -141,6 +147,7 @@ public final class MeteredClient implements DynamoDbClient {
 
     @Override
     public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest r) {
+        transactions.increment();
         TransactWriteItemsResponse out = write(() -> dynamo.transactWriteItems(
                 r.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build()));
         addAll(out.consumedCapacity(), true);

@@ -12,7 +12,7 @@
 // Output, one line each, tab-separated:
 //   main <ms since spawn>                        this script's first line (after its static imports)
 //   loaded <ms since spawn>                      the handler module is imported (client and context built)
-//   batch <n> <records> <handler µs> <RCU> <WCU> <read calls> <write calls> <conditional failures> <ms since spawn>
+//   batch <n> <records> <handler µs> <RCU> <WCU> <read calls> <write calls> <conditional failures> <ms since spawn> <transactions>
 import { createRequire } from "node:module"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -29,7 +29,7 @@ if (!batchDir || !outFile) {
 const READS = new Set(["GetItemCommand", "QueryCommand", "ScanCommand", "BatchGetItemCommand", "TransactGetItemsCommand"])
 const WRITES = new Set(["PutItemCommand", "UpdateItemCommand", "DeleteItemCommand", "BatchWriteItemCommand", "TransactWriteItemsCommand"])
 const CONFLICTS = new Set(["ConditionalCheckFailedException", "TransactionCanceledException"])
-const meter = { rcu: 0, wcu: 0, reads: 0, writes: 0, conflicts: 0 }
+const meter = { rcu: 0, wcu: 0, reads: 0, writes: 0, conflicts: 0, transactions: 0 }
 
 function units(out) {
   const cc = out?.ConsumedCapacity
@@ -51,6 +51,7 @@ function patch(mod) {
     command.input.ReturnConsumedCapacity = "TOTAL"
     if (read) meter.reads++
     else meter.writes++
+    if (name === "TransactWriteItemsCommand") meter.transactions++
     return send.call(this, command, ...rest).then(
       (out) => {
         if (read) meter.rcu += units(out)
@@ -81,6 +82,6 @@ for (const f of files) {
   const micros = Number((process.hrtime.bigint() - start) / 1000n)
   n++
   lines.push(["batch", n, event.Records.length, micros, meter.rcu - before.rcu, meter.wcu - before.wcu,
-    meter.reads - before.reads, meter.writes - before.writes, meter.conflicts - before.conflicts, Date.now() - spawnedAt].join("\t"))
+    meter.reads - before.reads, meter.writes - before.writes, meter.conflicts - before.conflicts, Date.now() - spawnedAt, meter.transactions - before.transactions].join("\t"))
 }
 writeFileSync(outFile, lines.join("\n") + "\n")

@@ -72,6 +72,7 @@ public final class HandlerDriver {
             long reads = metered == null ? 0 : metered.reads();
             long writes = metered == null ? 0 : metered.writes();
             long failures = metered == null ? 0 : metered.conditionFailures();
+            long transactions = metered == null ? 0 : metered.transactions();
             long start = System.nanoTime();
             StreamsEventResponse response = handler.handleRequest(event, null);
             long micros = (System.nanoTime() - start) / 1000;
@@ -88,7 +89,8 @@ public final class HandlerDriver {
                     Long.toString(metered == null ? 0 : metered.reads() - reads),
                     Long.toString(metered == null ? 0 : metered.writes() - writes),
                     Long.toString(metered == null ? 0 : metered.conditionFailures() - failures),
-                    Long.toString(System.currentTimeMillis() - spawnedAt)));
+                    Long.toString(System.currentTimeMillis() - spawnedAt),
+                    Long.toString(metered == null ? 0 : metered.transactions() - transactions)));
         }
         Files.write(Path.of(args[2]), lines);
     }

@@ -25,9 +25,10 @@ public record HandlerRun(long mainMs, long loadedMs, List<Batch> batches) {
      * @param writes write calls, refused ones included
      * @param conditionFailures writes refused by their condition
      * @param doneMs milliseconds from spawning the process to the end of this call
+     * @param transactions {@code TransactWriteItems} calls among the writes
      */
     public record Batch(int n, int records, long micros, double readUnits, double writeUnits, long reads, long writes,
-                        long conditionFailures, long doneMs) {}
+                        long conditionFailures, long doneMs, long transactions) {}
 
     public HandlerRun {
         batches = List.copyOf(batches);
@@ -58,7 +59,7 @@ public record HandlerRun(long mainMs, long loadedMs, List<Batch> batches) {
                     case "loaded" -> loaded = Long.parseLong(f[1]);
                     case "batch" -> batches.add(new Batch(Integer.parseInt(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]),
                             Double.parseDouble(f[4]), Double.parseDouble(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                            Long.parseLong(f[8]), Long.parseLong(f[9])));
+                            Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10])));
                     default -> throw new IllegalStateException("unknown line");
                 }
             } catch (RuntimeException e) {
@@ -119,6 +120,14 @@ public record HandlerRun(long mainMs, long loadedMs, List<Batch> batches) {
 
     public static double readsPerBatch(List<Batch> bs) {
         return bs.isEmpty() ? 0 : (double) bs.stream().mapToLong(Batch::reads).sum() / bs.size();
+    }
+
+    public static double transactionsPerBatch(List<Batch> bs) {
+        return bs.isEmpty() ? 0 : (double) bs.stream().mapToLong(Batch::transactions).sum() / bs.size();
+    }
+
+    public static double writesPerBatch(List<Batch> bs) {
+        return bs.isEmpty() ? 0 : (double) bs.stream().mapToLong(Batch::writes).sum() / bs.size();
     }
 
     public static double readUnitsPerBatch(List<Batch> bs) {

@@ -88,8 +88,9 @@ final class OurReader {
         if (mismatched > 0) {
             problems.add(mismatched + " streams end at another version than the store's");
         }
-        return new ReadLeg("appendsfeed", index, bodies, events.get(), seconds, events.get() / seconds, tally.readUnits(),
-                events.get() == 0 ? 0 : tally.readUnits() / events.get(), metered.reads(), problems);
+        double rate = events.get() / seconds;
+        return new ReadLeg("appendsfeed", index, bodies, events.get(), seconds, rate, tally.readUnits(),
+                events.get() == 0 ? 0 : tally.readUnits() / events.get(), metered.reads(), problems, 1, rate, rate);
     }
 
     private static boolean parses(FeedEvent e) {

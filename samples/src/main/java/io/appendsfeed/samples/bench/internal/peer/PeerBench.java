@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  * {@code GetRecords} limit 1000) and cut into Lambda batches of each size K, never across shards; the
  * same batch files go to our Lambda handler (the shaded jar in a fresh JVM, the template's flags) and
  * to equinox-js's (in a fresh node process), each into its own index table. Both indexes are checked
- * against the store, then both readers read both indexes, index only and with bodies.
+ * against the store, then both readers read both indexes, index only and with bodies. Each is done
+ * {@code repeats} times, alternating between the two implementations, and the median reported.
  */
 public final class PeerBench {
 
@@ -38,10 +39,14 @@ public final class PeerBench {
      * @param concurrency equinox-js's concurrent writers
      * @param batchSizes Lambda batch sizes K
      * @param keepBatches keep the batch files (they are large) after the run
+     * @param repeats how often each handler indexes and each reader reads (the median is reported)
      */
     public record Params(Path peerDir, long events, int streams, long seed, int concurrency, List<Integer> batchSizes,
-                         boolean keepBatches) {
+                         boolean keepBatches, int repeats) {
         public Params {
+            if (repeats < 1) {
+                throw new IllegalArgumentException("peer: --repeats must be at least 1, got " + repeats);
+            }
             batchSizes = List.copyOf(batchSizes);
             if (events < 1 || streams < 1 || streams > events) {
                 throw new IllegalArgumentException("peer: need 1 <= streams <= events, got " + streams + " streams, " + events + " events");
@@ -116,7 +121,7 @@ public final class PeerBench {
 
         List<BatchSizeRun> runs = new ArrayList<>();
         for (LambdaEventFiles.Written w : files.written()) {
-            runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, step));
+            runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, p.repeats(), step));
             if (!p.keepBatches()) {
                 delete(w.dir());
             }
@@ -128,28 +133,54 @@ public final class PeerBench {
                 facts.streamFloorReadUnits() / facts.events(), runs);
     }
 
+    /**
+     * Both handlers {@code repeats} times each, alternating (so that the machine's drift hits both), each
+     * run into a fresh index table; every index is checked, the median run of each side is reported. Then
+     * every reader on the first index of each side, {@code repeats} times each, alternating likewise.
+     */
     private static BatchSizeRun batchSize(LocalDynamo local, PeerHarness harness, LambdaJar jar, LambdaEventFiles.Written w,
-                                          String store, StoreFacts facts, Path manifest, Path work, Consumer<String> step) {
+                                          String store, StoreFacts facts, Path manifest, Path work, int repeats,
+                                          Consumer<String> step) {
         int k = w.batchSize();
-        String ours = local.indexTable("af-index-" + k);
-        String theirs = local.indexTable("ejs-index-" + k);
-        step.accept(String.format("peer: K=%d: our handler (shaded jar, fresh JVM) indexes %,d batches", k, w.batches()));
-        HandlerRun ourRun = HandlerProcess.java(jar, jar.javaToolOptions(), true, w.dir(), work, local.endpoint(), ours);
-        step.accept(String.format("peer: K=%d: equinox-js's handler (fresh node) indexes the same batches", k));
-        HandlerRun theirRun = harness.index(w.dir(), work, local.endpoint(), theirs);
-        Indexing ourIndexing = Indexing.of(OURS, ourRun, IndexCheck.of(local.dynamo(), ours, facts.versions()), facts.events());
-        Indexing theirIndexing = Indexing.of(THEIRS, theirRun, IndexCheck.of(local.dynamo(), theirs, facts.versions()), facts.events());
-
-        List<ReadLeg> reads = new ArrayList<>();
-        for (String[] index : new String[][] {{OURS, ours}, {THEIRS, theirs}}) {
-            for (boolean bodies : new boolean[] {false, true}) {
-                step.accept(String.format("peer: K=%d: our reader on the %s index, %s", k, index[0], bodies ? "with bodies" : "index only"));
-                reads.add(OurReader.read(local.dynamo(), index[0], index[1], store, bodies, facts.versions()));
-            }
-            step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, index only and with bodies", k, index[0]));
-            reads.addAll(peerRead(local, harness, store, index, manifest, work.resolve("read-" + index[1]), facts.events()));
+        List<HandlerRun> ourRuns = new ArrayList<>();
+        List<HandlerRun> theirRuns = new ArrayList<>();
+        List<IndexCheck> ourChecks = new ArrayList<>();
+        List<IndexCheck> theirChecks = new ArrayList<>();
+        for (int r = 1; r <= repeats; r++) {
+            String ours = local.indexTable("af-index-" + k + "-" + r);
+            String theirs = local.indexTable("ejs-index-" + k + "-" + r);
+            step.accept(String.format("peer: K=%d: our handler (shaded jar, fresh JVM) indexes %,d batches (run %d of %d)", k,
+                    w.batches(), r, repeats));
+            ourRuns.add(HandlerProcess.java(jar, jar.javaToolOptions(), true, w.dir(), work, local.endpoint(), ours));
+            step.accept(String.format("peer: K=%d: equinox-js's handler (fresh node) indexes the same batches (run %d of %d)", k,
+                    r, repeats));
+            theirRuns.add(harness.index(w.dir(), work, local.endpoint(), theirs));
+            ourChecks.add(IndexCheck.of(local.dynamo(), ours, facts.versions()));
+            theirChecks.add(IndexCheck.of(local.dynamo(), theirs, facts.versions()));
         }
-        return new BatchSizeRun(k, w.batches(), w.records(), ourIndexing, theirIndexing, reads);
+        Indexing ourIndexing = Indexing.median(OURS, ourRuns, ourChecks, facts.events());
+        Indexing theirIndexing = Indexing.median(THEIRS, theirRuns, theirChecks, facts.events());
+
+        String[][] indexes = {{OURS, ourChecks.get(0).indexTable()}, {THEIRS, theirChecks.get(0).indexTable()}};
+        Map<String, List<ReadLeg>> legs = new LinkedHashMap<>();
+        for (int r = 1; r <= repeats; r++) {
+            for (String[] index : indexes) {
+                for (boolean bodies : new boolean[] {false, true}) {
+                    step.accept(String.format("peer: K=%d: our reader on the %s index, %s (run %d of %d)", k, index[0],
+                            bodies ? "with bodies" : "index only", r, repeats));
+                    ReadLeg leg = OurReader.read(local.dynamo(), index[0], index[1], store, bodies, facts.versions());
+                    legs.computeIfAbsent(leg.key(), x -> new ArrayList<>()).add(leg);
+                }
+                step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, index only and with bodies (run %d of %d)",
+                        k, index[0], r, repeats));
+                for (ReadLeg leg : peerRead(local, harness, store, index, manifest, work.resolve("read-" + index[1] + "-" + r),
+                        facts.events())) {
+                    legs.computeIfAbsent(leg.key(), x -> new ArrayList<>()).add(leg);
+                }
+            }
+        }
+        return new BatchSizeRun(k, w.batches(), w.records(), ourIndexing, theirIndexing,
+                legs.values().stream().map(ReadLeg::median).toList());
     }
 
     /** A read that fails its own check still wrote its figures: they are kept, with the failure as the problem. */
@@ -166,13 +197,7 @@ public final class PeerBench {
         List<ReadLeg> legs = new ArrayList<>();
         for (boolean bodies : new boolean[] {false, true}) {
             ReadLeg leg = ReadLeg.ofPeer(index[0], bodies, result, events);
-            if (failure != null && leg.correct()) {
-                List<String> problems = new ArrayList<>(leg.problems());
-                problems.add(failure);
-                leg = new ReadLeg(leg.reader(), leg.index(), leg.bodies(), leg.events(), leg.seconds(), leg.eventsPerSecond(),
-                        leg.readUnits(), leg.readUnitsPerEvent(), leg.requests(), problems);
-            }
-            legs.add(leg);
+            legs.add(failure != null && leg.correct() ? leg.withProblem(failure) : leg);
         }
         return legs;
     }

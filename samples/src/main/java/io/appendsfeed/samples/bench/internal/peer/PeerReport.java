@@ -34,10 +34,15 @@ public final class PeerReport {
     private static Table sideBySide(PeerBench.Result r, PeerBench.BatchSizeRun run) {
         Indexing a = run.appendsfeed();
         Indexing e = run.equinoxJs();
-        Table t = new Table(String.format("8.%d K=%,d: %,d batches, %,d records", r.runs().indexOf(run) + 1, run.batchSize(),
-                run.batches(), run.records()), "figure", E, A, "ratio");
+        Table t = new Table(String.format("8.%d K=%,d: %,d batches, %,d records; median of %d runs of each handler (fresh index each),"
+                        + " run alternately", r.runs().indexOf(run) + 1, run.batchSize(), run.batches(), run.records(),
+                run.appendsfeed().runs()), "figure", E, A, "ratio");
         t.row("index records/s, all batches (handler time)", e.recordsPerSecond(), a.recordsPerSecond(),
                 ratio(a.recordsPerSecond(), e.recordsPerSecond()));
+        if (a.runs() > 1 || e.runs() > 1) {
+            t.row("  spread over " + a.runs() + " runs (min..max)", spread(e.recordsPerSecondMin(), e.recordsPerSecondMax()),
+                    spread(a.recordsPerSecondMin(), a.recordsPerSecondMax()), "");
+        }
         t.row("index records/s, first 10 batches (cold start)", e.first10RecordsPerSecond(), a.first10RecordsPerSecond(),
                 ratio(a.first10RecordsPerSecond(), e.first10RecordsPerSecond()));
         t.row("index records/s, steady state (second half)", e.steadyRecordsPerSecond(), a.steadyRecordsPerSecond(),
@@ -52,6 +57,10 @@ public final class PeerReport {
         t.row("RCU while indexing, per batch (steady state)", e.steadyReadUnitsPerBatch(), a.steadyReadUnitsPerBatch(), "");
         t.row("read calls per batch (all)", e.readsPerBatch(), a.readsPerBatch(), "");
         t.row("read calls per batch (steady state)", e.steadyReadsPerBatch(), a.steadyReadsPerBatch(), "");
+        t.row("write calls per batch (all)", e.writesPerBatch(), a.writesPerBatch(), "");
+        t.row("  of which TransactWriteItems (all / steady state)", Table.format(e.transactionsPerBatch()) + " / "
+                + Table.format(e.steadyTransactionsPerBatch()), Table.format(a.transactionsPerBatch()) + " / "
+                + Table.format(a.steadyTransactionsPerBatch()), "");
         t.row("spans written", e.spans(), a.spans(), ratio(a.spans(), e.spans()));
         t.row("Ingested events / epochs", e.ingested() + " / " + e.epochs(), a.ingested() + " / " + a.epochs(), "");
         t.row("index correct (each event once, in order)", yes(e.correct()), yes(a.correct()), "");
@@ -90,14 +99,19 @@ public final class PeerReport {
 
     private static Table matrix(PeerBench.Result r, PeerBench.BatchSizeRun run) {
         Table t = new Table(String.format("8.%d K=%,d: every reader on every index, from the start to the tail (ours: runUntilCaughtUp,"
-                        + " defaults, in the benchmark's JVM; theirs: the harness's DynamoStoreSource read, in node)",
-                r.runs().indexOf(run) + 1, run.batchSize()),
-                "reader", "index", "mode", "events", "seconds", "events/s", "RCU", "RCU/event", "requests", "correct");
+                        + " defaults, in the benchmark's JVM; theirs: the harness's DynamoStoreSource read, in node); median of %d reads",
+                r.runs().indexOf(run) + 1, run.batchSize(), run.reads().isEmpty() ? 0 : run.reads().get(0).runs()),
+                "reader", "index", "mode", "events", "seconds", "events/s", "(min..max)", "RCU", "RCU/event", "requests", "correct");
         for (ReadLeg l : run.reads()) {
-            t.row(l.reader(), l.index(), l.mode(), l.events(), l.seconds(), l.eventsPerSecond(), l.readUnits(), l.readUnitsPerEvent(),
+            t.row(l.reader(), l.index(), l.mode(), l.events(), l.seconds(), l.eventsPerSecond(),
+                    spread(l.eventsPerSecondMin(), l.eventsPerSecondMax()), l.readUnits(), l.readUnitsPerEvent(),
                     l.requests(), l.correct() ? "yes" : "NO: " + String.join("; ", l.problems()));
         }
         return t;
+    }
+
+    private static String spread(double min, double max) {
+        return Table.format(min) + ".." + Table.format(max);
     }
 
     private static Object ratio(double ours, double theirs) {

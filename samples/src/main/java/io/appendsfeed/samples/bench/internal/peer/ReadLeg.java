@@ -2,6 +2,7 @@ package io.appendsfeed.samples.bench.internal.peer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 
@@ -13,9 +14,12 @@ import java.util.List;
  * @param bodies whether event bodies were loaded from the store
  * @param requests DynamoDB calls the reader made
  * @param problems how what it delivered differs from the store (events twice, gaps, streams short); empty when correct
+ * @param runs how many reads this is the median of, by {@code eventsPerSecond}; {@code eventsPerSecondMin}/{@code Max}
+ *             their spread
  */
 public record ReadLeg(String reader, String index, boolean bodies, long events, double seconds, double eventsPerSecond,
-                      double readUnits, double readUnitsPerEvent, long requests, List<String> problems) {
+                      double readUnits, double readUnitsPerEvent, long requests, List<String> problems, int runs,
+                      double eventsPerSecondMin, double eventsPerSecondMax) {
 
     public ReadLeg {
         problems = List.copyOf(problems);
@@ -23,6 +27,32 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
 
     public boolean correct() {
         return problems.isEmpty();
+    }
+
+    /** Reader, index and mode: what repeats of one leg share. */
+    String key() {
+        return reader + "/" + index + "/" + bodies;
+    }
+
+    /** The median of repeats of one leg (the lower middle of an even count), with every repeat's problems. */
+    static ReadLeg median(List<ReadLeg> legs) {
+        List<ReadLeg> sorted = legs.stream().sorted(Comparator.comparingDouble(ReadLeg::eventsPerSecond)).toList();
+        ReadLeg m = sorted.get((sorted.size() - 1) / 2);
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < legs.size(); i++) {
+            for (String p : legs.get(i).problems()) {
+                problems.add((legs.size() > 1 ? "run " + (i + 1) + ": " : "") + p);
+            }
+        }
+        return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond, m.readUnits, m.readUnitsPerEvent,
+                m.requests, problems, legs.size(), sorted.get(0).eventsPerSecond(), sorted.get(sorted.size() - 1).eventsPerSecond());
+    }
+
+    ReadLeg withProblem(String problem) {
+        List<String> ps = new ArrayList<>(problems);
+        ps.add(problem);
+        return new ReadLeg(reader, index, bodies, events, seconds, eventsPerSecond, readUnits, readUnitsPerEvent, requests, ps,
+                runs, eventsPerSecondMin, eventsPerSecondMax);
     }
 
     public String mode() {
@@ -39,7 +69,7 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
         List<String> problems = new ArrayList<>();
         if (r.isMissingNode()) {
             return new ReadLeg("equinox-js", index, bodies, 0, 0, 0, 0, 0, 0,
-                    List.of("no " + (bodies ? "WithData" : "IndexOnly") + " result: the read did not run"));
+                    List.of("no " + (bodies ? "WithData" : "IndexOnly") + " result: the read did not run"), 1, 0, 0);
         }
         long events = r.path("events").asLong();
         double seconds = r.path("ms").asDouble() / 1000;
@@ -59,7 +89,8 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
         if (r.path("timedOut").asBoolean(false)) {
             problems.add("timed out before the tail");
         }
-        return new ReadLeg("equinox-js", index, bodies, events, seconds, events / Math.max(seconds, 1e-9), rcu,
-                events == 0 ? 0 : rcu / events, requests, problems);
+        double rate = events / Math.max(seconds, 1e-9);
+        return new ReadLeg("equinox-js", index, bodies, events, seconds, rate, rcu, events == 0 ? 0 : rcu / events, requests,
+                problems, 1, rate, rate);
     }
 }
