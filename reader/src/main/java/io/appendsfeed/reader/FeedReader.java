@@ -84,7 +84,7 @@ public final class FeedReader implements AutoCloseable {
         String name = "appendsfeed-" + config.group();
         this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), Threads.named(name + "-handler"));
         this.timers = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-timer"));
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, handler, new BodyLoader(store, config.loadAttempts()), parked),
+        Scheduler scheduler = new Scheduler(StreamCall.create(config, handler, new BodyLoader(store, dynamo, config.loadAttempts()), parked),
                 config.categories(), config.eventTypes(), config.maxConcurrentStreams(), config.maxBatchEvents(),
                 new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
         this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), new FeedPositions(index), checkpoints,

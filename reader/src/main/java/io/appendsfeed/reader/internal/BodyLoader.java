@@ -8,10 +8,10 @@ import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.MissingEventsException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -24,12 +24,21 @@ public final class BodyLoader {
     private static final Logger LOG = LoggerFactory.getLogger(BodyLoader.class);
     private static final Duration LAG_WAIT_MIN = Duration.ofMillis(20);
 
+    /** Streams whose item layout is remembered (about 100 bytes each). */
+    private static final int REMEMBERED_LAYOUTS = 100_000;
+    /** Store items kept for the next load of their stream, by DynamoDB item size. */
+    private static final long ITEM_CACHE_BYTES = 32L << 20;
+
     private final StoreClient store;
+    private final ItemRangeReader items;
     private final int attempts;
     private final Backoff backoff;
 
-    public BodyLoader(StoreClient store, int attempts) {
+    /** @param dynamo the client {@code store} uses, for the loads' own queries */
+    public BodyLoader(StoreClient store, DynamoDbClient dynamo, int attempts) {
         this.store = store;
+        this.items = new ItemRangeReader(dynamo, store.config().table(), new StreamLayouts(REMEMBERED_LAYOUTS),
+                new ItemCache(ITEM_CACHE_BYTES));
         this.attempts = attempts;
         this.backoff = new Backoff(LAG_WAIT_MIN, Duration.ofSeconds(1));
     }
@@ -46,11 +55,7 @@ public final class BodyLoader {
         long last = wanted.get(wanted.size() - 1).index();
         for (int attempt = 1; ; attempt++) {
             boolean strong = attempt >= attempts;
-            Read read = Read.forward(first).limit(last - first + 1);
-            Map<Long, StoredEvent> byIndex = new HashMap<>();
-            for (StoredEvent e : store.readAll(stream, strong ? read.strongly() : read)) {
-                byIndex.put(e.index(), e);
-            }
+            Map<Long, StoredEvent> byIndex = items.read(stream, first, last, strong);
             List<FeedEvent> out = new ArrayList<>(wanted.size());
             for (FeedEvent w : wanted) {
                 StoredEvent e = byIndex.get(w.index());
