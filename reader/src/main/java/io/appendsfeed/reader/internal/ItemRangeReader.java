@@ -4,11 +4,15 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.Items;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
@@ -27,6 +31,10 @@ final class ItemRangeReader {
     private static final Map<String, String> NAMES = Map.of("#p", Fields.P, "#i", Fields.I, "#n", Fields.N,
             "#c", Fields.C, "#e", Fields.E);
     private static final int MAX_PAGE_ITEMS = 100;
+    private static final int BATCH_GET_KEYS = 100;
+    /** Rounds of a {@code BatchGetItem} for keys DynamoDB left unprocessed; still unread then, a stream is queried alone. */
+    private static final int BATCH_GET_ROUNDS = 3;
+    private static final String TIP_KEY = Long.toString(Fields.TIP_INDEX);
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -40,13 +48,88 @@ final class ItemRangeReader {
         this.cache = cache;
     }
 
-    /** The events of {@code [first, last]} found, by index. */
-    Map<Long, StoredEvent> read(StreamName stream, long first, long last, boolean consistent) {
+    /** The events of {@code [first, last]} in the item cache, or null when it does not hold them all. */
+    Map<Long, StoredEvent> cached(StreamName stream, long first, long last) {
+        Map<Long, StoredEvent> out = new HashMap<>();
+        if (fromCache(stream, first, last, out) <= last) {
+            return null;
+        }
+        cache.consumed(stream, last + 1);
+        return out;
+    }
+
+    /** Adds the events the cache holds from {@code first} on; returns the first index it does not hold. */
+    private long fromCache(StreamName stream, long first, long last, Map<Long, StoredEvent> out) {
+        long next = first;
+        for (Map<String, AttributeValue> item : cache.from(stream, first, last)) {
+            take(stream, item, first, last, layouts.of(stream), out);
+            next = Items.next(stream, item);
+        }
+        return next;
+    }
+
+    /**
+     * Whether {@code first} is in the stream's Tip as far as known, or nothing is known of it: then
+     * reading the Tip first costs nothing extra when it holds the range, and when it does not it is
+     * kept for the stream's later loads.
+     */
+    boolean tipFirst(StreamName stream, long first) {
+        StreamLayouts.Layout layout = layouts.of(stream);
+        long start = layout.startKey(first);
+        return start < 0 ? !layout.anyCalf() : start == layout.tip();
+    }
+
+    /**
+     * The Tips of {@code streams}, read together with {@code BatchGetItem} (100 at a time); a
+     * stream missing from the result has no Tip visible (or its key stayed unprocessed).
+     */
+    Map<StreamName, Map<String, AttributeValue>> tips(List<StreamName> streams, boolean consistent) {
+        Map<StreamName, Map<String, AttributeValue>> out = new HashMap<>();
+        for (int from = 0; from < streams.size(); from += BATCH_GET_KEYS) {
+            List<Map<String, AttributeValue>> keys = new ArrayList<>();
+            for (StreamName s : streams.subList(from, Math.min(streams.size(), from + BATCH_GET_KEYS))) {
+                keys.add(Map.of(Fields.P, AttributeValue.fromS(s.value()), Fields.I, AttributeValue.fromN(TIP_KEY)));
+            }
+            KeysAndAttributes request = KeysAndAttributes.builder().keys(keys).projectionExpression(PROJECTION)
+                    .expressionAttributeNames(NAMES).consistentRead(consistent).build();
+            for (int round = 0; round < BATCH_GET_ROUNDS && request != null && request.hasKeys() && !request.keys().isEmpty(); round++) {
+                BatchGetItemResponse r = dynamo.batchGetItem(BatchGetItemRequest.builder()
+                        .requestItems(Map.of(table, request)).build());
+                for (Map<String, AttributeValue> item : r.responses().getOrDefault(table, List.of())) {
+                    out.put(StreamName.parse(item.get(Fields.P).s()), item);
+                }
+                request = r.hasUnprocessedKeys() ? r.unprocessedKeys().get(table) : null;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The events of {@code [first, last]} given the stream's Tip as read ({@code tip} may be null):
+     * events before the Tip are read from the calves.
+     */
+    Map<Long, StoredEvent> withTip(StreamName stream, Map<String, AttributeValue> tip, long first, long last, boolean consistent) {
+        if (tip == null) {
+            return read(stream, first, last, consistent);
+        }
+        StreamLayouts.Layout layout = layouts.of(stream);
+        long tipStart = Items.firstIndex(stream, tip);
+        Map<Long, StoredEvent> out = tipStart > first ? read(stream, first, Math.min(last, tipStart - 1), consistent) : new HashMap<>();
+        take(stream, tip, first, last, layout, out);
+        keep(stream, tip, last);
+        return out;
+    }
+
+    /**
+     * The events of {@code [first, last]} found, by index: from the item cache as far as it goes
+     * (unless {@code consistent}: a strongly consistent read is a re-read after a miss), then read.
+     */
+    Map<Long, StoredEvent> read(StreamName stream, long wanted, long last, boolean consistent) {
         StreamLayouts.Layout layout = layouts.of(stream);
         Map<Long, StoredEvent> out = new HashMap<>();
-        Map<String, AttributeValue> cached = cache.covering(stream, first, last);
-        if (cached != null) {
-            take(stream, cached, first, last, layout, out);
+        long first = consistent ? wanted : fromCache(stream, wanted, last, out);
+        if (first > last) {
+            cache.consumed(stream, last + 1);
             return out;
         }
         long start = first == 0 ? 0 : layout.startKey(first);
@@ -86,10 +169,9 @@ final class ItemRangeReader {
     /** Caches the item that ended a load when it holds events after the range: the stream's next load wants them. */
     private void keep(StreamName stream, Map<String, AttributeValue> item, long last) {
         long next = Items.next(stream, item);
+        cache.consumed(stream, last + 1);
         if (next > last + 1) {
             cache.put(stream, item, Items.firstIndex(stream, item), next);
-        } else {
-            cache.remove(stream);
         }
     }
 

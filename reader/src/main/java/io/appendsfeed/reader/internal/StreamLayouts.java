@@ -45,6 +45,15 @@ final class StreamLayouts {
             return Math.max(1, n);
         }
 
+        synchronized boolean anyCalf() {
+            return !calves.isEmpty();
+        }
+
+        /** First index of the Tip when last read, -1 when not seen. */
+        synchronized long tip() {
+            return tipFirst;
+        }
+
         synchronized void calf(long first, long next) {
             calves.put(first, next);
         }
