@@ -64,6 +64,11 @@ public final class PartitionRunner implements Runnable {
             stop = true;
         } catch (RuntimeException e) {
             fail("stopped on an unexpected error: " + e, e);
+        } finally {
+            if (lost) {
+                // lose() may have run before this thread opened the partition: whoever opens it closes it
+                ctx.scheduler().close(partition);
+            }
         }
     }
 
