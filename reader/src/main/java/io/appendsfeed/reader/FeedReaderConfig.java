@@ -19,7 +19,8 @@ import java.util.UUID;
  *               time (default); off, this instance reads {@code partitions} unconditionally
  * @param owner this instance's name in leases and checkpoints
  * @param start where to start (default: the stored checkpoint, else the beginning)
- * @param pollInterval how long to wait at the tail before reading again
+ * @param pollInterval the longest wait at the tail before reading again: right after new events the reader
+ *                     reads again within 25 ms, doubling the wait while it finds none, up to this
  * @param maxReadEvents epoch events per read of the index
  * @param maxBufferedEpochEvents per partition, epoch events read ahead of the handled position
  * @param maxConcurrentStreams handler calls (with their body loads) in parallel
