@@ -109,7 +109,7 @@ public final class BenchRun {
             }
         }
         return new Results(machine, params, workload, index, read, latency, cold, memory, contention, lambda, peer,
-                (System.nanoTime() - start) / 1e9);
+                (System.nanoTime() - start) / 1e9, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private SyntheticFeed.Built feed(LocalDynamo local, long events, boolean oneEpoch) {
@@ -140,6 +140,7 @@ public final class BenchRun {
                 System.getProperty("java.version"), System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 "in memory, " + (params.transport() == LocalDynamo.Transport.EMBEDDED ? "embedded (in process, no HTTP)"
-                        : "HTTP server in the benchmark's JVM on a loopback port, normal SDK clients (Apache HTTP client)"));
+                        : "HTTP server in the benchmark's JVM on a loopback port, normal SDK clients (Apache HTTP client)"),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 }

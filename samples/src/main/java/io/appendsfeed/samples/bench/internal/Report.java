@@ -45,8 +45,9 @@ public final class Report {
         StringBuilder sb = new StringBuilder();
         Results.Machine m = r.machine();
         sb.append(String.format("appendsfeed benchmark, %s mode, %s%n%d processors, %.1f GiB RAM, max heap %.1f GiB, Java %s (%s), %s%n"
+                        + "load average (1 min) %.1f at the start, %.1f at the end (others' work on the same processors)%n"
                         + "DynamoDB Local %s%n%n", r.params().mode(), m.date(), m.processors(), m.physicalMemoryBytes() / GIB,
-                m.maxHeapBytes() / GIB, m.java(), m.vm(), m.os(), m.dynamoDbLocal()));
+                m.maxHeapBytes() / GIB, m.java(), m.vm(), m.os(), m.loadAverageStart(), r.loadAverageEnd(), m.dynamoDbLocal()));
         if (r.workload() != null) {
             Results.WorkloadFigures w = r.workload();
             sb.append(String.format("workload: %,d events (single-event appends) over %,d streams, written at %,.0f events/s, %.2f WCU/event%n%n",

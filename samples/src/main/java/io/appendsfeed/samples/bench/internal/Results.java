@@ -13,11 +13,16 @@ import java.util.List;
 public record Results(Machine machine, Params params, WorkloadFigures workload, List<IndexBench.Run> index,
                       ReadBench.Result read, LatencyBench.Result latency, List<ColdStartBench.Result> coldStart,
                       MemoryBench.Result memory, ContentionBench.Result contention, LambdaColdStartBench.Result lambdaColdStart,
-                      PeerBench.Result peer, double totalSeconds) {
+                      PeerBench.Result peer, double totalSeconds, double loadAverageEnd) {
 
-    /** Where the figures come from. */
+    /**
+     * Where the figures come from.
+     *
+     * @param loadAverageStart the system's 1-minute load average when the run started (-1 when the OS
+     *                         does not tell): on a shared machine, how many others wanted the cores
+     */
     public record Machine(String date, int processors, long physicalMemoryBytes, long maxHeapBytes, String java,
-                          String vm, String os, String dynamoDbLocal) {}
+                          String vm, String os, String dynamoDbLocal, double loadAverageStart) {}
 
     /** The events written for the index and read scenarios. */
     public record WorkloadFigures(long events, int streams, double seconds, double eventsPerSecond,
