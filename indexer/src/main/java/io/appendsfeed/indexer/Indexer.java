@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.DynamoEpochStore;
 import io.appendsfeed.indexer.internal.DynamoIndexStore;
 import io.appendsfeed.indexer.internal.EpochIngester;
@@ -8,8 +9,13 @@ import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
+import io.appendsfeed.model.metrics.Metrics;
+import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +23,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -33,9 +40,12 @@ public final class Indexer {
     private final DynamoEpochStore epochs;
     private final DynamoIndexStore index;
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
+    /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
+    private final CapacityTally tally;
 
-    private Indexer(IndexerConfig config, StoreClient store) {
+    private Indexer(IndexerConfig config, StoreClient store, CapacityTally tally) {
         this.config = config;
+        this.tally = tally;
         this.epochs = new DynamoEpochStore(store, config.clock());
         this.index = new DynamoIndexStore(store);
     }
@@ -49,9 +59,12 @@ public final class Indexer {
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
+        boolean measured = config.metrics().enabled() || config.meter() != CapacityMeter.NONE;
+        CapacityTally tally = measured ? new CapacityTally(config.meter()) : null;
         StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(config.meter()).clock(config.clock()).tipMaxBytes(config.epochTipMaxBytes()).build());
-        Indexer indexer = new Indexer(config, store);
+                .reservedStreams(true).meter(measured ? tally : CapacityMeter.NONE).clock(config.clock())
+                .tipMaxBytes(config.epochTipMaxBytes()).build());
+        Indexer indexer = new Indexer(config, store, tally);
         IndexState state = indexer.index.load().state();
         if (!state.isCreated()) {
             state = indexer.index.create(config.partitions()).state();
@@ -74,13 +87,38 @@ public final class Indexer {
      *         batch at {@link BatchOutcome#firstNotIngested()} and are named in the outcome
      */
     public BatchOutcome ingest(List<ChangeRecord> records) {
+        return ingest(records, null);
+    }
+
+    /**
+     * Ingests one batch of Streams records from one shard, in the order the source delivered them:
+     * as {@link #ingest(List)}, and the batch's log line, log context ({@code shard} in the MDC) and
+     * metrics name the shard.
+     *
+     * @param shard the shard id, or null when the source does not know it
+     */
+    public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
+        if (shard == null) {
+            return parseAndRun(records, null);
+        }
+        try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
+            return parseAndRun(records, shard);
+        }
+    }
+
+    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard) {
+        long started = System.nanoTime();
         List<SourceSpan> spans = new ArrayList<>();
+        Instant newest = null;
         List<Integer> order = new ArrayList<>();
         int skipped = 0;
         RejectedRecord rejected = null;
         int rejectedAt = Integer.MAX_VALUE;
         for (int k = 0; k < records.size(); k++) {
             ChangeRecord r = records.get(k);
+            if (r.approximateCreation() != null && (newest == null || r.approximateCreation().isAfter(newest))) {
+                newest = r.approximateCreation();
+            }
             Parsed p = RecordParser.parse(r);
             log.debug("{}: {}", r, p);
             if (p instanceof Parsed.Spanned s) {
@@ -96,7 +134,7 @@ public final class Indexer {
             }
         }
         return run(records.size(), skipped, spans, order, rejected, rejectedAt,
-                k -> records.get(k).sequenceNumber());
+                k -> records.get(k).sequenceNumber(), started, newest, shard);
     }
 
     /**
@@ -105,15 +143,20 @@ public final class Indexer {
      * @return the outcome, as for {@link #ingest(List)}; positions are the spans' own
      */
     public BatchOutcome ingestSpans(List<SourceSpan> spans) {
+        long started = System.nanoTime();
         List<Integer> order = new ArrayList<>(spans.size());
         for (int k = 0; k < spans.size(); k++) {
             order.add(k);
         }
-        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position());
+        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null);
     }
 
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
-                             int rejectedAt, java.util.function.IntFunction<String> position) {
+                             int rejectedAt, java.util.function.IntFunction<String> position, long started,
+                             Instant newest, String shard) {
+        if (tally != null) {
+            tally.start();
+        }
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
@@ -131,16 +174,35 @@ public final class Indexer {
             }
         }
         String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
-        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first);
-        log(outcome);
+        Capacity capacity = tally == null ? Capacity.NONE : tally.take();
+        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
+                Duration.ofNanos(System.nanoTime() - started), newest);
+        Instant now = config.clock().instant();
+        log(outcome, now);
+        report(outcome, shard, now);
         return outcome;
+    }
+
+    /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */
+    private void report(BatchOutcome outcome, String shard, Instant now) {
+        Metrics metrics = config.metrics();
+        if (!metrics.enabled()) {
+            return;
+        }
+        try {
+            metrics.record(IndexerMetrics.sample(outcome, config.indexTable(), shard, now));
+            metrics.flush();
+        } catch (RuntimeException e) {
+            // the batch is in the feed whatever the metrics do: failing it would only redeliver it
+            log.warn("metrics {} failed to take the batch's figures: {}", metrics, e.toString());
+        }
     }
 
     private EpochIngester ingester(PartitionId p) {
         return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config));
     }
 
-    private static void log(BatchOutcome o) {
+    private static void log(BatchOutcome o, Instant now) {
         StringBuilder sb = new StringBuilder();
         for (PartitionOutcome p : o.partitions()) {
             sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans())
@@ -149,6 +211,11 @@ public final class Indexer {
             if (p.conflicts() > 0) sb.append(", ").append(p.conflicts()).append(" conflicts");
             if (!p.ok()) sb.append(", FAILED: ").append(p.error().getMessage());
         }
+        sb.append(" | ").append(o.elapsed().toMillis()).append(" ms");
+        if (o.capacity() != Capacity.NONE) {
+            sb.append(", ").append(o.capacity().writeUnits()).append(" WCU, ").append(o.capacity().readUnits()).append(" RCU");
+        }
+        o.newestRecordAge(now).ifPresent(age -> sb.append(", newest record ").append(age.toMillis()).append(" ms old"));
         String tail = o.complete() ? "" : " | not ingested from " + o.firstNotIngested();
         if (o.complete()) {
             log.info("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreConfig;
 import java.time.Clock;
@@ -25,10 +26,11 @@ import java.util.Objects;
  * @param epochTipMaxBytes the epoch streams' Tip threshold: every write rewrites the Tip, so a small
  *                         Tip makes each {@code Ingested} cheap (measured: 2.1 WCU per batch of 10 spans
  *                         at 2 KiB against 14.7 at the store's default 32 KiB)
+ * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
-                            CapacityMeter meter, int epochTipMaxBytes) {
+                            CapacityMeter meter, int epochTipMaxBytes, Metrics metrics) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
@@ -57,6 +59,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         if (epochTipMaxBytes < 1 || epochTipMaxBytes > StoreConfig.ITEM_MAX_BYTES / 2) {
             throw new IllegalArgumentException("epochTipMaxBytes must be in [1, " + StoreConfig.ITEM_MAX_BYTES / 2 + "], was " + epochTipMaxBytes);
         }
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     public static Builder builder(String indexTable) {
@@ -65,7 +68,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
 
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
-                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter).epochTipMaxBytes(epochTipMaxBytes);
+                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter).epochTipMaxBytes(epochTipMaxBytes).metrics(metrics);
     }
 
     public static final class Builder {
@@ -79,6 +82,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private Clock clock = Clock.systemUTC();
         private CapacityMeter meter = CapacityMeter.NONE;
         private int epochTipMaxBytes = EPOCH_TIP_MAX_BYTES;
+        private Metrics metrics = Metrics.NONE;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -93,10 +97,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder clock(Clock v) { this.clock = v; return this; }
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
         public Builder epochTipMaxBytes(int v) { this.epochTipMaxBytes = v; return this; }
+        public Builder metrics(Metrics v) { this.metrics = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, epochTipMaxBytes);
+                    redeliveryWindow, clockSkew, clock, meter, epochTipMaxBytes, metrics);
         }
     }
 }

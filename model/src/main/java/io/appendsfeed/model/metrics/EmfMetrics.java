@@ -36,6 +36,7 @@ public final class EmfMetrics implements Metrics {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** Null: {@code System.out} as it is at each line (the Lambda runtime replaces it at start-up). */
     private final PrintStream out;
     private final String namespace;
     private final Map<String, String> fixedDimensions;
@@ -43,7 +44,9 @@ public final class EmfMetrics implements Metrics {
 
     /** Lines to stdout, namespace {@value #NAMESPACE}. */
     public EmfMetrics() {
-        this(System.out, NAMESPACE, Map.of());
+        this.out = null;
+        this.namespace = NAMESPACE;
+        this.fixedDimensions = Map.of();
     }
 
     /**
@@ -118,7 +121,7 @@ public final class EmfMetrics implements Metrics {
                 }
             });
         }
-        out.println(root);
+        (out != null ? out : System.out).println(root);
     }
 
     /** What was recorded for one set of dimensions since the last line. */
