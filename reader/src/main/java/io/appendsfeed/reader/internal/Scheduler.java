@@ -179,11 +179,13 @@ public final class Scheduler {
             running++;
             try {
                 workers.execute(() -> {
-                    Outcome o = new Outcome.Failed(new IllegalStateException("the handler call did not complete"));
-                    try {
-                        o = call.run(b, attempts);
-                    } finally {
-                        completed(b, o);
+                    try (LogContext ignored = LogContext.stream(call.group(), b.state().partition, b.state().stream)) {
+                        Outcome o = new Outcome.Failed(new IllegalStateException("the handler call did not complete"));
+                        try {
+                            o = call.run(b, attempts);
+                        } finally {
+                            completed(b, o);
+                        }
                     }
                 });
             } catch (RejectedExecutionException e) {

@@ -50,6 +50,10 @@ public final class StreamCall {
                 c.parkAfterAttempts(), c.clock());
     }
 
+    public String group() {
+        return group;
+    }
+
     /** @param attemptsBefore failures of this stream in a row before this call */
     Outcome run(Batch b, int attemptsBefore) {
         Outcome o = call(b);
