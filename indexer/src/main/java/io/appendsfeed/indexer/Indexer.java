@@ -4,6 +4,7 @@ import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.DynamoEpochStore;
 import io.appendsfeed.indexer.internal.DynamoIndexStore;
 import io.appendsfeed.indexer.internal.EpochIngester;
+import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.indexer.internal.Parsed;
 import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.IndexState;
@@ -13,7 +14,9 @@ import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoredEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,11 +46,17 @@ public final class Indexer {
     /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
     private final CapacityTally tally;
 
-    private Indexer(IndexerConfig config, StoreClient store, CapacityTally tally) {
+    private final FeedHistory.StoreTimes storeTimes;
+
+    private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally) {
         this.config = config;
         this.tally = tally;
-        this.epochs = new DynamoEpochStore(store, config.clock());
-        this.index = new DynamoIndexStore(store);
+        this.epochs = new DynamoEpochStore(index, config.clock());
+        this.index = new DynamoIndexStore(index);
+        this.storeTimes = store == null ? null : (stream, at) -> {
+            List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
+            return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
+        };
     }
 
     /**
@@ -61,10 +70,12 @@ public final class Indexer {
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
         boolean measured = config.metrics().enabled() || config.meter() != CapacityMeter.NONE;
         CapacityTally tally = measured ? new CapacityTally(config.meter()) : null;
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(measured ? tally : CapacityMeter.NONE).clock(config.clock())
-                .tipMaxBytes(config.epochTipMaxBytes()).build());
-        Indexer indexer = new Indexer(config, store, tally);
+        CapacityMeter meter = measured ? tally : CapacityMeter.NONE;
+        StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
+                .reservedStreams(true).meter(meter).clock(config.clock()).build());
+        StoreClient store = config.storeTable() == null ? null
+                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(meter).tipCacheStreams(0).build());
+        Indexer indexer = new Indexer(config, index, store, tally);
         IndexState state = indexer.index.load().state();
         if (!state.isCreated()) {
             state = indexer.index.create(config.partitions()).state();
@@ -199,7 +210,7 @@ public final class Indexer {
     }
 
     private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config));
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config, storeTimes));
     }
 
     private static void log(BatchOutcome o, Instant now) {

@@ -85,7 +85,9 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
-        return new ItemPages(dynamo, stream, range, k, ascending, limit, false, read.consistent(), read.bodies());
+        // every item but the Tip holds at least one event: n events need at most n + 1 items
+        int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
+        return new ItemPages(dynamo, stream, range, k, ascending, items, false, read.consistent(), read.bodies());
     }
 
     private ItemPages page(String range, long k, boolean ascending, int limit) {
