@@ -189,7 +189,7 @@ public final class Indexer {
         BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
                 Duration.ofNanos(System.nanoTime() - started), newest);
         Instant now = config.clock().instant();
-        log(outcome, now);
+        log(outcome, shard, now);
         report(outcome, shard, now);
         return outcome;
     }
@@ -213,7 +213,7 @@ public final class Indexer {
         return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config, storeTimes));
     }
 
-    private static void log(BatchOutcome o, Instant now) {
+    private static void log(BatchOutcome o, String shard, Instant now) {
         StringBuilder sb = new StringBuilder();
         for (PartitionOutcome p : o.partitions()) {
             sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans())
@@ -228,10 +228,11 @@ public final class Indexer {
         }
         o.newestRecordAge(now).ifPresent(age -> sb.append(", newest record ").append(age.toMillis()).append(" ms old"));
         String tail = o.complete() ? "" : " | not ingested from " + o.firstNotIngested();
+        String from = shard == null ? "" : " from " + shard;
         if (o.complete()) {
-            log.info("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);
+            log.info("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
         } else {
-            log.warn("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);
+            log.warn("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
         }
     }
 }
