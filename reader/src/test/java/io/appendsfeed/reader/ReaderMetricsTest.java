@@ -125,6 +125,22 @@ class ReaderMetricsTest {
         assertThat(Partitioner.route(StreamName.parse("Account-1"), 1).value()).isZero();
     }
 
+    @Test
+    void without_metrics_nothing_is_wrapped_or_sampled(LocalDynamo local) {
+        FeedFixture f = new FeedFixture(local, 1);
+        f.ingest(f.write("Account-1", "Opened"));
+        Recorder handler = new Recorder();
+        try (FeedReader off = new FeedReader(local.dynamo(), f.config("plain").build(), handler);
+             FeedReader on = new FeedReader(local.dynamo(), f.config("measured").metrics(new MicrometerMetrics(new SimpleMeterRegistry())).build(),
+                     new Recorder())) {
+            off.start();
+            on.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> handler.indices("Account-1").size() == 1);
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .contains("appendsfeed-measured-metrics-1").noneMatch(n -> n.startsWith("appendsfeed-plain-metrics"));
+        }
+    }
+
     private static double gauge(SimpleMeterRegistry registry, String name, String partition) {
         var g = registry.find(name).tag("partition", partition).gauge();
         return g == null ? -1 : g.value();

@@ -123,6 +123,18 @@ class IndexerMetricsTest {
     }
 
     @Test
+    void without_metrics_or_a_meter_no_capacity_is_asked_for(LocalDynamo local) {
+        String storeTable = IndexerTables.store(local);
+        String indexTable = IndexerTables.index(local);
+        List<ChangeRecord> records = write(local, storeTable, 2, 1);
+        BatchOutcome o = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build()).ingest(records);
+        assertThat(o.acceptedEvents()).isEqualTo(2);
+        assertThat(o.capacity()).isSameAs(Capacity.NONE);
+        assertThat(o.elapsed()).isPositive();
+        assertThat(o.newestRecordAt()).isEqualTo(newest(records));
+    }
+
+    @Test
     void epochs_closed_and_a_rejected_record_are_counted(LocalDynamo local) {
         String storeTable = IndexerTables.store(local);
         String indexTable = IndexerTables.index(local);
