@@ -24,8 +24,8 @@ import org.slf4j.MDC;
  * {@value #MAX_VALUES} durations in a line (EMF's limit); the line is written as soon as one is
  * full. Each line declares two dimension sets when a sample has two dimensions or more: all of
  * them, and all but the finest (e.g. {@code [group, partition]} and {@code [group]}), so alarms
- * can watch the aggregate while dashboards split it. The current SLF4J MDC entries (e.g. the
- * Lambda request id, the shard) are added as plain members, searchable in Logs Insights.
+ * can watch the aggregate while dashboards split it. At a flush, the current SLF4J MDC entries
+ * (e.g. the Lambda request id, the shard) are added as plain members, searchable in Logs Insights.
  */
 public final class EmfMetrics implements Metrics {
 
@@ -70,19 +70,20 @@ public final class EmfMetrics implements Metrics {
         Pending p = pending.computeIfAbsent(dims, Pending::new);
         p.add(sample);
         if (p.full()) {
-            write(pending.remove(dims));
+            // written mid-unit: the thread's MDC describes only the call that filled the list, so leave it out
+            write(pending.remove(dims), false);
         }
     }
 
     @Override
     public synchronized void flush() {
         for (Pending p : pending.values()) {
-            write(p);
+            write(p, true);
         }
         pending.clear();
     }
 
-    private void write(Pending p) {
+    private void write(Pending p, boolean withContext) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode aws = root.putObject("_aws");
         aws.put("Timestamp", p.time.toEpochMilli());
@@ -113,7 +114,7 @@ public final class EmfMetrics implements Metrics {
             }
         }
         p.dimensions.forEach(root::put);
-        Map<String, String> context = MDC.getCopyOfContextMap();
+        Map<String, String> context = withContext ? MDC.getCopyOfContextMap() : null;
         if (context != null) {
             context.forEach((k, v) -> {
                 if (!root.has(k) && v != null) {
