@@ -23,7 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -33,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The indexer's core, shared by every source (Lambda, KCL, the local poller, a backfill): parse
  * records into spans, route each to its partition, ingest each partition's spans into its active
  * epoch exactly once, and say up to where the batch is durably in. Thread-safe; batches for one
- * partition are ingested one at a time.
+ * partition are ingested one at a time, the partitions of one batch at the same time.
  */
 public final class Indexer {
 
@@ -42,6 +45,13 @@ public final class Indexer {
     private final IndexerConfig config;
     private final DynamoEpochStore epochs;
     private final DynamoIndexStore index;
+    /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
+    private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "appendsfeed-partition");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
     /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
     private final CapacityTally tally;
@@ -165,27 +175,45 @@ public final class Indexer {
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                              int rejectedAt, java.util.function.IntFunction<String> position, long started,
                              Instant newest, String shard) {
-        if (tally != null) {
-            tally.start();
+        CapacityTally.Batch batch = tally == null ? null : tally.start();
+        try {
+            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch);
+        } finally {
+            if (tally != null) {
+                tally.end();
+            }
         }
+    }
+
+    private BatchOutcome ingest(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
+                                int rejectedAt, java.util.function.IntFunction<String> position, long started,
+                                Instant newest, String shard, CapacityTally.Batch batch) {
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
                     p -> new ArrayList<>()).add(k);
         }
+        // partitions are independent: their writes go out at the same time, each partition's in order
+        List<Map.Entry<PartitionId, List<Integer>>> work = new ArrayList<>(byPartition.entrySet());
+        List<CompletableFuture<PartitionOutcome>> pending = new ArrayList<>(work.size());
+        for (int k = 0; k < work.size(); k++) {
+            PartitionId p = work.get(k).getKey();
+            List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
+                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine)), PARTITIONS));
+        }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         int firstFailed = rejectedAt;
-        for (Map.Entry<PartitionId, List<Integer>> e : byPartition.entrySet()) {
-            List<Integer> ks = e.getValue();
-            List<SourceSpan> mine = ks.stream().map(spans::get).toList();
-            PartitionOutcome o = ingester(e.getKey()).ingest(mine);
+        for (int k = 0; k < work.size(); k++) {
+            List<Integer> ks = work.get(k).getValue();
+            PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
             outcomes.add(o);
             if (!o.ok() && o.settled() < ks.size()) { // a failure after every span settled (recording the next epoch) loses nothing
                 firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
             }
         }
         String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
-        Capacity capacity = tally == null ? Capacity.NONE : tally.take();
+        Capacity capacity = batch == null ? Capacity.NONE : batch.total();
         BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
                 Duration.ofNanos(System.nanoTime() - started), newest);
         Instant now = config.clock().instant();

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Decides the next write to an epoch (DESIGN.md, "Ingest"): drops what the feed already holds,
+ * Decides the next write to an epoch (DESIGN.md, "The indexer", step 4): drops what the feed already holds,
  * trims overlaps, fills a gap from the Tip when it can, refuses one it cannot, and stops where a
  * limit is reached. Pure: the same state and inputs give the same decision.
  */

@@ -15,7 +15,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Turns a Streams record of a store table into a span (DESIGN.md, "Parse"): an INSERT or MODIFY
+ * Turns a Streams record of a store table into a span (DESIGN.md, "The indexer", step 2): an INSERT or MODIFY
  * of a Tip with {@code a > 0} gives {@code (p, n - a, last a of c)}. REMOVE, calves, {@code a = 0}
  * and {@code $} streams are skipped. Anything else is rejected with what is wrong. Pure.
  */

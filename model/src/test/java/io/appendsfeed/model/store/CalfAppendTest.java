@@ -67,6 +67,27 @@ class CalfAppendTest {
     }
 
     @Test
+    void reading_forwards_from_where_an_append_began_is_one_query(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        List<String> ops = new java.util.concurrent.CopyOnWriteArrayList<>();
+        StoreClient client = f.client(b -> b.reservedStreams(true).meter((op, table, c) -> ops.add(op)));
+        client.appendAsCalf(STREAM, 0, events("A", 2));
+        client.appendAsCalf(STREAM, 2, events("B", 3));
+        client.appendAsCalf(STREAM, 5, events("C", 1));
+
+        ops.clear();
+        assertThat(client.readAll(STREAM, Read.forward(2))).extracting(StoredEvent::index).containsExactly(2L, 3L, 4L, 5L);
+        assertThat(ops).containsExactly("Query");
+        ops.clear();
+        assertThat(client.readAll(STREAM, Read.forward(6))).isEmpty(); // at the tail
+        assertThat(ops).containsExactly("Query");
+        ops.clear();
+        // from inside an item: one more query fetches the item holding it
+        assertThat(client.readAll(STREAM, Read.forward(3))).extracting(StoredEvent::index).containsExactly(3L, 4L, 5L);
+        assertThat(ops).containsExactly("Query", "Query");
+    }
+
+    @Test
     void two_writers_at_one_version_exactly_one_wins(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
         StoreClient one = client(f);
