@@ -19,7 +19,6 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
  * <tr><td>{@code AWS_REGION}</td><td>set by Lambda</td></tr>
  * </table>
-
  */
 public record LambdaSettings(IndexerConfig config, DynamoClients.Settings dynamo) {
 
