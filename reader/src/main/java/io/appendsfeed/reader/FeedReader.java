@@ -73,6 +73,7 @@ public final class FeedReader implements AutoCloseable {
     /** Null when metrics are off. */
     private final MetricsSampler sampler;
     private final ScheduledExecutorService sampling;
+    private final java.util.concurrent.atomic.AtomicBoolean lastSampleTaken = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Keeps checkpoints, leases and parked streams in the index table. The caller owns {@code dynamo}. */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {
@@ -153,7 +154,7 @@ public final class FeedReader implements AutoCloseable {
         coordinator.close();
         workers.shutdownNow();
         timers.shutdownNow();
-        if (sampler != null && !sampling.isShutdown()) {
+        if (sampler != null && lastSampleTaken.compareAndSet(false, true)) {
             sampling.shutdownNow();
             sampler.sample(true); // the last figures: what was handled up to the close, and the lag left
         }
