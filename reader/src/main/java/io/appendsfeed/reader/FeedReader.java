@@ -8,6 +8,7 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
 import io.appendsfeed.reader.internal.EpochReader;
+import io.appendsfeed.reader.internal.EventFilter;
 import io.appendsfeed.reader.internal.FeedPositions;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
@@ -109,8 +110,10 @@ public final class FeedReader implements AutoCloseable {
         FeedPositions positions = new FeedPositions(index);
         StreamHandler measured = metered
                 ? new MeteredHandler(handler, config.group(), config.metrics(), config.clock(), positions::partitions) : handler;
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, new BodyLoader(store, config.loadAttempts()), parked),
-                config.categories(), config.eventTypes(), config.maxConcurrentStreams(), config.maxBatchEvents(),
+        EventFilter filter = StreamCall.filter(config);
+        BodyLoader loader = new BodyLoader(store, dynamo);
+        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, loader, parked, filter), filter,
+                config.maxConcurrentStreams(), config.maxBatchEvents(), config.parkAfterAttempts(),
                 new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
         this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), positions, checkpoints,
                 leaseStore, parked);
