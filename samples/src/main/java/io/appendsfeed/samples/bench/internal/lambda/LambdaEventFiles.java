@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -36,7 +37,8 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
     private final List<Cutter> cutters = new ArrayList<>();
 
     /**
-     * @param dirs batch size → the directory its files go to (created)
+     * @param dirs batch size → the directory its files go to (created; batch files an earlier run left
+     *             there are deleted, so that a handler never gets another run's batch)
      * @throws IllegalArgumentException when a batch size is not 1..10,000 (Lambda's range for a stream)
      */
     public LambdaEventFiles(String streamArn, Map<Integer, Path> dirs) {
@@ -47,8 +49,13 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
             }
             try {
                 Files.createDirectories(dir);
+                try (Stream<Path> old = Files.list(dir)) {
+                    for (Path f : old.filter(f -> f.getFileName().toString().matches("batch-.*\\.json")).toList()) {
+                        Files.delete(f);
+                    }
+                }
             } catch (IOException e) {
-                throw new UncheckedIOException("could not create " + dir + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("could not create or clear " + dir + ": " + e.getMessage(), e);
             }
             cutters.add(new Cutter(size, dir));
         });

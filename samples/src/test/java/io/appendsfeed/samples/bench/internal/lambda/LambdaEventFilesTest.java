@@ -119,6 +119,17 @@ class LambdaEventFilesTest {
     }
 
     @Test
+    void batch_files_of_an_earlier_run_are_cleared_so_that_no_handler_gets_them(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("batch-000007.json"), "{\"Records\":[]}");
+        Files.writeString(dir.resolve("notes.txt"), "not a batch");
+        LambdaEventFiles files = new LambdaEventFiles("arn", Map.of(K, dir));
+        files.endShard("shard-1");
+        assertThat(dir.resolve("batch-000007.json")).doesNotExist();
+        assertThat(dir.resolve("notes.txt")).as("only batch files are ours to delete").exists();
+        assertThat(files.written()).singleElement().satisfies(w -> assertThat(w.batches()).isZero());
+    }
+
+    @Test
     void a_batch_size_outside_lambdas_range_is_refused(@TempDir Path dir) {
         assertThatThrownBy(() -> new LambdaEventFiles("arn", Map.of(0, dir)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..10,000");
