@@ -73,7 +73,7 @@ class DeployTemplateTest {
     void code_uri_is_the_attached_lambda_jar_of_this_version() {
         String version = System.getProperty("project.version");
         assertThat(version).as("project.version, set by the build (surefire systemPropertyVariables)").isNotBlank();
-        assertThat(function.path("CodeUri").asText()).isEqualTo("../target/indexer-" + version + "-lambda.jar");
+        assertThat(function.path("CodeUri").asText()).isEqualTo("../target/appendsfeed-indexer-" + version + "-lambda.jar");
     }
 
     @Test
