@@ -57,7 +57,7 @@ class ExportBackfillTest {
 
     @Test
     void an_export_is_indexed_whole_in_order_like_a_scan_and_a_rerun_adds_nothing(@TempDir Path bucket) {
-        Path export = TableExport.write(local.dynamo(), storeTable, bucket, 3);
+        Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 3);
         String indexTable = IndexerTables.index(local);
         IndexerConfig indexer = IndexerConfig.builder(indexTable).partitions(2).build();
         BackfillConfig config = BackfillConfig.builder(storeTable).segments(2).spansPerBatch(3).build();
@@ -79,7 +79,7 @@ class ExportBackfillTest {
 
     @Test
     void an_export_and_a_scan_of_the_same_table_make_the_same_feed(@TempDir Path bucket) {
-        Path export = TableExport.write(local.dynamo(), storeTable, bucket, 2);
+        Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 2);
         String fromExport = IndexerTables.index(local);
         String fromScan = IndexerTables.index(local);
         BackfillConfig config = BackfillConfig.builder(storeTable).build();
@@ -90,7 +90,7 @@ class ExportBackfillTest {
 
     @Test
     void an_export_of_another_table_is_refused_before_anything_is_written(@TempDir Path bucket) {
-        Path export = TableExport.write(local.dynamo(), storeTable, bucket, 1);
+        Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 1);
         String indexTable = IndexerTables.index(local);
         Backfill backfill = new Backfill(local.dynamo(), IndexerConfig.builder(indexTable).build(), BackfillConfig.builder("orders-store").build());
         assertThatThrownBy(() -> backfill.run(ExportFiles.folder(export))).isInstanceOf(ExportFormatException.class)
@@ -100,7 +100,7 @@ class ExportBackfillTest {
 
     @Test
     void a_corrupt_or_truncated_data_file_is_named(@TempDir Path bucket) throws IOException {
-        Path export = TableExport.write(local.dynamo(), storeTable, bucket, 1);
+        Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 1);
         Path data;
         try (var files = Files.list(export.resolve("data"))) {
             data = files.findFirst().orElseThrow();
@@ -128,7 +128,7 @@ class ExportBackfillTest {
 
     @Test
     void an_incremental_or_ion_export_is_refused_saying_what_to_export(@TempDir Path bucket) throws IOException {
-        Path export = TableExport.write(local.dynamo(), storeTable, bucket, 1);
+        Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 1);
         Path summary = export.resolve("manifest-summary.json");
         Backfill backfill = new Backfill(local.dynamo(), IndexerConfig.builder(IndexerTables.index(local)).build(),
                 BackfillConfig.builder(storeTable).build());

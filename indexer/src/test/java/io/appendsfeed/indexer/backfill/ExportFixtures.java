@@ -29,15 +29,15 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * ETag, key) and {@code data/<name>.json.gz} (gzipped, one {@code {"Item":{...}}} per line, every
  * attribute in DynamoDB JSON). Items are spread over {@code files} data files.
  */
-final class TableExport {
+public final class ExportFixtures {
 
     static final String ACCOUNT = "123456789012";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private TableExport() {}
+    private ExportFixtures() {}
 
     /** @return the export's own folder (the one holding manifest-summary.json) */
-    static Path write(DynamoDbClient dynamo, String table, Path bucket, int files) {
+    public static Path write(DynamoDbClient dynamo, String table, Path bucket, int files) {
         String exportId = System.currentTimeMillis() + "-" + UUID.randomUUID().toString().substring(0, 8);
         String folderKey = "AWSDynamoDB/" + exportId + "/";
         Path folder = bucket.resolve(folderKey);
