@@ -77,10 +77,10 @@ class LambdaJarIT {
                 "com/amazonaws/services/lambda/runtime/events/DynamodbEvent.class",
                 "com/amazonaws/services/lambda/runtime/events/StreamsEventResponse.class",
                 "org/brotli/dec/BrotliInputStream.class",
-                "org/slf4j/simple/SimpleLogger.class",
+                "io/appendsfeed/indexer/lambda/internal/LambdaLogging.class",
                 "org/joda/time/DateTime.class",
-                "META-INF/services/org.slf4j.spi.SLF4JServiceProvider",
-                "simplelogger.properties");
+                "META-INF/services/org.slf4j.spi.SLF4JServiceProvider");
+        assertThat(entries).as("one logging binding: LambdaLogging").noneMatch(e -> e.startsWith("org/slf4j/simple/"));
         for (String prefix : FORBIDDEN) {
             assertThat(entries).as("entries under " + prefix).noneMatch(e -> e.startsWith(prefix));
         }
