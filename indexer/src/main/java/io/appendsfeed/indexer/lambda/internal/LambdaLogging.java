@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.lambda.internal;
 
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.LambdaRuntime;
 import com.amazonaws.services.lambda.runtime.logging.LogLevel;
 import java.io.PrintWriter;
@@ -107,7 +108,14 @@ public final class LambdaLogging implements SLF4JServiceProvider {
                 t.printStackTrace(new PrintWriter(trace));
                 line.append('\n').append(trace);
             }
-            LambdaRuntime.getLogger().log(line.toString(), LogLevel.valueOf(level.name()));
+            LambdaLogger logger = LambdaRuntime.getLogger();
+            if (logger.getClass().getName().startsWith(LambdaRuntime.class.getName())) {
+                // outside the Lambda runtime (a local run of the jar): LambdaRuntime's stand-in would print to stdout
+                // without a line end; stderr with the level, as a plain binding would
+                System.err.println("[" + level + "] " + line);
+            } else {
+                logger.log(line.toString(), LogLevel.valueOf(level.name()));
+            }
         }
     }
 }
