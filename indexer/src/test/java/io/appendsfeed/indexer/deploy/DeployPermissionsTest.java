@@ -66,6 +66,26 @@ class DeployPermissionsTest {
     }
 
     @Test
+    void operator_policies_split_reading_both_tables_from_writing_the_reader_streams() {
+        Map<String, JsonNode> read = template.statements(template.properties("OperatorReadPolicy").path("PolicyDocument"));
+        assertThat(read).containsOnlyKeys("ReadTables");
+        assertThat(DeployTemplate.strings(read.get("ReadTables").path("Action"))).containsExactlyInAnyOrder(
+                "dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:Query", "dynamodb:Scan");
+        assertThat(read.get("ReadTables").path("Resource")).isEqualTo(DeployTemplate.json("[" + INDEX_ARN + "," + STORE_TABLE_ARN + "]"));
+        assertThat(read.get("ReadTables").has("Condition")).isFalse();
+
+        Map<String, JsonNode> write = template.statements(template.properties("OperatorWritePolicy").path("PolicyDocument"));
+        assertThat(write).containsOnlyKeys("WriteReaderStreams");
+        assertStatement(write.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"), INDEX_ARN);
+        assertThat(leadingKeys(write.get("WriteReaderStreams"))).containsExactlyElementsOf(READER_KEYS);
+        for (String policy : List.of("OperatorReadPolicy", "OperatorWritePolicy")) {
+            assertThat(template.resource(policy).path("Type").asText()).isEqualTo("AWS::IAM::ManagedPolicy");
+            template.statements(template.properties(policy).path("PolicyDocument")).values()
+                    .forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
+        }
+    }
+
+    @Test
     void leading_key_patterns_admit_each_role_its_own_streams_and_never_the_other_roles() {
         List<String> indexerStreams = List.of(FeedStreams.INDEX.value(), FeedStreams.epoch(PartitionId.of(0), EpochId.ZERO).value(),
                 FeedStreams.epoch(PartitionId.of(11), EpochId.of(1234)).value());
