@@ -142,7 +142,13 @@ public final class LocalMessaging {
 
     /** A new queue subscribed to the topic with raw message delivery (the body is the message as published); its URL. */
     public String queueSubscribedTo(String topicArn) {
-        String url = sqs.createQueue(b -> b.queueName("reactor-" + NAMES.incrementAndGet())).queueUrl();
+        return queueSubscribedTo(topicArn, Duration.ofSeconds(30));
+    }
+
+    /** @param visibilityTimeout how long a received message stays hidden (then, not deleted, it is delivered again) */
+    public String queueSubscribedTo(String topicArn, Duration visibilityTimeout) {
+        String url = sqs.createQueue(b -> b.queueName("reactor-" + NAMES.incrementAndGet())
+                .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, Long.toString(visibilityTimeout.toSeconds())))).queueUrl();
         String arn = sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
                 .attributes().get(QueueAttributeName.QUEUE_ARN);
         sns.subscribe(b -> b.topicArn(topicArn).protocol("sqs").endpoint(arn).attributes(Map.of("RawMessageDelivery", "true")));
