@@ -8,12 +8,12 @@ import java.time.Duration;
 import java.util.UUID;
 
 /** Test support: the Lambda context of one invocation run locally, with its timeout counting down. */
-final class LambdaContext implements Context {
+public final class LambdaContext implements Context {
 
     private final String requestId = UUID.randomUUID().toString();
     private final long deadline;
 
-    LambdaContext(Duration timeout) {
+    public LambdaContext(Duration timeout) {
         this.deadline = System.nanoTime() + timeout.toNanos();
     }
 

@@ -106,9 +106,81 @@ class NotifiedReactorEndToEndTest {
             assertThat(response.path("caughtUp").asBoolean()).isTrue();
             assertThat(p.recorder.total()).isEqualTo(210);
             p.assertEachEventOnceInOrderAndCheckpointsAtTheTail();
+            idleScheduledRuns(p);
             System.out.printf("chaos: %d notifications lost, %d repeated, %d reordered; reactor invocations %d, %d messages, %d reported"
                     + " not reached; one scheduled run healed the lost ones%n", p.chaos.lost.get(), p.chaos.repeated.get(),
                     p.chaos.reordered.get(), p.reactor.invocations.get(), p.reactor.messages.get(), p.reactor.failures.get());
+        }
+    }
+
+    /** What a scheduled run costs on a feed with nothing new: DynamoDB requests and capacity, printed. */
+    private static void idleScheduledRuns(Pipeline p) throws Exception {
+        Capacity capacity = new Capacity();
+        try (software.amazon.awssdk.services.dynamodb.DynamoDbClient dynamo = software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder()
+                .endpointOverride(p.local.endpoint()).region(io.appendsfeed.model.DynamoClients.LOCAL_REGION)
+                .credentialsProvider(io.appendsfeed.model.DynamoClients.LOCAL_CREDENTIALS)
+                .overrideConfiguration(c -> c.addExecutionInterceptor(capacity)).build()) {
+            ReactorHandler idle = new ReactorHandler(dynamo, ReactorSettings.from(Map.of(ReactorSettings.MARGIN_MILLIS, "3000")::get),
+                    p.config, p.recorder) {};
+            int before = p.recorder.total();
+            int ticks = 3;
+            for (int k = 0; k < ticks; k++) {
+                assertThat(p.invoke(idle, SCHEDULED).path("caughtUp").asBoolean()).isTrue();
+            }
+            assertThat(p.recorder.total()).isEqualTo(before);
+            System.out.printf("idle feed, %d partitions: one scheduled run = %.1f DynamoDB requests %s, %.1f RCU + %.1f WCU%n", PARTITIONS,
+                    capacity.requests.get() / (double) ticks, capacity.byOperation(ticks), capacity.read() / ticks, capacity.write() / ticks);
+        }
+    }
+
+    private static final String SCHEDULED = """
+            {"version":"0","id":"89d1a02d","detail-type":"Scheduled Event","source":"aws.events","account":"123456789012",
+             "time":"2026-11-25T09:00:00Z","region":"us-east-1","resources":["arn:aws:events:us-east-1:123456789012:rule/r"],"detail":{}}""";
+
+    /** Counts requests and asks DynamoDB (Local) for the capacity each consumed. */
+    static final class Capacity implements software.amazon.awssdk.core.interceptor.ExecutionInterceptor {
+        final AtomicInteger requests = new AtomicInteger();
+        final Map<String, AtomicInteger> operations = new ConcurrentHashMap<>();
+        private final java.util.concurrent.atomic.DoubleAdder read = new java.util.concurrent.atomic.DoubleAdder();
+        private final java.util.concurrent.atomic.DoubleAdder write = new java.util.concurrent.atomic.DoubleAdder();
+
+        @Override
+        public software.amazon.awssdk.core.SdkRequest modifyRequest(software.amazon.awssdk.core.interceptor.Context.ModifyRequest context,
+                                                                   software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            var r = context.request();
+            var total = software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity.TOTAL;
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.GetItemRequest g) return g.toBuilder().returnConsumedCapacity(total).build();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.QueryRequest q) return q.toBuilder().returnConsumedCapacity(total).build();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.PutItemRequest u) return u.toBuilder().returnConsumedCapacity(total).build();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest u) return u.toBuilder().returnConsumedCapacity(total).build();
+            return r;
+        }
+
+        @Override
+        public void afterExecution(software.amazon.awssdk.core.interceptor.Context.AfterExecution context,
+                                   software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            requests.incrementAndGet();
+            operations.computeIfAbsent(context.request().getClass().getSimpleName().replace("Request", ""), k -> new AtomicInteger()).incrementAndGet();
+            software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity c = null;
+            var r = context.response();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.GetItemResponse g) c = g.consumedCapacity();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.QueryResponse q) c = q.consumedCapacity();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.PutItemResponse u) c = u.consumedCapacity();
+            if (r instanceof software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse u) c = u.consumedCapacity();
+            if (c != null && c.capacityUnits() != null) {
+                boolean isWrite = r instanceof software.amazon.awssdk.services.dynamodb.model.PutItemResponse
+                        || r instanceof software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+                (isWrite ? write : read).add(c.capacityUnits());
+            }
+        }
+
+        double read() { return read.sum(); }
+        double write() { return write.sum(); }
+
+        String byOperation(int ticks) {
+            Map<String, String> out = new java.util.TreeMap<>();
+            operations.forEach((k, v) -> out.put(k, String.format("%.1f", v.get() / (double) ticks)));
+            return out.toString();
         }
     }
 
