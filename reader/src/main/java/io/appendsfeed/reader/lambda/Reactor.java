@@ -9,14 +9,19 @@ import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.StoredCheckpoint;
 import io.appendsfeed.reader.StreamHandler;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.lambda.internal.CatchUpRun;
+import io.appendsfeed.reader.lambda.internal.FeedTails;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -33,8 +38,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *     another invocation holds a partition's lease, this one waits for it (backing off, at most the
  *     lease timeout) and looks again; the notifications still not reached at the end are returned, to
  *     be delivered again.</li>
- * <li>{@link #scheduled}: reads every partition to its tail: the safety net that heals a lost
- *     notification.</li>
+ * <li>{@link #scheduled}: reads every partition behind its tail to the tail: the safety net that
+ *     heals a lost notification. On an idle feed it only looks (a few reads, no writes).</li>
  * </ul>
  *
  * <p>Each invocation reads under its own owner name ({@code <config owner>/<invocation id>}), so that
@@ -58,6 +63,7 @@ public final class Reactor {
     private final FeedReaderConfig config;
     private final StreamHandler handler;
     private final CheckpointStore checkpoints;
+    private final FeedTails tails;
     private final Duration margin;
 
     /**
@@ -79,7 +85,10 @@ public final class Reactor {
                     + " start: every Lambda invocation is a new reader and would move the checkpoint there again; use"
                     + " StartPosition.storedOr(" + config.start() + ") to start there only when the group has no checkpoint");
         }
-        this.checkpoints = new DynamoCheckpointStore(dynamo, config.indexTable(), config.clock());
+        StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true).clock(config.clock()).build());
+        DynamoCheckpointStore store = new DynamoCheckpointStore(index, config.clock());
+        this.checkpoints = store;
+        this.tails = new FeedTails(index, store);
     }
 
     public FeedReaderConfig config() {
@@ -109,7 +118,7 @@ public final class Reactor {
         List<String> problems = List.of();
         Duration backoff = FIRST_BACKOFF;
         while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
-            CatchUpRun.Result run = CatchUpRun.run(dynamo, config, handler, java.util.Set.copyOf(pending), owner(invocation),
+            CatchUpRun.Result run = CatchUpRun.run(dynamo, config, handler, Set.copyOf(pending), owner(invocation),
                     Duration.ofNanos(deadline - System.nanoTime()), shutdownTimeout());
             runs++;
             problems = run.problems();
@@ -124,7 +133,9 @@ public final class Reactor {
             if (now + backoff.toNanos() - Math.min(deadline, contentionEnds) >= 0) {
                 break;
             }
-            pause(backoff);
+            if (!pause(backoff)) {
+                break;
+            }
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
         }
         List<String> unmet = new ArrayList<>();
@@ -142,22 +153,43 @@ public final class Reactor {
     }
 
     /**
-     * Reads every partition to its tail (those another invocation holds are left to it).
+     * Reads every partition behind its tail to the tail (those another invocation holds are left to it).
+     * Partitions whose committed checkpoint is at the tail are not read: on an idle feed a run is a few
+     * reads of the index, the active epochs' Tips and the checkpoints, and writes nothing. A group that
+     * ever parked a stream is always read, so that a release is replayed.
      *
      * @throws RuntimeException when the index cannot be read
      */
     public ReactorOutcome scheduled(Duration remaining, String invocation) {
         long start = System.nanoTime();
+        Map<PartitionId, Checkpoint> reached = new TreeMap<>();
+        Set<PartitionId> behind = new TreeSet<>();
+        boolean everParked = tails.everParked(config.group());
+        for (Map.Entry<PartitionId, Checkpoint> tail : tails.read().entrySet()) {
+            if (reads(tail.getKey())) {
+                Checkpoint committed = committed(tail.getKey());
+                reached.put(tail.getKey(), committed);
+                if (everParked || committed.compareTo(tail.getValue()) < 0) {
+                    behind.add(tail.getKey());
+                }
+            }
+        }
+        if (behind.isEmpty()) {
+            ReactorOutcome outcome = new ReactorOutcome(0, true, reached, List.of(), List.of(), Duration.ofNanos(System.nanoTime() - start));
+            LOG.info("group {}: scheduled look, every partition at its tail {}, {} ms", config.group(), reached, outcome.took().toMillis());
+            return outcome;
+        }
         Duration budget = remaining.minus(margin);
         if (budget.isNegative() || budget.isZero()) {
             LOG.warn("group {}: {} left, less than the margin {}: not reading; give the function a longer timeout", config.group(),
                     remaining, margin);
             return new ReactorOutcome(0, false, Map.of(), List.of(), List.of("no time left"), Duration.ofNanos(System.nanoTime() - start));
         }
-        CatchUpRun.Result run = CatchUpRun.run(dynamo, config, handler, java.util.Set.of(), owner(invocation), budget, shutdownTimeout());
-        ReactorOutcome outcome = new ReactorOutcome(1, run.caughtUp(), Map.of(), List.of(), run.problems(),
+        CatchUpRun.Result run = CatchUpRun.run(dynamo, config, handler, behind, owner(invocation), budget, shutdownTimeout());
+        behind.forEach(p -> reached.put(p, committed(p)));
+        ReactorOutcome outcome = new ReactorOutcome(1, run.caughtUp(), reached, List.of(), run.problems(),
                 Duration.ofNanos(System.nanoTime() - start));
-        LOG.info("group {}: scheduled run, caught up {}{}, {} ms", config.group(), run.caughtUp(),
+        LOG.info("group {}: scheduled run of partitions {}, caught up {}{}, {} ms", config.group(), behind, run.caughtUp(),
                 run.problems().isEmpty() ? "" : ", problems " + run.problems(), outcome.took().toMillis());
         return outcome;
     }
@@ -185,11 +217,14 @@ public final class Reactor {
         return config.shutdownTimeout().compareTo(quarter) < 0 ? config.shutdownTimeout() : quarter;
     }
 
-    private static void pause(Duration d) {
+    /** @return false when interrupted (the invocation is ending) */
+    private static boolean pause(Duration d) {
         try {
             Thread.sleep(d.toMillis()); // waiting for another invocation to finish with a lease: nothing else to do here
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 }

@@ -163,6 +163,51 @@ class ReactorHandlerTest {
     }
 
     @Test
+    void a_scheduled_look_at_a_feed_with_nothing_new_writes_nothing_and_starts_no_reader(LocalDynamo local) throws Exception {
+        FeedFixture feed = feed(local, 2, 6);
+        Handled handled = new Handled();
+        Calls calls = new Calls();
+        String scheduled = LambdaEvents.resource("scheduled-event.json", Map.of());
+        try (DynamoDbClient dynamo = counting(local, calls)) {
+            ReactorHandler function = new TestReactor(dynamo, SETTINGS, feed.config("projector").build(), handled);
+            JsonNode first = LambdaEvents.invoke(function, scheduled, new LocalContext(TIMEOUT));
+            assertThat(first.path("runs").asInt()).isEqualTo(1);
+            assertThat(handled.total()).isEqualTo(6);
+            calls.operations.clear();
+
+            JsonNode idle = LambdaEvents.invoke(function, scheduled, new LocalContext(TIMEOUT));
+            assertThat(idle.path("caughtUp").asBoolean()).isTrue();
+            assertThat(idle.path("runs").asInt()).isZero();
+            assertThat(calls.operations).as("reads only: index, parked streams, epoch Tips, checkpoints")
+                    .isNotEmpty().doesNotContain("PutItem", "UpdateItem", "TransactWriteItems", "BatchWriteItem");
+            assertThat(handled.total()).isEqualTo(6);
+
+            // one more event in partition 1: only that partition is read
+            feed.ingest(feed.write(feed.streamIn("Order", 1, 0), "Placed"));
+            assertThat(LambdaEvents.invoke(function, scheduled, new LocalContext(TIMEOUT)).path("runs").asInt()).isEqualTo(1);
+            assertThat(handled.total()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void a_group_that_ever_parked_a_stream_is_read_on_every_schedule_so_that_a_release_is_replayed(LocalDynamo local) throws Exception {
+        FeedFixture feed = feed(local, 1, 3);
+        String poison = feed.streamIn("Order", 0, 0);
+        Handled handled = new Handled() {
+            @Override
+            protected void apply(StreamName stream, List<FeedEvent> events) {
+                if (stream.value().equals(poison)) {
+                    throw new IllegalStateException("fails, so that the stream is parked");
+                }
+            }
+        };
+        ReactorHandler function = new TestReactor(local.dynamo(), SETTINGS, feed.config("projector").parkAfterAttempts(1).build(), handled);
+        String scheduled = LambdaEvents.resource("scheduled-event.json", Map.of());
+        assertThat(LambdaEvents.invoke(function, scheduled, new LocalContext(TIMEOUT)).path("caughtUp").asBoolean()).isTrue();
+        assertThat(LambdaEvents.invoke(function, scheduled, new LocalContext(TIMEOUT)).path("runs").asInt()).isEqualTo(1);
+    }
+
+    @Test
     void a_scheduled_run_that_cannot_catch_up_fails_so_lambda_retries(LocalDynamo local) throws Exception {
         FeedFixture feed = feed(local, 2, 4);
         feed.unknownEpochEvent(1, "Rebalanced");               // a newer format: partition 1 stops there
