@@ -20,7 +20,8 @@ class DeployPermissionsTest {
 
     static final List<String> INDEXER_KEYS = List.of("${$}AppendsIndex-*", "${$}AppendsEpoch-*");
     static final List<String> READER_KEYS = List.of("${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*");
-    static final Set<String> INDEXER_INDEX_ACTIONS = Set.of("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem");
+    static final Set<String> INDEXER_INDEX_ACTIONS = Set.of("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem",
+            "dynamodb:DeleteItem");
 
     private static final JsonNode INDEX_ARN = DeployTemplate.json("{\"Fn::GetAtt\":[\"IndexTable\",\"Arn\"]}");
     private static final JsonNode STORE_TABLE_ARN = DeployTemplate.json(
