@@ -19,8 +19,10 @@ import java.util.TreeMap;
 
 /**
  * Where each partition's feed ends, read as the notifier sees it: the index's active epoch, then that
- * epoch's Tip ({@code epoch × 1,000,000 + n}, or the next epoch once it closed). A handful of
- * consistent reads, so that a scheduled run over an idle feed need not start a reader at all.
+ * epoch's Tip ({@code epoch × 1,000,000 + n}, or the next epoch once it closed), and whether an event
+ * already lies past {@code n} (a calf written before its Tip moved). A handful of consistent reads, so
+ * that a scheduled run over an idle feed need not start a reader at all. A tail past {@code n} is only
+ * ever compared with checkpoints ("behind or not"), never committed.
  */
 public final class FeedTails {
 
@@ -55,22 +57,20 @@ public final class FeedTails {
             if (tip.isEmpty()) {
                 return Checkpoint.of(e, 0);
             }
-            if (!closed(tip.get())) {
-                return tip.get().version() >= Checkpoint.EPOCH_SIZE ? Checkpoint.of(e, 0).nextEpoch() : Checkpoint.of(e, tip.get().version());
+            long n = tip.get().version();
+            // one query gives the epoch's last event (is it Closed?) and anything already past the Tip's n: calf-first
+            // writes put events in a calf before the Tip moves, so a writer stopped between the two leaves some there
+            List<StoredEvent> around = index.readAll(tip.get().stream(), Read.forward(Math.max(0, n - 1)).limit(2).strongly());
+            boolean closed = around.stream().anyMatch(x -> x.index() == n - 1 && EpochEvent.CLOSED.equals(x.type()));
+            boolean beyond = around.stream().anyMatch(x -> x.index() >= n);
+            if (closed && !beyond) {
+                e = e.next();
+                continue;
             }
-            e = e.next();
+            if (n >= Checkpoint.EPOCH_SIZE) {
+                return Checkpoint.of(e, 0).nextEpoch();
+            }
+            return Checkpoint.of(e, beyond ? n + 1 : n);
         }
-    }
-
-    private boolean closed(Tip tip) {
-        if (tip.version() == 0) {
-            return false;
-        }
-        if (!tip.events().isEmpty()) {
-            return EpochEvent.CLOSED.equals(tip.events().get(tip.events().size() - 1).type());
-        }
-        // a Tip that carries no events (its writer moved them to calves): the last event says
-        List<StoredEvent> last = index.readAll(tip.stream(), Read.backward().limit(1).strongly());
-        return !last.isEmpty() && EpochEvent.CLOSED.equals(last.get(0).type());
     }
 }
