@@ -7,6 +7,7 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
 import io.appendsfeed.reader.internal.EpochReader;
+import io.appendsfeed.reader.internal.EventFilter;
 import io.appendsfeed.reader.internal.FeedPositions;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
@@ -84,8 +85,10 @@ public final class FeedReader implements AutoCloseable {
         String name = "appendsfeed-" + config.group();
         this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), Threads.named(name + "-handler"));
         this.timers = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-timer"));
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, handler, new BodyLoader(store, config.loadAttempts()), parked),
-                config.categories(), config.eventTypes(), config.maxConcurrentStreams(), config.maxBatchEvents(),
+        EventFilter filter = StreamCall.filter(config);
+        BodyLoader loader = new BodyLoader(store, dynamo);
+        Scheduler scheduler = new Scheduler(StreamCall.create(config, handler, loader, parked, filter), filter,
+                config.maxConcurrentStreams(), config.maxBatchEvents(), config.parkAfterAttempts(),
                 new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
         this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), new FeedPositions(index), checkpoints,
                 leaseStore, parked);

@@ -19,7 +19,8 @@ import java.util.UUID;
  *               time (default); off, this instance reads {@code partitions} unconditionally
  * @param owner this instance's name in leases and checkpoints
  * @param start where to start (default: the stored checkpoint, else the beginning)
- * @param pollInterval how long to wait at the tail before reading again
+ * @param pollInterval the longest wait at the tail before reading again: right after new events the reader
+ *                     reads again within 25 ms, doubling the wait while it finds none, up to this
  * @param maxReadEvents epoch events per read of the index
  * @param maxBufferedEpochEvents per partition, epoch events read ahead of the handled position
  * @param maxConcurrentStreams handler calls (with their body loads) in parallel
@@ -30,8 +31,6 @@ import java.util.UUID;
  * @param retryBackoffMin first wait after a failure (handler, read, throttling)
  * @param retryBackoffMax longest wait between retries
  * @param parkAfterAttempts a stream whose handler failed this many times in a row is parked
- * @param loadAttempts reads of a span from the store before it counts as a handler failure; the
- *                     last one is strongly consistent
  * @param commitInterval how often progress is committed (also on close)
  * @param leaseTimeout a lease not renewed for this long may be taken over
  * @param parkedPollInterval how often released streams are looked for
@@ -44,7 +43,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
                                int maxReadEvents, int maxBufferedEpochEvents, int maxConcurrentStreams,
                                int maxBatchEvents, boolean loadBodies, Set<String> categories, Set<String> eventTypes,
                                Duration retryBackoffMin, Duration retryBackoffMax, int parkAfterAttempts,
-                               int loadAttempts, Duration commitInterval, Duration leaseTimeout,
+                               Duration commitInterval, Duration leaseTimeout,
                                Duration parkedPollInterval, Duration lagLogInterval, Duration shutdownTimeout,
                                Clock clock) {
 
@@ -73,7 +72,6 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         atLeast(maxConcurrentStreams, 1, "maxConcurrentStreams");
         atLeast(maxBatchEvents, 1, "maxBatchEvents");
         atLeast(parkAfterAttempts, 1, "parkAfterAttempts");
-        atLeast(loadAttempts, 1, "loadAttempts");
         if (retryBackoffMax.compareTo(retryBackoffMin) < 0) {
             throw new IllegalArgumentException("retryBackoffMax (" + retryBackoffMax + ") must be >= retryBackoffMin ("
                     + retryBackoffMin + ")");
@@ -91,7 +89,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
                 .pollInterval(pollInterval).maxReadEvents(maxReadEvents).maxBufferedEpochEvents(maxBufferedEpochEvents)
                 .maxConcurrentStreams(maxConcurrentStreams).maxBatchEvents(maxBatchEvents).loadBodies(loadBodies)
                 .categories(categories).eventTypes(eventTypes).retryBackoff(retryBackoffMin, retryBackoffMax)
-                .parkAfterAttempts(parkAfterAttempts).loadAttempts(loadAttempts).commitInterval(commitInterval)
+                .parkAfterAttempts(parkAfterAttempts).commitInterval(commitInterval)
                 .leaseTimeout(leaseTimeout).parkedPollInterval(parkedPollInterval).lagLogInterval(lagLogInterval)
                 .shutdownTimeout(shutdownTimeout).clock(clock);
     }
@@ -134,7 +132,6 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         private Duration retryBackoffMin = Duration.ofMillis(200);
         private Duration retryBackoffMax = Duration.ofSeconds(30);
         private int parkAfterAttempts = 10;
-        private int loadAttempts = 5;
         private Duration commitInterval = Duration.ofSeconds(5);
         private Duration leaseTimeout = Duration.ofSeconds(30);
         private Duration parkedPollInterval = Duration.ofSeconds(10);
@@ -162,7 +159,6 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         public Builder eventTypes(Set<String> v) { this.eventTypes = v; return this; }
         public Builder retryBackoff(Duration min, Duration max) { this.retryBackoffMin = min; this.retryBackoffMax = max; return this; }
         public Builder parkAfterAttempts(int v) { this.parkAfterAttempts = v; return this; }
-        public Builder loadAttempts(int v) { this.loadAttempts = v; return this; }
         public Builder commitInterval(Duration v) { this.commitInterval = v; return this; }
         public Builder leaseTimeout(Duration v) { this.leaseTimeout = v; return this; }
         public Builder parkedPollInterval(Duration v) { this.parkedPollInterval = v; return this; }
@@ -173,7 +169,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         public FeedReaderConfig build() {
             return new FeedReaderConfig(group, indexTable, storeTable, partitions, leases, owner, start, pollInterval,
                     maxReadEvents, maxBufferedEpochEvents, maxConcurrentStreams, maxBatchEvents, loadBodies, categories,
-                    eventTypes, retryBackoffMin, retryBackoffMax, parkAfterAttempts, loadAttempts, commitInterval,
+                    eventTypes, retryBackoffMin, retryBackoffMax, parkAfterAttempts, commitInterval,
                     leaseTimeout, parkedPollInterval, lagLogInterval, shutdownTimeout, clock);
         }
     }

@@ -127,7 +127,7 @@ class FeedReaderReplayTest {
         FeedFixture f = new FeedFixture(local, 1);
         f.ingest(f.write("Account-1", "Opened"), new Span(StreamName.parse("Account-2"), 0, List.of("Opened", "Changed")));
         Recorder handler = new Recorder();
-        try (FeedReader reader = new FeedReader(local.dynamo(), f.config("lagging").loadAttempts(2).parkAfterAttempts(1000).build(), handler)) {
+        try (FeedReader reader = new FeedReader(local.dynamo(), f.config("lagging").parkAfterAttempts(1000).build(), handler)) {
             reader.start();
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                     .until(() -> handler.total() == 1 && reader.lag().get(0).failingStreams() == 1);

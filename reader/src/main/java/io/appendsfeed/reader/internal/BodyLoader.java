@@ -6,74 +6,126 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.MissingEventsException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Loads the bodies of feed events from the store table. Reads are eventually consistent; when a
- * replica lags and returns fewer events than the feed lists, it reads again (the last attempt
- * strongly consistent) and never hands over a gap.
+ * Loads the bodies of feed events from the store table, for many calls at once: events still in
+ * the item cache cost nothing, streams whose events sit in their Tip (or that are not known yet)
+ * have their Tips read together with {@code BatchGetItem}, the others are queried from the calf
+ * holding their first event. Reads are eventually consistent; a call that misses an event (a
+ * lagging replica) is read again once, strongly consistent, and never handed over with a gap.
  */
 public final class BodyLoader {
 
-    private static final Logger LOG = LoggerFactory.getLogger(BodyLoader.class);
-    private static final Duration LAG_WAIT_MIN = Duration.ofMillis(20);
+    /** Streams whose item layout is remembered (about 100 bytes each). */
+    private static final int REMEMBERED_LAYOUTS = 100_000;
+    /** Store items kept for the next load of their stream, by DynamoDB item size. */
+    private static final long ITEM_CACHE_BYTES = 32L << 20;
+
+    /** A call's events with bodies, or why they could not be loaded. */
+    record Loaded(List<FeedEvent> bodies, Exception error) {
+        /** @throws Exception why they could not be loaded */
+        List<FeedEvent> events() throws Exception {
+            if (error != null) {
+                throw error;
+            }
+            return bodies;
+        }
+    }
 
     private final StoreClient store;
-    private final int attempts;
-    private final Backoff backoff;
+    private final ItemRangeReader items;
 
-    public BodyLoader(StoreClient store, int attempts) {
+    /** @param dynamo the client {@code store} uses, for the loads' own requests */
+    public BodyLoader(StoreClient store, DynamoDbClient dynamo) {
         this.store = store;
-        this.attempts = attempts;
-        this.backoff = new Backoff(LAG_WAIT_MIN, Duration.ofSeconds(1));
+        this.items = new ItemRangeReader(dynamo, store.config().table(), new StreamLayouts(REMEMBERED_LAYOUTS),
+                new ItemCache(ITEM_CACHE_BYTES));
+    }
+
+    /** The bodies of each call's events. Never throws: a call's failure is in its {@link Loaded}. */
+    Map<Work, Loaded> loadAll(List<Work> calls) {
+        Map<Work, Loaded> out = new HashMap<>();
+        Map<Work, Map<Long, StoredEvent>> found = new HashMap<>();
+        List<Work> viaTip = new ArrayList<>();
+        for (Work w : calls) {
+            try {
+                Map<Long, StoredEvent> cached = items.cached(w.stream(), w.firstIndex(), w.lastIndex());
+                if (cached != null) {
+                    found.put(w, cached);
+                } else if (items.tipFirst(w.stream(), w.firstIndex())) {
+                    viaTip.add(w);
+                } else {
+                    found.put(w, items.read(w.stream(), w.firstIndex(), w.lastIndex(), false));
+                }
+            } catch (RuntimeException e) {
+                out.put(w, new Loaded(null, e));
+            }
+        }
+        if (!viaTip.isEmpty()) {
+            Map<StreamName, Map<String, AttributeValue>> tips;
+            try {
+                tips = items.tips(viaTip.stream().map(Work::stream).toList(), false);
+            } catch (RuntimeException e) {
+                viaTip.forEach(w -> out.put(w, new Loaded(null, e)));
+                tips = null;
+            }
+            for (Work w : tips == null ? List.<Work>of() : viaTip) {
+                try {
+                    found.put(w, items.withTip(w.stream(), tips.get(w.stream()), w.firstIndex(), w.lastIndex(), false));
+                } catch (RuntimeException e) {
+                    out.put(w, new Loaded(null, e));
+                }
+            }
+        }
+        for (Map.Entry<Work, Map<Long, StoredEvent>> e : found.entrySet()) {
+            out.put(e.getKey(), complete(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    /** The call's events from what was read; a miss is read again strongly consistent, once. */
+    private Loaded complete(Work w, Map<Long, StoredEvent> read) {
+        try {
+            List<FeedEvent> events = match(w, read, false);
+            if (events == null) {
+                events = match(w, items.read(w.stream(), w.firstIndex(), w.lastIndex(), true), true);
+            }
+            return new Loaded(events, null);
+        } catch (RuntimeException e) {
+            return new Loaded(null, e);
+        }
     }
 
     /**
-     * The events named by {@code wanted} (ascending indices of one stream), with bodies.
-     *
-     * @throws MissingEventsException when even a strongly consistent read lacks one of them
+     * @return the events, or null when one is missing and {@code strong} is false
+     * @throws MissingEventsException when one is missing after a strongly consistent read
      * @throws IllegalStateException when the store's event type differs from the feed's
-     * @throws InterruptedException when interrupted while waiting between reads
      */
-    public List<FeedEvent> load(StreamName stream, List<FeedEvent> wanted) throws InterruptedException {
-        long first = wanted.get(0).index();
-        long last = wanted.get(wanted.size() - 1).index();
-        for (int attempt = 1; ; attempt++) {
-            boolean strong = attempt >= attempts;
-            Read read = Read.forward(first).limit(last - first + 1);
-            Map<Long, StoredEvent> byIndex = new HashMap<>();
-            for (StoredEvent e : store.readAll(stream, strong ? read.strongly() : read)) {
-                byIndex.put(e.index(), e);
-            }
-            List<FeedEvent> out = new ArrayList<>(wanted.size());
-            for (FeedEvent w : wanted) {
-                StoredEvent e = byIndex.get(w.index());
-                if (e == null) {
-                    break;
+    private static List<FeedEvent> match(Work w, Map<Long, StoredEvent> read, boolean strong) {
+        List<FeedEvent> out = new ArrayList<>(w.events().size());
+        for (FeedEvent wanted : w.events()) {
+            StoredEvent e = read.get(wanted.index());
+            if (e == null) {
+                if (!strong) {
+                    return null;
                 }
-                if (!e.type().equals(w.type())) {
-                    throw new IllegalStateException("event " + w.index() + " of " + stream + " has type '" + e.type()
-                            + "' in the store table but '" + w.type() + "' in the feed: the feed and the store disagree");
-                }
-                out.add(toFeedEvent(e));
-            }
-            if (out.size() == wanted.size()) {
-                return out;
-            }
-            long missing = wanted.get(out.size()).index();
-            if (strong) {
-                throw new MissingEventsException(stream, missing, byIndex.keySet().stream().filter(i -> i > missing)
+                long missing = wanted.index();
+                throw new MissingEventsException(w.stream(), missing, read.keySet().stream().filter(i -> i > missing)
                         .min(Long::compare).orElse(-1L));
             }
-            LOG.debug("{}: event {} not yet visible (replica lag), read again (attempt {})", stream, missing, attempt);
-            Thread.sleep(backoff.after(attempt).toMillis());
+            if (!e.type().equals(wanted.type())) {
+                throw new IllegalStateException("event " + wanted.index() + " of " + w.stream() + " has type '" + e.type()
+                        + "' in the store table but '" + wanted.type() + "' in the feed: the feed and the store disagree");
+            }
+            out.add(toFeedEvent(e));
         }
+        return out;
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.appendsfeed.reader.internal;
 
-import io.appendsfeed.reader.ParkedStream;
-
 /** How a handler call ended. */
 sealed interface Outcome {
 
@@ -11,8 +9,6 @@ sealed interface Outcome {
     /** A replay found nothing more in the store table. */
     record ReplayDone() implements Outcome {}
 
+    /** The call failed (the handler threw, or the bodies could not be loaded). */
     record Failed(Exception error) implements Outcome {}
-
-    /** Failed too often; durably recorded as parked. */
-    record Parked(ParkedStream parked) implements Outcome {}
 }

@@ -64,6 +64,11 @@ public final class PartitionRunner implements Runnable {
             stop = true;
         } catch (RuntimeException e) {
             fail("stopped on an unexpected error: " + e, e);
+        } finally {
+            if (lost) {
+                // lose() may have run before this thread opened the partition: whoever opens it closes it
+                ctx.scheduler().close(partition);
+            }
         }
     }
 
@@ -112,6 +117,7 @@ public final class PartitionRunner implements Runnable {
         Checkpoint pos = from;
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         int failures = 0;
+        Duration tailWait = TailPoll.first(config.pollInterval());
         while (!stop) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commit();
@@ -145,9 +151,11 @@ public final class PartitionRunner implements Runnable {
             }
             if (records.isEmpty()) {
                 atTail = true;
-                pause(config.pollInterval());
+                pause(tailWait);
+                tailWait = TailPoll.next(tailWait, config.pollInterval());
             } else {
                 atTail = false;
+                tailWait = TailPoll.first(config.pollInterval());
             }
         }
     }

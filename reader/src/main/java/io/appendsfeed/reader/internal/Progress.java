@@ -65,6 +65,22 @@ public final class Progress {
         return e;
     }
 
+    /**
+     * Records the epoch event at {@code position} before its spans are counted: it is held (not
+     * passed) until {@link #complete} is called once more than {@link #hold} was.
+     */
+    public Entry begin(Checkpoint position, Checkpoint next, Instant indexedAt) {
+        return add(position, next, indexedAt, 1);
+    }
+
+    /** One more span of {@code e} is outstanding. */
+    public void hold(Entry e) {
+        if (e.outstanding <= 0) {
+            throw new IllegalStateException("epoch event at " + e.position + " is already handled; begin() holds it while spans are added");
+        }
+        e.outstanding++;
+    }
+
     /** One span of {@code e} is handled (or parked). */
     public void complete(Entry e) {
         if (e.outstanding <= 0) {

@@ -10,10 +10,10 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,73 +26,81 @@ import org.slf4j.LoggerFactory;
  * a time, streams in parallel up to a limit, a failing stream retried with backoff (and parked
  * after too many tries) while the others go on. Tracks per partition what is handled, so that
  * the checkpoint only moves past work completed together with everything before it.
- * All state is guarded by this object's monitor; handler calls run on {@code workers}.
+ *
+ * <p>State lives in {@link StreamState}s (each owning its transitions) and {@link Slot}s, guarded
+ * by this object's monitor; nothing here does I/O while holding it. Ready streams go to the workers
+ * in jobs of several {@link Work}s: a worker loads the bodies of a whole job at once (one
+ * {@code BatchGetItem} for the Tips) and then makes its calls one by one, so that a thread hand-off
+ * and a store request serve many streams. Jobs are sized so that every free worker gets one.
  */
 public final class Scheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     /** Streams whose reached index is remembered once idle, to skip redelivered events. */
     private static final int REMEMBERED_POSITIONS = 100_000;
+    /** Most calls in one job: the keys of one {@code BatchGetItem}. */
+    static final int MAX_JOB_CALLS = 100;
 
     private final StreamCall call;
-    private final SpanFilter filter;
+    private final SpanFilter spans;
     private final int maxConcurrent;
     private final int maxBatchEvents;
+    private final int parkAfterAttempts;
     private final Backoff backoff;
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
     private final Map<PartitionId, Slot> slots = new HashMap<>();
-    private final Map<StreamName, StreamState> streams = new HashMap<>();
+    /** Streams with a call in flight, whatever slot it came from: never two at once for one stream. */
+    private final Set<StreamName> inFlight = new HashSet<>();
     private final ArrayDeque<StreamState> ready = new ArrayDeque<>();
     private final ReachedPositions positions = new ReachedPositions(REMEMBERED_POSITIONS);
     private long parkSeq;
-    private int running;
-    private int generations;
+    private int runningJobs;
     private boolean dispatching = true;
 
-    public Scheduler(StreamCall call, Set<String> categories, Set<String> eventTypes, int maxConcurrent, int maxBatchEvents,
+    public Scheduler(StreamCall call, EventFilter filter, int maxConcurrent, int maxBatchEvents, int parkAfterAttempts,
                      Backoff backoff, ExecutorService workers, ScheduledExecutorService timers) {
         this.call = call;
-        this.filter = new SpanFilter(categories, eventTypes);
+        this.spans = new SpanFilter(filter);
         this.maxConcurrent = maxConcurrent;
         this.maxBatchEvents = maxBatchEvents;
+        this.parkAfterAttempts = parkAfterAttempts;
         this.backoff = backoff;
         this.workers = workers;
         this.timers = timers;
     }
 
-    /** Starts tracking a partition from {@code from}; {@code parked} are its streams parked so far. */
+    /**
+     * Starts tracking a partition from {@code from}; {@code parked} are the group's parked streams.
+     *
+     * @throws IllegalStateException when the partition is open already (a caller's bug)
+     */
     public synchronized void open(PartitionId p, Checkpoint from, Instant notBefore, List<ParkedStream> parked) {
         if (slots.containsKey(p)) {
             throw new IllegalStateException("partition " + p + " is already open");
         }
-        Slot slot = new Slot(new Progress(from), ++generations, notBefore);
+        Slot slot = new Slot(p, new Progress(from), notBefore);
         slots.put(p, slot);
         for (ParkedStream ps : parked) {
             if (ps.partition().equals(p)) {
-                StreamState s = state(ps.stream(), p, slot);
-                s.parked = ps;
-                s.parkSeq = ++parkSeq;
+                StreamState s = new StreamState(ps.stream(), slot, positions.get(ps.stream()));
+                s.parkedBefore(ps, ++parkSeq);
+                slot.streams.put(ps.stream(), s);
             }
         }
+    }
+
+    public synchronized boolean isOpen(PartitionId p) {
+        return slots.containsKey(p);
     }
 
     /** Forgets a partition (lease lost, or closing): its outstanding work is dropped, running calls finish unheeded. */
     public synchronized void close(PartitionId p) {
         Slot slot = slots.remove(p);
-        if (slot == null) {
-            return;
+        if (slot != null) {
+            slot.closed = true;
+            notifyAll();
         }
-        for (StreamName name : slot.streams) {
-            StreamState s = streams.get(name);
-            if (s != null && s.generation == slot.generation) {
-                s.reset();
-                if (!s.busy) {
-                    streams.remove(name);
-                }
-            }
-        }
-        notifyAll();
     }
 
     /**
@@ -100,203 +108,197 @@ public final class Scheduler {
      *
      * @return false when the partition is not open (it was closed: the caller must stop)
      */
-    public synchronized boolean offer(PartitionId p, EpochRecord r) {
-        Slot slot = slots.get(p);
-        if (slot == null) {
-            return false;
-        }
-        Map<StreamName, TreeMap<Long, FeedEvent>> byStream = filter.apply(r.event());
-        List<StreamState> touched = new ArrayList<>();
-        List<List<FeedEvent>> work = new ArrayList<>();
-        for (Map.Entry<StreamName, TreeMap<Long, FeedEvent>> e : byStream.entrySet()) {
-            StreamState s = state(e.getKey(), p, slot);
-            List<FeedEvent> events = new ArrayList<>(e.getValue().tailMap(Math.max(s.nextIndex, 0L)).values());
-            if (events.isEmpty()) {
-                continue; // already handled (redelivery, or the handler reached past it)
+    public boolean offer(PartitionId p, EpochRecord r) {
+        Map<StreamName, List<FeedEvent>> byStream = spans.apply(r.event());
+        synchronized (this) {
+            Slot slot = slots.get(p);
+            if (slot == null) {
+                return false;
             }
-            if (s.parked != null) {
-                LOG.debug("{}: {} events wait behind the parked stream", s.stream, events.size());
-                continue; // held by the parked record: replayed from the store table on release
+            Progress.Entry entry = slot.progress.begin(r.position(), r.next(), r.indexedAt());
+            for (Map.Entry<StreamName, List<FeedEvent>> e : byStream.entrySet()) {
+                StreamState s = slot.streams.get(e.getKey());
+                if (s == null) {
+                    s = new StreamState(e.getKey(), slot, positions.get(e.getKey()));
+                    slot.streams.put(e.getKey(), s);
+                }
+                if (s.add(entry, e.getValue())) {
+                    slot.progress.hold(entry);
+                }
+                after(s);
             }
-            touched.add(s);
-            work.add(events);
+            slot.progress.complete(entry);
+            pump();
+            return true;
         }
-        Progress.Entry entry = slot.progress.add(r.position(), r.next(), r.indexedAt(), touched.size());
-        for (int k = 0; k < touched.size(); k++) {
-            StreamState s = touched.get(k);
-            s.pending.addLast(new StreamState.WorkItem(entry, work.get(k)));
-            enqueue(s);
-        }
-        for (StreamName name : byStream.keySet()) {
-            StreamState s = streams.get(name);
-            if (s != null && s.idle()) {
-                forget(s, slot);
-            }
-        }
-        pump();
-        return true;
     }
 
-    private StreamState state(StreamName name, PartitionId p, Slot slot) {
-        StreamState s = streams.get(name);
-        if (s == null) {
-            s = new StreamState(name, p, slot.generation);
-            s.nextIndex = positions.get(name);
-            streams.put(name, s);
-        } else if (s.generation != slot.generation) {
-            s.reset(); // left over from an earlier lease on this partition, still busy
-            s.partition = p;
-            s.generation = slot.generation;
+    /** Queues a READY stream, forgets an IDLE one (remembering how far it got). */
+    private void after(StreamState s) {
+        if (s.phase() == StreamState.Phase.READY) {
+            if (!s.queued) {
+                s.queued = true;
+                ready.addLast(s);
+            }
+        } else if (s.phase() == StreamState.Phase.IDLE) {
+            s.slot.streams.remove(s.stream);
+            positions.put(s.stream, s.nextIndex());
         }
-        slot.streams.add(name);
-        return s;
     }
 
-    private void forget(StreamState s, Slot slot) {
-        streams.remove(s.stream);
-        slot.streams.remove(s.stream);
-        positions.put(s.stream, s.nextIndex);
-    }
-
-    private void enqueue(StreamState s) {
-        if (!s.queued && s.dispatchable()) {
-            s.queued = true;
-            ready.addLast(s);
-        }
+    private boolean current(StreamState s) {
+        return !s.slot.closed && s.slot.streams.get(s.stream) == s;
     }
 
     private void pump() {
-        while (dispatching && running < maxConcurrent && !ready.isEmpty()) {
-            StreamState s = ready.pollFirst();
-            s.queued = false;
-            Slot slot = slots.get(s.partition);
-            if (streams.get(s.stream) != s || slot == null || slot.generation != s.generation || !s.dispatchable()) {
-                continue;
-            }
-            Batch b = batch(s, slot);
-            int attempts = s.attempts;
-            s.busy = true;
-            running++;
-            try {
-                workers.execute(() -> {
-                    Outcome o = new Outcome.Failed(new IllegalStateException("the handler call did not complete"));
-                    try {
-                        o = call.run(b, attempts);
-                    } finally {
-                        completed(b, o);
-                    }
-                });
-            } catch (RejectedExecutionException e) {
-                s.busy = false;
-                running--;
-                LOG.debug("{}: not dispatched, the reader is shutting down ({})", s.stream, e.toString());
-                return;
-            }
-        }
-    }
-
-    private Batch batch(StreamState s, Slot slot) {
-        if (s.replayFrom != null) {
-            return new Batch(s, slot.generation, true, s.replayFrom, List.of(), s.replayPosition, s.nextIndex, slot.notBefore);
-        }
-        List<FeedEvent> events = new ArrayList<>();
-        for (StreamState.WorkItem item : s.pending) {
-            for (FeedEvent e : item.events) {
-                if (events.size() >= maxBatchEvents) {
-                    break;
+        while (dispatching && runningJobs < maxConcurrent && !ready.isEmpty()) {
+            int free = maxConcurrent - runningJobs;
+            int size = Math.min(MAX_JOB_CALLS, Math.max(1, (ready.size() + free - 1) / free));
+            List<Work> job = new ArrayList<>(size);
+            List<StreamState> taken = new ArrayList<>(size);
+            while (job.size() < size && !ready.isEmpty()) {
+                StreamState s = ready.pollFirst();
+                s.queued = false;
+                if (!current(s) || s.phase() != StreamState.Phase.READY || inFlight.contains(s.stream)) {
+                    continue; // stale, or an earlier lease's call still runs: queued again when it completes
                 }
-                events.add(e);
+                job.add(s.take(maxBatchEvents));
+                taken.add(s);
+                inFlight.add(s.stream);
             }
-        }
-        Checkpoint position = s.pending.peekFirst().entry.position();
-        return new Batch(s, slot.generation, false, events.get(0).index(), List.copyOf(events), position, s.nextIndex, slot.notBefore);
-    }
-
-    private synchronized void completed(Batch b, Outcome o) {
-        running--;
-        StreamState s = b.state();
-        s.busy = false;
-        Slot slot = slots.get(s.partition);
-        if (slot == null || slot.generation != b.generation() || s.generation != b.generation()) {
-            // the partition was closed meanwhile: the outcome no longer counts
-            if (streams.get(s.stream) == s && slot == null) {
-                streams.remove(s.stream);
-            }
-        } else {
-            apply(s, slot, b, o);
-        }
-        if (streams.get(s.stream) == s) {
-            if (slot != null && s.idle()) {
-                forget(s, slot);
-            } else {
-                enqueue(s);
-            }
-        }
-        pump();
-        notifyAll();
-    }
-
-    private void apply(StreamState s, Slot slot, Batch b, Outcome o) {
-        if (o instanceof Outcome.Done done) {
-            s.attempts = 0;
-            s.lastError = null;
-            s.nextIndex = Math.max(s.nextIndex, done.nextIndex());
-            if (b.replay()) {
-                s.replayFrom = Math.max(b.from() + 1, done.nextIndex());
-            }
-            trim(s, slot);
-        } else if (o instanceof Outcome.ReplayDone) {
-            LOG.info("{}: replay of the released stream is complete at index {}", s.stream, b.from());
-            s.replayFrom = null;
-            s.replayPosition = null;
-            s.nextIndex = Math.max(s.nextIndex, b.from());
-            trim(s, slot);
-        } else if (o instanceof Outcome.Failed failed) {
-            s.attempts++;
-            s.lastError = StreamCall.describe(failed.error());
-            Duration wait = backoff.after(s.attempts);
-            if (s.attempts == 1) {
-                LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), s.lastError, failed.error());
-            } else {
-                LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts, wait.toMillis(), s.lastError);
-            }
-            s.waitingRetry = true;
-            int generation = s.generation;
-            timers.schedule(() -> retryDue(s, generation), wait.toMillis(), TimeUnit.MILLISECONDS);
-        } else if (o instanceof Outcome.Parked parked) {
-            LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", s.stream,
-                    parked.parked().attempts(), parked.parked().fromIndex(), parked.parked().position(), parked.parked().reason());
-            s.parked = parked.parked();
-            s.parkSeq = ++parkSeq;
-            s.attempts = 0;
-            s.replayFrom = null;
-            s.replayPosition = null;
-            while (!s.pending.isEmpty()) {
-                slot.progress.complete(s.pending.pollFirst().entry);
-            }
-        }
-    }
-
-    /** Drops handled events from the front of the stream's spans; empty spans count as handled. */
-    private void trim(StreamState s, Slot slot) {
-        while (!s.pending.isEmpty()) {
-            StreamState.WorkItem item = s.pending.peekFirst();
-            while (!item.events.isEmpty() && item.events.peekFirst().index() < s.nextIndex) {
-                item.events.pollFirst();
-            }
-            if (!item.events.isEmpty()) {
+            if (job.isEmpty()) {
                 return;
             }
-            s.pending.pollFirst();
-            slot.progress.complete(item.entry);
+            runningJobs++;
+            try {
+                workers.execute(() -> runJob(job));
+            } catch (RejectedExecutionException e) {
+                runningJobs--;
+                job.forEach(w -> inFlight.remove(w.stream()));
+                LOG.debug("{} calls not dispatched, the reader is shutting down ({})", job.size(), e.toString());
+                return;
+            }
         }
     }
 
-    private synchronized void retryDue(StreamState s, int generation) {
-        if (s.generation == generation && s.waitingRetry) {
-            s.waitingRetry = false;
-            enqueue(s);
+    private void runJob(List<Work> job) {
+        int completed = 0;
+        try {
+            Map<Work, BodyLoader.Loaded> loaded = call.load(job);
+            for (Work w : job) {
+                Outcome o = call.run(w, loaded.get(w));
+                completed++;
+                completed(w, o);
+            }
+        } finally {
+            for (int k = completed; k < job.size(); k++) {
+                completed(job.get(k), new Outcome.Failed(new IllegalStateException("the handler call did not complete")));
+            }
+            synchronized (this) {
+                runningJobs--;
+                pump();
+                notifyAll();
+            }
+        }
+    }
+
+    private void completed(Work w, Outcome o) {
+        ParkedStream toPark = null;
+        StreamState s;
+        synchronized (this) {
+            inFlight.remove(w.stream());
+            s = w.slot().streams.get(w.stream());
+            if (w.slot().closed || s == null) {
+                wakeNewer(w);
+                return; // the partition was closed meanwhile: the outcome no longer counts
+            }
+            if (o instanceof Outcome.Done done) {
+                complete(s, s.handled(w, done.nextIndex()));
+            } else if (o instanceof Outcome.ReplayDone) {
+                LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
+                complete(s, s.replayed(w));
+            } else if (o instanceof Outcome.Failed failed) {
+                toPark = failed(s, w, failed.error());
+            }
+            if (toPark == null) {
+                after(s);
+                pump();
+            }
+            notifyAll();
+        }
+        if (toPark != null) {
+            park(s, toPark);
+        }
+    }
+
+    /** A call of the same stream from a newer opening of its partition waited for this one to end. */
+    private void wakeNewer(Work w) {
+        Slot now = slots.get(w.slot().partition);
+        StreamState s = now == null ? null : now.streams.get(w.stream());
+        if (s != null) {
+            after(s);
             pump();
+        }
+    }
+
+    private void complete(StreamState s, List<Progress.Entry> entries) {
+        entries.forEach(s.slot.progress::complete);
+    }
+
+    /** @return the parked record to write, when this failure was the last allowed */
+    private ParkedStream failed(StreamState s, Work w, Exception error) {
+        String reason = StreamCall.describe(error);
+        if (s.failed(parkAfterAttempts)) {
+            return call.parkedRecord(w, reason, s.attempts());
+        }
+        Duration wait = backoff.after(s.attempts());
+        if (s.attempts() == 1) {
+            LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), reason, error);
+        } else {
+            LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(), reason);
+        }
+        retryLater(s, wait);
+        return null;
+    }
+
+    private void retryLater(StreamState s, Duration wait) {
+        try {
+            timers.schedule(() -> retryDue(s), wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("{}: no retry scheduled, the reader is shutting down ({})", s.stream, e.toString());
+        }
+    }
+
+    private synchronized void retryDue(StreamState s) {
+        if (current(s) && s.retryDue()) {
+            after(s);
+            pump();
+        }
+    }
+
+    /** Writes the parked record outside the lock; only once it is durable may the checkpoint pass the stream. */
+    private void park(StreamState s, ParkedStream p) {
+        try {
+            call.recordParked(p);
+        } catch (RuntimeException e) {
+            LOG.error("{}: could not record as parked ({}); it stays failing and holds the checkpoint", s.stream, e.toString(), e);
+            synchronized (this) {
+                if (current(s)) {
+                    s.parkNotRecorded();
+                    retryLater(s, backoff.after(s.attempts()));
+                }
+            }
+            return;
+        }
+        LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", s.stream, p.attempts(),
+                p.fromIndex(), p.position(), p.reason());
+        synchronized (this) {
+            if (current(s)) {
+                complete(s, s.parkedAs(p, ++parkSeq));
+                after(s);
+            }
+            pump();
+            notifyAll();
         }
     }
 
@@ -310,14 +312,13 @@ public final class Scheduler {
      * {@code stillParked}, a listing of the parked store taken after {@code asOf}, are replayed.
      */
     public synchronized void released(Set<StreamName> stillParked, long asOf) {
-        for (StreamState s : new ArrayList<>(streams.values())) {
-            if (s.parked != null && s.parkSeq <= asOf && !stillParked.contains(s.stream) && slots.containsKey(s.partition)) {
-                LOG.info("{}: released; replaying from index {}", s.stream, s.parked.fromIndex());
-                s.replayFrom = s.parked.fromIndex();
-                s.replayPosition = s.parked.position();
-                s.parked = null;
-                s.attempts = 0;
-                enqueue(s);
+        for (Slot slot : slots.values()) {
+            for (StreamState s : new ArrayList<>(slot.streams.values())) {
+                if (s.parkedSince(asOf) && !stillParked.contains(s.stream)) {
+                    LOG.info("{}: released; replaying from index {}", s.stream, s.parked().fromIndex());
+                    s.release(asOf);
+                    after(s);
+                }
             }
         }
         pump();
@@ -325,11 +326,13 @@ public final class Scheduler {
 
     public synchronized List<ParkedStream> parked() {
         List<ParkedStream> out = new ArrayList<>();
-        streams.values().forEach(s -> {
-            if (s.parked != null) {
-                out.add(s.parked);
+        for (Slot slot : slots.values()) {
+            for (StreamState s : slot.streams.values()) {
+                if (s.phase() == StreamState.Phase.PARKED) {
+                    out.add(s.parked());
+                }
             }
-        });
+        }
         return out;
     }
 
@@ -339,9 +342,8 @@ public final class Scheduler {
             return null;
         }
         int failing = 0;
-        for (StreamName name : slot.streams) {
-            StreamState s = streams.get(name);
-            if (s != null && s.attempts > 0) {
+        for (StreamState s : slot.streams.values()) {
+            if (s.attempts() > 0) {
                 failing++;
             }
         }
@@ -362,6 +364,24 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * Waits up to {@code wait} until the partition has handled everything read (or is closed).
+     *
+     * @return whether nothing read is left unhandled
+     */
+    public synchronized boolean awaitDrained(PartitionId p, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        Slot slot;
+        while ((slot = slots.get(p)) != null && slot.progress.buffered() > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
     /** No new handler calls start after this. */
     public synchronized void stopDispatching() {
         dispatching = false;
@@ -370,7 +390,7 @@ public final class Scheduler {
     /** Waits until no handler call runs, at most {@code timeout}; false when some still run. */
     public synchronized boolean awaitNoneRunning(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (running > 0) {
+        while (runningJobs > 0) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;

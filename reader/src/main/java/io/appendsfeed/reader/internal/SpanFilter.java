@@ -8,42 +8,54 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * Turns an epoch event into the events wanted, per stream in index order: spans of other
- * categories and events of other types are left out before anything is loaded; {@code $} streams
- * (never indexed) are ignored; overlapping spans give each event once.
+ * Turns an epoch event into the events wanted, per stream in index order (by {@link EventFilter}'s
+ * stream and type rules, before anything is loaded); overlapping spans give each event once.
  */
 final class SpanFilter {
 
-    private final Set<String> categories;
-    private final Set<String> eventTypes;
+    private final EventFilter filter;
 
-    SpanFilter(Set<String> categories, Set<String> eventTypes) {
-        this.categories = categories;
-        this.eventTypes = eventTypes;
+    SpanFilter(EventFilter filter) {
+        this.filter = filter;
     }
 
-    Map<StreamName, TreeMap<Long, FeedEvent>> apply(EpochEvent event) {
-        Map<StreamName, TreeMap<Long, FeedEvent>> byStream = new LinkedHashMap<>();
+    /** Per stream, in the order streams first appear: the wanted events, ascending and without repeats. */
+    Map<StreamName, List<FeedEvent>> apply(EpochEvent event) {
+        Map<StreamName, List<FeedEvent>> byStream = new LinkedHashMap<>();
         if (event instanceof EpochEvent.Ingested ingested) {
-            List<Span> spans = new ArrayList<>(ingested.add());
-            spans.addAll(ingested.app());
-            for (Span span : spans) {
-                if (span.stream().isReserved() || (!categories.isEmpty() && !categories.contains(span.stream().category()))) {
-                    continue;
-                }
-                for (int k = 0; k < span.count(); k++) {
-                    String type = span.types().get(k);
-                    if (eventTypes.isEmpty() || eventTypes.contains(type)) {
-                        byStream.computeIfAbsent(span.stream(), x -> new TreeMap<>())
-                                .putIfAbsent(span.index() + k, FeedEvent.typeOnly(span.stream(), span.index() + k, type));
-                    }
+            add(ingested.add(), byStream);
+            add(ingested.app(), byStream);
+        }
+        return byStream;
+    }
+
+    private void add(List<Span> spans, Map<StreamName, List<FeedEvent>> byStream) {
+        for (Span span : spans) {
+            if (!filter.wantsStream(span.stream())) {
+                continue;
+            }
+            List<FeedEvent> events = byStream.computeIfAbsent(span.stream(), x -> new ArrayList<>(span.count()));
+            for (int k = 0; k < span.count(); k++) {
+                String type = span.types().get(k);
+                long index = span.index() + k;
+                if (filter.wantsType(type)) {
+                    insert(events, FeedEvent.typeOnly(span.stream(), index, type));
                 }
             }
         }
-        return byStream;
+    }
+
+    /** Keeps the list ascending without repeats; spans of one stream nearly always come in order, so this appends. */
+    private static void insert(List<FeedEvent> events, FeedEvent e) {
+        int k = events.size();
+        while (k > 0 && events.get(k - 1).index() > e.index()) {
+            k--;
+        }
+        if (k > 0 && events.get(k - 1).index() == e.index()) {
+            return;
+        }
+        events.add(k, e);
     }
 }

@@ -7,93 +7,75 @@ import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.ParkedStreams;
 import io.appendsfeed.reader.StreamHandler;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Map;
 
 /**
- * Runs one {@link Batch}: loads bodies (or reads the replay chunk), drops what is already handled
- * or written before the start time, calls the handler, and on the last allowed failure records the
- * stream as parked before anything lets the checkpoint pass it.
+ * Runs {@link Work} on a worker thread: loads the bodies of a job's calls together, reads a replay
+ * chunk, lets {@link EventFilter} pick what the handler gets, calls it, and says how it ended.
+ * Writes parked records when the scheduler decides a stream must be parked.
  */
 public final class StreamCall {
-
-    private static final Logger LOG = LoggerFactory.getLogger(StreamCall.class);
 
     private final String group;
     private final StreamHandler handler;
     private final BodyLoader loader;
     private final ParkedStreams parkedStore;
+    private final EventFilter filter;
     private final boolean loadBodies;
-    private final Set<String> eventTypes;
     private final int maxBatchEvents;
-    private final int parkAfterAttempts;
     private final Clock clock;
 
-    StreamCall(String group, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore, boolean loadBodies,
-               Set<String> eventTypes, int maxBatchEvents, int parkAfterAttempts, Clock clock) {
+    /** @param loader null when bodies are not loaded and no replay reads the store (tests of the core) */
+    StreamCall(String group, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore, EventFilter filter,
+               boolean loadBodies, int maxBatchEvents, Clock clock) {
         this.group = group;
         this.handler = handler;
         this.loader = loader;
         this.parkedStore = parkedStore;
+        this.filter = filter;
         this.loadBodies = loadBodies;
-        this.eventTypes = eventTypes;
         this.maxBatchEvents = maxBatchEvents;
-        this.parkAfterAttempts = parkAfterAttempts;
         this.clock = clock;
     }
 
-    public static StreamCall create(FeedReaderConfig c, StreamHandler handler, BodyLoader loader, ParkedStreams parked) {
-        return new StreamCall(c.group(), handler, loader, parked, c.loadBodies(), c.eventTypes(), c.maxBatchEvents(),
-                c.parkAfterAttempts(), c.clock());
+    public static StreamCall create(FeedReaderConfig c, StreamHandler handler, BodyLoader loader, ParkedStreams parked,
+                                    EventFilter filter) {
+        return new StreamCall(c.group(), handler, loader, parked, filter, c.loadBodies(), c.maxBatchEvents(), c.clock());
     }
 
-    /** @param attemptsBefore failures of this stream in a row before this call */
-    Outcome run(Batch b, int attemptsBefore) {
-        Outcome o = call(b);
-        if (o instanceof Outcome.Failed f && attemptsBefore + 1 >= parkAfterAttempts) {
-            ParkedStream p = new ParkedStream(group, b.state().stream, b.state().partition, b.firstIndex(), b.position(),
-                    describe(f.error()), attemptsBefore + 1, clock.instant());
-            try {
-                parkedStore.park(p);
-                return new Outcome.Parked(p);
-            } catch (RuntimeException e) {
-                LOG.error("{}: could not record as parked ({}); it stays failing and holds the checkpoint", b.state().stream, e.toString(), e);
-                return o;
-            }
+    public static EventFilter filter(FeedReaderConfig c) {
+        return new EventFilter(c.categories(), c.eventTypes());
+    }
+
+    /** The bodies of a job's feed calls, loaded together; empty when bodies are off. Never throws. */
+    Map<Work, BodyLoader.Loaded> load(List<Work> job) {
+        if (!loadBodies) {
+            return Map.of();
         }
-        return o;
+        return loader.loadAll(job.stream().filter(w -> !w.replay()).toList());
     }
 
-    private Outcome call(Batch b) {
+    /** @param loaded the call's bodies, when loaded */
+    Outcome run(Work w, BodyLoader.Loaded loaded) {
         try {
             List<FeedEvent> events;
-            long end;
-            if (b.replay()) {
-                List<FeedEvent> chunk = loader.readFrom(b.state().stream, b.from(), maxBatchEvents, loadBodies);
-                if (chunk.isEmpty()) {
+            if (w.replay()) {
+                events = loader.readFrom(w.stream(), w.replayFrom(), maxBatchEvents, loadBodies);
+                if (events.isEmpty()) {
                     return new Outcome.ReplayDone();
                 }
-                end = chunk.get(chunk.size() - 1).index() + 1;
-                events = chunk;
+            } else if (loaded != null) {
+                events = loaded.events();
             } else {
-                events = loadBodies ? loader.load(b.state().stream, b.events()) : b.events();
-                end = b.events().get(b.events().size() - 1).index() + 1;
+                events = w.events();
             }
-            List<FeedEvent> todo = new ArrayList<>(events.size());
-            for (FeedEvent e : events) {
-                boolean wantedType = eventTypes.isEmpty() || eventTypes.contains(e.type());
-                boolean early = b.notBefore() != null && e.timestamp() != null && e.timestamp().isBefore(b.notBefore());
-                if (wantedType && !early && e.index() >= b.skipBelow()) {
-                    todo.add(e);
-                }
-            }
+            long end = events.get(events.size() - 1).index() + 1;
+            List<FeedEvent> todo = filter.select(events, w.skipBelow(), w.notBefore());
             if (todo.isEmpty()) {
                 return new Outcome.Done(end);
             }
-            HandlerResult r = handler.handle(b.state().stream, List.copyOf(todo));
+            HandlerResult r = handler.handle(w.stream(), List.copyOf(todo));
             if (r == null) {
                 throw new IllegalStateException("the handler returned null; return HandlerResult.handled() or reached(n)");
             }
@@ -112,6 +94,16 @@ public final class StreamCall {
             // a failing assertion or a missing class in a handler fails its stream, not the reader
             return new Outcome.Failed(new IllegalStateException("the handler threw " + e, e));
         }
+    }
+
+    ParkedStream parkedRecord(Work w, String reason, int attempts) {
+        return new ParkedStream(group, w.stream(), w.slot().partition, w.firstIndex(), w.position(), reason, attempts,
+                clock.instant());
+    }
+
+    /** @throws RuntimeException when the parked store cannot be written */
+    void recordParked(ParkedStream p) {
+        parkedStore.park(p);
     }
 
     static String describe(Exception e) {

@@ -2,73 +2,236 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.ParkedStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the scheduler knows about one stream: its outstanding feed spans in order, the index the
- * handler has reached, failures, and whether it is parked or replaying. Guarded by the scheduler.
+ * One stream of an open partition: its outstanding feed events in order, the index its handler has
+ * reached, failures, and whether it is parked or replaying. Every change of {@link Phase} happens
+ * in a method of this class; the scheduler calls them under its lock and hands the results on
+ * (calls to make, epoch events completed).
  */
 final class StreamState {
 
-    /** The events of one stream from one epoch event, trimmed from the front as they are handled. */
-    static final class WorkItem {
-        final Progress.Entry entry;
-        final ArrayDeque<FeedEvent> events;
+    enum Phase {
+        /** Nothing to do: may be forgotten. */
+        IDLE,
+        /** Has work and no call in flight: waits for a worker. */
+        READY,
+        /** A call is in flight; events arriving meanwhile wait for the next. */
+        RUNNING,
+        /** The last call failed; the next waits for its backoff. */
+        RETRY_WAIT,
+        /** Failed too often; the parked record is being written. */
+        PARKING,
+        /** Recorded as parked: its events wait in the store table until it is released. */
+        PARKED
+    }
 
-        WorkItem(Progress.Entry entry, List<FeedEvent> events) {
+    /** The events of this stream from one epoch event; {@code from} of them are handled. */
+    private static final class Pending {
+        final Progress.Entry entry;
+        final List<FeedEvent> events;
+        int from;
+
+        Pending(Progress.Entry entry, List<FeedEvent> events, int from) {
             this.entry = entry;
-            this.events = new ArrayDeque<>(events);
+            this.events = events;
+            this.from = from;
         }
     }
 
     final StreamName stream;
-    PartitionId partition;
-    int generation;
-    final ArrayDeque<WorkItem> pending = new ArrayDeque<>();
+    final Slot slot;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private Phase phase = Phase.IDLE;
     /** The index of the first event not yet handled, -1 when unknown. */
-    long nextIndex = -1;
-    boolean busy;
-    boolean queued;
-    boolean waitingRetry;
-    int attempts;
-    String lastError;
-    ParkedStream parked;
+    private long nextIndex;
+    private int attempts;
+    private ParkedStream parked;
     /** When it was parked, in the scheduler's park sequence. */
-    long parkSeq;
-    /** While replaying a released stream: the next index to read from the store table. */
-    Long replayFrom;
-    Checkpoint replayPosition;
+    private long parkSeq;
+    /** While replaying a released stream: the next index to read from the store table, else -1. */
+    private long replayFrom = -1;
+    private Checkpoint replayPosition;
+    /** In the scheduler's ready queue (kept by the scheduler). */
+    boolean queued;
 
-    StreamState(StreamName stream, PartitionId partition, int generation) {
+    StreamState(StreamName stream, Slot slot, long nextIndex) {
         this.stream = stream;
-        this.partition = partition;
-        this.generation = generation;
+        this.slot = slot;
+        this.nextIndex = nextIndex;
     }
 
-    boolean hasWork() {
-        return replayFrom != null || !pending.isEmpty();
+    Phase phase() {
+        return phase;
     }
 
-    boolean dispatchable() {
-        return !busy && !waitingRetry && parked == null && hasWork();
+    long nextIndex() {
+        return nextIndex;
     }
 
-    boolean idle() {
-        return !busy && !waitingRetry && parked == null && !hasWork();
+    int attempts() {
+        return attempts;
     }
 
-    /** Forgets everything tied to the partition's lease (the partition was closed). */
-    void reset() {
-        pending.clear();
-        waitingRetry = false;
+    ParkedStream parked() {
+        return parked;
+    }
+
+    /** Parked when the partition was opened. */
+    void parkedBefore(ParkedStream p, long seq) {
+        parked = p;
+        parkSeq = seq;
+        phase = Phase.PARKED;
+    }
+
+    /**
+     * Adds this stream's events of one epoch event (ascending). Events already handled are dropped;
+     * a parked stream takes none (they are replayed from the store table on release).
+     *
+     * @return whether any were added: the epoch event then waits for this stream
+     */
+    boolean add(Progress.Entry entry, List<FeedEvent> events) {
+        if (phase == Phase.PARKED) {
+            return false;
+        }
+        int from = 0;
+        while (from < events.size() && events.get(from).index() < nextIndex) {
+            from++;
+        }
+        if (from == events.size()) {
+            return false;
+        }
+        pending.addLast(new Pending(entry, events, from));
+        if (phase == Phase.IDLE) {
+            phase = Phase.READY;
+        }
+        return true;
+    }
+
+    /** READY to RUNNING: the next call, with at most {@code maxEvents} feed events. */
+    Work take(int maxEvents) {
+        if (phase != Phase.READY) {
+            throw new IllegalStateException(stream + " is " + phase + ", not READY: no call may start");
+        }
+        phase = Phase.RUNNING;
+        if (replayFrom >= 0) {
+            return new Work(stream, slot, List.of(), replayPosition, nextIndex, slot.notBefore, attempts, replayFrom);
+        }
+        List<FeedEvent> events = new ArrayList<>(Math.min(maxEvents, 64));
+        for (Pending p : pending) {
+            for (int k = p.from; k < p.events.size() && events.size() < maxEvents; k++) {
+                events.add(p.events.get(k));
+            }
+        }
+        return new Work(stream, slot, events, pending.peekFirst().entry.position(), nextIndex, slot.notBefore, attempts, -1);
+    }
+
+    /**
+     * The call handled the stream up to {@code reached}.
+     *
+     * @return the epoch events this stream no longer holds back
+     */
+    List<Progress.Entry> handled(Work w, long reached) {
         attempts = 0;
-        lastError = null;
-        parked = null;
-        replayFrom = null;
+        nextIndex = Math.max(nextIndex, reached);
+        if (w.replay()) {
+            replayFrom = Math.max(w.replayFrom() + 1, reached);
+        }
+        return settle();
+    }
+
+    /** A replay found nothing more in the store table: the stream is back to following the feed. */
+    List<Progress.Entry> replayed(Work w) {
+        replayFrom = -1;
         replayPosition = null;
+        nextIndex = Math.max(nextIndex, w.replayFrom());
+        return settle();
+    }
+
+    /** @return true when it failed {@code parkAfter} times in a row and must be parked now (PARKING) */
+    boolean failed(int parkAfter) {
+        attempts++;
+        phase = attempts >= parkAfter ? Phase.PARKING : Phase.RETRY_WAIT;
+        return phase == Phase.PARKING;
+    }
+
+    /**
+     * PARKING to PARKED once the record is durable: every epoch event it held back is let go.
+     *
+     * @return those epoch events
+     */
+    List<Progress.Entry> parkedAs(ParkedStream p, long seq) {
+        parked = p;
+        parkSeq = seq;
+        attempts = 0;
+        replayFrom = -1;
+        replayPosition = null;
+        phase = Phase.PARKED;
+        List<Progress.Entry> out = new ArrayList<>(pending.size());
+        pending.forEach(x -> out.add(x.entry));
+        pending.clear();
+        return out;
+    }
+
+    /** The parked record could not be written: it stays failing, holding the checkpoint, and is tried again. */
+    void parkNotRecorded() {
+        phase = Phase.RETRY_WAIT;
+    }
+
+    /** The backoff after a failure is over. @return whether it is READY now */
+    boolean retryDue() {
+        if (phase == Phase.RETRY_WAIT) {
+            phase = hasWork() ? Phase.READY : Phase.IDLE;
+        }
+        return phase == Phase.READY;
+    }
+
+    /**
+     * Released if it was parked by {@code asOf} and is no longer in the parked store: replays from
+     * where it stopped.
+     *
+     * @return whether it is READY now
+     */
+    boolean release(long asOf) {
+        if (phase != Phase.PARKED || parkSeq > asOf) {
+            return false;
+        }
+        replayFrom = parked.fromIndex();
+        replayPosition = parked.position();
+        parked = null;
+        attempts = 0;
+        phase = Phase.READY;
+        return true;
+    }
+
+    boolean parkedSince(long asOf) {
+        return phase == Phase.PARKED && parkSeq <= asOf;
+    }
+
+    private boolean hasWork() {
+        return replayFrom >= 0 || !pending.isEmpty();
+    }
+
+    /** Drops handled events from the front; spans left empty are complete. Then READY or IDLE. */
+    private List<Progress.Entry> settle() {
+        List<Progress.Entry> done = new ArrayList<>();
+        while (!pending.isEmpty()) {
+            Pending p = pending.peekFirst();
+            while (p.from < p.events.size() && p.events.get(p.from).index() < nextIndex) {
+                p.from++;
+            }
+            if (p.from < p.events.size()) {
+                break;
+            }
+            pending.pollFirst();
+            done.add(p.entry);
+        }
+        phase = hasWork() ? Phase.READY : Phase.IDLE;
+        return done;
     }
 }

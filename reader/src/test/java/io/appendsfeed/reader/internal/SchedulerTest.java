@@ -49,8 +49,9 @@ class SchedulerTest {
     }
 
     private Scheduler scheduler(StreamHandler handler, int parkAfter, int maxConcurrent) {
-        StreamCall call = new StreamCall("g", handler, null, parked, false, Set.of(), 100, parkAfter, Clock.systemUTC());
-        return new Scheduler(call, Set.of(), Set.of(), maxConcurrent, 100,
+        EventFilter filter = new EventFilter(Set.of(), Set.of());
+        StreamCall call = new StreamCall("g", handler, null, parked, filter, false, 100, Clock.systemUTC());
+        return new Scheduler(call, filter, maxConcurrent, 100, parkAfter,
                 new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
     }
 

@@ -71,7 +71,7 @@ class BadInputEndToEndTest {
         CatchUpResult read(String group, boolean bodies, Map<StreamName, List<FeedEvent>> into) {
             FeedReaderConfig config = FeedReaderConfig.builder(group, indexTable, storeTable).leases(false).loadBodies(bodies)
                     .pollInterval(Duration.ofMillis(20)).retryBackoff(Duration.ofMillis(5), Duration.ofMillis(20))
-                    .parkAfterAttempts(2).loadAttempts(2).build();
+                    .parkAfterAttempts(2).build();
             return new FeedReader(local.dynamo(), config, (stream, events) -> {
                 into.computeIfAbsent(stream, s -> new ArrayList<>()).addAll(events);
                 return HandlerResult.handled();

@@ -86,6 +86,13 @@ public final class Bodies {
     }
 
     private static byte[] unbrotli(byte[] stored, StreamName stream, long index, String field) {
+        if (NativeBrotli.AVAILABLE) {
+            try {
+                return NativeBrotli.decode(stored);
+            } catch (IOException | RuntimeException e) {
+                throw new BodyDecodingException(stream, index, field, BROTLI, "corrupt Brotli data: " + e.getMessage(), e);
+            }
+        }
         try (InputStream in = new BrotliInputStream(new ByteArrayInputStream(stored))) {
             return in.readAllBytes();
         } catch (IOException | RuntimeException e) {

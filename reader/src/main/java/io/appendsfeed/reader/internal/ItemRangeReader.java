@@ -1,0 +1,208 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.store.internal.Fields;
+import io.appendsfeed.model.store.internal.Items;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * Reads the events {@code [first, last]} of one stream from the store table with the fewest items
+ * read: a forward {@code Query} from the item holding {@code first} (known from {@link StreamLayouts},
+ * else found with one descending {@code Query} of one item), asking for as many items as the layout
+ * says cover {@code last}, and paging on only when they fell short. Each item is charged once; the
+ * bodies of events outside the range are never decoded. Items may come from a lagging replica: the
+ * caller checks that every wanted event came.
+ */
+final class ItemRangeReader {
+
+    /** The attributes a load needs: keys, {@code n}, types and events (never the Tip's unfolds). */
+    private static final String PROJECTION = "#p, #i, #n, #c, #e";
+    private static final Map<String, String> NAMES = Map.of("#p", Fields.P, "#i", Fields.I, "#n", Fields.N,
+            "#c", Fields.C, "#e", Fields.E);
+    private static final int MAX_PAGE_ITEMS = 100;
+    private static final int BATCH_GET_KEYS = 100;
+    /** Rounds of a {@code BatchGetItem} for keys DynamoDB left unprocessed; still unread then, a stream is queried alone. */
+    private static final int BATCH_GET_ROUNDS = 3;
+    private static final String TIP_KEY = Long.toString(Fields.TIP_INDEX);
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final StreamLayouts layouts;
+    private final ItemCache cache;
+
+    ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, ItemCache cache) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.layouts = layouts;
+        this.cache = cache;
+    }
+
+    /** The events of {@code [first, last]} in the item cache, or null when it does not hold them all. */
+    Map<Long, StoredEvent> cached(StreamName stream, long first, long last) {
+        Map<Long, StoredEvent> out = new HashMap<>();
+        if (fromCache(stream, first, last, out) <= last) {
+            return null;
+        }
+        cache.consumed(stream, last + 1);
+        return out;
+    }
+
+    /** Adds the events the cache holds from {@code first} on; returns the first index it does not hold. */
+    private long fromCache(StreamName stream, long first, long last, Map<Long, StoredEvent> out) {
+        long next = first;
+        for (Map<String, AttributeValue> item : cache.from(stream, first, last)) {
+            take(stream, item, first, last, layouts.of(stream), out);
+            next = Items.next(stream, item);
+        }
+        return next;
+    }
+
+    /**
+     * Whether {@code first} is in the stream's Tip as far as known, or nothing is known of it: then
+     * reading the Tip first costs nothing extra when it holds the range, and when it does not it is
+     * kept for the stream's later loads.
+     */
+    boolean tipFirst(StreamName stream, long first) {
+        StreamLayouts.Layout layout = layouts.of(stream);
+        long start = layout.startKey(first);
+        return start < 0 ? !layout.anyCalf() : start == layout.tip();
+    }
+
+    /**
+     * The Tips of {@code streams}, read together with {@code BatchGetItem} (100 at a time); a
+     * stream missing from the result has no Tip visible (or its key stayed unprocessed).
+     */
+    Map<StreamName, Map<String, AttributeValue>> tips(List<StreamName> streams, boolean consistent) {
+        Map<StreamName, Map<String, AttributeValue>> out = new HashMap<>();
+        for (int from = 0; from < streams.size(); from += BATCH_GET_KEYS) {
+            List<Map<String, AttributeValue>> keys = new ArrayList<>();
+            for (StreamName s : streams.subList(from, Math.min(streams.size(), from + BATCH_GET_KEYS))) {
+                keys.add(Map.of(Fields.P, AttributeValue.fromS(s.value()), Fields.I, AttributeValue.fromN(TIP_KEY)));
+            }
+            KeysAndAttributes request = KeysAndAttributes.builder().keys(keys).projectionExpression(PROJECTION)
+                    .expressionAttributeNames(NAMES).consistentRead(consistent).build();
+            for (int round = 0; round < BATCH_GET_ROUNDS && request != null && request.hasKeys() && !request.keys().isEmpty(); round++) {
+                BatchGetItemResponse r = dynamo.batchGetItem(BatchGetItemRequest.builder()
+                        .requestItems(Map.of(table, request)).build());
+                for (Map<String, AttributeValue> item : r.responses().getOrDefault(table, List.of())) {
+                    out.put(StreamName.parse(item.get(Fields.P).s()), item);
+                }
+                request = r.hasUnprocessedKeys() ? r.unprocessedKeys().get(table) : null;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The events of {@code [first, last]} given the stream's Tip as read ({@code tip} may be null):
+     * events before the Tip are read from the calves.
+     */
+    Map<Long, StoredEvent> withTip(StreamName stream, Map<String, AttributeValue> tip, long first, long last, boolean consistent) {
+        if (tip == null) {
+            return read(stream, first, last, consistent);
+        }
+        StreamLayouts.Layout layout = layouts.of(stream);
+        long tipStart = Items.firstIndex(stream, tip);
+        Map<Long, StoredEvent> out = tipStart > first ? read(stream, first, Math.min(last, tipStart - 1), consistent) : new HashMap<>();
+        take(stream, tip, first, last, layout, out);
+        keep(stream, tip, last);
+        return out;
+    }
+
+    /**
+     * The events of {@code [first, last]} found, by index: from the item cache as far as it goes
+     * (unless {@code consistent}: a strongly consistent read is a re-read after a miss), then read.
+     */
+    Map<Long, StoredEvent> read(StreamName stream, long wanted, long last, boolean consistent) {
+        StreamLayouts.Layout layout = layouts.of(stream);
+        Map<Long, StoredEvent> out = new HashMap<>();
+        long first = consistent ? wanted : fromCache(stream, wanted, last, out);
+        if (first > last) {
+            cache.consumed(stream, last + 1);
+            return out;
+        }
+        long start = first == 0 ? 0 : layout.startKey(first);
+        String range = "#i >= :k";
+        if (start < 0) {
+            // not known where `first` sits: the calf with the greatest first index <= first, if any
+            QueryResponse r = query(stream, "#i <= :k", first, false, 1, consistent, null);
+            start = first;
+            range = "#i > :k";
+            if (!r.items().isEmpty() && !Items.isTip(r.items().get(0))) {
+                Map<String, AttributeValue> calf = r.items().get(0);
+                if (take(stream, calf, first, last, layout, out)) {
+                    keep(stream, calf, last);
+                    return out;
+                }
+                start = Items.rangeKey(calf);
+            }
+        }
+        int limit = layout.itemsTo(start, last);
+        Map<String, AttributeValue> from = null;
+        while (true) {
+            QueryResponse r = query(stream, range, start, true, limit, consistent, from);
+            for (Map<String, AttributeValue> item : r.items()) {
+                if (take(stream, item, first, last, layout, out)) {
+                    keep(stream, item, last);
+                    return out;
+                }
+            }
+            if (!r.hasLastEvaluatedKey() || r.lastEvaluatedKey().isEmpty()) {
+                return out; // the stream ends before `last` here (a lagging replica, or a bad feed)
+            }
+            from = r.lastEvaluatedKey();
+            limit = Math.min(MAX_PAGE_ITEMS, limit * 2);
+        }
+    }
+
+    /** Caches the item that ended a load when it holds events after the range: the stream's next load wants them. */
+    private void keep(StreamName stream, Map<String, AttributeValue> item, long last) {
+        long next = Items.next(stream, item);
+        cache.consumed(stream, last + 1);
+        if (next > last + 1) {
+            cache.put(stream, item, Items.firstIndex(stream, item), next);
+        }
+    }
+
+    /** Adds the item's events in range; true when it reaches past {@code last}, so nothing after it is needed. */
+    private static boolean take(StreamName stream, Map<String, AttributeValue> item, long first, long last,
+                                StreamLayouts.Layout layout, Map<Long, StoredEvent> out) {
+        long next = Items.next(stream, item);
+        if (Items.isTip(item)) {
+            layout.tip(Items.firstIndex(stream, item));
+        } else {
+            layout.calf(Items.rangeKey(item), next);
+        }
+        List<StoredEvent> events = Items.events(stream, item, true, first, last + 1);
+        for (StoredEvent e : events) {
+            out.putIfAbsent(e.index(), e);
+        }
+        return next > last;
+    }
+
+    private QueryResponse query(StreamName stream, String range, long k, boolean ascending, int limit, boolean consistent,
+                                Map<String, AttributeValue> exclusiveStart) {
+        QueryRequest.Builder q = QueryRequest.builder().tableName(table)
+                .keyConditionExpression("#p = :p AND " + range)
+                .expressionAttributeNames(NAMES)
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()),
+                        ":k", AttributeValue.fromN(Long.toString(k))))
+                .projectionExpression(PROJECTION)
+                .scanIndexForward(ascending).limit(limit).consistentRead(consistent);
+        if (exclusiveStart != null) {
+            q.exclusiveStartKey(exclusiveStart);
+        }
+        return dynamo.query(q.build());
+    }
+}

@@ -1,0 +1,166 @@
+package io.appendsfeed.reader.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.internal.Items;
+import io.appendsfeed.model.testing.LocalDynamo;
+import io.appendsfeed.model.testing.LocalDynamoExtension;
+import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.FeedFixture;
+import io.appendsfeed.reader.MissingEventsException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/** Body loads against DynamoDB Local: exact events, each store item read once, misses never handed over. */
+@ExtendWith(LocalDynamoExtension.class)
+class BodyLoaderTest {
+
+    private static final int TIP_MAX_BYTES = 600; // a few events per item: streams calve often
+
+    /** Counts the store items each request returned, by stream and range key. */
+    private static final class Counting implements DynamoDbClient {
+        final DynamoDbClient dynamo;
+        final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+        final AtomicInteger requests = new AtomicInteger();
+
+        Counting(DynamoDbClient dynamo) {
+            this.dynamo = dynamo;
+        }
+
+        @Override
+        public QueryResponse query(QueryRequest r) {
+            QueryResponse out = dynamo.query(r);
+            requests.incrementAndGet();
+            out.items().forEach(this::count);
+            return out;
+        }
+
+        @Override
+        public BatchGetItemResponse batchGetItem(BatchGetItemRequest r) {
+            BatchGetItemResponse out = dynamo.batchGetItem(r);
+            requests.incrementAndGet();
+            out.responses().values().forEach(items -> items.forEach(this::count));
+            return out;
+        }
+
+        private void count(Map<String, AttributeValue> item) {
+            reads.computeIfAbsent(item.get("p").s() + "/" + Items.rangeKey(item), k -> new AtomicInteger()).incrementAndGet();
+        }
+
+        @Override
+        public String serviceName() {
+            return dynamo.serviceName();
+        }
+
+        @Override
+        public void close() {
+            // the wrapped client belongs to the test's LocalDynamo
+        }
+    }
+
+    private final Slot slot = new Slot(PartitionId.ZERO, new Progress(Checkpoint.START), null);
+
+    private Work work(Span span) {
+        List<FeedEvent> events = new ArrayList<>();
+        for (int k = 0; k < span.count(); k++) {
+            events.add(FeedEvent.typeOnly(span.stream(), span.index() + k, span.types().get(k)));
+        }
+        return new Work(span.stream(), slot, events, Checkpoint.START, 0, null, 0, -1);
+    }
+
+    private static List<String> bodies(BodyLoader.Loaded loaded) throws Exception {
+        return loaded.events().stream().map(e -> e.index() + ":" + e.type() + ":" + e.dataText()).toList();
+    }
+
+    @Test
+    void spans_of_calved_and_tip_only_streams_come_with_their_bodies_and_each_item_is_read_once(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        List<Span> hot = new ArrayList<>();
+        for (int k = 0; k < 12; k++) {
+            hot.add(f.write("Hot-1", (Instant) null, "A", "B", "C"));
+        }
+        Span cold = f.write("Cold-1", (Instant) null, "X", "Y");
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(f.store, dynamo);
+
+        // spans in feed order, a few calls at a time, as the scheduler hands them over
+        List<String> got = new ArrayList<>();
+        Work coldWork = work(cold);
+        Map<Work, BodyLoader.Loaded> first = loader.loadAll(List.of(work(hot.get(0)), coldWork));
+        got.addAll(bodies(first.get(work(hot.get(0)))));
+        assertThat(bodies(first.get(coldWork))).containsExactly(
+                "0:X:{\"stream\":\"Cold-1\",\"n\":0}", "1:Y:{\"stream\":\"Cold-1\",\"n\":1}");
+        for (int k = 1; k < hot.size(); k += 2) {
+            Span a = hot.get(k);
+            Span b = k + 1 < hot.size() ? hot.get(k + 1) : null;
+            Span merged = b == null ? a : new Span(a.stream(), a.index(), concat(a.types(), b.types()));
+            got.addAll(bodies(loader.loadAll(List.of(work(merged))).values().iterator().next()));
+        }
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 36; i++) {
+            expected.add(i + ":" + "ABC".charAt(i % 3) + ":{\"stream\":\"Hot-1\",\"n\":" + i + "}");
+        }
+        assertThat(got).containsExactlyElementsOf(expected);
+        assertThat(dynamo.reads).as("store items read, by stream/range key").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+        assertThat(dynamo.reads.keySet()).as("calves were read too").anyMatch(k -> k.startsWith("Hot-1/") && !k.endsWith("/2147483647"));
+    }
+
+    @Test
+    void tips_of_many_streams_are_read_with_one_request(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1);
+        List<Work> calls = new ArrayList<>();
+        for (int s = 0; s < 30; s++) {
+            calls.add(work(f.write("Account-" + s, (Instant) null, "Opened", "Deposited")));
+        }
+        Counting dynamo = new Counting(local.dynamo());
+
+        Map<Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(calls);
+
+        assertThat(dynamo.requests).hasValue(1);
+        for (int s = 0; s < 30; s++) {
+            assertThat(bodies(loaded.get(calls.get(s)))).containsExactly(
+                    "0:Opened:{\"stream\":\"Account-" + s + "\",\"n\":0}", "1:Deposited:{\"stream\":\"Account-" + s + "\",\"n\":1}");
+        }
+    }
+
+    @Test
+    void an_event_the_store_does_not_have_fails_that_call_only_after_a_strongly_consistent_read(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1);
+        Work fine = work(f.write("Account-1", (Instant) null, "Opened"));
+        f.write("Account-2", (Instant) null, "Opened");
+        Work ahead = work(new Span(StreamName.parse("Account-2"), 0, List.of("Opened", "Changed")));
+        Counting dynamo = new Counting(local.dynamo());
+
+        Map<Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(List.of(fine, ahead));
+
+        assertThat(bodies(loaded.get(fine))).containsExactly("0:Opened:{\"stream\":\"Account-1\",\"n\":0}");
+        assertThat(loaded.get(ahead).error()).isInstanceOfSatisfying(MissingEventsException.class, e -> {
+            assertThat(e.stream()).isEqualTo(StreamName.parse("Account-2"));
+            assertThat(e.expectedIndex()).isEqualTo(1);
+        });
+        assertThat(dynamo.reads.get("Account-2/2147483647")).as("read eventually, then strongly").hasValue(2);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}
