@@ -2,13 +2,16 @@ package io.appendsfeed.indexer.kcl;
 
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.backfill.internal.Arguments;
+import io.appendsfeed.model.metrics.EmfMetrics;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs the KCL worker until the process is stopped (SIGTERM, Ctrl-C: a graceful shutdown):
  * {@code java -cp indexer.jar:... io.appendsfeed.indexer.kcl.KclMain --store-table Events --index-table EventsIndex}
  * (options as in {@link KclSettings}; environment variables work too). The classpath must hold
- * KCL and the adapter, which the indexer declares as optional dependencies.
+ * KCL and the adapter, which the indexer declares as optional dependencies. Each batch's figures
+ * go to stdout as a CloudWatch Embedded Metric Format line per batch and shard (ship stdout to
+ * CloudWatch Logs, e.g. with ECS's awslogs driver or the CloudWatch agent, and they become metrics).
  */
 public final class KclMain {
 
@@ -25,7 +28,8 @@ public final class KclMain {
         }
         KclClients clients = KclClients.of(settings.dynamo());
         String arn = settings.streamArn() != null ? settings.streamArn() : KclIndexer.streamArn(clients.dynamo(), settings.storeTable());
-        KclIndexer worker = KclIndexer.start(clients, Indexer.start(clients.dynamo(), settings.indexer()), settings.config(arn));
+        KclIndexer worker = KclIndexer.start(clients, Indexer.start(clients.dynamo(),
+                settings.indexer().toBuilder().metrics(new EmfMetrics()).build()), settings.config(arn));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             worker.close();

@@ -60,7 +60,7 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
         Duration backoff = worker.config().retryBackoff();
         while (stopped == null) {
             if (!rest.isEmpty()) {
-                BatchOutcome o = worker.indexer().ingest(rest);
+                BatchOutcome o = worker.indexer().ingest(rest, shardId);
                 int k = o.complete() ? rest.size() : indexOf(rest, o.firstNotIngested());
                 if (k > 0) {
                     ingested = rest.get(k - 1).sequenceNumber();
