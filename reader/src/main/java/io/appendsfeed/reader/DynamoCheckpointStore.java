@@ -336,7 +336,8 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             if (tip.isEmpty()) {
                 register(group); // first, so that a group with a checkpoint is always listed
             }
-            Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.noStream());
+            // absent, not version 0: a Tip another instance created meanwhile (version 0 too: unfolds only) must conflict
+            Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.absent());
             AppendResult r = d.event() == null
                     ? index.writeUnfolds(stream, expected, d.next().unfolds())
                     : index.append(stream, expected, List.of(d.event()), d.next().unfolds());

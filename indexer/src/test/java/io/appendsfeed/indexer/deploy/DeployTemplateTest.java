@@ -146,7 +146,9 @@ class DeployTemplateTest {
                 "[{\"AttributeName\":\"p\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"i\",\"KeyType\":\"RANGE\"}]"));
         assertThat(p.path("AttributeDefinitions")).isEqualTo(DeployTemplate.json(
                 "[{\"AttributeName\":\"p\",\"AttributeType\":\"S\"},{\"AttributeName\":\"i\",\"AttributeType\":\"N\"}]"));
-        assertThat(p.has("StreamSpecification")).as("the index table needs no stream").isFalse();
+        // its own stream only for the notifier (NotifierTemplateTest)
+        assertThat(p.path("StreamSpecification")).isEqualTo(DeployTemplate.json(
+                "{\"Fn::If\":[\"NotifierEnabled\",{\"StreamViewType\":\"NEW_IMAGE\"},{\"Ref\":\"AWS::NoValue\"}]}"));
     }
 
     @Test
