@@ -9,6 +9,7 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -53,6 +54,8 @@ final class CallRecorder implements ExecutionInterceptor {
             add("PutItem", r.tableName(), r.item());
         } else if (request instanceof UpdateItemRequest r) {
             add("UpdateItem", r.tableName(), r.key());
+        } else if (request instanceof BatchGetItemRequest r) {
+            r.requestItems().forEach((table, keys) -> keys.keys().forEach(key -> add("BatchGetItem", table, key)));
         } else if (request instanceof DeleteItemRequest r) {
             add("DeleteItem", r.tableName(), r.key());
         } else if (request instanceof DescribeTableRequest r) {

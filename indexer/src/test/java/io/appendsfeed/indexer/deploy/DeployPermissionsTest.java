@@ -58,7 +58,7 @@ class DeployPermissionsTest {
         Map<String, JsonNode> s = template.statements(policy.path("Properties").path("PolicyDocument"));
         assertThat(s).containsOnlyKeys("ReadStore", "ReadIndex", "WriteReaderStreams");
         s.values().forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
-        assertStatement(s.get("ReadStore"), Set.of("dynamodb:Query"), STORE_TABLE_ARN);
+        assertStatement(s.get("ReadStore"), Set.of("dynamodb:BatchGetItem", "dynamodb:Query"), STORE_TABLE_ARN);
         assertStatement(s.get("ReadIndex"), Set.of("dynamodb:GetItem", "dynamodb:Query"), INDEX_ARN);
         assertStatement(s.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem"), INDEX_ARN);
         assertThat(leadingKeys(s.get("WriteReaderStreams"))).containsExactlyElementsOf(READER_KEYS);

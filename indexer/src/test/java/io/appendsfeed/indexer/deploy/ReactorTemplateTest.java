@@ -104,7 +104,7 @@ class ReactorTemplateTest {
     void role_reads_both_tables_and_writes_only_its_own_groups_streams() {
         Map<String, JsonNode> s = statements();
         assertThat(s).containsOnlyKeys("ReadStore", "ReadIndex", "WriteGroupStreams", "TakeNotifications", "Log");
-        assertThat(DeployTemplate.strings(s.get("ReadStore").path("Action"))).containsExactly("dynamodb:Query");
+        assertThat(DeployTemplate.strings(s.get("ReadStore").path("Action"))).containsExactly("dynamodb:BatchGetItem", "dynamodb:Query");
         assertThat(DeployTemplate.strings(s.get("ReadIndex").path("Action"))).containsExactlyInAnyOrder("dynamodb:GetItem", "dynamodb:Query");
         assertThat(DeployTemplate.strings(s.get("WriteGroupStreams").path("Action"))).containsExactlyInAnyOrder("dynamodb:PutItem", "dynamodb:UpdateItem");
         assertThat(DeployTemplate.strings(s.get("TakeNotifications").path("Action"))).containsExactlyInAnyOrder(
