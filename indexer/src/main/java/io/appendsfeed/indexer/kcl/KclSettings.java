@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer.kcl;
 
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.backfill.internal.Arguments;
+import io.appendsfeed.indexer.backfill.internal.Variables;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;
@@ -11,7 +11,7 @@ import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
  * The KCL worker's settings, read in this one place from variables (or the matching options of
- * {@link KclMain}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
+ * {@code feed kcl}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
  *
  * <table>
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table (Streams on)</td></tr>
@@ -49,7 +49,7 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static KclSettings from(Function<String, String> env) {
         LambdaSettings common = LambdaSettings.from(env);
-        String store = Arguments.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
+        String store = Variables.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
         String app = blankToNull(env.apply(APPLICATION));
         String rejected = blankToNull(env.apply(ON_REJECTED));
         KclConfig.OnRejected onRejected;
@@ -82,7 +82,7 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     }
 
     private static Duration millis(Function<String, String> env, String name, Duration dflt) {
-        return Duration.ofMillis(Arguments.number(env, name, (int) dflt.toMillis(), 0));
+        return Duration.ofMillis(Variables.number(env, name, (int) dflt.toMillis(), 0));
     }
 
     private static String blankToNull(String s) {

@@ -72,6 +72,8 @@ class LambdaJarIT {
         }
         assertThat(entries).contains("io/appendsfeed/indexer/lambda/IndexerHandler.class",
                 "io/appendsfeed/model/store/StoreClient.class",
+                "io/appendsfeed/indexer/notifier/NotifierHandler.class",
+                "software/amazon/awssdk/services/sns/SnsClient.class",
                 "software/amazon/awssdk/services/dynamodb/DynamoDbClient.class",
                 "software/amazon/awssdk/http/apache/ApacheHttpClient.class",
                 "com/amazonaws/services/lambda/runtime/events/DynamodbEvent.class",

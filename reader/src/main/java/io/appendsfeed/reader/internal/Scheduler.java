@@ -183,10 +183,15 @@ public final class Scheduler {
 
     private void runJob(List<Work> job) {
         int completed = 0;
+        RuntimeException notLoaded = null;
         try {
             Map<Work, BodyLoader.Loaded> loaded;
             try (LogContext ignored = LogContext.partition(call.group(), samePartition(job))) {
                 loaded = call.load(job);
+            } catch (RuntimeException e) {
+                LOG.warn("loading the events of {} calls failed; each fails with it and is retried: {}", job.size(), e.toString());
+                notLoaded = e;
+                return; // below: each call of the job fails with the cause, and is retried as any failed call
             }
             for (Work w : job) {
                 try (LogContext ignored = LogContext.stream(call.group(), w.slot().partition, w.stream())) {
@@ -197,7 +202,8 @@ public final class Scheduler {
             }
         } finally {
             for (int k = completed; k < job.size(); k++) {
-                completed(job.get(k), new Outcome.Failed(new IllegalStateException("the handler call did not complete")));
+                completed(job.get(k), new Outcome.Failed(notLoaded != null ? notLoaded
+                        : new IllegalStateException("the handler call did not complete")));
             }
             synchronized (this) {
                 runningJobs--;

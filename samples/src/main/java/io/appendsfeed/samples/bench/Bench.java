@@ -69,7 +69,7 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--contention-batch", description = "records per batch in the contention scenario. Default: ${DEFAULT-VALUE}")
     int contentionBatch = 100;
 
-    @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile (indexer/target/indexer-<version>-lambda.jar)")
+    @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile (indexer/target/appendsfeed-indexer-<version>-lambda.jar)")
     Path lambdaJar = pathProperty("bench.lambdaJar");
 
     @Option(names = "--lambda-template", description = "the SAM template whose JavaToolOptions the jar runs with. Default: set by the bench profile (indexer/deploy/template.yaml)")

@@ -205,17 +205,25 @@ final class DemoRun implements AutoCloseable {
         out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
         out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
                 + String.join(", ", GROUPS) + "):");
-        out.println("  java -jar reader/target/reader-*-cli.jar checkpoints --endpoint " + server.endpoint()
+        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar checkpoints --endpoint " + server.endpoint()
                 + " --index-table " + INDEX_TABLE);
-        out.println("  java -jar reader/target/reader-*-cli.jar verify --endpoint " + server.endpoint()
+        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar verify --endpoint " + server.endpoint()
                 + " --index-table " + INDEX_TABLE + " --store-table " + STORE_TABLE);
+        out.println("  aws dynamodb scan --table-name " + BALANCE_TABLE + " --endpoint-url " + server.endpoint()
+                + "   (DynamoDB Local runs with -sharedDb: any key and region see these tables)");
         out.println("Ctrl-C to stop.");
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            close();
-            stopped.countDown();
-        }, "demo-stop"));
+        // Ctrl-C (SIGINT) and SIGTERM stop the demo as its normal end: everything closed in order, exit 0, so that
+        // Maven (which runs the demo in a child JVM) reports success instead of the child's "killed by SIGINT" (130)
+        for (String name : new String[] {"INT", "TERM"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
+        }
         stopped.await();
+        out.println("Stopping (" + "Ctrl-C" + "): reactors, indexer, DynamoDB Local.");
+        out.flush();
+        close();
+        out.println("Stopped.");
+        out.flush();
     }
 
     /** Stops the reactors (committing), the poller, the clients and DynamoDB Local, in that order. */

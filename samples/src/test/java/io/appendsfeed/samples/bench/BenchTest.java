@@ -197,9 +197,9 @@ class BenchTest {
         Path target = Path.of("..", "indexer", "target");
         Path jar;
         try (var files = Files.exists(target) ? Files.list(target) : java.util.stream.Stream.<Path>empty()) {
-            jar = files.filter(f -> f.getFileName().toString().matches("indexer-.*-lambda\\.jar")).findFirst().orElse(null);
+            jar = files.filter(f -> f.getFileName().toString().matches("appendsfeed-indexer-.*-lambda\\.jar")).findFirst().orElse(null);
         }
-        assumeTrue(jar != null, "no indexer/target/indexer-*-lambda.jar yet: the indexer's package phase builds it");
+        assumeTrue(jar != null, "no indexer/target/appendsfeed-indexer-*-lambda.jar yet: the indexer's package phase builds it");
         return jar;
     }
 
