@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -51,6 +54,7 @@ public final class StreamsPoller implements AutoCloseable {
     private final Object wake = new Object();
     private volatile boolean running;
     private Thread thread;
+    private ScheduledExecutorService renewer;
 
     /**
      * @throws IllegalArgumentException when the store table has no stream
@@ -66,15 +70,33 @@ public final class StreamsPoller implements AutoCloseable {
         this.rejectedLog = new RejectedLog(index);
     }
 
-    /** Polls on a background thread until {@link #close()}. */
+    /**
+     * Polls on a background thread until {@link #close()}, and renews the lease on a second one, so
+     * that a batch slower than the lease does not lose it (a process that dies stops renewing).
+     */
     public synchronized StreamsPoller start() {
         if (thread == null) {
             running = true;
             thread = new Thread(this::run, "appendsfeed-poller-" + config.storeTable());
             thread.setDaemon(true);
             thread.start();
+            renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "appendsfeed-poller-lease-" + config.storeTable());
+                t.setDaemon(true);
+                return t;
+            });
+            long every = Math.max(1, config.leaseDuration().toMillis() / 6);
+            renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         }
         return this;
+    }
+
+    private void renew() {
+        try {
+            positions.renewIfDue();
+        } catch (RuntimeException e) {
+            log.warn("lease renewal failed, retrying: {}", e.toString());
+        }
     }
 
     /**
@@ -234,13 +256,24 @@ public final class StreamsPoller implements AutoCloseable {
             running = false;
             wake.notifyAll();
         }
+        ScheduledExecutorService r;
         synchronized (this) {
             t = thread;
             thread = null;
+            r = renewer;
+            renewer = null;
         }
         if (t != null) {
             try {
                 t.join(Duration.ofSeconds(30).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (r != null) {
+            r.shutdown(); // a renewal in progress finishes
+            try {
+                r.awaitTermination(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>A write whose answer was lost (a timeout after the request was sent) leaves this poller
  * uncertain; the next write first reads the item back: if it holds this poller's lease token, the
  * write landed and its positions are taken as saved, otherwise another poller took the lease. A
- * failed condition is resolved the same way. Not thread-safe: the poller calls it from one thread.
+ * failed condition is resolved the same way. Thread-safe (the poller's thread saves, its lease
+ * thread renews); one write at a time.
  */
 public final class ShardPositions {
 
@@ -54,7 +55,7 @@ public final class ShardPositions {
         this.clock = clock;
     }
 
-    public boolean holdsLease() {
+    public synchronized boolean holdsLease() {
         return token != null;
     }
 
@@ -66,7 +67,7 @@ public final class ShardPositions {
      * @throws RuntimeException from DynamoDB; this poller does not hold the lease then (if the write
      *         landed all the same, the next call finds the lease under its own name and takes it again)
      */
-    public boolean tryAcquire() {
+    public synchronized boolean tryAcquire() {
         if (token != null) {
             return true;
         }
@@ -95,11 +96,11 @@ public final class ShardPositions {
         return true;
     }
 
-    public Position get(String shardId) {
+    public synchronized Position get(String shardId) {
         return positions.get(shardId);
     }
 
-    public boolean isDone(String shardId) {
+    public synchronized boolean isDone(String shardId) {
         Position p = positions.get(shardId);
         return p != null && p.done();
     }
@@ -108,12 +109,12 @@ public final class ShardPositions {
      * Saves a shard's position (dropping shards no longer {@code listed}) and renews the lease; the
      * position in memory moves only once the write landed.
      *
-     * @return true when saved; false when the lease was lost to another poller (nothing was written)
-     * @throws IllegalStateException when this poller does not hold the lease
+     * @return true when saved; false when this poller does not hold the lease (or lost it to another
+     *         poller on the way): nothing was written
      * @throws RuntimeException from DynamoDB: the position in memory is unchanged; the write may have
      *         landed, which the next write finds out
      */
-    public boolean save(String shardId, Position position, Set<String> listed) {
+    public synchronized boolean save(String shardId, Position position, Set<String> listed) {
         return write(p -> {
             p.put(shardId, position);
             p.keySet().removeIf(s -> !listed.contains(s) && !s.equals(shardId));
@@ -126,7 +127,7 @@ public final class ShardPositions {
      * @return false when the lease was lost to another poller
      * @throws RuntimeException from DynamoDB
      */
-    public boolean renewIfDue() {
+    public synchronized boolean renewIfDue() {
         if (token == null) {
             return false;
         }
@@ -137,7 +138,7 @@ public final class ShardPositions {
     }
 
     /** Gives the lease up (another poller may take it at once); a failure is logged, and the lease then expires. */
-    public void release() {
+    public synchronized void release() {
         if (token == null) {
             return;
         }
@@ -154,11 +155,8 @@ public final class ShardPositions {
     }
 
     private boolean write(Consumer<Map<String, Position>> change) {
-        if (token == null) {
-            throw new IllegalStateException("this poller does not hold the lease on " + stream + ": call tryAcquire first");
-        }
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            if (uncertain && !resolve()) {
+            if (token == null || uncertain && !resolve()) {
                 return false;
             }
             Map<String, Position> next = new TreeMap<>(positions);
