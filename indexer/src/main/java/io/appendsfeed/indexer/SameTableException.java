@@ -42,7 +42,7 @@ public class SameTableException extends IllegalArgumentException {
     public String indexTable() { return indexTable; }
 
     /** The table name in a table or stream ARN ({@code arn:...:table/<name>[/stream/...]}), or the name given. */
-    static String tableName(String nameOrArn) {
+    public static String tableName(String nameOrArn) {
         String s = nameOrArn.trim();
         if (!isArn(s)) {
             return s;

@@ -7,6 +7,7 @@ import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.poller.internal.RejectedLog;
 import io.appendsfeed.indexer.poller.internal.ShardPositions;
 import io.appendsfeed.indexer.poller.internal.PollerItem.Position;
@@ -57,10 +58,12 @@ public final class StreamsPoller implements AutoCloseable {
     private ScheduledExecutorService renewer;
 
     /**
+     * @throws SameTableException when the store table is the index table
      * @throws IllegalArgumentException when the store table has no stream
      * @throws RuntimeException from DynamoDB, e.g. when a table does not exist
      */
     public StreamsPoller(DynamoDbClient dynamo, DynamoDbStreamsClient streams, Indexer indexer, PollerConfig config) {
+        SameTableException.check(config.storeTable(), indexer.config().indexTable());
         this.indexer = indexer;
         this.config = config;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(indexer.config().indexTable())
