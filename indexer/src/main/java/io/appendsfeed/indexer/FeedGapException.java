@@ -16,13 +16,30 @@ public class FeedGapException extends RuntimeException {
     private final long actualIndex;
 
     public FeedGapException(StreamName stream, long expectedIndex, long actualIndex) {
-        super("gap in " + stream + ": the feed holds its events before index " + expectedIndex
+        this(stream, expectedIndex, actualIndex, "gap in " + stream + ": the feed holds its events before index " + expectedIndex
                 + " but the next span starts at " + actualIndex
                 + "; events " + expectedIndex + ".." + (actualIndex - 1) + " were never delivered. Backfill the stream,"
                 + " or set allowGaps to index past the gap");
+    }
+
+    private FeedGapException(StreamName stream, long expectedIndex, long actualIndex, String message) {
+        super(message);
         this.stream = stream;
         this.expectedIndex = expectedIndex;
         this.actualIndex = actualIndex;
+    }
+
+    /**
+     * The stream's first span in the feed starts at {@code actualIndex > 0}, and the event before it
+     * is in none of the epochs that were open when it was written: it never reached the feed, and the
+     * Tip does not hold what is missing. {@link #expectedIndex()} is -1: where the feed's copy of the
+     * stream ends (if anywhere) is not known.
+     */
+    public static FeedGapException unplaced(StreamName stream, long actualIndex) {
+        return new FeedGapException(stream, -1, actualIndex, "gap in " + stream + ": its span starts at " + actualIndex
+                + ", but event " + (actualIndex - 1) + " is in none of the epochs open when it was written: it never reached"
+                + " the feed, and the Tip does not hold all that is missing. Backfill the stream; if the store holds events from before"
+                + " the feed began (indexed by a backfill), set storePredatesFeed; or set allowGaps to index past the gap");
     }
 
     public StreamName stream() { return stream; }

@@ -3,18 +3,24 @@ package io.appendsfeed.indexer;
 import io.appendsfeed.indexer.internal.DynamoEpochStore;
 import io.appendsfeed.indexer.internal.DynamoIndexStore;
 import io.appendsfeed.indexer.internal.EpochIngester;
+import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.indexer.internal.Parsed;
 import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -23,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The indexer's core, shared by every source (Lambda, KCL, the local poller, a backfill): parse
  * records into spans, route each to its partition, ingest each partition's spans into its active
  * epoch exactly once, and say up to where the batch is durably in. Thread-safe; batches for one
- * partition are ingested one at a time.
+ * partition are ingested one at a time, the partitions of one batch at the same time.
  */
 public final class Indexer {
 
@@ -32,12 +38,25 @@ public final class Indexer {
     private final IndexerConfig config;
     private final DynamoEpochStore epochs;
     private final DynamoIndexStore index;
+    /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
+    private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "appendsfeed-partition");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
 
-    private Indexer(IndexerConfig config, StoreClient store) {
+    private final FeedHistory.StoreTimes storeTimes;
+
+    private Indexer(IndexerConfig config, StoreClient index, StoreClient store) {
         this.config = config;
-        this.epochs = new DynamoEpochStore(store, config.clock());
-        this.index = new DynamoIndexStore(store);
+        this.epochs = new DynamoEpochStore(index, config.clock());
+        this.index = new DynamoIndexStore(index);
+        this.storeTimes = store == null ? null : (stream, at) -> {
+            List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
+            return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
+        };
     }
 
     /**
@@ -49,9 +68,11 @@ public final class Indexer {
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(config.meter()).clock(config.clock()).tipMaxBytes(config.epochTipMaxBytes()).build());
-        Indexer indexer = new Indexer(config, store);
+        StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
+                .reservedStreams(true).meter(config.meter()).clock(config.clock()).build());
+        StoreClient store = config.storeTable() == null ? null
+                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(config.meter()).tipCacheStreams(0).build());
+        Indexer indexer = new Indexer(config, index, store);
         IndexState state = indexer.index.load().state();
         if (!state.isCreated()) {
             state = indexer.index.create(config.partitions()).state();
@@ -119,12 +140,20 @@ public final class Indexer {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
                     p -> new ArrayList<>()).add(k);
         }
+        // partitions are independent: their writes go out at the same time, each partition's in order
+        List<Map.Entry<PartitionId, List<Integer>>> work = new ArrayList<>(byPartition.entrySet());
+        List<CompletableFuture<PartitionOutcome>> pending = new ArrayList<>(work.size());
+        for (int k = 0; k < work.size(); k++) {
+            PartitionId p = work.get(k).getKey();
+            List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
+                    : CompletableFuture.supplyAsync(() -> ingester(p).ingest(mine), PARTITIONS));
+        }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         int firstFailed = rejectedAt;
-        for (Map.Entry<PartitionId, List<Integer>> e : byPartition.entrySet()) {
-            List<Integer> ks = e.getValue();
-            List<SourceSpan> mine = ks.stream().map(spans::get).toList();
-            PartitionOutcome o = ingester(e.getKey()).ingest(mine);
+        for (int k = 0; k < work.size(); k++) {
+            List<Integer> ks = work.get(k).getValue();
+            PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
             outcomes.add(o);
             if (!o.ok() && o.settled() < ks.size()) { // a failure after every span settled (recording the next epoch) loses nothing
                 firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
@@ -137,7 +166,7 @@ public final class Indexer {
     }
 
     private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config));
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config, storeTimes));
     }
 
     private static void log(BatchOutcome o) {

@@ -1,7 +1,6 @@
 package io.appendsfeed.indexer;
 
 import io.appendsfeed.model.store.CapacityMeter;
-import io.appendsfeed.model.store.StoreConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,18 +21,21 @@ import java.util.Objects;
  * @param clockSkew allowance between the clocks that stamp events, DynamoDB's and the indexer's
  * @param clock stamps epoch events and measures the redelivery window
  * @param meter told the capacity of every call to the index table
- * @param epochTipMaxBytes the epoch streams' Tip threshold: every write rewrites the Tip, so a small
- *                         Tip makes each {@code Ingested} cheap (measured: 2.1 WCU per batch of 10 spans
- *                         at 2 KiB against 14.7 at the store's default 32 KiB)
+ * @param storeTable the store table, or null: read (rarely) to place a stream whose span follows
+ *                   events no recent epoch holds when its Tip no longer holds the event before the
+ *                   span (see the README, "Never a silent gap"); without it such a span is accepted
+ *                   unchecked, with a WARN
+ * @param storePredatesFeed the operator's declaration that the store holds events from before the feed
+ *                          began, indexed by a backfill: a stream whose earlier events are not where
+ *                          their write times put them is then accepted as it starts, not refused or healed
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
-                            CapacityMeter meter, int epochTipMaxBytes) {
+                            CapacityMeter meter, String storeTable, boolean storePredatesFeed) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
-    public static final int EPOCH_TIP_MAX_BYTES = 2 * 1024;
 
     public IndexerConfig {
         if (indexTable == null || indexTable.isBlank()) {
@@ -54,8 +56,12 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         }
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(meter, "meter");
-        if (epochTipMaxBytes < 1 || epochTipMaxBytes > StoreConfig.ITEM_MAX_BYTES / 2) {
-            throw new IllegalArgumentException("epochTipMaxBytes must be in [1, " + StoreConfig.ITEM_MAX_BYTES / 2 + "], was " + epochTipMaxBytes);
+        if (storeTable != null && storeTable.isBlank()) {
+            storeTable = null;
+        }
+        if (indexTable.equals(storeTable)) {
+            throw new IllegalArgumentException("the store table and the index table are both '" + indexTable
+                    + "': the index must be a table of its own, or store writers could forge the feed");
         }
     }
 
@@ -65,7 +71,8 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
 
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
-                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter).epochTipMaxBytes(epochTipMaxBytes);
+                .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter)
+                .storeTable(storeTable).storePredatesFeed(storePredatesFeed);
     }
 
     public static final class Builder {
@@ -78,7 +85,8 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private Duration clockSkew = DEFAULT_CLOCK_SKEW;
         private Clock clock = Clock.systemUTC();
         private CapacityMeter meter = CapacityMeter.NONE;
-        private int epochTipMaxBytes = EPOCH_TIP_MAX_BYTES;
+        private String storeTable;
+        private boolean storePredatesFeed;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -92,11 +100,12 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder clockSkew(Duration v) { this.clockSkew = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
-        public Builder epochTipMaxBytes(int v) { this.epochTipMaxBytes = v; return this; }
+        public Builder storeTable(String v) { this.storeTable = v; return this; }
+        public Builder storePredatesFeed(boolean v) { this.storePredatesFeed = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, epochTipMaxBytes);
+                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed);
         }
     }
 }

@@ -17,12 +17,16 @@ import java.util.Objects;
  *                  events' own timestamps), or null when unknown. Bounds how many earlier epochs are
  *                  consulted to recognise a redelivery: see the README's "Across epochs"
  * @param position where the span came from (a Streams sequence number), reported back in outcomes
+ * @param times when the stream's earlier events were written, as far as the source knows
+ *              ({@link EventTimes#NONE} when it knows none): how the indexer places a stream it does
+ *              not find among the recent epochs
  */
-public record SourceSpan(Span span, Span tip, Instant writtenAt, String position) {
+public record SourceSpan(Span span, Span tip, Instant writtenAt, String position, EventTimes times) {
 
     public SourceSpan {
         Objects.requireNonNull(span, "span");
         Objects.requireNonNull(position, "position");
+        times = times == null ? EventTimes.NONE : times;
         if (tip != null && (!tip.stream().equals(span.stream()) || tip.nextIndex() != span.nextIndex()
                 || tip.index() > span.index())) {
             throw new IllegalArgumentException("tip " + tip + " must be of the same stream, end where span " + span
@@ -30,7 +34,16 @@ public record SourceSpan(Span span, Span tip, Instant writtenAt, String position
         }
     }
 
+    public SourceSpan(Span span, Span tip, Instant writtenAt, String position) {
+        this(span, tip, writtenAt, position, EventTimes.NONE);
+    }
+
     public static SourceSpan of(Span span, String position) {
         return new SourceSpan(span, null, null, position);
+    }
+
+    /** The part of this span from {@code index} on, with the same tip, times and position. */
+    public SourceSpan from(long index) {
+        return new SourceSpan(span.from(index), tip, writtenAt, position, times);
     }
 }

@@ -7,11 +7,9 @@ import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
-import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.Tip;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,12 +43,13 @@ public final class DynamoEpochStore {
         }
     }
 
-    /** When the epoch was closed, from its Tip (one read); empty while it is open or does not exist. */
+    /**
+     * When the epoch was closed, from its last event (one query of its last two items: the Tip, which
+     * holds no events in an epoch we wrote, and the last calf); empty while it is open or does not exist.
+     */
     public Optional<Instant> closedAt(PartitionId partition, EpochId epoch) {
-        Optional<Tip> tip = index.readTip(FeedStreams.epoch(partition, epoch), false);
-        return tip.flatMap(t -> t.events().isEmpty() ? Optional.empty() : Optional.of(t.events().get(t.events().size() - 1)))
-                .filter(e -> EpochEvent.CLOSED.equals(e.type()))
-                .map(StoredEvent::timestamp);
+        List<StoredEvent> last = index.readAll(FeedStreams.epoch(partition, epoch), Read.backward().limit(1));
+        return last.stream().filter(e -> EpochEvent.CLOSED.equals(e.type())).map(StoredEvent::timestamp).findFirst();
     }
 
     /**
@@ -65,7 +64,7 @@ public final class DynamoEpochStore {
         for (EpochEvent e : events) {
             data.add(EventData.of(e.type(), FeedCodec.encode(e)).withTimestamp(now));
         }
-        AppendResult r = index.append(FeedStreams.epoch(partition, state.epoch()), Expected.version(state.version()), data);
+        AppendResult r = index.appendAsCalf(FeedStreams.epoch(partition, state.epoch()), state.version(), data);
         if (r instanceof AppendResult.Conflict) {
             return Optional.empty();
         }

@@ -7,16 +7,16 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.FeedCodec;
 import io.appendsfeed.model.feed.Span;
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Decides the next write to an epoch (DESIGN.md, "Ingest"): drops what the feed already holds,
+ * Decides the next write to an epoch (DESIGN.md, "The indexer", step 4): drops what the feed already holds,
  * trims overlaps, fills a gap from the Tip when it can, refuses one it cannot, and stops where a
  * limit is reached. Pure: the same state and inputs give the same decision.
  */
@@ -29,6 +29,7 @@ public final class EpochDecider {
     public static final int INGESTED_MAX_BYTES = 64 * 1024;
     /** Bytes of {@code {"add":[],"app":[]}}. */
     private static final int INGESTED_OVERHEAD_BYTES = 18;
+    private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
 
     private EpochDecider() {}
 
@@ -36,28 +37,31 @@ public final class EpochDecider {
      * @param state the epoch as last read
      * @param inputs spans of one partition, in delivery order
      * @param prior next indexes from earlier epochs, for streams this epoch does not hold
+     * @param unplaced streams whose event before their first span here never reached the feed (see
+     *                 {@link FeedHistory}): a gap, unless allowed
      * @param limits when the epoch closes
      * @param allowGaps let spans past a gap through instead of stopping there
      */
     public static Decision decide(EpochState state, List<SourceSpan> inputs, Map<StreamName, Long> prior,
-                                  EpochLimits limits, boolean allowGaps) {
+                                  Set<StreamName> unplaced, EpochLimits limits, boolean allowGaps) {
         if (state.isClosed()) {
             throw new IllegalStateException("epoch " + state.epoch() + " is closed; decide on its successor");
         }
         if (state.version() >= limits.maxEvents()) {
             // reached by another writer without closing: close before anything else
-            return new Decision(null, true, 0, 0, 0, 0, List.of(), null, 0);
+            return new Decision(null, true, 0, null, 0, 0, 0, List.of(), null, 0);
         }
         boolean lastIngested = state.version() + 1 >= limits.maxEvents();
         Map<StreamName, Long> known = new HashMap<>();
-        Set<StreamName> added = new HashSet<>();
-        List<Span> add = new ArrayList<>();
-        List<Span> app = new ArrayList<>();
+        // one span per stream and write: a stream's later records continue its span (equinox-js flattens likewise)
+        Map<StreamName, Span> add = new LinkedHashMap<>();
+        Map<StreamName, Span> app = new LinkedHashMap<>();
         List<FeedGapException> allowed = new ArrayList<>();
         long bytes = INGESTED_OVERHEAD_BYTES;
         long accepted = 0, duplicates = 0, healed = 0;
         boolean close = false;
         FeedGapException gap = null;
+        SourceSpan remainder = null;
         int k = 0;
         for (; k < inputs.size(); k++) {
             SourceSpan in = inputs.get(k);
@@ -67,6 +71,8 @@ public final class EpochDecider {
                 long n = state.nextIndex(s);
                 return n >= 0 ? n : prior.getOrDefault(s, -1L);
             });
+            long healing = 0;
+            FeedGapException allowedGap = null;
             if (next >= 0) {
                 if (span.nextIndex() <= next) {
                     duplicates += span.count();
@@ -74,10 +80,10 @@ public final class EpochDecider {
                 }
                 if (span.index() > next) {
                     if (in.tip() != null && in.tip().index() <= next) {
-                        healed += span.index() - next;
+                        healing = span.index() - next;
                         span = in.tip().from(next);
                     } else if (allowGaps) {
-                        allowed.add(new FeedGapException(stream, next, span.index()));
+                        allowedGap = new FeedGapException(stream, next, span.index());
                     } else {
                         gap = new FeedGapException(stream, next, span.index());
                         break;
@@ -86,38 +92,97 @@ public final class EpochDecider {
                     duplicates += next - span.index();
                     span = span.from(next);
                 }
+            } else if (span.index() > 0 && unplaced.contains(stream)) {
+                if (allowGaps) {
+                    allowedGap = FeedGapException.unplaced(stream, span.index());
+                } else {
+                    gap = FeedGapException.unplaced(stream, span.index());
+                    break;
+                }
             }
-            boolean inEpoch = state.nextIndex(stream) >= 0 || added.contains(stream);
-            long spanBytes = jsonBytes(span) + 1;
+            Map<StreamName, Span> into = state.nextIndex(stream) >= 0 || app.containsKey(stream) ? app : add;
+            Span before = into.get(stream);
+            boolean joins = before != null && before.nextIndex() == span.index();
+            if (before != null && !joins) {
+                break; // a span past an allowed gap in a stream this write holds already: it goes in the next
+            }
+            boolean newStream = into == add && before == null;
+            long spanBytes = joins ? typesBytes(span) : jsonBytes(span) + 1;
             boolean empty = add.isEmpty() && app.isEmpty();
             boolean fresh = empty && state.version() == 0;
             if (!fresh && (state.bytes() + bytes + spanBytes > limits.maxBytes()
-                    || (!inEpoch && state.next().size() + added.size() + 1 > limits.maxStreams()))) {
+                    || (newStream && state.next().size() + add.size() + 1 > limits.maxStreams()))) {
                 close = true;
                 break;
             }
-            if (!empty && bytes + spanBytes > INGESTED_MAX_BYTES) {
-                break;
+            if (bytes + spanBytes > INGESTED_MAX_BYTES) {
+                // a span too big for what is left of this write: take what fits, the rest goes in the next
+                Span part = fitting(span, INGESTED_MAX_BYTES - bytes, joins);
+                if (part == null && !empty) {
+                    break;
+                }
+                part = part == null ? span.prefix(1) : part;
+                if (part.count() < span.count()) {
+                    remainder = new SourceSpan(span.from(part.nextIndex()), in.tip(), in.writtenAt(), in.position(), in.times());
+                    span = part;
+                    spanBytes = joins ? typesBytes(span) : jsonBytes(span) + 1;
+                }
             }
-            if (inEpoch) {
-                app.add(span);
-            } else {
-                add.add(span);
-                added.add(stream);
-            }
+            into.put(stream, joins ? before.concat(span) : span);
             bytes += spanBytes;
             accepted += span.count();
+            healed += healing;
+            if (allowedGap != null) {
+                allowed.add(allowedGap);
+            }
             known.put(stream, span.nextIndex());
+            if (remainder != null) {
+                break;
+            }
         }
-        EpochEvent.Ingested ingested = add.isEmpty() && app.isEmpty() ? null : new EpochEvent.Ingested(add, app);
+        EpochEvent.Ingested ingested = add.isEmpty() && app.isEmpty() ? null
+                : new EpochEvent.Ingested(new ArrayList<>(add.values()), new ArrayList<>(app.values()));
         long bodyBytes = ingested == null ? 0 : FeedCodec.encode(ingested).length;
         // the Ingested that brings the epoch to maxEvents is its last
         close = close || (lastIngested && ingested != null);
-        return new Decision(ingested, close, k, accepted, duplicates, healed, allowed, gap, bodyBytes);
+        return new Decision(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);
+    }
+
+    /** The longest prefix of {@code span} whose bytes fit {@code room}, or null when not even one type does. */
+    private static Span fitting(Span span, long room, boolean joins) {
+        long used = joins ? 0 : jsonBytes(span.prefix(1)) + 1 - typeBytes(span.types().get(0));
+        int n = 0;
+        for (String t : span.types()) {
+            long b = typeBytes(t) + (n == 0 && !joins ? 0 : 1);
+            if (used + b > room) {
+                break;
+            }
+            used += b;
+            n++;
+        }
+        return n == 0 ? null : span.prefix(n);
+    }
+
+    /** Bytes {@code span}'s types add to a span of the same stream that it continues: a comma and the quoted type each. */
+    static long typesBytes(Span span) {
+        long b = 0;
+        for (String t : span.types()) {
+            b += typeBytes(t) + 1;
+        }
+        return b;
+    }
+
+    private static long typeBytes(String type) {
+        return QUOTE.quoteAsUTF8(type).length + 2;
     }
 
     /** Bytes of one span in an {@code Ingested} body. */
     static long jsonBytes(Span span) {
-        return FeedCodec.span(span).toString().getBytes(StandardCharsets.UTF_8).length;
+        // {"p":<stream>,"i":<index>,"c":[<types>]}: as Jackson writes it, without building it
+        long b = 20 + QUOTE.quoteAsUTF8(span.stream().value()).length + Long.toString(span.index()).length();
+        for (String t : span.types()) {
+            b += typeBytes(t) + 1;
+        }
+        return b - 1;
     }
 }

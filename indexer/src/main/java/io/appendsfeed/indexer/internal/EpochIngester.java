@@ -9,6 +9,9 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +33,17 @@ public final class EpochIngester {
     private final DynamoEpochStore epochs;
     private final DynamoIndexStore index;
     private final PriorEpochs prior;
+    private final FeedHistory history;
     private final IndexerConfig config;
     private EpochState state; // the active epoch as last seen; a valid prefix of it even after a failed write
 
-    public EpochIngester(PartitionId partition, DynamoEpochStore epochs, DynamoIndexStore index, IndexerConfig config) {
+    public EpochIngester(PartitionId partition, DynamoEpochStore epochs, DynamoIndexStore index, IndexerConfig config,
+                         FeedHistory.StoreTimes storeTimes) {
         this.partition = partition;
         this.epochs = epochs;
         this.index = index;
         this.prior = new PriorEpochs(epochs, partition);
+        this.history = new FeedHistory(epochs, partition, config.redeliveryWindow(), config.clockSkew(), storeTimes);
         this.config = config;
     }
 
@@ -54,8 +60,9 @@ public final class EpochIngester {
                 Set<StreamName> unknown = new LinkedHashSet<>();
                 EpochState cur = s;
                 rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
-                Map<StreamName, Long> before = prior.lookup(s.epoch(), unknown, horizon);
-                Decision d = EpochDecider.decide(s, rest, before, config.limits(), config.allowGaps());
+                Map<StreamName, Long> before = new HashMap<>(prior.lookup(s.epoch(), unknown, horizon));
+                Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
+                Decision d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
                 if (d.writes()) {
                     Optional<EpochState> written = epochs.append(partition, s, d.events());
                     if (written.isEmpty()) {
@@ -82,6 +89,13 @@ public final class EpochIngester {
                 d.allowedGaps().forEach(g -> log.warn("partition {}: allowed gap: {}", partition, g.getMessage()));
                 settled += d.consumed();
                 rest = rest.subList(d.consumed(), rest.size());
+                if (d.remainder() != null) {
+                    // the rest of a span too big for one write goes first in the next; it settles once all of it is in
+                    List<SourceSpan> next = new ArrayList<>(rest.size());
+                    next.add(d.remainder());
+                    next.addAll(rest.subList(1, rest.size()));
+                    rest = next;
+                }
                 if (d.gap() != null) {
                     // decided on the state as last seen: another indexer may have written the missing events since
                     EpochState fresh = moveOnIfClosed(epochs.catchUp(partition, s, true));
@@ -103,6 +117,38 @@ public final class EpochIngester {
             }
             return c.outcome(state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, e);
         }
+    }
+
+    /**
+     * "Never a silent gap" for streams the recent epochs do not hold: a first span past index 0 is
+     * placed in the older epochs (see {@link FeedHistory}); {@code before} gets what was found (0 for a
+     * stream the feed never held, which the decider then heals from the Tip), and the streams whose
+     * previous event never reached the feed are returned.
+     */
+    private Set<StreamName> place(List<SourceSpan> rest, Set<StreamName> unknown, Map<StreamName, Long> before, EpochId active) {
+        Set<StreamName> unplaced = new HashSet<>();
+        for (SourceSpan in : rest) {
+            StreamName stream = in.span().stream();
+            if (!unknown.remove(stream) || before.containsKey(stream) || in.span().index() == 0) {
+                continue; // each stream once, by its first span; known ones and new streams need nothing
+            }
+            FeedHistory.Placement p = history.place(in, active);
+            if (p instanceof FeedHistory.Placement.Found f) {
+                before.put(stream, f.next());
+            } else if (p instanceof FeedHistory.Placement.Unknown) {
+                log.warn("partition {}: {} starts at {} and no recent epoch holds it; whether its earlier events are in the"
+                        + " feed cannot be checked (no write time for event {}{}): accepted as it starts", partition, stream,
+                        in.span().index(), in.span().index() - 1, config.storeTable() == null ? "; configure the store table" : "");
+            } else if (config.storePredatesFeed()) {
+                log.info("partition {}: {} starts at {}, its earlier events are not where their write times put them;"
+                        + " accepted as it starts (storePredatesFeed)", partition, stream, in.span().index());
+            } else if (p instanceof FeedHistory.Placement.Never) {
+                before.put(stream, 0L);
+            } else {
+                unplaced.add(stream);
+            }
+        }
+        return unplaced;
     }
 
     /** Drops the cached state: the next call reloads from the index (after a failure of unknown effect). */

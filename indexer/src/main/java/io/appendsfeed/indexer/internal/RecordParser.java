@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.internal;
 
 import io.appendsfeed.indexer.ChangeRecord;
+import io.appendsfeed.indexer.EventTimes;
 import io.appendsfeed.indexer.RejectedRecord;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
@@ -14,7 +15,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Turns a Streams record of a store table into a span (DESIGN.md, "Parse"): an INSERT or MODIFY
+ * Turns a Streams record of a store table into a span (DESIGN.md, "The indexer", step 2): an INSERT or MODIFY
  * of a Tip with {@code a > 0} gives {@code (p, n - a, last a of c)}. REMOVE, calves, {@code a = 0}
  * and {@code $} streams are skipped. Anything else is rejected with what is wrong. Pure.
  */
@@ -76,7 +77,36 @@ public final class RecordParser {
         StreamName stream = StreamName.parse(p);
         Span tip = new Span(stream, n - c.size(), c);
         Span span = tip.from(n - a);
-        return new Parsed.Spanned(new SourceSpan(span, tip, writtenAt(r, img, (int) a), r.sequenceNumber()));
+        return new Parsed.Spanned(new SourceSpan(span, tip, writtenAt(r, img, (int) a), r.sequenceNumber(), times(img, n)));
+    }
+
+    /** The times of the Tip's events, read only when asked for (rarely: see {@link io.appendsfeed.indexer.EventTimes}). */
+    private static EventTimes times(Map<String, AttributeValue> img, long n) {
+        AttributeValue e = img.get("e");
+        if (e == null || !e.hasL()) {
+            return EventTimes.NONE;
+        }
+        List<AttributeValue> events = e.l();
+        long first = n - events.size();
+        return index -> {
+            if (index < first || index >= n) {
+                return null;
+            }
+            return time(events.get((int) (index - first)));
+        };
+    }
+
+    /** An event's {@code t}, or null when it has none that parses. */
+    private static Instant time(AttributeValue event) {
+        AttributeValue t = event.hasM() ? event.m().get("t") : null;
+        if (t == null || t.s() == null) {
+            return null;
+        }
+        try {
+            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t.s(), Instant::from);
+        } catch (DateTimeParseException unreadable) {
+            return null; // the span does not depend on it; without it, placing the stream relies on the other times
+        }
     }
 
     private static List<String> types(Map<String, AttributeValue> img) {
@@ -107,16 +137,9 @@ public final class RecordParser {
         if (e != null && e.hasL()) {
             List<AttributeValue> events = e.l();
             for (int k = Math.max(0, events.size() - a); k < events.size(); k++) {
-                AttributeValue ev = events.get(k);
-                AttributeValue t = ev.hasM() ? ev.m().get("t") : null;
-                if (t != null && t.s() != null) {
-                    try {
-                        Instant at = DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t.s(), Instant::from);
-                        earliest = earliest == null || at.isBefore(earliest) ? at : earliest;
-                    } catch (DateTimeParseException ignored) {
-                        // the span does not depend on it; without it, look-back relies on the other times
-                        continue;
-                    }
+                Instant at = time(events.get(k));
+                if (at != null && (earliest == null || at.isBefore(earliest))) {
+                    earliest = at;
                 }
             }
         }

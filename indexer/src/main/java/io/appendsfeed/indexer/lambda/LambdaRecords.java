@@ -26,7 +26,7 @@ public final class LambdaRecords {
                     + " is the function subscribed to a DynamoDB stream?");
         }
         return new ChangeRecord(d.getSequenceNumber(), r.getEventName(), d.getStreamViewType(), map(d.getKeys()),
-                d.getNewImage() == null ? null : map(d.getNewImage()),
+                d.getNewImage() == null ? null : image(d.getNewImage()),
                 d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant());
     }
 
@@ -67,6 +67,40 @@ public final class LambdaRecords {
             out.add(of(r));
         }
         return new Converted(out, null);
+    }
+
+    /**
+     * What the parser reads of a Tip image: {@code a}, {@code n}, {@code c} and each event's
+     * timestamp {@code t}. Event bodies and unfolds, most of a Tip's bytes, are not copied.
+     */
+    static Map<String, AttributeValue> image(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {
+        Map<String, AttributeValue> out = new LinkedHashMap<>();
+        for (String name : PARSED) {
+            var v = m.get(name);
+            if (v != null) {
+                out.put(name, name.equals("e") ? events(v) : value(v));
+            }
+        }
+        return out;
+    }
+
+    private static final List<String> PARSED = List.of("p", "i", "a", "n", "c", "e");
+
+    /** The events' list with each event's {@code t} only; anything not a list of maps as it is, for the parser to name. */
+    private static AttributeValue events(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
+        if (e.getL() == null) {
+            return value(e);
+        }
+        List<AttributeValue> out = new ArrayList<>(e.getL().size());
+        for (var event : e.getL()) {
+            if (event.getM() == null) {
+                out.add(value(event));
+            } else {
+                var t = event.getM().get("t");
+                out.add(AttributeValue.fromM(t == null ? Map.of() : Map.of("t", value(t))));
+            }
+        }
+        return AttributeValue.fromL(out);
     }
 
     static Map<String, AttributeValue> map(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {

@@ -9,6 +9,7 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -50,6 +51,8 @@ final class CallRecorder implements ExecutionInterceptor {
             add("PutItem", r.tableName(), r.item());
         } else if (request instanceof UpdateItemRequest r) {
             add("UpdateItem", r.tableName(), r.key());
+        } else if (request instanceof DeleteItemRequest r) {
+            add("DeleteItem", r.tableName(), r.key());
         } else if (request instanceof QueryRequest r) {
             calls.add(new Authorisation("dynamodb:Query", r.tableName(), queriedKey(r)));
         } else if (request instanceof TransactWriteItemsRequest r) {

@@ -13,6 +13,7 @@ import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class EpochDeciderTest {
@@ -31,18 +32,113 @@ class EpochDeciderTest {
     }
 
     static Decision decide(EpochState s, SourceSpan... inputs) {
-        return EpochDecider.decide(s, List.of(inputs), Map.of(), LIMITS, false);
+        return EpochDecider.decide(s, List.of(inputs), Map.of(), Set.of(), LIMITS, false);
     }
 
     @Test
     void first_span_of_a_stream_is_add_later_ones_are_app() {
-        Decision d = decide(EpochState.empty(EpochId.ZERO), in("A-1", 0, "x"), in("A-1", 1, "y"), in("B-1", 0, "z"));
-        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"), Span.of("B-1", 0, "z"));
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()));
+        Decision d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"));
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "z"));
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y"));
-        assertThat(d.consumed()).isEqualTo(3);
-        assertThat(d.acceptedEvents()).isEqualTo(3);
+        assertThat(d.consumed()).isEqualTo(2);
+        assertThat(d.acceptedEvents()).isEqualTo(2);
         assertThat(d.close()).isFalse();
         assertThat(d.bodyBytes()).isEqualTo(FeedCodec.encode(d.ingested()).length);
+    }
+
+    @Test
+    void a_streams_records_in_one_batch_make_one_span() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()));
+        Decision d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"), in("A-1", 2, "w"), in("B-1", 1, "v"),
+                in("A-1", 2, "w", "u"));
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "z", "v"));
+        assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y", "w", "u"));
+        assertThat(d.consumed()).isEqualTo(5);
+        assertThat(d.acceptedEvents()).isEqualTo(5);
+        assertThat(d.duplicateEvents()).isEqualTo(1);
+        assertThat(d.bodyBytes()).isEqualTo(FeedCodec.encode(d.ingested()).length);
+    }
+
+    @Test
+    void a_span_past_an_allowed_gap_in_a_stream_the_write_holds_goes_in_the_next_write() {
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), List.of(in("A-1", 0, "x"), in("A-1", 3, "y")),
+                Map.of(), Set.of(), LIMITS, true);
+        assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"));
+        assertThat(d.consumed()).isEqualTo(1);
+        assertThat(d.allowedGaps()).isEmpty();
+        EpochState s = after(EpochState.empty(EpochId.ZERO), d.ingested());
+        Decision next = EpochDecider.decide(s, List.of(in("A-1", 3, "y")), Map.of(), Set.of(), LIMITS, true);
+        assertThat(next.ingested().app()).containsExactly(Span.of("A-1", 3, "y"));
+        assertThat(next.allowedGaps()).hasSize(1);
+    }
+
+    @Test
+    void a_span_too_big_for_one_ingested_is_split_across_writes_each_under_the_cap() {
+        String[] types = new String[15_000];
+        for (int k = 0; k < types.length; k++) {
+            types[k] = "SomethingHappenedWithALongName" + k;
+        }
+        EpochState s = EpochState.empty(EpochId.ZERO);
+        List<SourceSpan> rest = List.of(in("Big-1", 0, types), in("Small-1", 0, "x"));
+        List<String> written = new java.util.ArrayList<>();
+        int writes = 0;
+        while (!rest.isEmpty()) {
+            Decision d = EpochDecider.decide(s, rest, Map.of(), Set.of(), LIMITS, false);
+            assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);
+            assertThat(FeedCodec.encode(d.ingested()).length).isEqualTo(d.bodyBytes());
+            for (Span sp : d.ingested().add()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
+            for (Span sp : d.ingested().app()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
+            s = after(s, d.ingested());
+            List<SourceSpan> left = new java.util.ArrayList<>(rest.subList(d.consumed(), rest.size()));
+            if (d.remainder() != null) {
+                left.set(0, d.remainder());
+            }
+            rest = left;
+            writes++;
+        }
+        assertThat(writes).isGreaterThan(1);
+        assertThat(written).containsExactly(types);
+        assertThat(s.nextIndex(StreamName.parse("Big-1"))).isEqualTo(types.length);
+        assertThat(s.nextIndex(StreamName.parse("Small-1"))).isEqualTo(1);
+    }
+
+    @Test
+    void an_unplaced_stream_past_0_is_a_gap_unless_gaps_are_allowed() {
+        StreamName a = StreamName.parse("A-1");
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("B-1", 0, "b"), in("A-1", 5, "x")),
+                Map.of(), Set.of(a), LIMITS, false);
+        assertThat(d.consumed()).isEqualTo(1);
+        assertThat(d.gap()).isNotNull();
+        assertThat(d.gap().stream()).isEqualTo(a);
+        assertThat(d.gap().expectedIndex()).isEqualTo(-1);
+        assertThat(d.gap().actualIndex()).isEqualTo(5);
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "b"));
+
+        Decision allowed = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("A-1", 5, "x")),
+                Map.of(), Set.of(a), LIMITS, true);
+        assertThat(allowed.ingested().add()).containsExactly(Span.of("A-1", 5, "x"));
+        assertThat(allowed.allowedGaps()).hasSize(1);
+    }
+
+    @Test
+    void a_stream_the_feed_never_held_is_healed_from_0_when_its_tip_holds_everything() {
+        Span tip = Span.of("A-1", 0, "a", "b", "c");
+        SourceSpan lateFirst = new SourceSpan(Span.of("A-1", 2, "c"), tip, null, "seq-1");
+        // FeedHistory found none of its events in the feed: the ingester passes next index 0
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(2)), List.of(lateFirst),
+                Map.of(StreamName.parse("A-1"), 0L), Set.of(), LIMITS, false);
+        assertThat(d.ingested().add()).containsExactly(tip);
+        assertThat(d.healedEvents()).isEqualTo(2);
+    }
+
+    @Test
+    void span_bytes_are_those_the_codec_writes() {
+        for (Span span : List.of(Span.of("A-1", 0, "x"), Span.of("Ünïcødé-🚀 x0", 123456789, "Ö\"q\\", "t\n"),
+                Span.of("Order-42", 7, "Placed", "Paid", "Shipped"))) {
+            assertThat(EpochDecider.jsonBytes(span)).as(span.toString())
+                    .isEqualTo(FeedCodec.span(span).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
     }
 
     @Test
@@ -81,7 +177,7 @@ class EpochDeciderTest {
     void gap_is_filled_from_the_tip_when_the_tip_still_holds_the_missing_events() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
         SourceSpan withTip = new SourceSpan(Span.of("A-1", 3, "d"), Span.of("A-1", 0, "a", "b", "c", "d"), null, "9");
-        Decision d = EpochDecider.decide(s, List.of(withTip), Map.of(), LIMITS, false);
+        Decision d = EpochDecider.decide(s, List.of(withTip), Map.of(), Set.of(), LIMITS, false);
         assertThat(d.gap()).isNull();
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "b", "c", "d"));
         assertThat(d.healedEvents()).isEqualTo(2);
@@ -90,7 +186,7 @@ class EpochDeciderTest {
     @Test
     void allowed_gap_goes_through_and_is_reported() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        Decision d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), LIMITS, true);
+        Decision d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), Set.of(), LIMITS, true);
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 3, "d"));
         assertThat(d.allowedGaps()).singleElement().satisfies(g -> assertThat(g.expectedIndex()).isEqualTo(1));
     }
@@ -98,11 +194,11 @@ class EpochDeciderTest {
     @Test
     void stream_known_from_an_earlier_epoch_is_deduplicated_but_added_to_this_one() {
         Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a", "b", "c")),
-                Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
+                Map.of(StreamName.parse("A-1"), 2L), Set.of(), LIMITS, false);
         assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 2, "c"));
         assertThat(d.duplicateEvents()).isEqualTo(2);
         Decision dup = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a")),
-                Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
+                Map.of(StreamName.parse("A-1"), 2L), Set.of(), LIMITS, false);
         assertThat(dup.writes()).isFalse();
     }
 
@@ -116,7 +212,7 @@ class EpochDeciderTest {
     void epoch_closes_at_max_streams_and_the_rest_is_left_for_the_next() {
         EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, Long.MAX_VALUE, 2);
         Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
-                List.of(in("A-1", 0, "a"), in("B-1", 0, "b"), in("A-1", 1, "a"), in("C-1", 0, "c"), in("D-1", 0, "d")), Map.of(), limits, false);
+                List.of(in("A-1", 0, "a"), in("B-1", 0, "b"), in("A-1", 1, "a"), in("C-1", 0, "c"), in("D-1", 0, "d")), Map.of(), Set.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(3);
         assertThat(d.events()).hasSize(2).last().isInstanceOf(EpochEvent.Closed.class);
@@ -126,10 +222,10 @@ class EpochDeciderTest {
     void ingested_that_reaches_max_events_is_the_last() {
         EpochLimits limits = new EpochLimits(2, Long.MAX_VALUE, 100);
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        Decision d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), limits, false);
+        Decision d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), Set.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(1);
-        Decision nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), limits, false);
+        Decision nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), Set.of(), limits, false);
         assertThat(nothingNew.writes()).as("a batch of duplicates does not close the epoch").isFalse();
     }
 
@@ -137,7 +233,7 @@ class EpochDeciderTest {
     void epoch_closes_before_passing_max_bytes_but_always_takes_one_span_when_empty() {
         EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, 60, 100);
         Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
-                List.of(in("Account-1", 0, "Opened", "Deposited"), in("Account-2", 0, "Opened")), Map.of(), limits, false);
+                List.of(in("Account-1", 0, "Opened", "Deposited"), in("Account-2", 0, "Opened")), Map.of(), Set.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(1);
     }
@@ -148,7 +244,7 @@ class EpochDeciderTest {
         for (int k = 0; k < 3000; k++) {
             many.add(in("Account-" + k, 0, "Opened", "Deposited"));
         }
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), LIMITS, false);
+        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), Set.of(), LIMITS, false);
         assertThat(d.close()).isFalse();
         assertThat(d.consumed()).isBetween(1, 2999);
         assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);

@@ -6,7 +6,6 @@ import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.internal.Parsed;
 import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.Span;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,8 +22,9 @@ class LambdaRecordsTest {
         assertThat(first.eventName()).isEqualTo("INSERT");
         assertThat(first.viewType()).isEqualTo("NEW_IMAGE");
         assertThat(first.approximateCreation()).isEqualTo(Instant.ofEpochSecond(1732350000));
-        var body = first.newImage().get("e").l().get(0).m().get("d").b().asString(StandardCharsets.UTF_8);
-        assertThat(body).isEqualTo("{\"owner\":\"ada\"}");
+        // the image keeps what the parser reads; bodies, most of a Tip's bytes, are not copied
+        assertThat(first.newImage()).containsKeys("n", "a", "c", "e").doesNotContainKey("u");
+        assertThat(first.newImage().get("e").l().get(0).m()).containsOnlyKeys("t");
 
         List<Parsed> parsed = records.stream().map(RecordParser::parse).toList();
         assertThat(((Parsed.Spanned) parsed.get(0)).span().span()).isEqualTo(Span.of("Account-17", 0, "Opened", "Deposited"));

@@ -53,6 +53,25 @@ public record Span(StreamName stream, long index, List<String> types) {
         return new Span(stream, from, types.subList((int) (from - index), types.size()));
     }
 
+    /** The first {@code n} events of this span, {@code 1 <= n <= count()}. */
+    public Span prefix(int n) {
+        if (n < 1 || n > types.size()) {
+            throw new IllegalArgumentException("prefix of " + n + " events of " + this + ", which has " + types.size());
+        }
+        return n == types.size() ? this : new Span(stream, index, types.subList(0, n));
+    }
+
+    /** This span followed by {@code next}, which must be of the same stream and start where this one ends. */
+    public Span concat(Span next) {
+        if (!next.stream.equals(stream) || next.index != nextIndex()) {
+            throw new IllegalArgumentException(next + " does not continue " + this);
+        }
+        List<String> all = new java.util.ArrayList<>(types.size() + next.types.size());
+        all.addAll(types);
+        all.addAll(next.types);
+        return new Span(stream, index, all);
+    }
+
     @Override
     public String toString() {
         return stream + "@" + index + types;

@@ -2,6 +2,7 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
+import io.appendsfeed.model.store.internal.CalfAppender;
 import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.Items;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
@@ -39,6 +40,7 @@ public final class StoreClient {
     private final MeteredDynamo metered;
     private final TipCache cache;
     private final Appender appender;
+    private final CalfAppender calfAppender;
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
@@ -47,6 +49,7 @@ public final class StoreClient {
         this.metered = new MeteredDynamo(dynamo, config.table(), config.meter());
         this.cache = new TipCache(config.tipCacheStreams());
         this.appender = new Appender(metered, cache, config);
+        this.calfAppender = new CalfAppender(metered, cache, config);
     }
 
     public StoreConfig config() {
@@ -96,6 +99,32 @@ public final class StoreClient {
     public AppendResult append(Tip known, List<EventData> events, List<Unfold> unfolds) {
         Expected expected = known.etag() == null ? Expected.version(known.version()) : Expected.etag(known.etag());
         return append(known.stream(), expected, events, unfolds);
+    }
+
+    /**
+     * Appends events in an item of their own (a calf keyed by the first new event's index, written
+     * only if no item has that key), then moves the Tip, which holds no events, to the new version.
+     * Each append writes only its own events: the cheapest way to grow a stream that is written in
+     * large appends and read forwards (the index's epochs). See the model README, "Calf-first appends".
+     * The stream must not be written with {@link #append} at the same time.
+     *
+     * @param expectedVersion the stream's version as last read; the new events get indexes from it
+     * @return {@link AppendResult.Written}, or {@link AppendResult.Conflict} when another writer holds
+     *         {@code expectedVersion} already (its {@code actualVersion} is then only a lower bound: read
+     *         on from {@code expectedVersion} to see what is there)
+     * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
+     * @throws RuntimeException from DynamoDB when the item's write failed: it may or may not have landed
+     */
+    public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events) {
+        checkWritable(stream);
+        Objects.requireNonNull(events, "events");
+        if (events.isEmpty()) {
+            throw new IllegalArgumentException("append to " + stream + " has no events; pass at least one");
+        }
+        if (expectedVersion < 0) {
+            throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
+        }
+        return calfAppender.append(stream, expectedVersion, List.copyOf(events));
     }
 
     /**

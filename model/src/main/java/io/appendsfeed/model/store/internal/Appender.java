@@ -46,16 +46,10 @@ public final class Appender {
     /** {@code events} may be empty only for an unfold-only write ({@code a = 0}). */
     public AppendResult append(StreamName stream, Expected expected, List<EventData> events, List<Unfold> unfolds) {
         Instant now = config.clock().instant();
-        List<AttributeValue> entries = new ArrayList<>(events.size());
-        List<AttributeValue> types = new ArrayList<>(events.size());
-        long newBytes = 0;
-        for (EventData event : events) {
-            AttributeValue entry = EventCodec.event(event, now, config.compress());
-            AttributeValue type = AttributeValue.fromS(event.type());
-            entries.add(entry);
-            types.add(type);
-            newBytes += ItemSize.element(entry) + ItemSize.element(type);
-        }
+        Encoded encoded = Encoded.of(events, now, config.compress());
+        List<AttributeValue> entries = encoded.entries();
+        List<AttributeValue> types = encoded.types();
+        long newBytes = encoded.bytes();
         long fixed = TipWrites.fixedTipSize(stream, encodeUnfolds(unfolds, Long.MAX_VALUE, now));
         if (fixed + newBytes > StoreConfig.ITEM_MAX_BYTES) {
             throw new ItemTooLargeException(stream, fixed + newBytes, StoreConfig.ITEM_MAX_BYTES, events.isEmpty()

@@ -1,7 +1,7 @@
 package io.appendsfeed.model.store.internal;
 
 /**
- * Attribute names and fixed values of the store item format (DESIGN.md, "The store table").
+ * Attribute names and fixed values of the store item format (the repository's DESIGN.md, "The store table").
  * Every name here defines the storage format shared with Equinox.DynamoStore and equinox-js:
  * changing one breaks interoperability with tables they wrote.
  */

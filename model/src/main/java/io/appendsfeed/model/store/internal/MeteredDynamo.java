@@ -7,6 +7,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -57,6 +59,11 @@ public final class MeteredDynamo {
 
     public Metered<UpdateItemResponse> updateItem(UpdateItemRequest.Builder b) {
         return call("UpdateItem", () -> dynamo.updateItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
+                r -> List.of(nonNull(r.consumedCapacity())), true);
+    }
+
+    public Metered<DeleteItemResponse> deleteItem(DeleteItemRequest.Builder b) {
+        return call("DeleteItem", () -> dynamo.deleteItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
                 r -> List.of(nonNull(r.consumedCapacity())), true);
     }
 

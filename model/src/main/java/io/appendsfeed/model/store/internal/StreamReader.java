@@ -14,8 +14,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * Reads a stream's events lazily, item by item, page by page.
  *
- * <p>Forwards from k: one descending {@code Query i <= k, Limit 1} finds the calf holding k (skipped
- * for k = 0), then an ascending {@code Query i > k} walks the later calves and the Tip. Calves made
+ * <p>Forwards from k: an ascending {@code Query i >= k} walks the calves from k and the Tip; only
+ * when no item starts at k and the Tip does not hold it does one descending {@code Query i < k,
+ * Limit 1} fetch the calf holding k first (so a read from an item boundary, such as every offset of
+ * a calf-first stream, is one query). Calves made
  * while reading sort after those already read, so paging cannot miss them; a calf made between the
  * two queries shows as a Tip that starts after the wanted index, and the read starts over once.
  * Backwards: a descending {@code Query} from the Tip. Events seen twice (a calf made mid-read holds
@@ -46,15 +48,25 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private Iterator<Map<String, AttributeValue>> forwardFrom(long from) {
-        ItemPages later = from == 0
-                ? pages("#i >= :k", 0, true, pageItems)
-                : pages("#i > :k", from, true, pageItems);
+        ItemPages atOrAfter = pages("#i >= :k", from, true, pageItems);
         if (from == 0) {
-            return later;
+            return atOrAfter;
         }
-        // one page of one item: the calf with the greatest first index <= from, if any
-        ItemPages containing = page("#i <= :k", from, false, 1);
-        return concat(containing, later);
+        if (atOrAfter.hasNext()) {
+            Map<String, AttributeValue> first = atOrAfter.next();
+            Iterator<Map<String, AttributeValue>> all = concat(List.of(first).iterator(), atOrAfter);
+            // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
+            if (Items.rangeKey(first) == from || Items.isTip(first) && Items.firstIndex(stream, first) <= from) {
+                return all;
+            }
+            return concat(containing(from), all);
+        }
+        return containing(from);
+    }
+
+    /** One page of one item: the calf with the greatest first index below {@code from}, which may hold it. */
+    private ItemPages containing(long from) {
+        return page("#i < :k", from, false, 1);
     }
 
     /** {@code first}'s items, then {@code then}'s; {@code then} is not queried before {@code first} is done. */
@@ -85,7 +97,9 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
-        return new ItemPages(dynamo, stream, range, k, ascending, limit, false, read.consistent(), read.bodies());
+        // every item but the Tip holds at least one event: n events need at most n + 1 items
+        int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
+        return new ItemPages(dynamo, stream, range, k, ascending, items, false, read.consistent(), read.bodies());
     }
 
     private ItemPages page(String range, long k, boolean ascending, int limit) {

@@ -128,6 +128,34 @@ public final class TipWrites {
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
     }
 
+    /**
+     * A calf-first append's Tip write: the Tip holds no events and records version {@code n}. Creates
+     * the Tip when there is none; otherwise only moves it forwards, and never over a Tip holding events.
+     */
+    public static UpdateItemRequest.Builder advanceTip(StreamName stream, long n, long calfBytes, String etag) {
+        Map<String, String> names = new LinkedHashMap<>();
+        names.put("#p", P);
+        names.put("#n", N);
+        names.put("#a", A);
+        names.put("#b", B);
+        names.put("#etag", ETAG);
+        names.put("#c", C);
+        names.put("#e", E);
+        names.put("#u", U);
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(":n", num(n));
+        values.put(":zero", num(0));
+        values.put(":b", num(calfBytes));
+        values.put(":etag", AttributeValue.fromS(etag));
+        values.put(":empty", AttributeValue.fromL(List.of()));
+        return UpdateItemRequest.builder().key(key(stream, Fields.TIP_INDEX))
+                .updateExpression("SET #n = :n, #a = :zero, #b = :b, #etag = :etag, #c = if_not_exists(#c, :empty),"
+                        + " #e = if_not_exists(#e, :empty), #u = if_not_exists(#u, :empty)")
+                .conditionExpression("attribute_not_exists(#p) OR (#n < :n AND (attribute_not_exists(#e) OR size(#e) = :zero))")
+                .expressionAttributeNames(names).expressionAttributeValues(values)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
+    }
+
     /** The condition that the Tip is exactly the one {@code state} describes: same version, same etag. */
     private static String pin(TipState state, Map<String, AttributeValue> values) {
         values.put(":pinN", num(state.version()));

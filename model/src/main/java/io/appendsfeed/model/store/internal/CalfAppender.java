@@ -1,0 +1,159 @@
+package io.appendsfeed.model.store.internal;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.AppendResult;
+import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.ItemTooLargeException;
+import io.appendsfeed.model.store.StoreConfig;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+
+/**
+ * Calf-first appends (the index table's epochs): the new events go into an item of their own, keyed
+ * by the index of the first of them, written with {@code PutItem} on the condition that no item has
+ * that key; then the Tip, which holds no events, records the new version {@code n} with an
+ * {@code UpdateItem} that only moves it forwards.
+ *
+ * <p>Why: DynamoDB charges a write by the size of the item it writes. A Tip-first append rewrites
+ * every event still in the Tip, and a calving append writes them again in a transaction (twice the
+ * units); here each append writes its own events once, plus a Tip of about 100 bytes (1 WCU).
+ *
+ * <p>Exactly one writer wins each index: every item starts where the one before it ends, so a
+ * writer's expected version is always the key of the next item, and two writers deciding at the
+ * same version race for the same key. The Tip only tells readers that start from it (Equinox's
+ * loaders) how far the stream goes; if its update fails after the calf landed, the events are
+ * durably in and the next append (or a read from the calves) brings the Tip up to date.
+ *
+ * <p>A Tip that holds events (written by a Tip-first writer) is drained once, in one transaction,
+ * into a calf of its own before the first calf-first append. Tip-first and calf-first writers must
+ * not write one stream at the same time.
+ */
+public final class CalfAppender {
+
+    private static final Logger log = LoggerFactory.getLogger(CalfAppender.class);
+    /** Tries to drain a Tip that other writers keep changing. */
+    private static final int MAX_DRAIN_ATTEMPTS = 8;
+
+    private final MeteredDynamo dynamo;
+    private final TipCache cache;
+    private final StoreConfig config;
+
+    public CalfAppender(MeteredDynamo dynamo, TipCache cache, StoreConfig config) {
+        this.dynamo = dynamo;
+        this.cache = cache;
+        this.config = config;
+    }
+
+    public AppendResult append(StreamName stream, long expected, List<EventData> events) {
+        Encoded encoded = Encoded.of(events, config.clock().instant(), config.compress());
+        long next = expected + events.size();
+        Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
+                AttributeValue.fromL(encoded.types()), AttributeValue.fromL(encoded.entries()));
+        long calfBytes = ItemSize.item(calf);
+        if (calfBytes > StoreConfig.ITEM_MAX_BYTES) {
+            throw new ItemTooLargeException(stream, calfBytes, StoreConfig.ITEM_MAX_BYTES,
+                    "Split the append into several smaller appends, or make the events smaller.");
+        }
+        Capacity[] spent = {Capacity.NONE};
+        TipState tip = cache.get(stream);
+        if (tip == null) {
+            tip = readTip(stream, spent);
+        }
+        for (int attempt = 1; tip != null && tip.eventCount() > 0; attempt++) {
+            if (tip.version() > expected || attempt > MAX_DRAIN_ATTEMPTS) {
+                break;
+            }
+            tip = drain(stream, tip, spent);
+        }
+        if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
+            return new AppendResult.Conflict(tip.version(), tip.etag(), spent[0]);
+        }
+        try {
+            spent[0] = spent[0].plus(dynamo.putItem(PutItemRequest.builder().item(calf)
+                    .conditionExpression("attribute_not_exists(#p)")
+                    .expressionAttributeNames(Map.of("#p", Fields.P))).capacity());
+        } catch (ConditionalCheckFailedException e) {
+            // another writer holds this index: what it wrote is read from the items, not the Tip
+            cache.remove(stream);
+            return new AppendResult.Conflict(expected + 1, null, spent[0]);
+        }
+        long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
+        String etag = TipWrites.newEtag();
+        try {
+            spent[0] = spent[0].plus(dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag)).capacity());
+            cache.put(stream, new TipState(next, etag, 0, 0, held, null));
+        } catch (ConditionalCheckFailedException e) {
+            // another writer moved the Tip on already; the events above are in either way, unless it
+            // was a Tip-first writer whose events in the Tip hold the same indexes as ours
+            TipState now = e.hasItem() && !e.item().isEmpty() ? TipState.of(stream, e.item()) : null;
+            if (now != null && now.eventCount() > 0 && now.version() > expected && now.version() - now.eventCount() < next) {
+                cache.remove(stream);
+                return withdraw(stream, expected, next, now, spent);
+            }
+            if (now != null) {
+                cache.put(stream, now);
+            } else {
+                cache.remove(stream);
+            }
+        } catch (SdkException e) {
+            cache.remove(stream);
+            log.warn("{}: events {}..{} are in their own item, but moving the Tip to version {} failed ({}); the next"
+                    + " append brings it up to date", stream, expected, next - 1, next, e.toString());
+        }
+        return new AppendResult.Written(next, etag, false, spent[0]);
+    }
+
+    /**
+     * A Tip-first writer appended to the Tip while this append's calf was being written: both hold
+     * indexes from {@code expected}. The Tip's events count (readers that start from the Tip see only
+     * them); this append's calf is deleted again and the append is a conflict, to be decided again
+     * after the other writer's events.
+     */
+    private AppendResult withdraw(StreamName stream, long expected, long next, TipState tip, Capacity[] spent) {
+        log.error("{}: a Tip-first writer appended events {}..{} to the Tip while a calf-first append wrote {}..{};"
+                + " withdrawing the latter. Only one kind of writer may write a stream", stream,
+                tip.version() - tip.eventCount(), tip.version() - 1, expected, next - 1);
+        try {
+            spent[0] = spent[0].plus(dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
+                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", Fields.N))
+                    .expressionAttributeValues(Map.of(":n", TipWrites.num(next)))).capacity());
+        } catch (ConditionalCheckFailedException e) {
+            log.error("{}: the calf at {} is no longer the one this append wrote; left as it is", stream, expected);
+        }
+        return new AppendResult.Conflict(tip.version(), tip.etag(), spent[0]);
+    }
+
+    /** Moves the Tip's events into a calf of their own, leaving a Tip with none; returns the Tip after. */
+    private TipState drain(StreamName stream, TipState tip, Capacity[] spent) {
+        if (tip.item() == null) {
+            return readTip(stream, spent);
+        }
+        TipOutcome outcome = TipCommands.calve(dynamo, stream, tip, List.of(), List.of(), 0, List.of());
+        spent[0] = spent[0].plus(outcome.capacity());
+        if (outcome instanceof TipOutcome.Written w) {
+            cache.put(stream, w.state());
+            return w.state();
+        }
+        return readTip(stream, spent);
+    }
+
+    private TipState readTip(StreamName stream, Capacity[] spent) {
+        var got = dynamo.getItem(GetItemRequest.builder().key(TipWrites.key(stream, Fields.TIP_INDEX)).consistentRead(true));
+        spent[0] = spent[0].plus(got.capacity());
+        if (!got.response().hasItem() || got.response().item().isEmpty()) {
+            return null;
+        }
+        TipState state = TipState.of(stream, got.response().item());
+        cache.put(stream, state);
+        return state;
+    }
+}
