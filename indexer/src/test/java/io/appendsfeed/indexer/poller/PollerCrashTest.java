@@ -53,8 +53,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * takes over once the dead one's lease expires. After the last kill a clean poller catches up, and
  * {@code feed verify} must find every stored event in the feed exactly once, in order.
  *
- * <p>Eight lives by default (about a minute on a shared 2-core machine). A longer soak:
- * {@code mvn -B -o -pl indexer -am test -Dtest=PollerCrashTest -Dsurefire.failIfNoSpecifiedTests=false -Dpoller.crash.lives=60}.
+ * <p>Eight lives by default (about a minute on a shared 2-core machine). A longer soak, with the
+ * writer slowed so that DynamoDB Local keeps up: {@code mvn -B -o -pl indexer -am test -Dtest=PollerCrashTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dpoller.crash.lives=40 -Dpoller.crash.appendEveryMillis=40}.
  */
 @ExtendWith(LocalDynamoExtension.class)
 class PollerCrashTest {
@@ -65,7 +66,8 @@ class PollerCrashTest {
     /** Write positions gone round: 1 is the lease, then a batch's epoch writes and its position save. */
     private static final int WRITE_POSITIONS = 4;
     private static final Duration LEASE = Duration.ofSeconds(2);
-    private static final Duration APPEND_EVERY = Duration.ofMillis(10);
+    /** The writer's pace; a long soak wants it slower: DynamoDB Local stalls once its streams hold tens of thousands of records. */
+    private static final Duration APPEND_EVERY = Duration.ofMillis(Long.getLong("poller.crash.appendEveryMillis", 10));
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One poller process: its output lines as they come, its log in a file. */
