@@ -8,7 +8,7 @@ import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
 import io.appendsfeed.indexer.kcl.internal.LeaseTables;
 import io.appendsfeed.indexer.kcl.internal.WorkerState;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import java.util.concurrent.ExecutionException;

@@ -8,7 +8,7 @@ import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.poller.internal.ShardPositions;
 import io.appendsfeed.indexer.poller.internal.PollerItem.Position;
 import io.appendsfeed.indexer.poller.internal.ShardReader;

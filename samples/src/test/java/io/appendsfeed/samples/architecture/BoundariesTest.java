@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +39,29 @@ class BoundariesTest {
                 .map(d -> d.getDescription())
                 .distinct().sorted().toList();
         assertThat(violations).as("uses of an internal package by a class outside its owner").isEmpty();
+    }
+
+    @Test
+    void no_source_imports_an_internal_package_it_does_not_own() throws IOException {
+        // constants are inlined into the class files, so the imports are checked too
+        List<String> violations = new ArrayList<>();
+        for (String module : List.of("model", "indexer", "reader", "samples")) {
+            Path root = Path.of("..", module, "src", "main", "java");
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    String pkg = root.relativize(f.getParent()).toString().replace(java.io.File.separatorChar, '.');
+                    for (String line : Files.readAllLines(f)) {
+                        if (line.startsWith("import io.appendsfeed.")) {
+                            String target = line.substring("import ".length(), line.lastIndexOf('.'));
+                            if (!owns(pkg, target)) {
+                                violations.add(f + ": " + line);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(violations).isEmpty();
     }
 
     @Test
