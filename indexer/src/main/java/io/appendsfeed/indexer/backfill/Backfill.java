@@ -2,6 +2,7 @@ package io.appendsfeed.indexer.backfill;
 
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.indexer.backfill.internal.ExportManifest;
 import io.appendsfeed.indexer.backfill.internal.ExportReader;
@@ -63,8 +64,10 @@ public final class Backfill {
      * @param dynamo the caller's client, for both tables; the caller closes it
      * @param indexer the index to fill; its redelivery window is widened to every epoch for the
      *                backfill, since the events may be older than any epoch
+     * @throws SameTableException when the store table is the index table
      */
     public Backfill(DynamoDbClient dynamo, IndexerConfig indexer, BackfillConfig config) {
+        SameTableException.check(config.storeTable(), indexer.indexTable());
         this.dynamo = dynamo;
         this.indexerConfig = indexer.toBuilder().redeliveryWindow(ALL_EPOCHS).build();
         this.config = config;

@@ -1,10 +1,10 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.reader.cli.CommonOptions;
-import io.appendsfeed.reader.cli.internal.CliContext;
-import io.appendsfeed.reader.cli.internal.Connection;
-import io.appendsfeed.reader.cli.internal.Settings;
-import io.appendsfeed.reader.cli.internal.UsageException;
+import io.appendsfeed.reader.cli.CliContext;
+import io.appendsfeed.reader.cli.Connection;
+import io.appendsfeed.reader.cli.Settings;
+import io.appendsfeed.reader.cli.UsageException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;

@@ -4,10 +4,11 @@ import com.amazonaws.services.dynamodbv2.streamsadapter.AmazonDynamoDBStreamsAda
 import com.amazonaws.services.dynamodbv2.streamsadapter.StreamsSchedulerFactory;
 import com.amazonaws.services.dynamodbv2.streamsadapter.polling.DynamoDBStreamsPollingConfig;
 import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
 import io.appendsfeed.indexer.kcl.internal.LeaseTables;
 import io.appendsfeed.indexer.kcl.internal.WorkerState;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import java.util.concurrent.ExecutionException;
@@ -52,9 +53,11 @@ public final class KclIndexer implements AutoCloseable {
      *
      * @param clients the clients; the caller closes them, after {@link #close()}
      * @param indexer the indexer batches go to
+     * @throws SameTableException when the stream is the index table's own; nothing was created
      * @throws RuntimeException from DynamoDB when the lease table cannot be described or created
      */
     public static KclIndexer start(KclClients clients, Indexer indexer, KclConfig config) {
+        SameTableException.check(config.streamArn(), indexer.config().indexTable());
         LeaseTables.ensure(clients.leases(), config.leaseTable());
         StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());

@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer.kcl;
 
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.backfill.internal.Variables;
+import io.appendsfeed.indexer.settings.Variables;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;

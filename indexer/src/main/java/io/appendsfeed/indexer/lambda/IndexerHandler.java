@@ -6,10 +6,13 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.metrics.EmfMetrics;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
@@ -17,7 +20,14 @@ import org.slf4j.MDC;
  * on. Each invocation ingests the batch and reports, as the one batch item failure, the first
  * record not durably in the feed, so that Lambda retries from there (and bisects, or sends it to the
  * on-failure destination, as the event source mapping says). Settings: {@link LambdaSettings}.
- * While a batch is handled, the MDC holds {@value #REQUEST_ID} (the invocation's request id), so
+ *
+ * <p>A record without a sequence number (which Lambda never sends for a DynamoDB stream) is reported
+ * as that record's failure too: the records before it are ingested, and the failure's identifier is
+ * empty, since the record has none, which Lambda treats as a failure of the batch: it retries it
+ * (the records already in the feed are dropped as duplicates), bisecting until the record is alone,
+ * then sends its range to the on-failure destination.
+ *
+ * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID} (the invocation's request id), so
  * log lines and the batch's metrics line carry it.
  *
  * <p>Metrics are on: each batch writes one CloudWatch Embedded Metric Format line to stdout
@@ -29,11 +39,15 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
     /** The MDC key of the request id: the name Lambda's own JSON log lines give it. */
     public static final String REQUEST_ID = "AWSRequestId";
 
+    private static final Logger log = LoggerFactory.getLogger(IndexerHandler.class);
+
     private final Indexer indexer;
+    private final String storeTable;
 
     /**
      * Used by Lambda: settings from the environment; the index is opened at initialisation.
      *
+     * @throws SameTableException when the store table is the index table
      * @throws IllegalArgumentException when a setting is missing or invalid
      * @throws io.appendsfeed.indexer.PartitionCountMismatchException when the partitions setting differs from the index
      */
@@ -41,29 +55,92 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
         this(LambdaSettings.from(System::getenv));
     }
 
-    /** With the settings given; metrics as EMF lines on stdout. */
+    /**
+     * With the settings given; metrics as EMF lines on stdout.
+     *
+     * @throws IllegalArgumentException when the settings name no store table
+     */
     public IndexerHandler(LambdaSettings settings) {
         this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
-                settings.config().toBuilder().metrics(new EmfMetrics()).build()));
+                settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings));
     }
 
+    /** An indexer for records of any table but the index. */
     public IndexerHandler(Indexer indexer) {
-        this.indexer = Objects.requireNonNull(indexer, "indexer");
+        this(indexer, null);
     }
 
+    /**
+     * @param storeTable the store table whose stream the function is mapped to: records of any other
+     *                   table are refused; null to accept any table but the index
+     * @throws SameTableException when the store table is the index table
+     */
+    public IndexerHandler(Indexer indexer, String storeTable) {
+        this.indexer = Objects.requireNonNull(indexer, "indexer");
+        this.storeTable = storeTable;
+        SameTableException.check(storeTable, indexer.config().indexTable());
+    }
+
+    /**
+     * @throws SameTableException when the batch comes from the index table's own stream
+     * @throws IllegalStateException when it comes from another table than the configured store table;
+     *         nothing was written in either case
+     */
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
-        BatchOutcome outcome;
         if (context == null || context.getAwsRequestId() == null) {
-            outcome = indexer.ingest(LambdaRecords.of(event));
-        } else {
-            try (MDC.MDCCloseable ignored = MDC.putCloseable(REQUEST_ID, context.getAwsRequestId())) {
-                outcome = indexer.ingest(LambdaRecords.of(event));
+            return handle(event);
+        }
+        try (MDC.MDCCloseable ignored = MDC.putCloseable(REQUEST_ID, context.getAwsRequestId())) {
+            return handle(event);
+        }
+    }
+
+    private StreamsEventResponse handle(DynamodbEvent event) {
+        checkSource(event);
+        LambdaRecords.Converted converted = LambdaRecords.convert(event);
+        BatchOutcome outcome = indexer.ingest(converted.records());
+        if (!outcome.complete()) {
+            return failure(outcome.firstNotIngested());
+        }
+        if (converted.unidentified() != null) {
+            log.error("{}: the records before it are in the feed; it is reported as the batch item failure (an empty identifier:"
+                    + " Lambda retries the batch, bisecting, then sends its range to the on-failure destination)", converted.unidentified());
+            return failure("");
+        }
+        return new StreamsEventResponse(List.of());
+    }
+
+    private static StreamsEventResponse failure(String sequenceNumber) {
+        return new StreamsEventResponse(List.of(new StreamsEventResponse.BatchItemFailure(sequenceNumber)));
+    }
+
+    /** The table of every record's stream ARN (where Lambda gives one) must be the store table, never the index. */
+    private void checkSource(DynamodbEvent event) {
+        if (event.getRecords() == null) {
+            return;
+        }
+        String checked = null;
+        for (DynamodbEvent.DynamodbStreamRecord r : event.getRecords()) {
+            String arn = r.getEventSourceARN();
+            if (arn == null || arn.equals(checked)) {
+                continue;
             }
+            SameTableException.check(arn, indexer.config().indexTable());
+            if (storeTable != null && !SameTableException.tableName(arn).equals(SameTableException.tableName(storeTable))) {
+                throw new IllegalStateException("record " + r.getEventID() + " comes from the stream " + arn + ", not from the store"
+                        + " table '" + storeTable + "' (" + LambdaSettings.STORE_TABLE + "): map the function to that table's"
+                        + " stream, or set " + LambdaSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
+            }
+            checked = arn;
         }
-        if (outcome.complete()) {
-            return new StreamsEventResponse(List.of());
+    }
+
+    private static String requireStoreTable(LambdaSettings settings) {
+        if (settings.storeTable() == null) {
+            throw new IllegalArgumentException(LambdaSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
+                    + " the function is mapped to (the template sets it from StoreStreamArn)");
         }
-        return new StreamsEventResponse(List.of(new StreamsEventResponse.BatchItemFailure(outcome.firstNotIngested())));
+        return settings.storeTable();
     }
 }

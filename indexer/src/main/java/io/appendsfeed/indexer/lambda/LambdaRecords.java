@@ -21,7 +21,7 @@ public final class LambdaRecords {
     /** @throws IllegalArgumentException for a record without a {@code dynamodb} part or sequence number */
     public static ChangeRecord of(DynamodbEvent.DynamodbStreamRecord r) {
         StreamRecord d = r.getDynamodb();
-        if (d == null || d.getSequenceNumber() == null) {
+        if (d == null || d.getSequenceNumber() == null || d.getSequenceNumber().isBlank()) {
             throw new IllegalArgumentException("Lambda stream record " + r.getEventID() + " has no dynamodb.SequenceNumber;"
                     + " is the function subscribed to a DynamoDB stream?");
         }
@@ -30,13 +30,43 @@ public final class LambdaRecords {
                 d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant());
     }
 
-    public static List<ChangeRecord> of(DynamodbEvent event) {
+    /**
+     * The records of one invocation, converted up to the first that has no sequence number (no
+     * {@code dynamodb} part, or no {@code dynamodb.SequenceNumber}). Lambda knows a record only by its
+     * sequence number, so the core cannot name that one as where to resume: the handler reports it
+     * itself.
+     *
+     * @param records the records before it (all of them when every record has one)
+     * @param unidentified that record, or null
+     */
+    public record Converted(List<ChangeRecord> records, Unidentified unidentified) {
+        public Converted {
+            records = List.copyOf(records);
+        }
+    }
+
+    /** A record delivered without a sequence number: its place in the batch (0-based), its event id and what is missing. */
+    public record Unidentified(int position, int batchSize, String eventId, String missing) {
+        @Override
+        public String toString() {
+            return "Lambda stream record " + eventId + " (" + (position + 1) + " of " + batchSize + " in the batch) has no "
+                    + missing + "; is the function subscribed to a DynamoDB stream?";
+        }
+    }
+
+    public static Converted convert(DynamodbEvent event) {
         List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
         List<ChangeRecord> out = new ArrayList<>(records.size());
-        for (DynamodbEvent.DynamodbStreamRecord r : records) {
+        for (int k = 0; k < records.size(); k++) {
+            DynamodbEvent.DynamodbStreamRecord r = records.get(k);
+            StreamRecord d = r.getDynamodb();
+            if (d == null || d.getSequenceNumber() == null || d.getSequenceNumber().isBlank()) {
+                return new Converted(out, new Unidentified(k, records.size(), r.getEventID(),
+                        d == null ? "dynamodb part" : "dynamodb.SequenceNumber"));
+            }
             out.add(of(r));
         }
-        return out;
+        return new Converted(out, null);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.appendsfeed.indexer.lambda;
 
 import io.appendsfeed.indexer.EpochLimits;
 import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
@@ -11,6 +12,8 @@ import java.util.function.Function;
  *
  * <table>
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
+ * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed: required by the
+ * Lambda handler, which refuses records of any other table; never the index table</td></tr>
  * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count (default 1); must match the index once created</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}</td><td>default 999999</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_BYTES}</td><td>default 2097152</td></tr>
@@ -20,9 +23,10 @@ import java.util.function.Function;
  * <tr><td>{@code AWS_REGION}</td><td>set by Lambda</td></tr>
  * </table>
  */
-public record LambdaSettings(IndexerConfig config, DynamoClients.Settings dynamo) {
+public record LambdaSettings(String storeTable, IndexerConfig config, DynamoClients.Settings dynamo) {
 
     public static final String INDEX_TABLE = "APPENDS_INDEX_TABLE";
+    public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
     public static final String PARTITIONS = "APPENDS_PARTITIONS";
     public static final String EPOCH_MAX_EVENTS = "APPENDS_EPOCH_MAX_EVENTS";
     public static final String EPOCH_MAX_BYTES = "APPENDS_EPOCH_MAX_BYTES";
@@ -31,7 +35,20 @@ public record LambdaSettings(IndexerConfig config, DynamoClients.Settings dynamo
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
-    /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */
+    /**
+     * @param storeTable null when not set (the KCL worker and the backfill take it from their own settings)
+     * @throws SameTableException when the store table is the index table
+     */
+    public LambdaSettings {
+        java.util.Objects.requireNonNull(config, "config");
+        java.util.Objects.requireNonNull(dynamo, "dynamo");
+        SameTableException.check(storeTable, config.indexTable());
+    }
+
+    /**
+     * @throws SameTableException when {@code APPENDS_STORE_TABLE} names the index table
+     * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
+     */
     public static LambdaSettings from(Function<String, String> env) {
         String table = env.apply(INDEX_TABLE);
         if (table == null || table.isBlank()) {
@@ -50,7 +67,7 @@ public record LambdaSettings(IndexerConfig config, DynamoClients.Settings dynamo
                 .limits(limits)
                 .allowGaps(bool(env, ALLOW_GAPS))
                 .build();
-        return new LambdaSettings(config, DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
+        return new LambdaSettings(blankToNull(env.apply(STORE_TABLE)), config, DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
     }
 
     private static long number(Function<String, String> env, String name, long dflt) {

@@ -46,6 +46,6 @@ public final class NotifierHandler implements RequestHandler<DynamodbEvent, Void
 
     /** What {@link #handleRequest} does, with the outcome, for local drivers of the function. */
     public NotifierOutcome handle(DynamodbEvent event) {
-        return notifier.notify(LambdaRecords.of(event));
+        return notifier.notify(LambdaRecords.convert(event).records());
     }
 }

@@ -11,12 +11,19 @@ import java.util.Objects;
  * @param recordsPerRead {@code GetRecords} limit, 1..1000
  * @param onRejected what to do with a record the indexer cannot read
  * @param retryBackoff wait before retrying a shard after a failure that may pass (throttling, timeouts)
+ * @param owner this poller's name in the lease; unique per running instance (a poller that finds
+ *              the lease under its own name takes it at once: a restart)
+ * @param leaseDuration how long the lease holds without renewal: the holder renews it every third
+ *                      of it; a standby checks it as often, and takes over once it has expired
  */
 public record PollerConfig(String storeTable, Duration idleWait, int recordsPerRead, OnRejected onRejected,
-                           Duration retryBackoff) {
+                           Duration retryBackoff, String owner, Duration leaseDuration) {
 
     public static final Duration IDLE_WAIT = Duration.ofMillis(200);
     public static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+    public static final Duration LEASE_DURATION = Duration.ofSeconds(10);
+    /** Below this, renewals (a write every third of it) would be a load of their own. */
+    public static final Duration MIN_LEASE_DURATION = Duration.ofMillis(300);
     /** DynamoDB Streams' own limit per {@code GetRecords}. */
     public static final int MAX_RECORDS_PER_READ = 1000;
 
@@ -39,6 +46,23 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
             throw new IllegalArgumentException("recordsPerRead must be in [1, " + MAX_RECORDS_PER_READ + "], was " + recordsPerRead);
         }
         Objects.requireNonNull(onRejected, "onRejected");
+        if (owner == null || owner.isBlank()) {
+            throw new IllegalArgumentException("owner must be non-empty");
+        }
+        if (leaseDuration == null || leaseDuration.compareTo(MIN_LEASE_DURATION) < 0) {
+            throw new IllegalArgumentException("leaseDuration must be at least " + MIN_LEASE_DURATION + ", was " + leaseDuration);
+        }
+    }
+
+    /** The default owner: host name and a random suffix, so that each instance has its own. */
+    public static String defaultOwner() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "unknown-host";
+        }
+        return host + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
     public static Builder builder(String storeTable) {
@@ -51,6 +75,8 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         private int recordsPerRead = MAX_RECORDS_PER_READ;
         private OnRejected onRejected = OnRejected.STOP_SHARD;
         private Duration retryBackoff = RETRY_BACKOFF;
+        private String owner;
+        private Duration leaseDuration = LEASE_DURATION;
 
         private Builder(String storeTable) {
             this.storeTable = storeTable;
@@ -60,9 +86,12 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         public Builder recordsPerRead(int v) { this.recordsPerRead = v; return this; }
         public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
         public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
+        public Builder owner(String v) { this.owner = v; return this; }
+        public Builder leaseDuration(Duration v) { this.leaseDuration = v; return this; }
 
         public PollerConfig build() {
-            return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff);
+            return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff,
+                    owner != null ? owner : defaultOwner(), leaseDuration);
         }
     }
 }

@@ -7,12 +7,14 @@ import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.indexer.Indexer;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.SameTableException;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.poller.internal.ShardPositions;
-import io.appendsfeed.indexer.poller.internal.ShardPositions.Position;
+import io.appendsfeed.indexer.poller.internal.PollerItem.Position;
 import io.appendsfeed.indexer.poller.internal.ShardReader;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -20,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -28,11 +33,13 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * Reads a store table's DynamoDB stream with the Streams API and feeds it to an {@link Indexer}: the
- * small, single-instance source used on DynamoDB Local (the demo, the tests). Follows shard lineage
- * (a child only after its parent is drained), keeps its position per shard in the index table
- * (conditional writes: a second poller is detected), resumes from it after a restart, and
- * acknowledges only what the indexer durably ingested. Run it with {@link #start()} or drive it
- * with {@link #pollOnce()}; {@link #close()} stops it after the batch in hand.
+ * small source used on DynamoDB Local (the demo, the tests). Follows shard lineage (a child only
+ * after its parent is drained), keeps its position per shard in the index table, resumes from it
+ * after a restart, and moves a position only over records durably in the feed, once the position's
+ * own write has landed. One poller per store table reads and saves: the holder of a lease kept with
+ * the positions (conditional writes); others stand by and take over when it stops or its lease
+ * expires. Run it with {@link #start()} or drive it with {@link #pollOnce()}; {@link #close()} stops
+ * it after the batch in hand and releases the lease.
  */
 public final class StreamsPoller implements AutoCloseable {
 
@@ -48,39 +55,74 @@ public final class StreamsPoller implements AutoCloseable {
     private final Object wake = new Object();
     private volatile boolean running;
     private Thread thread;
+    private ScheduledExecutorService renewer;
 
     /**
+     * @throws SameTableException when the store table is the index table
      * @throws IllegalArgumentException when the store table has no stream
      * @throws RuntimeException from DynamoDB, e.g. when a table does not exist
      */
     public StreamsPoller(DynamoDbClient dynamo, DynamoDbStreamsClient streams, Indexer indexer, PollerConfig config) {
+        SameTableException.check(config.storeTable(), indexer.config().indexTable());
         this.indexer = indexer;
         this.config = config;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
         this.reader = new ShardReader(dynamo, streams, config);
-        this.positions = new ShardPositions(index, config.storeTable());
+        this.positions = new ShardPositions(index, config.storeTable(), config.owner(), config.leaseDuration(), Clock.systemUTC());
         this.rejectedLog = new RejectedLog(index);
     }
 
-    /** Polls on a background thread until {@link #close()}. */
+    /**
+     * Polls on a background thread until {@link #close()}, and renews the lease on a second one, so
+     * that a batch slower than the lease does not lose it (a process that dies stops renewing).
+     */
     public synchronized StreamsPoller start() {
         if (thread == null) {
             running = true;
             thread = new Thread(this::run, "appendsfeed-poller-" + config.storeTable());
             thread.setDaemon(true);
             thread.start();
+            renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "appendsfeed-poller-lease-" + config.storeTable());
+                t.setDaemon(true);
+                return t;
+            });
+            long every = Math.max(1, config.leaseDuration().toMillis() / 6);
+            renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         }
         return this;
     }
 
+    private void renew() {
+        try {
+            positions.renewIfDue();
+        } catch (RuntimeException e) {
+            log.warn("lease renewal failed, retrying: {}", e.toString());
+        }
+    }
+
     /**
-     * One pass over the shards that are ready: one read each, ingested and acknowledged.
+     * One pass: takes (or renews) the lease on the store table, then reads each shard that is ready
+     * once, ingests what it read and saves the shard's position. A standby (another poller holds
+     * the lease) reads nothing.
      *
-     * @return records read
-     * @throws RuntimeException from DynamoDB (listing shards, reading, saving positions); nothing unacknowledged is lost
+     * @return records read; 0 on a standby
+     * @throws RuntimeException from DynamoDB (taking the lease, listing shards, reading, saving positions);
+     *         nothing unacknowledged is lost: the next pass reads again from the last saved position
      */
     public synchronized int pollOnce() {
+        boolean held = positions.holdsLease();
+        if (!positions.tryAcquire()) {
+            return 0;
+        }
+        if (!held) {
+            reader.rewindAll(); // positions may have moved while another poller held the lease
+            backoffUntil.clear();
+        }
+        if (!positions.renewIfDue()) {
+            return 0;
+        }
         List<Shard> shards = reader.shards();
         Set<String> listed = new java.util.HashSet<>();
         shards.forEach(s -> listed.add(s.shardId()));
@@ -93,18 +135,36 @@ public final class StreamsPoller implements AutoCloseable {
                     || (parent != null && listed.contains(parent) && !positions.isDone(parent))) {
                 continue;
             }
-            seen += poll(id, listed);
+            try {
+                seen += poll(id, listed);
+            } catch (RuntimeException e) {
+                // the iterator may be past records whose position is not saved: read them again
+                reader.rewind(id);
+                throw e;
+            }
+            if (!positions.holdsLease()) {
+                reader.rewindAll();
+                break;
+            }
         }
         return seen;
     }
 
+    /** Whether this poller holds the lease on the store table (saves positions) or stands by. */
+    public boolean holdsLease() {
+        return positions.holdsLease();
+    }
+
+    /**
+     * One read of a shard. The iterator is rewound (the next read starts after the saved position)
+     * whenever the batch is not wholly in the feed with its position saved.
+     */
     private int poll(String id, Set<String> listed) {
         Position at = positions.get(id);
         String after = at == null ? null : at.sequenceNumber();
         ShardReader.Batch batch = reader.read(id, after);
         if (batch.records().isEmpty()) {
-            if (batch.drained()) {
-                positions.save(id, new Position(after, true), listed);
+            if (batch.drained() && positions.save(id, new Position(after, true), listed)) {
                 log.info("shard {} drained", id);
             }
             return 0;
@@ -112,22 +172,25 @@ public final class StreamsPoller implements AutoCloseable {
         List<ChangeRecord> records = batch.records();
         BatchOutcome o = indexer.ingest(records, id);
         if (o.complete()) {
-            positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed);
+            if (!positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed)) {
+                reader.rewind(id);
+            }
             return records.size();
         }
+        reader.rewind(id);
         String failed = o.firstNotIngested();
         int k = 0;
         while (!records.get(k).sequenceNumber().equals(failed)) k++;
         String before = k == 0 ? after : records.get(k - 1).sequenceNumber();
-        if (before != null && !before.equals(after)) {
-            positions.save(id, new Position(before, false), listed);
+        if (before != null && !before.equals(after) && !positions.save(id, new Position(before, false), listed)) {
+            return k;
         }
-        reader.rewind(id);
         if (o.rejected() != null && o.rejected().sequenceNumber().equals(failed)) {
             if (config.onRejected() == PollerConfig.OnRejected.RECORD_AND_CONTINUE) {
                 rejectedLog.record(config.storeTable(), id, o.rejected());
-                positions.save(id, new Position(failed, false), listed);
-                log.error("{}; recorded in {} and skipped", o.rejected(), RejectedLog.STREAM);
+                if (positions.save(id, new Position(failed, false), listed)) {
+                    log.error("{}; recorded in {} and skipped", o.rejected(), RejectedLog.STREAM);
+                }
             } else {
                 stop(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null);
             }
@@ -166,7 +229,8 @@ public final class StreamsPoller implements AutoCloseable {
         while (running) {
             Duration wait;
             try {
-                wait = pollOnce() > 0 ? Duration.ZERO : config.idleWait();
+                int read = pollOnce();
+                wait = read > 0 ? Duration.ZERO : holdsLease() ? config.idleWait() : config.leaseDuration().dividedBy(3);
             } catch (RuntimeException e) {
                 log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
                 wait = config.retryBackoff();
@@ -184,7 +248,10 @@ public final class StreamsPoller implements AutoCloseable {
         }
     }
 
-    /** Stops after the batch in hand (its position saved) and waits for the thread to end. */
+    /**
+     * Stops after the batch in hand (its position saved), waits for the thread to end and gives the
+     * lease up, so that a standby poller takes over at once.
+     */
     @Override
     public void close() {
         Thread t;
@@ -192,9 +259,12 @@ public final class StreamsPoller implements AutoCloseable {
             running = false;
             wake.notifyAll();
         }
+        ScheduledExecutorService r;
         synchronized (this) {
             t = thread;
             thread = null;
+            r = renewer;
+            renewer = null;
         }
         if (t != null) {
             try {
@@ -202,6 +272,17 @@ public final class StreamsPoller implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (r != null) {
+            r.shutdown(); // a renewal in progress finishes
+            try {
+                r.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            positions.release();
         }
     }
 }

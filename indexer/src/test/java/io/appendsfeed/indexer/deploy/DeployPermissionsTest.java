@@ -19,7 +19,18 @@ import org.junit.jupiter.api.Test;
 class DeployPermissionsTest {
 
     static final List<String> INDEXER_KEYS = List.of("${$}AppendsIndex-*", "${$}AppendsEpoch-*");
-    static final List<String> READER_KEYS = List.of("${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*");
+    /** The tag naming a reactor role's consumer group. */
+    static final String GROUP_TAG = "appendsfeed-group";
+    static final List<String> READER_KEYS = List.of("${$}ReaderCheckpoint-${aws:PrincipalTag/" + GROUP_TAG + "}_*",
+            "${$}ReaderParked-${aws:PrincipalTag/" + GROUP_TAG + "}", "${$}ReaderGroups-0");
+    /**
+     * Whether the reactor policy lets a role with these tags write an item with this partition key:
+     * its {@code Null} condition (the tag is there) and its {@code dynamodb:LeadingKeys} patterns.
+     */
+    static boolean reactorMayWrite(String partitionKey, Map<String, String> roleTags) {
+        return roleTags.containsKey(GROUP_TAG) && IamStringLike.matchesAny(READER_KEYS, partitionKey, roleTags);
+    }
+
     static final Set<String> INDEXER_INDEX_ACTIONS = Set.of("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem",
             "dynamodb:DeleteItem");
 
@@ -52,16 +63,21 @@ class DeployPermissionsTest {
     }
 
     @Test
-    void reactor_policy_reads_both_tables_and_writes_only_the_reader_streams_of_the_index_table() {
+    void reactor_policy_reads_both_tables_and_writes_only_its_own_groups_reader_streams_of_the_index_table() {
         JsonNode policy = template.resource("ReactorPolicy");
         assertThat(policy.path("Type").asText()).isEqualTo("AWS::IAM::ManagedPolicy");
         Map<String, JsonNode> s = template.statements(policy.path("Properties").path("PolicyDocument"));
-        assertThat(s).containsOnlyKeys("ReadStore", "ReadIndex", "WriteReaderStreams");
+        assertThat(s).containsOnlyKeys("ReadStore", "ReadIndex", "WriteOwnGroupStreams");
         s.values().forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
         assertStatement(s.get("ReadStore"), Set.of("dynamodb:BatchGetItem", "dynamodb:Query"), STORE_TABLE_ARN);
         assertStatement(s.get("ReadIndex"), Set.of("dynamodb:GetItem", "dynamodb:Query"), INDEX_ARN);
-        assertStatement(s.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem"), INDEX_ARN);
-        assertThat(leadingKeys(s.get("WriteReaderStreams"))).containsExactlyElementsOf(READER_KEYS);
+        JsonNode write = s.get("WriteOwnGroupStreams");
+        assertStatement(write, Set.of("dynamodb:PutItem", "dynamodb:UpdateItem"), INDEX_ARN);
+        JsonNode condition = write.path("Condition");
+        assertThat(condition.size()).as("the tag must be there, and the keys its group's").isEqualTo(2);
+        assertThat(condition.path("Null")).isEqualTo(DeployTemplate.json("{\"aws:PrincipalTag/" + GROUP_TAG + "\":\"false\"}"));
+        assertThat(DeployTemplate.strings(condition.path("ForAllValues:StringLike").path("dynamodb:LeadingKeys")))
+                .containsExactlyElementsOf(READER_KEYS);
         assertThat(template.resource("ReactorPolicy").path("Properties").has("Roles")).isFalse();
     }
 
@@ -77,11 +93,34 @@ class DeployPermissionsTest {
         Map<String, JsonNode> write = template.statements(template.properties("OperatorWritePolicy").path("PolicyDocument"));
         assertThat(write).containsOnlyKeys("WriteReaderStreams");
         assertStatement(write.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"), INDEX_ARN);
-        assertThat(leadingKeys(write.get("WriteReaderStreams"))).containsExactlyElementsOf(READER_KEYS);
+        // operators act for every group: the reader streams of all of them
+        assertThat(leadingKeys(write.get("WriteReaderStreams"))).containsExactly(
+                "${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*");
         for (String policy : List.of("OperatorReadPolicy", "OperatorWritePolicy")) {
             assertThat(template.resource(policy).path("Type").asText()).isEqualTo("AWS::IAM::ManagedPolicy");
             template.statements(template.properties(policy).path("PolicyDocument")).values()
                     .forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
+        }
+    }
+
+    @Test
+    void a_reactor_may_write_its_own_groups_checkpoints_and_parked_streams_and_never_another_groups() {
+        Map<String, String> projector = Map.of(GROUP_TAG, "projector");
+        List<String> own = List.of(FeedStreams.checkpoint("projector", PartitionId.of(0)).value(),
+                FeedStreams.checkpoint("projector", PartitionId.of(11)).value(), "$ReaderParked-projector", "$ReaderGroups-0");
+        for (String stream : own) {
+            assertThat(reactorMayWrite(stream, projector)).as(stream).isTrue();
+        }
+        // other groups, among them names that start like this one (group names never hold "_")
+        for (String group : List.of("audit", "projector-2", "projector.v2", "proj", "projector:x")) {
+            for (String stream : List.of(FeedStreams.checkpoint(group, PartitionId.of(0)).value(), "$ReaderParked-" + group)) {
+                assertThat(reactorMayWrite(stream, projector)).as(stream + " to projector").isFalse();
+            }
+        }
+        assertThat(reactorMayWrite("$ReaderGroups-1", projector)).isFalse();
+        // a role without the tag writes nothing: not even the shared registry
+        for (String stream : own) {
+            assertThat(reactorMayWrite(stream, Map.of("team", "projector"))).as(stream).isFalse();
         }
     }
 
@@ -91,18 +130,20 @@ class DeployPermissionsTest {
                 FeedStreams.epoch(PartitionId.of(11), EpochId.of(1234)).value());
         List<String> readerStreams = List.of(FeedStreams.checkpoint("projector", PartitionId.of(3)).value(),
                 "$ReaderParked-projector", "$ReaderGroups-0");
+        Map<String, String> projector = Map.of(GROUP_TAG, "projector");
         for (String stream : indexerStreams) {
             assertThat(IamStringLike.matchesAny(INDEXER_KEYS, stream)).as(stream).isTrue();
-            assertThat(IamStringLike.matchesAny(READER_KEYS, stream)).as(stream).isFalse();
+            assertThat(IamStringLike.matchesAny(READER_KEYS, stream, projector)).as(stream).isFalse();
         }
         for (String stream : readerStreams) {
             assertThat(StreamName.parse(stream).isReserved()).isTrue();
-            assertThat(IamStringLike.matchesAny(READER_KEYS, stream)).as(stream).isTrue();
+            assertThat(IamStringLike.matchesAny(READER_KEYS, stream, projector)).as(stream).isTrue();
             assertThat(IamStringLike.matchesAny(INDEXER_KEYS, stream)).as(stream).isFalse();
         }
         // an application's own streams, even one named like ours without the "$", are neither's to write
-        for (String stream : List.of("Order-1", "AppendsEpoch-0_0", "ReaderCheckpoint-x_0")) {
-            assertThat(IamStringLike.matchesAny(INDEXER_KEYS, stream) || IamStringLike.matchesAny(READER_KEYS, stream)).as(stream).isFalse();
+        for (String stream : List.of("Order-1", "AppendsEpoch-0_0", "ReaderCheckpoint-projector_0")) {
+            assertThat(IamStringLike.matchesAny(INDEXER_KEYS, stream) || IamStringLike.matchesAny(READER_KEYS, stream, projector))
+                    .as(stream).isFalse();
         }
     }
 

@@ -69,20 +69,41 @@ final class DeployTemplate {
 
     /** The value as deployed with default parameters: {@code Ref} to a parameter gives its default. */
     String resolve(JsonNode value) {
+        return resolve(value, Map.of());
+    }
+
+    /**
+     * The value as deployed with these parameters (the others at their defaults): literals, {@code Ref}
+     * to a parameter or a table (its name), and {@code Fn::Select} of an {@code Fn::Split}.
+     */
+    String resolve(JsonNode value, Map<String, String> parameters) {
         if (value.isObject() && value.has("Ref") && value.size() == 1) {
             String name = value.get("Ref").asText();
             JsonNode p = root.path("Parameters").path(name);
             if (!p.isMissingNode()) {
-                return p.path("Default").asText();
+                return parameters.getOrDefault(name, p.path("Default").asText());
             }
             JsonNode r = root.path("Resources").path(name);
             if (r.path("Type").asText().equals("AWS::DynamoDB::Table")) {
-                return resolve(r.path("Properties").path("TableName")); // a table's Ref is its name
+                return resolve(r.path("Properties").path("TableName"), parameters); // a table's Ref is its name
             }
             throw new AssertionError("Ref to " + name + " is neither a parameter nor a table");
         }
+        if (value.isObject() && value.has("Fn::Select") && value.size() == 1) {
+            JsonNode args = value.get("Fn::Select");
+            JsonNode split = args.get(1).path("Fn::Split");
+            if (split.size() != 2) {
+                throw new AssertionError("Fn::Select of anything but an Fn::Split: " + value);
+            }
+            String[] parts = resolve(split.get(1), parameters).split(java.util.regex.Pattern.quote(split.get(0).asText()), -1);
+            int index = args.get(0).asInt();
+            if (index >= parts.length) {
+                throw new AssertionError("Fn::Select index " + index + " of " + parts.length + " parts: " + value);
+            }
+            return parts[index];
+        }
         if (!value.isValueNode()) {
-            throw new AssertionError("not a literal or a parameter Ref: " + value);
+            throw new AssertionError("not a literal, a Ref or an Fn::Select of an Fn::Split: " + value);
         }
         return value.asText();
     }

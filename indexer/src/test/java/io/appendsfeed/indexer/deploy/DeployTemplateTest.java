@@ -17,6 +17,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -98,7 +99,10 @@ class DeployTemplateTest {
     @Test
     void environment_defaults_are_settings_lambda_settings_accepts() {
         JsonNode vars = function.path("Environment").path("Variables");
-        LambdaSettings settings = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name)) : null);
+        Map<String, String> stream = Map.of("StoreStreamArn",
+                "arn:aws:dynamodb:eu-west-1:123456789012:table/orders-store/stream/2026-01-01T00:00:00.000");
+        LambdaSettings settings = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name), stream) : null);
+        assertThat(settings.storeTable()).as("the table of the mapped stream").isEqualTo("orders-store");
         assertThat(settings.config().partitions()).isEqualTo(1);
         assertThat(settings.config().limits().maxEvents()).isEqualTo(999_999);
         assertThat(settings.config().allowGaps()).isFalse();

@@ -122,7 +122,7 @@ class LambdaJarIT {
         List<String> report = new ArrayList<>();
         for (List<String> flags : List.of(List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1"), List.<String>of())) {
             String freshIndex = IndexerTables.index(local);
-            List<String> out = run(dir, flags, freshIndex, local, batch, second);
+            List<String> out = run(dir, flags, store, freshIndex, local, batch, second);
             assertThat(out).hasSize(4);
             assertThat(out.get(0)).startsWith("main ");
             assertThat(out.get(1)).startsWith("constructed ");
@@ -142,7 +142,7 @@ class LambdaJarIT {
         report.forEach(System.out::println);
     }
 
-    private static List<String> run(Path dir, List<String> flags, String index, LocalDynamo local, Path... events)
+    private static List<String> run(Path dir, List<String> flags, String store, String index, LocalDynamo local, Path... events)
             throws IOException, InterruptedException, URISyntaxException {
         Path main = dir.resolve("main");
         Path target = main.resolve("io/appendsfeed/indexer/deploy/ColdStartMain.class");
@@ -162,6 +162,7 @@ class LambdaJarIT {
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(dir.resolve("stderr-" + index + ".txt").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("APPENDS_") || k.startsWith("JAVA_") || k.startsWith("AWS_"));
         pb.environment().put(LambdaSettings.INDEX_TABLE, index);
+        pb.environment().put(LambdaSettings.STORE_TABLE, store);
         pb.environment().put(LambdaSettings.ENDPOINT, local.endpoint().toString());
         pb.environment().put(LambdaSettings.REGION, "us-east-1");
         Process p = pb.start();

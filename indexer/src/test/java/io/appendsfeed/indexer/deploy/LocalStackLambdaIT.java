@@ -79,7 +79,7 @@ class LocalStackLambdaIT {
                     .role("arn:aws:iam::000000000000:role/appendsfeed-indexer")
                     .memorySize(Integer.parseInt(template.resolve(function.path("MemorySize"))))
                     .timeout(Integer.parseInt(template.resolve(function.path("Timeout"))))
-                    .environment(e -> e.variables(Map.of(LambdaSettings.INDEX_TABLE, "index",
+                    .environment(e -> e.variables(Map.of(LambdaSettings.INDEX_TABLE, "index", LambdaSettings.STORE_TABLE, "store",
                             LambdaSettings.ENDPOINT, LAMBDA_ENDPOINT_INSIDE_LOCALSTACK,
                             "JAVA_TOOL_OPTIONS", template.resolve(function.path("Environment").path("Variables").path("JAVA_TOOL_OPTIONS")))))
                     .code(c -> c.zipFile(jar)));

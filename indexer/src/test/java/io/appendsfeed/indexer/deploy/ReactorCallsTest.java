@@ -21,6 +21,7 @@ import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -32,7 +33,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The template's reactor policy against what the reader SDK really sends: a reader with leases,
  * bodies, a stream that fails until parked and is then released, runs on DynamoDB Local with every
  * request recorded. The actions it needs must be exactly those of ReadStore, ReadIndex and
- * WriteReaderStreams, and every write must be to a reader stream the policy's dynamodb:LeadingKeys admit.
+ * WriteOwnGroupStreams, and every write must be to a reader stream the policy's dynamodb:LeadingKeys admit
+ * to a role tagged with the reader's group, and (but for the shared group registry) refuse to another group's.
  */
 @ExtendWith(LocalDynamoExtension.class)
 class ReactorCallsTest {
@@ -76,13 +78,19 @@ class ReactorCallsTest {
         // items, when a reader is behind by more than a stream's latest item, which this run does not need
         assertThat(actions(needed, store)).as("store table: ReadStore").contains("dynamodb:BatchGetItem")
                 .isSubsetOf("dynamodb:BatchGetItem", "dynamodb:Query");
-        assertThat(actions(needed, index)).as("index table: ReadIndex and WriteReaderStreams")
+        assertThat(actions(needed, index)).as("index table: ReadIndex and WriteOwnGroupStreams")
                 .containsExactlyInAnyOrder("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem");
         List<CallRecorder.Authorisation> writes = needed.stream()
                 .filter(a -> a.action().equals("dynamodb:PutItem") || a.action().equals("dynamodb:UpdateItem")).toList();
+        Map<String, String> ownTag = Map.of(DeployPermissionsTest.GROUP_TAG, "projector");
+        Map<String, String> otherTag = Map.of(DeployPermissionsTest.GROUP_TAG, "audit");
         for (CallRecorder.Authorisation w : writes) {
-            assertThat(IamStringLike.matchesAny(DeployPermissionsTest.READER_KEYS, w.partitionKey()))
-                    .as(w + " is admitted by the reactor policy's dynamodb:LeadingKeys").isTrue();
+            assertThat(DeployPermissionsTest.reactorMayWrite(w.partitionKey(), ownTag))
+                    .as(w + " is admitted by the reactor policy's dynamodb:LeadingKeys for the group's own role").isTrue();
+            if (!w.partitionKey().equals("$ReaderGroups-0")) {
+                assertThat(DeployPermissionsTest.reactorMayWrite(w.partitionKey(), otherTag))
+                        .as(w + " is refused to another group's role").isFalse();
+            }
         }
         // each kind of reader stream was written: checkpoints and leases, parked, groups
         assertThat(writes.stream().map(w -> w.partitionKey().substring(0, w.partitionKey().indexOf('-'))).collect(Collectors.toSet()))

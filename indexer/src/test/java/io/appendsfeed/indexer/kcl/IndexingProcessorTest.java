@@ -11,7 +11,7 @@ import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
 import io.appendsfeed.indexer.kcl.internal.WorkerState;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;

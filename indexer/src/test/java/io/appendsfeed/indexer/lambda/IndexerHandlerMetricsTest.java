@@ -68,7 +68,7 @@ class IndexerHandlerMetricsTest {
     void the_function_as_lambda_builds_it_writes_its_emf_line_to_stdout(LocalDynamo local) throws Exception {
         String index = IndexerTables.index(local);
         IndexerHandler handler = new IndexerHandler(LambdaSettings.from(Map.of(LambdaSettings.INDEX_TABLE, index,
-                LambdaSettings.ENDPOINT, local.endpoint().toString())::get));
+                LambdaSettings.STORE_TABLE, "store" /* the fixture's records come from table "store" */, LambdaSettings.ENDPOINT, local.endpoint().toString())::get));
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));

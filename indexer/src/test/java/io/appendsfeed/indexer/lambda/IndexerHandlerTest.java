@@ -1,11 +1,13 @@
 package io.appendsfeed.indexer.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.IndexerTables;
+import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
@@ -25,7 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
 class IndexerHandlerTest {
 
     static IndexerHandler handler(LocalDynamo local, String indexTable) {
-        return new IndexerHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", indexTable,
+        // the fixtures come from the stream of a table named "store"
+        return new IndexerHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", "store",
                 "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString())::get));
     }
 
@@ -78,5 +81,39 @@ class IndexerHandlerTest {
         assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(half, records.size())), null))).isEmpty();
         assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(half, records.size())), null))).isEmpty();
         new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-1"), expected));
+    }
+
+    @Test
+    void a_record_without_a_sequence_number_is_reported_as_the_failure_after_the_records_before_it_are_in(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerHandler handler = handler(local, index);
+        StreamsEventResponse r = handler.handleRequest(LambdaEventJson.resource("no-sequence-number.json"), null);
+        // it has no identifier of its own: an empty one, which Lambda retries (bisecting) as a failed batch
+        assertThat(failures(r)).containsExactly("");
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-17"), List.of("Opened", "Deposited")));
+    }
+
+    @Test
+    void the_store_table_as_index_or_records_of_another_table_are_refused_naming_both(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        Map<String, String> env = Map.of("APPENDS_INDEX_TABLE", index, "APPENDS_STORE_TABLE", index,
+                "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString());
+        assertThatThrownBy(() -> new IndexerHandler(LambdaSettings.from(env::get))).isInstanceOf(SameTableException.class)
+                .hasMessageContaining("the store table '" + index + "' and the index table '" + index + "' are the same table");
+        assertThatThrownBy(() -> new IndexerHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", index,
+                "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString())::get))).hasMessageContaining("APPENDS_STORE_TABLE is not set");
+
+        // mapped to the index table's own stream, or to another table's: refused before anything is written
+        DynamodbEvent fromIndex = LambdaEventJson.resource("two-appends-and-noise.json");
+        fromIndex.getRecords().forEach(rec -> rec.setEventSourceARN("arn:aws:dynamodb:eu-west-1:123456789012:table/" + index
+                + "/stream/2024-11-23T08:00:00.000"));
+        assertThatThrownBy(() -> new IndexerHandler(io.appendsfeed.indexer.Indexer.start(local.dynamo(),
+                io.appendsfeed.indexer.IndexerConfig.builder(index).build())).handleRequest(fromIndex, null))
+                .isInstanceOf(SameTableException.class).hasMessageContaining(index);
+        DynamodbEvent fromElsewhere = LambdaEventJson.resource("two-appends-and-noise.json");
+        fromElsewhere.getRecords().forEach(rec -> rec.setEventSourceARN("arn:aws:dynamodb:eu-west-1:123456789012:table/other/stream/x"));
+        assertThatThrownBy(() -> handler(local, index).handleRequest(fromElsewhere, null)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("table/other/stream/x").hasMessageContaining("'store'");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).isEmpty();
     }
 }

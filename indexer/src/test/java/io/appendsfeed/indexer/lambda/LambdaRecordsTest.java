@@ -14,7 +14,7 @@ class LambdaRecordsTest {
 
     @Test
     void aws_shaped_event_converts_to_records_the_parser_reads() {
-        List<ChangeRecord> records = LambdaRecords.of(LambdaEventJson.resource("two-appends-and-noise.json"));
+        List<ChangeRecord> records = LambdaRecords.convert(LambdaEventJson.resource("two-appends-and-noise.json")).records();
         assertThat(records).extracting(ChangeRecord::sequenceNumber).containsExactly(
                 "400000000000000499660", "400000000000000499661", "400000000000000499662", "400000000000000499663",
                 "400000000000000499664");
@@ -37,8 +37,17 @@ class LambdaRecordsTest {
 
     @Test
     void keys_only_record_has_no_image_and_is_rejected() {
-        ChangeRecord r = LambdaRecords.of(LambdaEventJson.resource("keys-only.json")).get(0);
+        ChangeRecord r = LambdaRecords.convert(LambdaEventJson.resource("keys-only.json")).records().get(0);
         assertThat(r.newImage()).isNull();
         assertThat(RecordParser.parse(r)).isInstanceOf(Parsed.Rejected.class);
+    }
+
+    @Test
+    void conversion_stops_at_a_record_without_a_sequence_number_and_names_it() {
+        LambdaRecords.Converted c = LambdaRecords.convert(LambdaEventJson.resource("no-sequence-number.json"));
+        assertThat(c.records()).extracting(ChangeRecord::sequenceNumber).containsExactly("400000000000000499660");
+        assertThat(c.unidentified()).isEqualTo(new LambdaRecords.Unidentified(1, 3, "c9f0f895fb98ab9159f51fd0297e236d",
+                "dynamodb.SequenceNumber"));
+        assertThat(c.unidentified().toString()).contains("c9f0f895fb98ab9159f51fd0297e236d", "2 of 3", "no dynamodb.SequenceNumber");
     }
 }

@@ -42,4 +42,17 @@ class LambdaSettingsTest {
         assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_ALLOW_GAPS", "maybe")::get))
                 .hasMessageContaining("APPENDS_ALLOW_GAPS");
     }
+
+    @Test
+    void the_store_table_is_read_and_may_not_be_the_index_table() {
+        assertThat(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_STORE_TABLE", "orders")::get).storeTable())
+                .isEqualTo("orders");
+        assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "orders", "APPENDS_STORE_TABLE", "orders")::get))
+                .isInstanceOf(io.appendsfeed.indexer.SameTableException.class)
+                .hasMessageContaining("the store table 'orders' and the index table 'orders' are the same table");
+        // an ARN of the same table is the same table
+        assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "orders",
+                "APPENDS_STORE_TABLE", "arn:aws:dynamodb:eu-west-1:123456789012:table/orders")::get))
+                .isInstanceOf(io.appendsfeed.indexer.SameTableException.class);
+    }
 }

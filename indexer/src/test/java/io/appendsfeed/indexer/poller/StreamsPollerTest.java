@@ -11,7 +11,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.Read;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;

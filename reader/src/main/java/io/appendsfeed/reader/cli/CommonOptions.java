@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.cli;
 
-import io.appendsfeed.reader.cli.internal.CliContext;
-import io.appendsfeed.reader.cli.internal.Settings;
+import io.appendsfeed.reader.cli.CliContext;
+import io.appendsfeed.reader.cli.Settings;
 import picocli.CommandLine.Option;
 
 /**

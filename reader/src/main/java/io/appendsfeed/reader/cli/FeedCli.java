@@ -1,8 +1,8 @@
 package io.appendsfeed.reader.cli;
 
-import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.internal.Durations;
-import io.appendsfeed.reader.cli.internal.UsageException;
+import io.appendsfeed.reader.cli.UsageException;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.time.Clock;

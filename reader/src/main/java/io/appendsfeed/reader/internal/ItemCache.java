@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.internal.ItemSize;
+import io.appendsfeed.model.store.StoreItems;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -59,7 +59,7 @@ final class ItemCache {
 
     /** Keeps {@code item} (holding {@code [first, next)}), dropping the stream's oldest beyond {@link #ITEMS_PER_STREAM}. */
     synchronized void put(StreamName stream, Map<String, AttributeValue> item, long first, long next) {
-        long size = ItemSize.item(item);
+        long size = StoreItems.size(item);
         if (size > maxBytes) {
             return;
         }

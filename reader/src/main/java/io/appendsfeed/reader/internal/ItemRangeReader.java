@@ -4,8 +4,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.internal.Fields;
-import io.appendsfeed.model.store.internal.Items;
+import io.appendsfeed.model.store.StoreItems;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,13 +31,13 @@ final class ItemRangeReader {
 
     /** The attributes a load needs: keys, {@code n}, types and events (never the Tip's unfolds). */
     private static final String PROJECTION = "#p, #i, #n, #c, #e";
-    private static final Map<String, String> NAMES = Map.of("#p", Fields.P, "#i", Fields.I, "#n", Fields.N,
-            "#c", Fields.C, "#e", Fields.E);
+    private static final Map<String, String> NAMES = Map.of("#p", StoreItems.STREAM, "#i", StoreItems.RANGE, "#n", StoreItems.NEXT,
+            "#c", StoreItems.TYPES, "#e", StoreItems.EVENTS);
     private static final int MAX_PAGE_ITEMS = 100;
     private static final int BATCH_GET_KEYS = 100;
     /** Rounds of a {@code BatchGetItem} for keys DynamoDB left unprocessed; still unread then, a stream is queried alone. */
     private static final int BATCH_GET_ROUNDS = 3;
-    private static final String TIP_KEY = Long.toString(Fields.TIP_INDEX);
+    private static final String TIP_KEY = Long.toString(StoreItems.TIP_INDEX);
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -82,7 +81,7 @@ final class ItemRangeReader {
         long next = first;
         for (Map<String, AttributeValue> item : cache.from(stream, first, last)) {
             take(stream, item, first, last, layouts.of(stream), out);
-            next = Items.next(stream, item);
+            next = StoreItems.next(stream, item);
         }
         return next;
     }
@@ -107,7 +106,7 @@ final class ItemRangeReader {
         for (int from = 0; from < streams.size(); from += BATCH_GET_KEYS) {
             List<Map<String, AttributeValue>> keys = new ArrayList<>();
             for (StreamName s : streams.subList(from, Math.min(streams.size(), from + BATCH_GET_KEYS))) {
-                keys.add(Map.of(Fields.P, AttributeValue.fromS(s.value()), Fields.I, AttributeValue.fromN(TIP_KEY)));
+                keys.add(Map.of(StoreItems.STREAM, AttributeValue.fromS(s.value()), StoreItems.RANGE, AttributeValue.fromN(TIP_KEY)));
             }
             KeysAndAttributes request = KeysAndAttributes.builder().keys(keys).projectionExpression(PROJECTION)
                     .expressionAttributeNames(NAMES).consistentRead(consistent).build();
@@ -116,7 +115,7 @@ final class ItemRangeReader {
                         .requestItems(Map.of(table, request)).returnConsumedCapacity(rcc).build());
                 consumed("BatchGetItem", r.hasConsumedCapacity() ? r.consumedCapacity() : List.of());
                 for (Map<String, AttributeValue> item : r.responses().getOrDefault(table, List.of())) {
-                    out.put(StreamName.parse(item.get(Fields.P).s()), item);
+                    out.put(StreamName.parse(item.get(StoreItems.STREAM).s()), item);
                 }
                 request = r.hasUnprocessedKeys() ? r.unprocessedKeys().get(table) : null;
             }
@@ -133,7 +132,7 @@ final class ItemRangeReader {
             return read(stream, first, last, consistent);
         }
         StreamLayouts.Layout layout = layouts.of(stream);
-        long tipStart = Items.firstIndex(stream, tip);
+        long tipStart = StoreItems.firstIndex(stream, tip);
         Map<Long, StoredEvent> out = tipStart > first ? read(stream, first, Math.min(last, tipStart - 1), consistent) : new HashMap<>();
         take(stream, tip, first, last, layout, out);
         keep(stream, tip, last);
@@ -159,13 +158,13 @@ final class ItemRangeReader {
             QueryResponse r = query(stream, "#i <= :k", first, false, 1, consistent, null);
             start = first;
             range = "#i > :k";
-            if (!r.items().isEmpty() && !Items.isTip(r.items().get(0))) {
+            if (!r.items().isEmpty() && !StoreItems.isTip(r.items().get(0))) {
                 Map<String, AttributeValue> calf = r.items().get(0);
                 if (take(stream, calf, first, last, layout, out)) {
                     keep(stream, calf, last);
                     return out;
                 }
-                start = Items.rangeKey(calf);
+                start = StoreItems.rangeKey(calf);
             }
         }
         int limit = layout.itemsTo(start, last);
@@ -188,23 +187,23 @@ final class ItemRangeReader {
 
     /** Caches the item that ended a load when it holds events after the range: the stream's next load wants them. */
     private void keep(StreamName stream, Map<String, AttributeValue> item, long last) {
-        long next = Items.next(stream, item);
+        long next = StoreItems.next(stream, item);
         cache.consumed(stream, last + 1);
         if (next > last + 1) {
-            cache.put(stream, item, Items.firstIndex(stream, item), next);
+            cache.put(stream, item, StoreItems.firstIndex(stream, item), next);
         }
     }
 
     /** Adds the item's events in range; true when it reaches past {@code last}, so nothing after it is needed. */
     private static boolean take(StreamName stream, Map<String, AttributeValue> item, long first, long last,
                                 StreamLayouts.Layout layout, Map<Long, StoredEvent> out) {
-        long next = Items.next(stream, item);
-        if (Items.isTip(item)) {
-            layout.tip(Items.firstIndex(stream, item));
+        long next = StoreItems.next(stream, item);
+        if (StoreItems.isTip(item)) {
+            layout.tip(StoreItems.firstIndex(stream, item));
         } else {
-            layout.calf(Items.rangeKey(item), next);
+            layout.calf(StoreItems.rangeKey(item), next);
         }
-        List<StoredEvent> events = Items.events(stream, item, true, first, last + 1);
+        List<StoredEvent> events = StoreItems.events(stream, item, true, first, last + 1);
         for (StoredEvent e : events) {
             out.putIfAbsent(e.index(), e);
         }

@@ -2,7 +2,7 @@ package io.appendsfeed.indexer.kcl.internal;
 
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.kcl.KclConfig;
-import io.appendsfeed.indexer.poller.internal.RejectedLog;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

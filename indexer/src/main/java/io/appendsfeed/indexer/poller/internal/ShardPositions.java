@@ -1,99 +1,209 @@
 package io.appendsfeed.indexer.poller.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.appendsfeed.indexer.poller.internal.PollerItem.Lease;
+import io.appendsfeed.indexer.poller.internal.PollerItem.Position;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.StoredUnfold;
-import io.appendsfeed.model.store.Tip;
-import io.appendsfeed.model.store.Unfold;
-import java.io.IOException;
-import java.util.Iterator;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The poller's position in every shard, kept as the {@code Positions} unfold of
- * {@code $AppendsPoller-<store table>} in the index table and replaced with a condition on the
- * Tip's etag, so that a second poller on the same table is noticed instead of overwriting.
+ * The poller's lease on a store table and its position in every shard, kept in one item
+ * ({@link PollerItem}) and changed only by conditional writes on the Tip's etag. Only the holder of
+ * the lease writes; the positions in memory are always what the item holds as of this poller's last
+ * write that is known to have landed, so they never run ahead of what was saved.
+ *
+ * <p>A write whose answer was lost (a timeout after the request was sent) leaves this poller
+ * uncertain; the next write first reads the item back: if it holds this poller's lease token, the
+ * write landed and its positions are taken as saved, otherwise another poller took the lease. A
+ * failed condition is resolved the same way. Thread-safe (the poller's thread saves, its lease
+ * thread renews); one write at a time.
  */
 public final class ShardPositions {
 
-    public static final String CATEGORY = "$AppendsPoller";
-    public static final String UNFOLD = "Positions";
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** Where a shard was left: after {@code sequenceNumber} (null: nothing read yet); {@code done} once drained. */
-    public record Position(String sequenceNumber, boolean done) {}
+    private static final Logger log = LoggerFactory.getLogger(ShardPositions.class);
+    /** Writes tried per save when a failed condition turns out to be one of this poller's own writes. */
+    private static final int MAX_ATTEMPTS = 3;
 
     private final StoreClient index;
     private final StreamName stream;
-    private final Map<String, Position> positions = new TreeMap<>();
+    private final String owner;
+    private final Duration leaseDuration;
+    private final Clock clock;
+    private Map<String, Position> positions = Map.of();
     private String etag;
+    /** Non-null while this poller holds the lease. */
+    private String token;
+    private Instant renewedAt = Instant.MIN;
+    private boolean uncertain;
 
-    public ShardPositions(StoreClient index, String storeTable) {
+    public ShardPositions(StoreClient index, String storeTable, String owner, Duration leaseDuration, Clock clock) {
         this.index = index;
-        this.stream = StreamName.of(CATEGORY, storeTable);
-        Optional<Tip> tip = index.readTip(stream, true);
-        tip.ifPresent(t -> {
-            etag = t.etag();
-            for (StoredUnfold u : t.unfolds()) {
-                if (UNFOLD.equals(u.type())) {
-                    read(u.data());
-                }
-            }
-        });
+        this.stream = PollerItem.stream(storeTable);
+        this.owner = owner;
+        this.leaseDuration = leaseDuration;
+        this.clock = clock;
     }
 
-    public Position get(String shardId) {
+    public synchronized boolean holdsLease() {
+        return token != null;
+    }
+
+    /**
+     * Takes the lease when it is free, expired or held under this poller's owner name (a restart),
+     * and loads the saved positions.
+     *
+     * @return true when this poller holds the lease; false when another holds it unexpired, or took it first
+     * @throws RuntimeException from DynamoDB; this poller does not hold the lease then (if the write
+     *         landed all the same, the next call finds the lease under its own name and takes it again)
+     */
+    public synchronized boolean tryAcquire() {
+        if (token != null) {
+            return true;
+        }
+        PollerItem item = read();
+        Instant now = clock.instant();
+        Lease held = item.lease();
+        if (held != null && !held.owner().equals(owner) && now.isBefore(held.expiresAt())) {
+            log.debug("{}: lease held by {} until {}; standing by", stream, held.owner(), held.expiresAt());
+            return false;
+        }
+        String mine = UUID.randomUUID().toString();
+        Lease lease = new Lease(owner, mine, now.plus(leaseDuration));
+        AppendResult r = index.writeUnfolds(stream, item.etag() == null ? Expected.noStream() : Expected.etag(item.etag()),
+                PollerItem.unfolds(item.positions(), lease));
+        if (!(r instanceof AppendResult.Written w)) {
+            log.info("{}: another poller took the lease first; standing by", stream);
+            return false;
+        }
+        positions = item.positions();
+        etag = w.etag();
+        token = mine;
+        renewedAt = now;
+        uncertain = false;
+        log.info("{}: lease taken by {} (was {}), {} shard position(s) loaded", stream, owner,
+                held == null ? "free" : held.owner() + " until " + held.expiresAt(), positions.size());
+        return true;
+    }
+
+    public synchronized Position get(String shardId) {
         return positions.get(shardId);
     }
 
-    public boolean isDone(String shardId) {
+    public synchronized boolean isDone(String shardId) {
         Position p = positions.get(shardId);
         return p != null && p.done();
     }
 
     /**
-     * Records and saves a shard's position, dropping shards no longer in {@code listed}.
+     * Saves a shard's position (dropping shards no longer {@code listed}) and renews the lease; the
+     * position in memory moves only once the write landed.
      *
-     * @throws IllegalStateException when another poller wrote the positions since this one read them
+     * @return true when saved; false when this poller does not hold the lease (or lost it to another
+     *         poller on the way): nothing was written
+     * @throws RuntimeException from DynamoDB: the position in memory is unchanged; the write may have
+     *         landed, which the next write finds out
      */
-    public void save(String shardId, Position position, Set<String> listed) {
-        positions.put(shardId, position);
-        positions.keySet().removeIf(s -> !listed.contains(s) && !s.equals(shardId));
-        ObjectNode o = JSON.createObjectNode();
-        positions.forEach((s, p) -> {
-            ObjectNode n = o.putObject(s);
-            if (p.sequenceNumber() != null) n.put("seq", p.sequenceNumber());
-            if (p.done()) n.put("done", true);
+    public synchronized boolean save(String shardId, Position position, Set<String> listed) {
+        return write(p -> {
+            p.put(shardId, position);
+            p.keySet().removeIf(s -> !listed.contains(s) && !s.equals(shardId));
         });
-        Expected expected = etag == null ? Expected.noStream() : Expected.etag(etag);
-        AppendResult r = index.writeUnfolds(stream, expected, java.util.List.of(Unfold.json(UNFOLD, o.toString())));
-        if (r instanceof AppendResult.Written w) {
-            etag = w.etag();
-        } else {
-            throw new IllegalStateException("the shard positions in " + stream + " were changed by someone else: is a second"
-                    + " poller running on this table? Only one may run; stop the other and restart this one");
-        }
     }
 
-    private void read(byte[] data) {
-        try {
-            JsonNode o = JSON.readTree(data);
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                JsonNode seq = e.getValue().get("seq");
-                positions.put(e.getKey(), new Position(seq == null ? null : seq.asText(), e.getValue().path("done").asBoolean(false)));
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("the shard positions in " + stream + " are not readable JSON; delete the stream's"
-                    + " items to start the poller from the oldest records (duplicates are dropped by the indexer)", e);
+    /**
+     * Renews the lease when a third of it has passed since the last write.
+     *
+     * @return false when the lease was lost to another poller
+     * @throws RuntimeException from DynamoDB
+     */
+    public synchronized boolean renewIfDue() {
+        if (token == null) {
+            return false;
         }
+        if (clock.instant().isBefore(renewedAt.plus(leaseDuration.dividedBy(3)))) {
+            return true;
+        }
+        return write(p -> {});
+    }
+
+    /** Gives the lease up (another poller may take it at once); a failure is logged, and the lease then expires. */
+    public synchronized void release() {
+        if (token == null) {
+            return;
+        }
+        try {
+            if (!uncertain || resolve()) {
+                AppendResult r = index.writeUnfolds(stream, Expected.etag(etag),
+                        PollerItem.unfolds(positions, new Lease(owner, token, clock.instant())));
+                log.info("{}: lease {}", stream, r instanceof AppendResult.Written ? "released by " + owner : "already lost");
+            }
+        } catch (RuntimeException e) {
+            log.warn("{}: lease not released ({}); it expires within {}", stream, e.toString(), leaseDuration);
+        }
+        token = null;
+    }
+
+    private boolean write(Consumer<Map<String, Position>> change) {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            if (token == null || uncertain && !resolve()) {
+                return false;
+            }
+            Map<String, Position> next = new TreeMap<>(positions);
+            change.accept(next);
+            Instant now = clock.instant();
+            AppendResult r;
+            try {
+                r = index.writeUnfolds(stream, Expected.etag(etag), PollerItem.unfolds(next, new Lease(owner, token, now.plus(leaseDuration))));
+            } catch (RuntimeException e) {
+                uncertain = true; // it may have landed: the next write reads it back first
+                throw e;
+            }
+            if (r instanceof AppendResult.Written w) {
+                positions = Map.copyOf(next);
+                etag = w.etag();
+                renewedAt = now;
+                return true;
+            }
+            uncertain = true; // someone wrote since: this poller (an unanswered write that landed) or another
+        }
+        throw new IllegalStateException("the positions in " + stream + " kept changing under this poller's own lease");
+    }
+
+    /**
+     * Reads the item back after an unanswered write or a failed condition.
+     *
+     * @return true when it holds this poller's lease (its positions, from this poller's last write, are taken
+     *         as saved); false when another poller holds the lease, which this poller then no longer holds
+     */
+    private boolean resolve() {
+        PollerItem item = read();
+        uncertain = false;
+        if (item.lease() != null && item.lease().heldBy(owner, token)) {
+            if (!item.positions().equals(positions)) {
+                log.info("{}: a save whose answer was lost had landed; its positions are taken as saved", stream);
+            }
+            positions = item.positions();
+            etag = item.etag();
+            return true;
+        }
+        log.warn("{}: the lease was taken over by {}; this poller stands by", stream,
+                item.lease() == null ? "nobody" : item.lease().owner());
+        token = null;
+        return false;
+    }
+
+    private PollerItem read() {
+        return index.readTip(stream, true).map(t -> PollerItem.of(stream, t)).orElse(PollerItem.none());
     }
 }

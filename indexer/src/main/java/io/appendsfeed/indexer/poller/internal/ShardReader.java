@@ -77,6 +77,11 @@ public final class ShardReader {
         iterators.remove(shardId);
     }
 
+    /** Forgets every iterator. */
+    public void rewindAll() {
+        iterators.clear();
+    }
+
     private String iterator(String shardId, String after) {
         return streams.getShardIterator(b -> {
             b.streamArn(streamArn).shardId(shardId);

@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.cli.internal;
 
+import io.appendsfeed.reader.cli.UsageException;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.FeedStreams;
 import java.util.List;

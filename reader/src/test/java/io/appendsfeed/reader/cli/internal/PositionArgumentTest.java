@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.cli.internal;
 
+import io.appendsfeed.reader.cli.UsageException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

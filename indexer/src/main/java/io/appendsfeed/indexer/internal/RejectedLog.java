@@ -1,4 +1,4 @@
-package io.appendsfeed.indexer.poller.internal;
+package io.appendsfeed.indexer.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.cli.internal;
+package io.appendsfeed.reader.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.cli.internal;
+package io.appendsfeed.reader.cli;
 
 /**
  * The command cannot run as typed or configured (a missing option, a table that does not exist,

@@ -1,4 +1,4 @@
-package io.appendsfeed.indexer.backfill.internal;
+package io.appendsfeed.indexer.settings;
 
 import java.util.Locale;
 import java.util.function.Function;

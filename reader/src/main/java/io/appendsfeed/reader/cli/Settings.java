@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.cli.internal;
+package io.appendsfeed.reader.cli;
 
 import io.appendsfeed.model.DynamoClients;
 import java.net.URI;

@@ -1,0 +1,63 @@
+package io.appendsfeed.indexer;
+
+/**
+ * An indexer (poller, KCL worker, backfill, Lambda) was configured with the store table as its
+ * index table. It refuses to start: anyone allowed to append to the store could then append an
+ * {@code Ingested} to an epoch stream ({@code $AppendsEpoch-0_0} is a valid stream name to a store
+ * writer) and so forge entries of the feed. The index must be a table of its own, written only by
+ * the indexer.
+ */
+public class SameTableException extends IllegalArgumentException {
+
+    private final String storeTable;
+    private final String indexTable;
+
+    public SameTableException(String storeTable, String indexTable) {
+        super("the store table '" + storeTable + "' and the index table '" + indexTable + "' are the same table: a writer"
+                + " of the store could then append entries to the feed's epochs and forge it. Give the index a table of"
+                + " its own, which only the indexer writes (e.g. '" + tableName(storeTable) + "-index')");
+        this.storeTable = storeTable;
+        this.indexTable = indexTable;
+    }
+
+    /**
+     * Refuses a store table that is the index table. Names or ARNs may be given: two ARNs are compared
+     * whole (tables of other accounts or regions may share a name), otherwise the table names.
+     *
+     * @throws SameTableException when they name the same table
+     */
+    public static void check(String storeTable, String indexTable) {
+        if (storeTable == null || indexTable == null) {
+            return;
+        }
+        boolean same = isArn(storeTable) && isArn(indexTable)
+                ? tableArn(storeTable).equals(tableArn(indexTable))
+                : tableName(storeTable).equals(tableName(indexTable));
+        if (same) {
+            throw new SameTableException(storeTable, indexTable);
+        }
+    }
+
+    public String storeTable() { return storeTable; }
+    public String indexTable() { return indexTable; }
+
+    /** The table name in a table or stream ARN ({@code arn:...:table/<name>[/stream/...]}), or the name given. */
+    public static String tableName(String nameOrArn) {
+        String s = nameOrArn.trim();
+        if (!isArn(s)) {
+            return s;
+        }
+        String rest = s.substring(s.indexOf(":table/") + ":table/".length());
+        int slash = rest.indexOf('/');
+        return slash < 0 ? rest : rest.substring(0, slash);
+    }
+
+    private static String tableArn(String arn) {
+        String s = arn.trim();
+        return s.substring(0, s.indexOf(":table/")) + ":table/" + tableName(s);
+    }
+
+    private static boolean isArn(String s) {
+        return s.trim().startsWith("arn:") && s.contains(":table/");
+    }
+}
