@@ -48,7 +48,8 @@ class DeployPermissionsTest {
         assertThat(role.has("ManagedPolicyArns")).as("no managed policies: AWSLambdaDynamoDBExecutionRole allows every stream").isFalse();
         assertThat(role.path("Policies")).hasSize(1);
         Map<String, JsonNode> s = template.statements(role.path("Policies").get(0).path("PolicyDocument"));
-        assertThat(s).containsOnlyKeys("ReadStoreStream", "ListStoreStreams", "WriteIndexStreams", "SendFailedBatches", "Log");
+        assertThat(s).containsOnlyKeys("ReadStoreStream", "ListStoreStreams", "WriteIndexStreams", "PlaceQuietStreams",
+                "SendFailedBatches", "Log");
         s.values().forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
 
         assertStatement(s.get("ReadStoreStream"), Set.of("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"),
@@ -57,6 +58,8 @@ class DeployPermissionsTest {
                 "{\"Fn::Sub\":[\"${StoreTableArn}/stream/*\",{\"StoreTableArn\":" + STORE_TABLE_ARN + "}]}"));
         assertStatement(s.get("WriteIndexStreams"), INDEXER_INDEX_ACTIONS, INDEX_ARN);
         assertThat(leadingKeys(s.get("WriteIndexStreams"))).containsExactlyElementsOf(INDEXER_KEYS);
+        // the store is only queried (rarely) to place a stream no recent epoch holds: UnknownStreamTest covers that read
+        assertStatement(s.get("PlaceQuietStreams"), Set.of("dynamodb:Query"), STORE_TABLE_ARN);
         assertStatement(s.get("SendFailedBatches"), Set.of("sqs:SendMessage"), DeployTemplate.json("{\"Fn::GetAtt\":[\"FailureQueue\",\"Arn\"]}"));
         assertStatement(s.get("Log"), Set.of("logs:CreateLogStream", "logs:PutLogEvents"),
                 DeployTemplate.json("{\"Fn::GetAtt\":[\"IndexerLogGroup\",\"Arn\"]}"));
