@@ -5,6 +5,7 @@ import io.appendsfeed.samples.bench.internal.LocalDynamo;
 import io.appendsfeed.samples.bench.internal.Params;
 import io.appendsfeed.samples.bench.internal.Report;
 import io.appendsfeed.samples.bench.internal.Results;
+import io.appendsfeed.samples.bench.internal.peer.PeerBench;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -14,11 +15,14 @@ import picocli.CommandLine.Option;
 
 /**
  * The benchmark: indexing throughput and cost, reading the feed against reading DynamoDB Streams
- * directly, append-to-handler latency, indexer cold start and reader memory, on DynamoDB Local in
- * memory. Prints tables and writes the same figures as JSON. See samples/BENCHMARKS.md.
+ * directly, append-to-handler latency, indexer cold start and reader memory, indexers contending
+ * for one partition, the Lambda handler's cold start from the shaded jar, and (with
+ * {@code --peer-dir}) all of it beside equinox-js on a store equinox-js wrote; on DynamoDB Local in
+ * memory, over HTTP by default. Prints tables and writes the same figures as JSON. See
+ * samples/BENCHMARKS.md.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Measures appendsfeed on DynamoDB Local (in memory) and writes results-<time>.json.")
+        description = "Measures appendsfeed (and, with --peer-dir, equinox-js beside it) on DynamoDB Local and writes results-<time>.json.")
 public final class Bench implements Callable<Integer> {
 
     public enum Mode { quick, full }
@@ -35,8 +39,8 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--out", description = "directory for the JSON results. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("target", "bench");
 
-    @Option(names = "--transport", description = "EMBEDDED (in process, no HTTP) or HTTP (server on a free port). Default: ${DEFAULT-VALUE}")
-    LocalDynamo.Transport transport = LocalDynamo.Transport.EMBEDDED;
+    @Option(names = "--transport", description = "HTTP (server on a free loopback port, normal SDK clients) or EMBEDDED (in process, no HTTP: flatters every figure). Default: ${DEFAULT-VALUE}")
+    LocalDynamo.Transport transport = LocalDynamo.Transport.HTTP;
 
     @Option(names = "--batch-limits", split = ",", description = "GetRecords limits for the index scenario. Default: 10,100,1000")
     List<Integer> batchLimits = List.of(10, 100, 1000);
@@ -53,8 +57,56 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--memory-events", description = "feed size the reader walks for the memory figure (quick 100,000; full 1,000,000)")
     Long memoryEvents;
 
-    @Option(names = "--scenarios", split = ",", description = "which to run, of index,read,latency,cold,memory. Default: all")
-    List<String> scenarios = Params.SCENARIOS;
+    @Option(names = "--contention-indexers", split = ",", description = "indexers ingesting into one partition at once. Default: 1,4,16")
+    List<Integer> contentionIndexers = List.of(1, 4, 16);
+
+    @Option(names = "--contention-events", description = "events written for the contention scenario (quick 2,000; full 20,000)")
+    Long contentionEvents;
+
+    @Option(names = "--contention-streams", description = "streams they go to (quick 200; full 2,000)")
+    Integer contentionStreams;
+
+    @Option(names = "--contention-batch", description = "records per batch in the contention scenario. Default: ${DEFAULT-VALUE}")
+    int contentionBatch = 100;
+
+    @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile (indexer/target/appendsfeed-indexer-<version>-lambda.jar)")
+    Path lambdaJar = pathProperty("bench.lambdaJar");
+
+    @Option(names = "--lambda-template", description = "the SAM template whose JavaToolOptions the jar runs with. Default: set by the bench profile (indexer/deploy/template.yaml)")
+    Path lambdaTemplate = pathProperty("bench.lambdaTemplate");
+
+    @Option(names = "--lambda-runs", description = "fresh JVMs per configuration for the Lambda cold start (quick 1; full 5)")
+    Integer lambdaRuns;
+
+    @Option(names = "--peer-dir", description = "the equinox-js harness (peer.mjs, package.json); runs the peer scenario. Copied and installed under --out when it has no node_modules")
+    Path peerDir;
+
+    @Option(names = "--peer-events", description = "events equinox-js writes for the peer scenario (quick 5,000; full 100,000)")
+    Long peerEvents;
+
+    @Option(names = "--peer-streams", description = "streams they go to (quick 200; full 2,000)")
+    Integer peerStreams;
+
+    @Option(names = "--peer-seed", description = "seed of equinox-js's workload. Default: ${DEFAULT-VALUE}")
+    long peerSeed = 42;
+
+    @Option(names = "--peer-concurrency", description = "equinox-js's concurrent writers. Default: ${DEFAULT-VALUE}")
+    int peerConcurrency = 8;
+
+    @Option(names = "--lambda-batch-sizes", split = ",", description = "Lambda batch sizes K of the peer scenario. Default: 100,1000")
+    List<Integer> lambdaBatchSizes = List.of(100, 1000);
+
+    @Option(names = "--repeats", description = "peer scenario: runs of each handler and each reader, alternating, median reported (quick 1; full 3)")
+    Integer repeats;
+
+    @Option(names = "--keep-batches", description = "keep the peer scenario's Lambda event files (large) under --out/work")
+    boolean keepBatches;
+
+    @Option(names = "--scenarios", split = ",", description = "which to run, of index,read,latency,cold,memory,contention,lambda,peer."
+            + " Default: all (peer only with --peer-dir)")
+    List<String> scenarios;
+
+    private static final String CONFLICT_LOGGER = "org.slf4j.simpleLogger.log.io.appendsfeed.indexer.internal.EpochIngester";
 
     /** The JSON file of the last run, for callers that run it in process. */
     private Path written;
@@ -62,6 +114,9 @@ public final class Bench implements Callable<Integer> {
     public static void main(String[] args) {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the indexer logs a line per batch at INFO
+        }
+        if (System.getProperty(CONFLICT_LOGGER) == null) {
+            System.setProperty(CONFLICT_LOGGER, "error"); // the contention scenario makes conflicts on purpose; it counts them
         }
         System.exit(commandLine(new Bench()).execute(args));
     }
@@ -79,6 +134,12 @@ public final class Bench implements Callable<Integer> {
         System.out.print(Report.tables(results));
         written = Report.writeJson(results, out);
         System.out.println("results: " + written.toAbsolutePath());
+        List<String> problems = results.problems();
+        if (!problems.isEmpty()) {
+            System.out.println("CHECKS FAILED:");
+            problems.forEach(p -> System.out.println("  " + p));
+            return 1;
+        }
         return 0;
     }
 
@@ -86,9 +147,22 @@ public final class Bench implements Callable<Integer> {
         return written;
     }
 
+    private static Path pathProperty(String name) {
+        String v = System.getProperty(name);
+        return v == null || v.isBlank() ? null : Path.of(v);
+    }
+
     Params params() {
         boolean full = mode == Mode.full;
         boolean scaled = !full && coldEvents == null && memoryEvents == null;
+        // by default: all, but the peer only with its harness, and nothing that needs other processes when embedded
+        List<String> which = scenarios != null ? scenarios : Params.SCENARIOS.stream()
+                .filter(s -> !s.equals("peer") || peerDir != null)
+                .filter(s -> transport == LocalDynamo.Transport.HTTP || !(s.equals("peer") || s.equals("lambda")))
+                .toList();
+        PeerBench.Params peer = peerDir == null ? null : new PeerBench.Params(peerDir,
+                peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
+                peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches, repeats != null ? repeats : full ? 3 : 1);
         return new Params(mode.name(), scaled ? 10 : 1, transport,
                 events != null ? events : full ? 50_000 : 2_000,
                 streams != null ? streams : full ? 1_000 : 100,
@@ -97,6 +171,9 @@ public final class Bench implements Callable<Integer> {
                 latencyRate,
                 coldEvents != null ? coldEvents : full ? List.of(10_000L, 100_000L, 1_000_000L) : List.of(1_000L, 10_000L, 100_000L),
                 memoryEvents != null ? memoryEvents : full ? 1_000_000 : 100_000,
-                scenarios);
+                contentionEvents != null ? contentionEvents : full ? 20_000 : 2_000,
+                contentionStreams != null ? contentionStreams : full ? 2_000 : 200,
+                contentionBatch, contentionIndexers, lambdaJar, lambdaTemplate,
+                lambdaRuns != null ? lambdaRuns : full ? 5 : 1, peer, out.resolve("work"), which);
     }
 }

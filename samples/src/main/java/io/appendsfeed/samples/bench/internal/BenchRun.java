@@ -1,6 +1,10 @@
 package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.indexer.EpochLimits;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaColdStartBench;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaJar;
+import io.appendsfeed.samples.bench.internal.peer.PeerBench;
+import io.appendsfeed.samples.bench.internal.peer.PeerHarness;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
@@ -81,7 +85,31 @@ public final class BenchRun {
                 }
             }
         }
-        return new Results(machine, params, workload, index, read, latency, cold, memory, (System.nanoTime() - start) / 1e9);
+        ContentionBench.Result contention = null;
+        if (params.runs("contention")) {
+            try (LocalDynamo local = LocalDynamo.start(params.transport())) {
+                step("contention: %,d events over %,d streams, %s indexers on one partition", params.contentionEvents(),
+                        params.contentionStreams(), params.contentionIndexers());
+                contention = ContentionBench.run(local, params.contentionEvents(), params.contentionStreams(),
+                        params.contentionBatch(), params.contentionIndexers());
+            }
+        }
+        LambdaJar jar = params.runs("lambda") || params.runs("peer") ? LambdaJar.locate(params.lambdaJar(), params.lambdaTemplate()) : null;
+        LambdaColdStartBench.Result lambda = null;
+        if (params.runs("lambda")) {
+            try (LocalDynamo local = LocalDynamo.start(params.transport())) {
+                PeerHarness peer = params.peer() == null ? null : PeerHarness.prepare(params.peer().peerDir(), params.work());
+                lambda = LambdaColdStartBench.run(local, jar, params.lambdaRuns(), peer, params.work(), this::step);
+            }
+        }
+        PeerBench.Result peer = null;
+        if (params.runs("peer")) {
+            try (LocalDynamo local = LocalDynamo.start(params.transport())) {
+                peer = PeerBench.run(local, params.peer(), jar, params.work(), this::step);
+            }
+        }
+        return new Results(machine, params, workload, index, read, latency, cold, memory, contention, lambda, peer,
+                (System.nanoTime() - start) / 1e9, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private SyntheticFeed.Built feed(LocalDynamo local, long events, boolean oneEpoch) {
@@ -97,7 +125,11 @@ public final class BenchRun {
     }
 
     private void step(String format, Object... args) {
-        progress.printf("[bench %s] %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS), String.format(format, args));
+        step(String.format(format, args));
+    }
+
+    private void step(String line) {
+        progress.printf("[bench %s] %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS), line);
     }
 
     private Results.Machine machine() {
@@ -107,6 +139,8 @@ public final class BenchRun {
                 Runtime.getRuntime().availableProcessors(), physical, Runtime.getRuntime().maxMemory(),
                 System.getProperty("java.version"), System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                "in memory, " + (params.transport() == LocalDynamo.Transport.EMBEDDED ? "embedded (in process, no HTTP)" : "HTTP server on localhost"));
+                "in memory, " + (params.transport() == LocalDynamo.Transport.EMBEDDED ? "embedded (in process, no HTTP)"
+                        : "HTTP server in the benchmark's JVM on a loopback port, normal SDK clients (Apache HTTP client)"),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 }

@@ -14,9 +14,10 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 import software.amazon.dynamodb.services.local.shared.access.AmazonDynamoDBLocal;
 
 /**
- * DynamoDB Local, in memory, for one benchmark run: either embedded (in process, the SDK's calls go
- * straight to the engine: no HTTP, no marshalling, the fastest and the least noisy on a small machine)
- * or the HTTP server on a free port (the SDK's full client path, closer to what AWS costs the client).
+ * DynamoDB Local, in memory, for one group of benchmark scenarios: either the HTTP server on a free
+ * loopback port with the normal SDK clients (the default: the full client path, as on AWS, and the
+ * only way another process such as equinox-js can share the tables), or embedded (in process, the
+ * SDK's calls go straight to the engine: no HTTP, no marshalling; faster and flattering).
  */
 public final class LocalDynamo implements AutoCloseable {
 
@@ -28,10 +29,12 @@ public final class LocalDynamo implements AutoCloseable {
     private final DynamoDBProxyServer server;
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
+    private final URI endpoint;
 
     private LocalDynamo(Transport transport, AmazonDynamoDBLocal embedded, DynamoDBProxyServer server,
-                        DynamoDbClient dynamo, DynamoDbStreamsClient streams) {
+                        DynamoDbClient dynamo, DynamoDbStreamsClient streams, URI endpoint) {
         this.transport = transport;
+        this.endpoint = endpoint;
         this.embedded = embedded;
         this.server = server;
         this.dynamo = dynamo;
@@ -42,16 +45,17 @@ public final class LocalDynamo implements AutoCloseable {
     public static LocalDynamo start(Transport transport) {
         if (transport == Transport.EMBEDDED) {
             AmazonDynamoDBLocal e = DynamoDBEmbedded.create(true);
-            return new LocalDynamo(transport, e, null, e.dynamoDbClient(), e.dynamoDbStreamsClient());
+            return new LocalDynamo(transport, e, null, e.dynamoDbClient(), e.dynamoDbStreamsClient(), null);
         }
         int port = freePort();
         try {
+            // -sharedDb: one database whatever the credentials and region of the client (other processes share the tables)
             DynamoDBProxyServer s = ServerRunner.createServerFromCommandLineArgs(new String[] {
-                "-inMemory", "-port", Integer.toString(port), "-disableTelemetry"});
+                "-inMemory", "-sharedDb", "-port", Integer.toString(port), "-disableTelemetry"});
             s.start();
-            DynamoClients.Settings settings = DynamoClients.Settings.local(URI.create("http://localhost:" + port))
-                    .withMaxConnections(32);
-            return new LocalDynamo(transport, null, s, DynamoClients.dynamoDb(settings), DynamoClients.streams(settings));
+            URI endpoint = URI.create("http://localhost:" + port);
+            DynamoClients.Settings settings = DynamoClients.Settings.local(endpoint).withMaxConnections(32);
+            return new LocalDynamo(transport, null, s, DynamoClients.dynamoDb(settings), DynamoClients.streams(settings), endpoint);
         } catch (Exception e) {
             throw new IllegalStateException("could not start DynamoDB Local on port " + port + ": " + e.getMessage(), e);
         }
@@ -67,6 +71,18 @@ public final class LocalDynamo implements AutoCloseable {
 
     public Transport transport() {
         return transport;
+    }
+
+    /**
+     * The HTTP endpoint, for clients in other processes.
+     *
+     * @throws IllegalStateException when embedded (no server to reach)
+     */
+    public URI endpoint() {
+        if (endpoint == null) {
+            throw new IllegalStateException("DynamoDB Local is embedded: no HTTP endpoint for other processes; use --transport HTTP");
+        }
+        return endpoint;
     }
 
     public DynamoDbClient dynamo() {

@@ -1,5 +1,7 @@
 package io.appendsfeed.samples.bench.internal;
 
+import io.appendsfeed.samples.bench.internal.peer.PeerBench;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,13 +17,22 @@ import java.util.Objects;
  * @param latencyRate appends per second in the latency scenario
  * @param coldEvents feed sizes for the cold start scenario
  * @param memoryEvents feed size the reader walks in the memory scenario
- * @param scenarios which to run, of {@code index, read, latency, cold, memory} (read needs index)
+ * @param contentionEvents events written for the contention scenario; {@code contentionStreams} their streams
+ * @param contentionBatch records per batch in the contention scenario
+ * @param contentionIndexers concurrency levels: indexers ingesting into one partition at once
+ * @param lambdaJar the indexer's shaded Lambda jar; {@code lambdaTemplate} the SAM template (its JVM flags)
+ * @param lambdaRuns fresh JVMs per configuration in the Lambda cold-start scenario
+ * @param peer the peer scenario's settings, or null when it does not run
+ * @param work where child processes' files go (the equinox-js install, batch files, logs)
+ * @param scenarios which to run, of {@link #SCENARIOS} (read needs index; peer needs {@code peer})
  */
 public record Params(String mode, int scale, LocalDynamo.Transport transport, long events, int streams,
                      List<Integer> batchLimits, int latencyEvents, double latencyRate, List<Long> coldEvents,
-                     long memoryEvents, List<String> scenarios) {
+                     long memoryEvents, long contentionEvents, int contentionStreams, int contentionBatch,
+                     List<Integer> contentionIndexers, Path lambdaJar, Path lambdaTemplate, int lambdaRuns,
+                     PeerBench.Params peer, Path work, List<String> scenarios) {
 
-    public static final List<String> SCENARIOS = List.of("index", "read", "latency", "cold", "memory");
+    public static final List<String> SCENARIOS = List.of("index", "read", "latency", "cold", "memory", "contention", "lambda", "peer");
 
     public Params {
         Objects.requireNonNull(transport, "transport");
@@ -32,6 +43,25 @@ public record Params(String mode, int scale, LocalDynamo.Transport transport, lo
             if (!SCENARIOS.contains(s)) {
                 throw new IllegalArgumentException("unknown scenario '" + s + "'; choose from " + SCENARIOS);
             }
+        }
+        contentionIndexers = List.copyOf(contentionIndexers);
+        Objects.requireNonNull(work, "work");
+        if (scenarios.contains("peer") && peer == null) {
+            throw new IllegalArgumentException("the peer scenario needs the equinox-js harness: give --peer-dir (see samples/BENCHMARKS.md)");
+        }
+        if (scenarios.contains("peer") && transport != LocalDynamo.Transport.HTTP
+                || scenarios.contains("lambda") && transport != LocalDynamo.Transport.HTTP) {
+            throw new IllegalArgumentException("the peer and lambda scenarios run other processes, which reach DynamoDB Local"
+                    + " over HTTP only: use --transport HTTP or leave them out of --scenarios");
+        }
+        if (contentionEvents < contentionStreams || contentionStreams < 1 || contentionBatch < 1 || contentionBatch > 10_000
+                || contentionIndexers.isEmpty() || contentionIndexers.stream().anyMatch(n -> n < 1 || n > 256)) {
+            throw new IllegalArgumentException("contention: need 1 <= streams <= events, batches of 1..10,000 records and"
+                    + " 1..256 indexers; got " + contentionEvents + " events, " + contentionStreams + " streams, batches of "
+                    + contentionBatch + ", indexers " + contentionIndexers);
+        }
+        if (lambdaRuns < 1) {
+            throw new IllegalArgumentException("--lambda-runs must be at least 1, got " + lambdaRuns);
         }
         if (scenarios.contains("read") && !scenarios.contains("index")) {
             throw new IllegalArgumentException("the read scenario reads the index the index scenario builds: add 'index'");
@@ -58,7 +88,7 @@ public record Params(String mode, int scale, LocalDynamo.Transport transport, lo
         }
     }
 
-    boolean runs(String scenario) {
+    public boolean runs(String scenario) {
         return scenarios.contains(scenario);
     }
 

@@ -1,7 +1,11 @@
 package io.appendsfeed.samples.bench.internal;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaColdStartBench;
+import io.appendsfeed.samples.bench.internal.lambda.LambdaJar;
+import io.appendsfeed.samples.bench.internal.peer.PeerReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,7 +17,9 @@ import java.time.format.DateTimeFormatter;
 /** The figures as readable tables and as a JSON file with the same numbers. */
 public final class Report {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** A scenario (or setting) not used is left out rather than written as null. */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private Report() {
@@ -39,8 +45,9 @@ public final class Report {
         StringBuilder sb = new StringBuilder();
         Results.Machine m = r.machine();
         sb.append(String.format("appendsfeed benchmark, %s mode, %s%n%d processors, %.1f GiB RAM, max heap %.1f GiB, Java %s (%s), %s%n"
+                        + "load average (1 min) %.1f at the start, %.1f at the end (others' work on the same processors)%n"
                         + "DynamoDB Local %s%n%n", r.params().mode(), m.date(), m.processors(), m.physicalMemoryBytes() / GIB,
-                m.maxHeapBytes() / GIB, m.java(), m.vm(), m.os(), m.dynamoDbLocal()));
+                m.maxHeapBytes() / GIB, m.java(), m.vm(), m.os(), m.loadAverageStart(), r.loadAverageEnd(), m.dynamoDbLocal()));
         if (r.workload() != null) {
             Results.WorkloadFigures w = r.workload();
             sb.append(String.format("workload: %,d events (single-event appends) over %,d streams, written at %,.0f events/s, %.2f WCU/event%n%n",
@@ -88,6 +95,32 @@ public final class Report {
             t.row(x.label(), x.epochs(), x.seconds(), x.eventsPerSecond(), x.peakUsedBytes() / MIB, x.peakAfterGcBytes() / MIB,
                     x.collections());
             sb.append(t.render()).append('\n');
+        }
+        if (r.contention() != null) {
+            ContentionBench.Result c = r.contention();
+            Table t = new Table(String.format("6. contention: N indexers (own Indexer and client each) ingesting %,d records (%,d single-event"
+                            + " appends over %,d streams, split into N shards by stream) into ONE partition, batches of %d",
+                    c.records(), c.events(), c.streams(), c.runs().get(0).batchSize()),
+                    "indexers", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "refused writes", "redelivered",
+                    "WCU/event", "RCU/batch", "index correct");
+            c.runs().forEach(x -> t.row(x.indexers(), x.batches(), x.seconds(), x.recordsPerSecond(), x.conflicts(),
+                    x.conflictsPerBatch(), x.conditionFailures(), x.redeliveries(), x.writeUnitsPerEvent(), x.readUnitsPerBatch(),
+                    x.problems().isEmpty() ? "yes" : "NO"));
+            sb.append(t.render()).append('\n');
+        }
+        if (r.lambdaColdStart() != null) {
+            LambdaColdStartBench.Result c = r.lambdaColdStart();
+            Table t = new Table(String.format("7. Lambda cold start: a fresh process per run (median of runs), handler as Lambda builds it,"
+                            + " %d batches of %d records, ms from spawning the process (ours: the shaded jar, %s, flags as %s sets them)",
+                    LambdaColdStartBench.BATCHES, c.batchSize(), LambdaJar.HEAP, c.template()),
+                    "handler", "flags", "runs", "main", "constructed", "first batch done", "(min..max)", "1st invocation", "2nd invocation");
+            c.configs().forEach(x -> t.row(x.handler(), x.flags(), x.runs(), x.mainMs(), x.constructedMs(), x.firstBatchDoneMs(),
+                    Table.format(x.firstBatchDoneMinMs()) + ".." + Table.format(x.firstBatchDoneMaxMs()), x.firstInvocationMs(),
+                    x.secondInvocationMs()));
+            sb.append(t.render()).append('\n');
+        }
+        if (r.peer() != null) {
+            sb.append(PeerReport.tables(r.peer()));
         }
         sb.append(String.format("total %.1f s%n", r.totalSeconds()));
         return sb.toString();

@@ -17,14 +17,24 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * Reads a table's whole DynamoDB stream with {@code GetRecords} at a given limit: every shard from
- * {@code TRIM_HORIZON}, parents before children, until a shard ends or (an open shard) a read comes
- * back empty. Call it only once the writes are done; DynamoDB Local makes records readable within
+ * {@code TRIM_HORIZON}, parents before children, until a closed shard ends or a read of an open shard
+ * comes back empty. Call it only once the writes are done; DynamoDB Local makes records readable within
  * milliseconds.
  */
 public final class StreamsScan {
 
     /** The stream's non-empty batches, shard by shard in lineage order, and the {@code GetRecords} calls made. */
     public record Result(List<List<Record>> batches, long records, long getRecordsCalls) {}
+
+    /** Told a stream's records shard by shard: pages of one shard, then its end, then the next shard. */
+    public interface ShardSink {
+        void records(String shardId, List<Record> page);
+
+        void endShard(String shardId);
+    }
+
+    /** What {@link #shards} read: the stream's ARN, its shards, records and {@code GetRecords} calls. */
+    public record Summary(String streamArn, int shards, long records, long getRecordsCalls) {}
 
     private StreamsScan() {
     }
@@ -41,6 +51,28 @@ public final class StreamsScan {
     }
 
     /**
+     * Reads every record of the table's stream, shard by shard (parents first), with {@code GetRecords}
+     * at {@code limit}, handing them to {@code sink} as they come (so that a large stream is never
+     * held whole).
+     *
+     * @throws IllegalArgumentException when the table has no stream
+     */
+    public static Summary shards(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit, ShardSink sink) {
+        String arn = streamArn(dynamo, table);
+        List<Shard> shards = lineageOrder(streams, arn);
+        long[] records = {0};
+        long calls = 0;
+        for (Shard shard : shards) {
+            calls += readShard(streams, arn, shard, limit, page -> {
+                records[0] += page.size();
+                sink.records(shard.shardId(), page);
+            });
+            sink.endShard(shard.shardId());
+        }
+        return new Summary(arn, shards.size(), records[0], calls);
+    }
+
+    /**
      * Hands each non-empty batch to {@code onBatch} as it is read.
      *
      * @return the {@code GetRecords} calls made
@@ -48,24 +80,40 @@ public final class StreamsScan {
      */
     public static long scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit,
                             Consumer<List<Record>> onBatch) {
+        String arn = streamArn(dynamo, table);
+        long calls = 0;
+        for (Shard shard : lineageOrder(streams, arn)) {
+            calls += readShard(streams, arn, shard, limit, onBatch);
+        }
+        return calls;
+    }
+
+    /** @throws IllegalArgumentException when the table has no stream */
+    public static String streamArn(DynamoDbClient dynamo, String table) {
         String arn = dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
         if (arn == null) {
             throw new IllegalArgumentException("table " + table + " has no stream; enable Streams (NEW_IMAGE)");
         }
+        return arn;
+    }
+
+    /** From {@code TRIM_HORIZON} until the shard ends (a closed shard) or a read comes back empty (an open one). */
+    private static long readShard(DynamoDbStreamsClient streams, String arn, Shard shard, int limit, Consumer<List<Record>> onBatch) {
+        boolean closed = shard.sequenceNumberRange() != null && shard.sequenceNumberRange().endingSequenceNumber() != null;
         long calls = 0;
-        for (Shard shard : lineageOrder(streams, arn)) {
-            String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            while (iterator != null) {
-                String it = iterator;
-                GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(limit));
-                calls++;
-                if (r.records().isEmpty()) {
-                    break;
-                }
-                onBatch.accept(r.records());
-                iterator = r.nextShardIterator();
+        String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        while (iterator != null) {
+            String it = iterator;
+            GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(limit));
+            calls++;
+            if (r.records().isEmpty() && !closed) {
+                break;
             }
+            if (!r.records().isEmpty()) {
+                onBatch.accept(r.records());
+            }
+            iterator = r.nextShardIterator();
         }
         return calls;
     }

@@ -5,18 +5,18 @@ import java.util.List;
 import java.util.Locale;
 
 /** A benchmark's table: a title, headers, rows of figures formatted for reading; printed by the CLI's {@code Table}. */
-final class Table {
+public final class Table {
 
     private final String title;
     private final List<String> headers;
     private final List<List<String>> rows = new ArrayList<>();
 
-    Table(String title, String... headers) {
+    public Table(String title, String... headers) {
         this.title = title;
         this.headers = List.of(headers);
     }
 
-    Table row(Object... cells) {
+    public Table row(Object... cells) {
         if (cells.length != headers.size()) {
             throw new IllegalArgumentException("row of " + cells.length + " cells for " + headers.size() + " columns");
         }
@@ -28,7 +28,7 @@ final class Table {
         return this;
     }
 
-    static String format(Object c) {
+    public static String format(Object c) {
         if (c instanceof Double d) {
             double a = Math.abs(d);
             return String.format(Locale.ROOT, a >= 1000 ? "%,.0f" : a >= 10 ? "%.1f" : a >= 0.1 ? "%.2f" : "%.4f", d);
@@ -40,7 +40,7 @@ final class Table {
     }
 
     /** Laid out by the feed CLI's table printer (the project's one), first column left, the rest right-aligned. */
-    String render() {
+    public String render() {
         String[] columns = new String[headers.size()];
         for (int i = 0; i < columns.length; i++) {
             columns[i] = i == 0 ? headers.get(i) : headers.get(i) + ">";

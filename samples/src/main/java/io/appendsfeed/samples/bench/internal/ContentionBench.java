@@ -1,0 +1,178 @@
+package io.appendsfeed.samples.bench.internal;
+
+import io.appendsfeed.indexer.BatchOutcome;
+import io.appendsfeed.indexer.ChangeRecord;
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.PartitionOutcome;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.CRC32;
+
+/**
+ * Contention: N indexers ingesting into ONE partition at once, as the Lambdas of N shards would.
+ * The store's records are split into N "shards" by stream (each stream's records stay in order in
+ * one shard, as DynamoDB Streams keeps an item's changes in one shard) and each shard is cut into
+ * batches; N threads, each with its own {@link Indexer} and its own client, ingest their shard's
+ * batches in order. A batch not ingested whole is delivered again from its first record not in, as
+ * Lambda retries. Sustained rate = records ÷ wall time from the first batch to the last.
+ */
+public final class ContentionBench {
+
+    /**
+     * One concurrency level.
+     *
+     * @param conflicts conditional writes that lost to another indexer, as the indexers report them
+     * @param conditionFailures writes refused by their condition, as the clients saw them
+     * @param redeliveries batches delivered again because they were not ingested whole
+     * @param problems how the index differs from the store; empty when every event is in it once, in order
+     */
+    public record Run(int indexers, int batchSize, int batches, long records, long events, double seconds,
+                      double recordsPerSecond, long conflicts, double conflictsPerBatch, long conditionFailures,
+                      long redeliveries, double writeUnitsPerEvent, double readUnitsPerBatch, List<String> problems) {
+        public Run {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /** How the records were made. */
+    public record Result(long events, int streams, long records, List<Run> runs) {
+        public Result {
+            runs = List.copyOf(runs);
+        }
+    }
+
+    /** A batch that keeps failing is a bug, not contention. */
+    private static final int MAX_DELIVERIES = 1_000;
+
+    private ContentionBench() {
+    }
+
+    /** @throws IllegalStateException when a batch cannot be ingested, or the index is not the store */
+    public static Result run(LocalDynamo local, long events, int streams, int batchSize, List<Integer> indexers) {
+        String store = local.storeTable("contention-store");
+        Workload.write(local.dynamo(), store, events, streams);
+        List<ChangeRecord> records = new ArrayList<>();
+        StreamsScan.scan(local.dynamo(), local.streams(), store, 1000, page -> page.forEach(r -> records.add(ChangeRecord.from(r))));
+        StoreFacts facts = StoreFacts.of(local.dynamo(), store, false);
+        List<Run> runs = new ArrayList<>();
+        for (int n : indexers) {
+            runs.add(level(local, records, n, batchSize, facts));
+        }
+        return new Result(events, streams, records.size(), runs);
+    }
+
+    private static Run level(LocalDynamo local, List<ChangeRecord> records, int n, int batchSize, StoreFacts facts) {
+        String index = local.indexTable("contention-index-" + n);
+        List<List<List<ChangeRecord>>> shards = shards(records, n, batchSize);
+        List<MeteredClient> clients = new ArrayList<>();
+        List<Indexer> indexers = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            MeteredClient c = new MeteredClient(local.dynamo(), new CapacityTally());
+            clients.add(c);
+            // one starts the index; the others find it
+            indexers.add(Indexer.start(c, IndexerConfig.builder(index).build()));
+        }
+        double wcu0 = clients.stream().mapToDouble(c -> c.tally().writeUnits()).sum();
+        double rcu0 = clients.stream().mapToDouble(c -> c.tally().readUnits()).sum();
+        long failures0 = clients.stream().mapToLong(MeteredClient::conditionFailures).sum();
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<long[]>> done = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Indexer indexer = indexers.get(i);
+            List<List<ChangeRecord>> batches = shards.get(i);
+            done.add(pool.submit(() -> {
+                go.await();
+                return ingestAll(indexer, batches);
+            }));
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        long conflicts = 0;
+        long redeliveries = 0;
+        try {
+            for (Future<long[]> f : done) {
+                long[] r = f.get();
+                conflicts += r[0];
+                redeliveries += r[1];
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while indexing", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("contention, " + n + " indexers: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        int batches = shards.stream().mapToInt(List::size).sum();
+        IndexCheck check = IndexCheck.of(local.dynamo(), index, facts.versions());
+        double wcu = clients.stream().mapToDouble(c -> c.tally().writeUnits()).sum() - wcu0;
+        double rcu = clients.stream().mapToDouble(c -> c.tally().readUnits()).sum() - rcu0;
+        long failures = clients.stream().mapToLong(MeteredClient::conditionFailures).sum() - failures0;
+        return new Run(n, batchSize, batches, records.size(), facts.events(), seconds, records.size() / seconds,
+                conflicts, (double) conflicts / batches, failures, redeliveries, wcu / facts.events(), rcu / batches,
+                check.problems());
+    }
+
+    /** @return {conflicts, redeliveries} */
+    private static long[] ingestAll(Indexer indexer, List<List<ChangeRecord>> batches) {
+        long conflicts = 0;
+        long redeliveries = 0;
+        for (List<ChangeRecord> batch : batches) {
+            List<ChangeRecord> left = batch;
+            for (int delivery = 1; ; delivery++) {
+                BatchOutcome o = indexer.ingest(left);
+                conflicts += o.partitions().stream().mapToLong(PartitionOutcome::conflicts).sum();
+                if (o.complete()) {
+                    break;
+                }
+                if (o.rejected() != null || delivery >= MAX_DELIVERIES) {
+                    throw new IllegalStateException("batch not ingested after " + delivery + " deliveries, from "
+                            + o.firstNotIngested() + ": " + (o.rejected() != null ? o.rejected() : o.errors()));
+                }
+                redeliveries++;
+                left = from(left, o.firstNotIngested());
+            }
+        }
+        return new long[] {conflicts, redeliveries};
+    }
+
+    private static List<ChangeRecord> from(List<ChangeRecord> batch, String sequenceNumber) {
+        for (int k = 0; k < batch.size(); k++) {
+            if (batch.get(k).sequenceNumber().equals(sequenceNumber)) {
+                return batch.subList(k, batch.size());
+            }
+        }
+        throw new IllegalStateException("the indexer named " + sequenceNumber + " as first not ingested; it is not in the batch");
+    }
+
+    /** Records by stream into {@code n} shards (CRC-32 of the stream name), each cut into batches, order kept. */
+    static List<List<List<ChangeRecord>>> shards(List<ChangeRecord> records, int n, int batchSize) {
+        List<List<ChangeRecord>> byShard = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byShard.add(new ArrayList<>());
+        }
+        for (ChangeRecord r : records) {
+            CRC32 crc = new CRC32();
+            crc.update(r.keys().get("p").s().getBytes(StandardCharsets.UTF_8));
+            byShard.get((int) Math.floorMod(crc.getValue(), (long) n)).add(r);
+        }
+        List<List<List<ChangeRecord>>> out = new ArrayList<>();
+        for (List<ChangeRecord> shard : byShard) {
+            List<List<ChangeRecord>> batches = new ArrayList<>();
+            for (int from = 0; from < shard.size(); from += batchSize) {
+                batches.add(List.copyOf(shard.subList(from, Math.min(shard.size(), from + batchSize))));
+            }
+            out.add(batches);
+        }
+        return out;
+    }
+}

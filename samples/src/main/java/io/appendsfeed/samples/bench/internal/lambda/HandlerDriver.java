@@ -1,0 +1,97 @@
+package io.appendsfeed.samples.bench.internal.lambda;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
+import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.lambda.IndexerHandler;
+import io.appendsfeed.indexer.lambda.LambdaSettings;
+import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.samples.bench.internal.CapacityTally;
+import io.appendsfeed.samples.bench.internal.MeteredClient;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Runs in a fresh JVM whose class path is the shaded Lambda jar, the Lambda runtime's event
+ * serializer and the benchmark's classes (of which it loads only this class and the metering
+ * client): does what the Lambda Java runtime does (constructs {@link IndexerHandler} with settings
+ * from the environment, reads each event with the runtime's serializer, calls the handler) over
+ * every {@code batch-*.json} of a directory in name order, and writes one line per step in the
+ * format of the benchmark's equinox-js driver ({@code lambda-batches.mjs}), so that
+ * {@link HandlerProcess} reads both alike.
+ *
+ * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain} uses the
+ * no-argument constructor Lambda calls; {@code metered} builds the same handler from the same
+ * settings over a {@link MeteredClient}, so that every call's capacity is summed per batch.
+ * Environment: the handler's ({@code APPENDS_INDEX_TABLE}, {@code APPENDS_DYNAMODB_ENDPOINT},
+ * {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch milliseconds when the parent started the
+ * process. Exit 3 when a batch reports a failure (every batch must be ingested whole).
+ */
+public final class HandlerDriver {
+
+    private HandlerDriver() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        long spawnedAt = Long.parseLong(System.getenv("BENCH_SPAWNED_AT"));
+        List<String> lines = new ArrayList<>();
+        lines.add("main\t" + (System.currentTimeMillis() - spawnedAt));
+        if (args.length != 3 || !(args[0].equals("plain") || args[0].equals("metered"))) {
+            System.err.println("usage: HandlerDriver plain|metered <batch dir> <output file>");
+            System.exit(2);
+        }
+        MeteredClient metered = null;
+        RequestHandler<DynamodbEvent, StreamsEventResponse> handler;
+        if (args[0].equals("plain")) {
+            handler = new IndexerHandler();
+        } else {
+            LambdaSettings settings = LambdaSettings.from(System::getenv);
+            metered = new MeteredClient(DynamoClients.dynamoDb(settings.dynamo()), new CapacityTally());
+            handler = new IndexerHandler(Indexer.start(metered, settings.config()));
+        }
+        lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
+        PojoSerializer<DynamodbEvent> serializer = LambdaEventSerializers.serializerFor(DynamodbEvent.class,
+                HandlerDriver.class.getClassLoader());
+        List<Path> files;
+        try (Stream<Path> s = Files.list(Path.of(args[1]))) {
+            files = s.filter(p -> p.getFileName().toString().matches("batch-.*\\.json")).sorted().toList();
+        }
+        int n = 0;
+        for (Path file : files) {
+            DynamodbEvent event = serializer.fromJson(new ByteArrayInputStream(Files.readAllBytes(file)));
+            double rcu = metered == null ? 0 : metered.tally().readUnits();
+            double wcu = metered == null ? 0 : metered.tally().writeUnits();
+            long reads = metered == null ? 0 : metered.reads();
+            long writes = metered == null ? 0 : metered.writes();
+            long failures = metered == null ? 0 : metered.conditionFailures();
+            long transactions = metered == null ? 0 : metered.transactions();
+            long start = System.nanoTime();
+            StreamsEventResponse response = handler.handleRequest(event, null);
+            long micros = (System.nanoTime() - start) / 1000;
+            n++;
+            if (!response.getBatchItemFailures().isEmpty()) {
+                System.err.println(file + ": the handler reported a batch item failure at "
+                        + response.getBatchItemFailures().get(0).getItemIdentifier() + " (see the log above)");
+                System.exit(3);
+            }
+            lines.add(String.join("\t", "batch", Integer.toString(n), Integer.toString(event.getRecords().size()),
+                    Long.toString(micros),
+                    Double.toString(metered == null ? 0 : metered.tally().readUnits() - rcu),
+                    Double.toString(metered == null ? 0 : metered.tally().writeUnits() - wcu),
+                    Long.toString(metered == null ? 0 : metered.reads() - reads),
+                    Long.toString(metered == null ? 0 : metered.writes() - writes),
+                    Long.toString(metered == null ? 0 : metered.conditionFailures() - failures),
+                    Long.toString(System.currentTimeMillis() - spawnedAt),
+                    Long.toString(metered == null ? 0 : metered.transactions() - transactions)));
+        }
+        Files.write(Path.of(args[2]), lines);
+    }
+}

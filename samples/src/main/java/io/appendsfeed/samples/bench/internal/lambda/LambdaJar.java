@@ -1,0 +1,75 @@
+package io.appendsfeed.samples.bench.internal.lambda;
+
+import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The indexer's shaded Lambda jar and how the SAM template runs it: the JVM flags of its
+ * {@code JavaToolOptions} parameter's default, given to the JVM as {@code JAVA_TOOL_OPTIONS}, as
+ * Lambda does. The driver JVM's class path is the jar, the Lambda runtime's event serializer and the
+ * benchmark's classes (only {@link HandlerDriver} and the metering client are loaded from them).
+ *
+ * @param javaToolOptions the template's default, e.g. {@code -XX:+TieredCompilation -XX:TieredStopAtLevel=1}
+ */
+public record LambdaJar(Path jar, Path template, String javaToolOptions) {
+
+    /** The heap of the driver JVM: the template's default memory is 1024 MB, shared with the rest of the process. */
+    public static final String HEAP = "-Xmx512m";
+
+    /**
+     * @throws IllegalArgumentException when the jar or the template is missing, or the template has no
+     *         {@code Parameters.JavaToolOptions.Default}
+     */
+    public static LambdaJar locate(Path jar, Path template) {
+        if (jar == null || !Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("the Lambda jar " + jar + " is missing: build it with"
+                    + " 'mvn -B -q -pl samples -am package -DskipTests' (the indexer module's package phase makes it), or pass --lambda-jar");
+        }
+        if (template == null || !Files.isRegularFile(template)) {
+            throw new IllegalArgumentException("the SAM template " + template + " is missing: pass --lambda-template indexer/deploy/template.yaml");
+        }
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(template.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("the SAM template " + template + " is not readable YAML: " + e.getMessage(), e);
+        }
+        JsonNode flags = root.at("/Parameters/JavaToolOptions/Default");
+        if (!flags.isTextual()) {
+            throw new IllegalArgumentException("the SAM template " + template + " has no Parameters.JavaToolOptions.Default");
+        }
+        // absolute: the driver JVM runs in another directory
+        return new LambdaJar(jar.toAbsolutePath().normalize(), template.toAbsolutePath().normalize(), flags.asText());
+    }
+
+    /** The driver JVM's class path. */
+    public String classPath() {
+        return String.join(File.pathSeparator, jar.toString(), codeSource(LambdaEventSerializers.class).toString(),
+                codeSource(HandlerDriver.class).toString());
+    }
+
+    /** {@code java -Xmx512m -cp <class path> HandlerDriver}; the flags go in {@code JAVA_TOOL_OPTIONS}. */
+    public List<String> command(String... args) {
+        List<String> c = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                HEAP, "-cp", classPath(), HandlerDriver.class.getName()));
+        c.addAll(List.of(args));
+        return c;
+    }
+
+    private static Path codeSource(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("class path entry of " + c.getName() + " is not a path: " + e.getMessage(), e);
+        }
+    }
+}

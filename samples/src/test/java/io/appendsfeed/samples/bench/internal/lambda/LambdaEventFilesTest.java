@@ -1,0 +1,161 @@
+package io.appendsfeed.samples.bench.internal.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
+import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import io.appendsfeed.indexer.ChangeRecord;
+import io.appendsfeed.indexer.lambda.LambdaRecords;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.Expected;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreTables;
+import io.appendsfeed.model.testing.LocalDynamo;
+import io.appendsfeed.model.testing.LocalDynamoExtension;
+import io.appendsfeed.samples.bench.internal.StreamsScan;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * The Lambda events the benchmark hands both handlers: cut from real Streams records of a stream
+ * with two shards (a forced rollover), never across a shard, at most K records each, in order, and
+ * read back by the Lambda runtime's own serializer as the very records they came from.
+ */
+@ExtendWith(LocalDynamoExtension.class)
+class LambdaEventFilesTest {
+
+    private static final int K = 3;
+
+    @Test
+    void batches_of_k_never_cross_a_shard_and_the_lambda_serializer_reads_back_the_records(LocalDynamo local, @TempDir Path dir)
+            throws IOException {
+        DynamoDbClient dynamo = local.embedded().dynamoDbClient();
+        DynamoDbStreamsClient streams = local.embedded().dynamoDbStreamsClient();
+        String table = local.freshTableName("lambda-files");
+        StoreTables.ensure(dynamo, table, StreamViewType.NEW_IMAGE);
+        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(table).build());
+        append(store, "Order-1", 4);
+        local.embedded().triggerShardRollovers(); // the parent shard closes with 4 records, a child takes the next
+        append(store, "Order-2", 5);
+
+        Map<String, String> shardOf = new HashMap<>();
+        Map<String, Record> bySequence = new HashMap<>();
+        List<String> order = new ArrayList<>();
+        StreamsScan.shards(dynamo, streams, table, 1000, new StreamsScan.ShardSink() {
+            @Override
+            public void records(String shardId, List<Record> page) {
+                page.forEach(r -> {
+                    shardOf.put(r.dynamodb().sequenceNumber(), shardId);
+                    bySequence.put(r.dynamodb().sequenceNumber(), r);
+                    order.add(r.dynamodb().sequenceNumber());
+                });
+            }
+
+            @Override
+            public void endShard(String shardId) {
+            }
+        });
+        assertThat(order).hasSize(9);
+        assertThat(shardOf.values().stream().distinct()).as("shards").hasSize(2);
+
+        String arn = StreamsScan.streamArn(dynamo, table);
+        LambdaEventFiles files = new LambdaEventFiles(arn, Map.of(K, dir));
+        StreamsScan.Summary summary = StreamsScan.shards(dynamo, streams, table, 1000, files);
+        assertThat(summary.records()).isEqualTo(9);
+        // 4 records in the first shard make batches of 3 and 1; 5 in the second make 3 and 2
+        assertThat(files.written()).singleElement().satisfies(w -> {
+            assertThat(w.batches()).isEqualTo(4);
+            assertThat(w.records()).isEqualTo(9);
+        });
+
+        PojoSerializer<DynamodbEvent> serializer = LambdaEventSerializers.serializerFor(DynamodbEvent.class,
+                LambdaEventFilesTest.class.getClassLoader());
+        List<String> delivered = new ArrayList<>();
+        List<Integer> sizes = new ArrayList<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path f : s.sorted().toList()) {
+                DynamodbEvent event;
+                try (InputStream in = Files.newInputStream(f)) {
+                    event = serializer.fromJson(in);
+                }
+                sizes.add(event.getRecords().size());
+                assertThat(event.getRecords()).extracting(r -> shardOf.get(r.getDynamodb().getSequenceNumber()))
+                        .as("shards in " + f.getFileName()).containsOnly(shardOf.get(event.getRecords().get(0).getDynamodb().getSequenceNumber()));
+                for (DynamodbEvent.DynamodbStreamRecord r : event.getRecords()) {
+                    assertThat(r.getEventSourceARN()).isEqualTo(arn);
+                    ChangeRecord read = LambdaRecords.of(r); // what our handler makes of it
+                    Record original = bySequence.get(read.sequenceNumber());
+                    assertThat(read.eventName()).isEqualTo(original.eventNameAsString());
+                    assertThat(read.viewType()).isEqualTo(original.dynamodb().streamViewTypeAsString());
+                    assertThat(read.keys()).isEqualTo(original.dynamodb().keys());
+                    assertThat(v2(r.getDynamodb().getNewImage())).as("the whole new image, binary bodies included")
+                            .isEqualTo(original.dynamodb().newImage());
+                    delivered.add(read.sequenceNumber());
+                }
+            }
+        }
+        assertThat(sizes).containsExactly(3, 1, 3, 2);
+        assertThat(delivered).as("every record once, in stream order").isEqualTo(order);
+    }
+
+    @Test
+    void batch_files_of_an_earlier_run_are_cleared_so_that_no_handler_gets_them(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("batch-000007.json"), "{\"Records\":[]}");
+        Files.writeString(dir.resolve("notes.txt"), "not a batch");
+        LambdaEventFiles files = new LambdaEventFiles("arn", Map.of(K, dir));
+        files.endShard("shard-1");
+        assertThat(dir.resolve("batch-000007.json")).doesNotExist();
+        assertThat(dir.resolve("notes.txt")).as("only batch files are ours to delete").exists();
+        assertThat(files.written()).singleElement().satisfies(w -> assertThat(w.batches()).isZero());
+    }
+
+    @Test
+    void a_batch_size_outside_lambdas_range_is_refused(@TempDir Path dir) {
+        assertThatThrownBy(() -> new LambdaEventFiles("arn", Map.of(0, dir)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..10,000");
+        assertThatThrownBy(() -> new LambdaEventFiles("arn", Map.of(10_001, dir)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..10,000");
+    }
+
+    /** The Lambda event's attribute values as the SDK's, every type the store writes. */
+    private static Map<String, AttributeValue> v2(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {
+        Map<String, AttributeValue> out = new HashMap<>();
+        m.forEach((k, v) -> out.put(k, v2(v)));
+        return out;
+    }
+
+    private static AttributeValue v2(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue v) {
+        if (v.getS() != null) return AttributeValue.fromS(v.getS());
+        if (v.getN() != null) return AttributeValue.fromN(v.getN());
+        if (v.getB() != null) return AttributeValue.fromB(SdkBytes.fromByteBuffer(v.getB().duplicate()));
+        if (v.getM() != null) return AttributeValue.fromM(v2(v.getM()));
+        if (v.getL() != null) return AttributeValue.fromL(v.getL().stream().map(LambdaEventFilesTest::v2).toList());
+        throw new IllegalArgumentException("an attribute type the store does not write: " + v);
+    }
+
+    private static void append(StoreClient store, String stream, int events) {
+        for (int k = 0; k < events; k++) {
+            store.append(StreamName.parse(stream), Expected.version(k), List.of(EventData.json("Placed", "{\"k\":" + k + "}")));
+        }
+    }
+}
