@@ -96,9 +96,12 @@ public final class RecordParser {
         };
     }
 
-    /** An event's {@code t}, or null when it has none that parses. */
+    /**
+     * An event's {@code t}, or null when it has none that parses. The event is its map, or (from the
+     * Lambda adapter, which copies no more of an image than the parser reads) its {@code t} alone.
+     */
     private static Instant time(AttributeValue event) {
-        AttributeValue t = event.hasM() ? event.m().get("t") : null;
+        AttributeValue t = event.hasM() ? event.m().get("t") : event.s() != null ? event : null;
         if (t == null || t.s() == null) {
             return null;
         }
