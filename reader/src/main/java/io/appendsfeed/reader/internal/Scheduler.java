@@ -399,4 +399,27 @@ public final class Scheduler {
         }
         return true;
     }
+
+    /** Wakes whoever waits in {@link #awaitUntil}: something it looks at (not only this scheduler's state) changed. */
+    public synchronized void signal() {
+        notifyAll();
+    }
+
+    /**
+     * Waits until {@code condition} holds, at most {@code timeout}. The condition is evaluated under
+     * this scheduler's lock and again after each change here or {@link #signal()}, so no change is missed.
+     *
+     * @return whether the condition held
+     */
+    public synchronized boolean awaitUntil(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
 }
