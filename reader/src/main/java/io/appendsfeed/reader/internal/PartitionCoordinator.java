@@ -54,7 +54,7 @@ public final class PartitionCoordinator {
     private final Object lock = new Object();
     /** Added under {@link #lock} (so that none is added after close), removed by the ticker; read by anyone. */
     private final Map<PartitionId, Running> runners = new ConcurrentSkipListMap<>();
-    /** Ticker thread only. */
+    /** Ticks only. */
     private final Set<PartitionId> startedOnce = new HashSet<>();
     private Phase phase = Phase.NEW;
     /** The last tick took every partition it could and nothing was given up since. */
@@ -98,7 +98,8 @@ public final class PartitionCoordinator {
         nextParkedPoll = System.nanoTime() + config.parkedPollInterval().toNanos();
         nextLagLog = System.nanoTime() + config.lagLogInterval().toNanos();
         long every = Math.max(10, Math.min(config.leaseTimeout().toMillis() / 3, config.parkedPollInterval().toMillis()));
-        ticker.scheduleWithFixedDelay(this::tickSafely, 0, every, TimeUnit.MILLISECONDS);
+        tickSafely(); // on the caller's thread, before the ticker starts: start() returns with its first partitions taken
+        ticker.scheduleWithFixedDelay(this::tickSafely, every, every, TimeUnit.MILLISECONDS);
     }
 
     private boolean running() {
@@ -118,7 +119,7 @@ public final class PartitionCoordinator {
         }
     }
 
-    /** On the ticker thread only. */
+    /** On one thread at a time: the caller of start(), then the ticker. */
     private void tick() {
         if (!running()) {
             return;
