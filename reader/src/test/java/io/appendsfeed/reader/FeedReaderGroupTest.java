@@ -39,6 +39,8 @@ class FeedReaderGroupTest {
     private static final int STREAMS_PER_PARTITION = 3;
     private static final String GROUP = "group";
     private static final Duration LEASE_TIMEOUT = Duration.ofSeconds(2);
+    /** Long enough that the crash finds handled events not yet committed. */
+    private static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
 
     private record Handled(String by, StreamName stream, long index) {}
 
@@ -152,7 +154,7 @@ class FeedReaderGroupTest {
         java.util.function.BiFunction<String, CrashableStore, FeedReader> make = (name, store) -> {
             Incarnation h = new Incarnation(name, all);
             incarnations.put(name, h);
-            FeedReaderConfig config = f.config(GROUP).owner(name).leaseTimeout(LEASE_TIMEOUT).build();
+            FeedReaderConfig config = f.config(GROUP).owner(name).leaseTimeout(LEASE_TIMEOUT).commitInterval(COMMIT_INTERVAL).build();
             FeedReader r = store == null ? new FeedReader(local.dynamo(), config, h, dynamoStore, dynamoStore, parked)
                     : new FeedReader(local.dynamo(), config, h, store, store, parked);
             readers.put(name, r);
@@ -170,7 +172,11 @@ class FeedReaderGroupTest {
             measured.put("three readers start and spread", ms(t0));
             assertThat(readers.get("r2").partitions()).as("the crashing reader holds something").isNotEmpty();
 
-            // r2 crashes: its network is cut and it handles nothing more; its leases run out
+            // r2 crashes (once it handled events it has not committed yet): its network is cut and it handles
+            // nothing more; its leases run out
+            int before = incarnations.get("r2").byStream.values().stream().mapToInt(List::size).sum();
+            await().atMost(Duration.ofSeconds(10)).until(() -> incarnations.get("r2").byStream.values().stream()
+                    .mapToInt(List::size).sum() >= before + 2 * STREAMS_PER_PARTITION);
             long t1 = System.nanoTime();
             crashable.cut.set(true);
             incarnations.get("r2").crashed.set(true);
@@ -228,8 +234,9 @@ class FeedReaderGroupTest {
             });
             assertThat(duplicates).as("events handled twice").isEqualTo(expected);
             System.out.printf("FeedReaderGroupTest: %d partitions, %d streams, %d events written in %d rounds while the group"
-                    + " changed; lease timeout %d ms; duplicates after the crash: %d (all from its last committed checkpoint on)%n",
-                    PARTITIONS, streams.size(), written * streams.size(), written, LEASE_TIMEOUT.toMillis(), duplicates.size());
+                    + " changed; lease timeout %d ms, commit interval %d ms; duplicates after the crash: %d (all from its last committed"
+                    + " checkpoint on)%n", PARTITIONS, streams.size(), written * streams.size(), written, LEASE_TIMEOUT.toMillis(),
+                    COMMIT_INTERVAL.toMillis(), duplicates.size());
             measured.forEach((what, ms) -> System.out.printf("FeedReaderGroupTest: %s: %d ms%n", what, ms));
         } finally {
             producing.set(false);
