@@ -304,7 +304,12 @@ public final class PartitionRunner implements Runnable {
             }
             switch (snapshot.get().phase()) {
                 case HANDING_OVER -> {
-                    if (!ctx.scheduler().awaitDrained(partition, config.shutdownTimeout())) {
+                    // the batch in hand is handled first (a close meanwhile cuts the wait short)
+                    boolean drained = ctx.scheduler().awaitUntil(() -> {
+                        PartitionStatus st = ctx.scheduler().status(partition);
+                        return st == null || st.buffered() == 0 || snapshot.get().phase() != Phase.HANDING_OVER;
+                    }, config.shutdownTimeout());
+                    if (!drained) {
                         LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next"
                                 + " holder", partition, config.shutdownTimeout());
                     }
