@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.DynamoEpochStore;
 import io.appendsfeed.indexer.internal.DynamoIndexStore;
 import io.appendsfeed.indexer.internal.EpochIngester;
@@ -9,10 +10,15 @@ import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
+import io.appendsfeed.model.metrics.Metrics;
+import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoredEvent;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -46,11 +53,14 @@ public final class Indexer {
     });
 
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
+    /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
+    private final CapacityTally tally;
 
     private final FeedHistory.StoreTimes storeTimes;
 
-    private Indexer(IndexerConfig config, StoreClient index, StoreClient store) {
+    private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally) {
         this.config = config;
+        this.tally = tally;
         this.epochs = new DynamoEpochStore(index, config.clock());
         this.index = new DynamoIndexStore(index);
         this.storeTimes = store == null ? null : (stream, at) -> {
@@ -68,11 +78,14 @@ public final class Indexer {
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
+        boolean measured = config.metrics().enabled() || config.meter() != CapacityMeter.NONE;
+        CapacityTally tally = measured ? new CapacityTally(config.meter()) : null;
+        CapacityMeter meter = measured ? tally : CapacityMeter.NONE;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(config.meter()).clock(config.clock()).build());
+                .reservedStreams(true).meter(meter).clock(config.clock()).build());
         StoreClient store = config.storeTable() == null ? null
-                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(config.meter()).tipCacheStreams(0).build());
-        Indexer indexer = new Indexer(config, index, store);
+                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(meter).tipCacheStreams(0).build());
+        Indexer indexer = new Indexer(config, index, store, tally);
         IndexState state = indexer.index.load().state();
         if (!state.isCreated()) {
             state = indexer.index.create(config.partitions()).state();
@@ -95,13 +108,38 @@ public final class Indexer {
      *         batch at {@link BatchOutcome#firstNotIngested()} and are named in the outcome
      */
     public BatchOutcome ingest(List<ChangeRecord> records) {
+        return ingest(records, null);
+    }
+
+    /**
+     * Ingests one batch of Streams records from one shard, in the order the source delivered them:
+     * as {@link #ingest(List)}, and the batch's log line, log context ({@code shard} in the MDC) and
+     * metrics name the shard.
+     *
+     * @param shard the shard id, or null when the source does not know it
+     */
+    public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
+        if (shard == null) {
+            return parseAndRun(records, null);
+        }
+        try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
+            return parseAndRun(records, shard);
+        }
+    }
+
+    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard) {
+        long started = System.nanoTime();
         List<SourceSpan> spans = new ArrayList<>();
+        Instant newest = null;
         List<Integer> order = new ArrayList<>();
         int skipped = 0;
         RejectedRecord rejected = null;
         int rejectedAt = Integer.MAX_VALUE;
         for (int k = 0; k < records.size(); k++) {
             ChangeRecord r = records.get(k);
+            if (r.approximateCreation() != null && (newest == null || r.approximateCreation().isAfter(newest))) {
+                newest = r.approximateCreation();
+            }
             Parsed p = RecordParser.parse(r);
             log.debug("{}: {}", r, p);
             if (p instanceof Parsed.Spanned s) {
@@ -117,7 +155,7 @@ public final class Indexer {
             }
         }
         return run(records.size(), skipped, spans, order, rejected, rejectedAt,
-                k -> records.get(k).sequenceNumber());
+                k -> records.get(k).sequenceNumber(), started, newest, shard);
     }
 
     /**
@@ -126,15 +164,30 @@ public final class Indexer {
      * @return the outcome, as for {@link #ingest(List)}; positions are the spans' own
      */
     public BatchOutcome ingestSpans(List<SourceSpan> spans) {
+        long started = System.nanoTime();
         List<Integer> order = new ArrayList<>(spans.size());
         for (int k = 0; k < spans.size(); k++) {
             order.add(k);
         }
-        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position());
+        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null);
     }
 
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
-                             int rejectedAt, java.util.function.IntFunction<String> position) {
+                             int rejectedAt, java.util.function.IntFunction<String> position, long started,
+                             Instant newest, String shard) {
+        CapacityTally.Batch batch = tally == null ? null : tally.start();
+        try {
+            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch);
+        } finally {
+            if (tally != null) {
+                tally.end();
+            }
+        }
+    }
+
+    private BatchOutcome ingest(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
+                                int rejectedAt, java.util.function.IntFunction<String> position, long started,
+                                Instant newest, String shard, CapacityTally.Batch batch) {
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
@@ -147,7 +200,7 @@ public final class Indexer {
             PartitionId p = work.get(k).getKey();
             List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
             pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
-                    : CompletableFuture.supplyAsync(() -> ingester(p).ingest(mine), PARTITIONS));
+                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine)), PARTITIONS));
         }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         int firstFailed = rejectedAt;
@@ -160,16 +213,35 @@ public final class Indexer {
             }
         }
         String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
-        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first);
-        log(outcome);
+        Capacity capacity = batch == null ? Capacity.NONE : batch.total();
+        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
+                Duration.ofNanos(System.nanoTime() - started), newest);
+        Instant now = config.clock().instant();
+        log(outcome, shard, now);
+        report(outcome, shard, now);
         return outcome;
+    }
+
+    /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */
+    private void report(BatchOutcome outcome, String shard, Instant now) {
+        Metrics metrics = config.metrics();
+        if (!metrics.enabled()) {
+            return;
+        }
+        try {
+            metrics.record(IndexerMetrics.sample(outcome, config.indexTable(), shard, now));
+            metrics.flush();
+        } catch (RuntimeException e) {
+            // the batch is in the feed whatever the metrics do: failing it would only redeliver it
+            log.warn("metrics {} failed to take the batch's figures: {}", metrics, e.toString());
+        }
     }
 
     private EpochIngester ingester(PartitionId p) {
         return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config, storeTimes));
     }
 
-    private static void log(BatchOutcome o) {
+    private static void log(BatchOutcome o, String shard, Instant now) {
         StringBuilder sb = new StringBuilder();
         for (PartitionOutcome p : o.partitions()) {
             sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans())
@@ -178,11 +250,17 @@ public final class Indexer {
             if (p.conflicts() > 0) sb.append(", ").append(p.conflicts()).append(" conflicts");
             if (!p.ok()) sb.append(", FAILED: ").append(p.error().getMessage());
         }
+        sb.append(" | ").append(o.elapsed().toMillis()).append(" ms");
+        if (o.capacity() != Capacity.NONE) {
+            sb.append(", ").append(o.capacity().writeUnits()).append(" WCU, ").append(o.capacity().readUnits()).append(" RCU");
+        }
+        o.newestRecordAge(now).ifPresent(age -> sb.append(", newest record ").append(age.toMillis()).append(" ms old"));
         String tail = o.complete() ? "" : " | not ingested from " + o.firstNotIngested();
+        String from = shard == null ? "" : " from " + shard;
         if (o.complete()) {
-            log.info("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);
+            log.info("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
         } else {
-            log.warn("batch: {} records, {} skipped, {} partitions{}{}", o.records(), o.skipped(), o.partitions().size(), sb, tail);
+            log.warn("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
         }
     }
 }

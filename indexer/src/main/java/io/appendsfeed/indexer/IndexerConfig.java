@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.CapacityMeter;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,10 +29,11 @@ import java.util.Objects;
  * @param storePredatesFeed the operator's declaration that the store holds events from before the feed
  *                          began, indexed by a backfill: a stream whose earlier events are not where
  *                          their write times put them is then accepted as it starts, not refused or healed
+ * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
-                            CapacityMeter meter, String storeTable, boolean storePredatesFeed) {
+                            CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
@@ -63,6 +65,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
             throw new IllegalArgumentException("the store table and the index table are both '" + indexTable
                     + "': the index must be a table of its own, or store writers could forge the feed");
         }
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     public static Builder builder(String indexTable) {
@@ -72,7 +75,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
                 .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter)
-                .storeTable(storeTable).storePredatesFeed(storePredatesFeed);
+                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics);
     }
 
     public static final class Builder {
@@ -87,6 +90,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private CapacityMeter meter = CapacityMeter.NONE;
         private String storeTable;
         private boolean storePredatesFeed;
+        private Metrics metrics = Metrics.NONE;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -102,10 +106,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
         public Builder storeTable(String v) { this.storeTable = v; return this; }
         public Builder storePredatesFeed(boolean v) { this.storePredatesFeed = v; return this; }
+        public Builder metrics(Metrics v) { this.metrics = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed);
+                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics);
         }
     }
 }

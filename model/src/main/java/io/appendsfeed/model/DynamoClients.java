@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
@@ -18,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 /**
  * Builds the SDK clients the way every appendsfeed deployable does: one place, so that tests on
  * DynamoDB Local and production on AWS use the same code path (endpoint override plus static
- * credentials locally; the default credential and region chains on AWS).
+ * credentials for a loopback endpoint; the default credential and region chains otherwise).
  */
 public final class DynamoClients {
 
@@ -57,14 +58,27 @@ public final class DynamoClients {
             return new Settings(Optional.of(endpoint), Optional.of(LOCAL_REGION), Optional.of(LOCAL_CREDENTIALS), 50);
         }
 
-        /** From optional command-line or environment values; an endpoint implies local credentials. */
+        /**
+         * From optional command-line or environment values. A loopback endpoint (DynamoDB Local on
+         * this machine) gets {@link #LOCAL_CREDENTIALS} and, without a region, {@link #LOCAL_REGION};
+         * any other endpoint (LocalStack elsewhere, a VPC endpoint, a proxy) keeps the SDK's default
+         * chains, so that real credentials work through it.
+         *
+         * @throws IllegalArgumentException when the endpoint is not an http(s) URL with a host
+         */
         public static Settings of(String endpointOrNull, String regionOrNull) {
-            Optional<URI> endpoint = Optional.ofNullable(blankToNull(endpointOrNull)).map(URI::create);
+            Optional<URI> endpoint = Optional.ofNullable(blankToNull(endpointOrNull)).map(DynamoClients::endpoint);
             Optional<Region> region = Optional.ofNullable(blankToNull(regionOrNull)).map(Region::of);
-            if (endpoint.isPresent()) {
+            if (endpoint.isPresent() && isLoopback(endpoint.get())) {
                 return new Settings(endpoint, region.or(() -> Optional.of(LOCAL_REGION)), Optional.of(LOCAL_CREDENTIALS), 50);
             }
             return new Settings(endpoint, region, Optional.empty(), 50);
+        }
+
+        /** The same, with the credentials (and, when none is given, the region) of a named profile. */
+        public Settings withProfile(String profile, Optional<Region> profileRegion) {
+            return new Settings(endpoint, region.or(() -> profileRegion), Optional.of(ProfileCredentialsProvider.create(profile)),
+                    maxConnections);
         }
 
         public Settings withMaxConnections(int n) {
@@ -77,6 +91,50 @@ public final class DynamoClients {
     }
 
     private DynamoClients() {}
+
+    /**
+     * Parses an endpoint override.
+     *
+     * @throws IllegalArgumentException saying what is wrong, when it is not an http(s) URL with a host
+     */
+    public static URI endpoint(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.trim());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a URL (" + e.getReason() + "): give http(s)://host[:port],"
+                    + " e.g. http://localhost:8000", e);
+        }
+        if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"))
+                || uri.getHost() == null) {
+            throw new IllegalArgumentException("'" + text + "' is not an http(s) URL with a host: give http(s)://host[:port],"
+                    + " e.g. http://localhost:8000");
+        }
+        return uri;
+    }
+
+    /**
+     * Whether the endpoint is on this machine: {@code localhost} or a loopback address literal
+     * (127.0.0.0/8, ::1). Names are not looked up.
+     */
+    public static boolean isLoopback(URI endpoint) {
+        String host = endpoint.getHost();
+        if (host == null) {
+            return false;
+        }
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (!literal.matches("[0-9.]+") && !literal.matches("[0-9a-fA-F:]+")) {
+            return false; // a name: only localhost counts
+        }
+        try {
+            return java.net.InetAddress.getByName(literal).isLoopbackAddress(); // a literal: no lookup
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
 
     public static DynamoDbClient dynamoDb(Settings settings) {
         return configure(DynamoDbClient.builder(), settings).build();

@@ -42,6 +42,7 @@ public interface CheckpointStore {
      */
     StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason);
 
+
     /** The overrides of a checkpoint, oldest first. */
     List<CheckpointOverride> overrides(String group, PartitionId partition);
 

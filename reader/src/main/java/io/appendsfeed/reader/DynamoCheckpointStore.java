@@ -31,6 +31,9 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Checkpoints and leases in the index table, one stream per group and partition:
@@ -40,7 +43,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * etag, so the stream does not grow. Because checkpoint and lease share one item, a commit fenced
  * by a lease is refused atomically once the lease changed hands. Overrides are appended as
  * {@code Overridden {from, to, reason, at, by}} events, the checkpoint's history. Groups are listed
- * in {@code $ReaderGroups-0} ({@code Registered {group}}) when their first checkpoint stream is made.
+ * in {@code $ReaderGroups-0} ({@code Registered {group}}) when their first checkpoint stream is made,
+ * and {@code Deleted {group, reason, by, at, checkpoints}} when {@link #deleteGroup} deletes one.
  * A group's live instances are the unfolds {@code Instance {owner, until}} of the Tip of
  * {@code $ReaderInstances-<group>}, rewritten (unfold-only, on the etag) by each instance's
  * heartbeat, which also drops the instances whose time ran out.
@@ -53,6 +57,11 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     public static final String INSTANCES_CATEGORY = "$ReaderInstances";
     /** Unfold type of one live instance. Part of the storage format. */
     public static final String INSTANCE = "Instance";
+    /** Event types of {@link #GROUPS}: a group's first checkpoint stream was made; a group was deleted. Part of the storage format. */
+    static final String REGISTERED = "Registered";
+    static final String DELETED = "Deleted";
+    /** Who {@link #override(String, PartitionId, Checkpoint, String)} records as having moved a checkpoint. */
+    public static final String OVERRIDE_BY = "override";
     private static final int MAX_CONFLICTS = 20;
 
     private final StoreClient index;
@@ -91,19 +100,53 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
 
     @Override
     public StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
+        checkOverride(reason, OVERRIDE_BY);
+        return mutate(group, partition, item -> moved(item, group, partition, to, reason, OVERRIDE_BY, next -> next));
+    }
+
+    /** The write is conditioned on the Tip it decided on, so "still expected" holds when it lands. */
+    /**
+     * Like {@link #override}, but only when the stored checkpoint is still {@code expected}, and
+     * recorded as made by {@code by}: so that two operators, or an operator and a reader's commit,
+     * never overwrite each other's move unseen.
+     *
+     * @param expected the checkpoint the caller saw; empty when it saw none stored
+     * @param by who moves it (an operator's name), kept in the history
+     * @return {@link OverrideResult.Applied}, or {@link OverrideResult.Moved} with what is stored
+     *         now, when that is not {@code expected}: then nothing was written
+     * @throws IllegalArgumentException when the reason or {@code by} is blank
+     * @throws RuntimeException when the store cannot be written; the checkpoint is then unchanged
+     */
+    public OverrideResult overrideIf(String group, PartitionId partition, Optional<Checkpoint> expected, Checkpoint to, String reason,
+                                     String by) {
+        checkOverride(reason, by);
+        return mutate(group, partition, item -> {
+            if (!item.checkpoint().map(StoredCheckpoint::checkpoint).equals(expected)) {
+                return Decision.none(new OverrideResult.Moved(item.checkpoint()));
+            }
+            return moved(item, group, partition, to, reason, by, OverrideResult.Applied::new);
+        });
+    }
+
+    static void checkOverride(String reason, String by) {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("an override needs a reason, recorded in the checkpoint's history");
         }
-        return mutate(group, partition, item -> {
-            Instant now = clock.instant();
-            StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, "override");
-            ObjectNode o = Json.object();
-            item.checkpoint().ifPresentOrElse(c -> o.put("from", c.checkpoint().value()), () -> o.putNull("from"));
-            o.put("to", to.value()).put("reason", reason).put("at", now.toString()).put("by", "override");
-            // the lease is revoked so that a reader holding the partition stops and restarts from `to`
-            return Decision.write(item.withCheckpoint(next).withLease(null), new EventData(CheckpointItem.OVERRIDDEN, Json.bytes(o),
-                    null, null, null, now), next);
-        });
+        if (by == null || by.isBlank()) {
+            throw new IllegalArgumentException("an override needs the name of who makes it, recorded in the checkpoint's history");
+        }
+    }
+
+    private <T> Decision<T> moved(CheckpointItem item, String group, PartitionId partition, Checkpoint to, String reason, String by,
+                                  Function<StoredCheckpoint, T> result) {
+        Instant now = clock.instant();
+        StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, by);
+        ObjectNode o = Json.object();
+        item.checkpoint().ifPresentOrElse(c -> o.put("from", c.checkpoint().value()), () -> o.putNull("from"));
+        o.put("to", to.value()).put("reason", reason).put("at", now.toString()).put("by", by);
+        // the lease is revoked so that a reader holding the partition stops and restarts from `to`
+        return Decision.write(item.withCheckpoint(next).withLease(null), new EventData(CheckpointItem.OVERRIDDEN, Json.bytes(o),
+                null, null, null, now), result.apply(next));
     }
 
     @Override
@@ -135,13 +178,104 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
         return out;
     }
 
+    /** Groups registered and not deleted since. */
     @Override
     public List<String> groups() {
         TreeSet<String> groups = new TreeSet<>();
         for (StoredEvent e : index.readAll(GROUPS, Read.forward(0).strongly())) {
-            groups.add(Json.text(GROUPS.value(), Json.parse(GROUPS.value(), e.type(), e.data()), "group"));
+            String group = Json.text(GROUPS.value(), Json.parse(GROUPS.value(), e.type(), e.data()), "group");
+            if (e.type().equals(DELETED)) {
+                groups.remove(group);
+            } else {
+                groups.add(group);
+            }
         }
         return List.copyOf(groups);
+    }
+
+    /**
+     * Deletes a consumer group: records {@code Deleted {group, reason, by, at, checkpoints}} in
+     * {@link #GROUPS} (so the deletion and the positions it threw away stay on record), then
+     * deletes its checkpoint streams and its parked streams, so that a group of the same name made
+     * later starts afresh. Refused while a reader holds a live lease on one of its partitions: stop
+     * the group's readers first. Running it again after a failure finishes the job.
+     *
+     * @return {@link GroupDeletion.Deleted}, or {@link GroupDeletion.Leased} naming the live leases (nothing written)
+     * @throws IllegalArgumentException when the reason or {@code by} is blank
+     * @throws RuntimeException from DynamoDB; what was deleted stays deleted, the record is written first
+     */
+    public GroupDeletion deleteGroup(String group, String reason, String by) {
+        checkOverride(reason, by);
+        FeedStreams.checkGroup(group);
+        int partitions = indexState().partitions();
+        Instant now = clock.instant();
+        java.util.Map<PartitionId, Checkpoint> positions = new java.util.TreeMap<>();
+        List<Lease> live = new ArrayList<>();
+        for (int k = 0; k < partitions; k++) {
+            CheckpointItem item = load(group, PartitionId.of(k));
+            item.checkpoint().ifPresent(c -> positions.put(c.partition(), c.checkpoint()));
+            item.lease().filter(l -> l.expiresAt().isAfter(now)).ifPresent(live::add);
+        }
+        if (!live.isEmpty()) {
+            return new GroupDeletion.Leased(live);
+        }
+        ObjectNode o = Json.object().put("group", group).put("reason", reason).put("by", by).put("at", now.toString());
+        ObjectNode cs = o.putObject("checkpoints");
+        positions.forEach((p, c) -> cs.put(Integer.toString(p.value()), c.value()));
+        AppendResult r = index.append(GROUPS, Expected.any(), List.of(new EventData(DELETED, Json.bytes(o), null, null, null, now)));
+        if (r instanceof AppendResult.Conflict) {
+            throw new IllegalStateException("could not record the deletion of group " + group + " in " + GROUPS
+                    + ": other writers kept changing it; nothing was deleted, try again");
+        }
+        long items = 0;
+        for (int k = 0; k < partitions; k++) {
+            items += deleteItems(FeedStreams.checkpoint(group, PartitionId.of(k)));
+        }
+        items += deleteItems(DynamoParkedStreams.stream(group));
+        return new GroupDeletion.Deleted(group, positions, items, now, by, reason);
+    }
+
+    /** The recorded deletions of a group, oldest first. */
+    public List<GroupDeletion.Deleted> deletions(String group) {
+        List<GroupDeletion.Deleted> out = new ArrayList<>();
+        for (StoredEvent e : index.readAll(GROUPS, Read.forward(0).strongly())) {
+            if (!e.type().equals(DELETED)) {
+                continue;
+            }
+            JsonNode o = Json.parse(GROUPS.value(), e.type(), e.data());
+            if (!Json.text(GROUPS.value(), o, "group").equals(group)) {
+                continue;
+            }
+            java.util.Map<PartitionId, Checkpoint> positions = new java.util.TreeMap<>();
+            o.path("checkpoints").fields().forEachRemaining(f -> positions.put(PartitionId.of(Integer.parseInt(f.getKey())),
+                    new Checkpoint(f.getValue().longValue())));
+            out.add(new GroupDeletion.Deleted(group, positions, 0, Json.instant(GROUPS.value(), o, "at"),
+                    Json.text(GROUPS.value(), o, "by"), Json.text(GROUPS.value(), o, "reason")));
+        }
+        return out;
+    }
+
+    /** Every item of a stream (Tip and calves), one DeleteItem each; returns how many there were. */
+    private long deleteItems(StreamName stream) {
+        DynamoDbClient dynamo = index.dynamo();
+        String table = index.config().table();
+        long deleted = 0;
+        java.util.Map<String, AttributeValue> start = null;
+        do {
+            QueryRequest.Builder q = QueryRequest.builder().tableName(table).keyConditionExpression("#p = :p")
+                    .projectionExpression("#p, #i").expressionAttributeNames(java.util.Map.of("#p", "p", "#i", "i"))
+                    .expressionAttributeValues(java.util.Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true);
+            if (start != null) {
+                q.exclusiveStartKey(start);
+            }
+            QueryResponse page = dynamo.query(q.build());
+            for (java.util.Map<String, AttributeValue> key : page.items()) {
+                dynamo.deleteItem(b -> b.tableName(table).key(key));
+                deleted++;
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return deleted;
     }
 
     @Override
@@ -212,7 +346,8 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             if (tip.isEmpty()) {
                 register(group); // first, so that a group with a checkpoint is always listed
             }
-            Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.noStream());
+            // absent, not version 0: a Tip another instance created meanwhile (version 0 too: unfolds only) must conflict
+            Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.absent());
             AppendResult r = d.event() == null
                     ? index.writeUnfolds(stream, expected, d.next().unfolds())
                     : index.append(stream, expected, List.of(d.event()), d.next().unfolds());
@@ -231,7 +366,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             return;
         }
         ObjectNode o = Json.object().put("group", group);
-        AppendResult r = index.append(GROUPS, Expected.any(), List.of(new EventData("Registered", Json.bytes(o), null, null, null, null)));
+        AppendResult r = index.append(GROUPS, Expected.any(), List.of(new EventData(REGISTERED, Json.bytes(o), null, null, null, null)));
         if (r instanceof AppendResult.Conflict) {
             throw new IllegalStateException("could not register group " + group + " in " + GROUPS
                     + ": other writers kept changing it; nothing else was written, try again");

@@ -2,6 +2,7 @@ package io.appendsfeed.reader;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
@@ -14,11 +15,16 @@ import io.appendsfeed.reader.internal.ReaderContext;
 import io.appendsfeed.reader.internal.Scheduler;
 import io.appendsfeed.reader.internal.StreamCall;
 import io.appendsfeed.reader.internal.Threads;
+import io.appendsfeed.reader.internal.metrics.MeteredHandler;
+import io.appendsfeed.reader.internal.metrics.MeteredParkedStreams;
+import io.appendsfeed.reader.internal.metrics.MetricsSampler;
+import io.appendsfeed.reader.internal.metrics.ReaderCapacity;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -41,6 +47,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * {@link FeedReaderConfig#leaseTimeout()}, and an instance that loses a lease stops that partition
  * and can no longer commit it.
  *
+ * <p><b>Metrics and logs:</b> with {@link FeedReaderConfig#metrics()} set, each handler call is
+ * measured and lag, parked streams and read capacity are sampled every
+ * {@link FeedReaderConfig#lagLogInterval()} and on close ({@link ReaderMetrics}). Log lines about a
+ * group, partition or stream (the handler's own included) carry {@code group}, {@code partition}
+ * and {@code stream} in the SLF4J MDC.
+ *
  * <pre>{@code
  * FeedReaderConfig config = FeedReaderConfig.builder("projector", "my-index", "my-store").build();
  * try (FeedReader reader = new FeedReader(dynamo, config, (stream, events) -> {
@@ -59,6 +71,10 @@ public final class FeedReader implements AutoCloseable {
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
     private final PartitionCoordinator coordinator;
+    /** Null when metrics are off. */
+    private final MetricsSampler sampler;
+    private final ScheduledExecutorService sampling;
+    private final java.util.concurrent.atomic.AtomicBoolean lastSampleTaken = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Keeps checkpoints, leases and parked streams in the index table. The caller owns {@code dynamo}. */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {
@@ -79,20 +95,38 @@ public final class FeedReader implements AutoCloseable {
         if (config.leases() && leaseStore == null) {
             throw new IllegalArgumentException("leases are on but no LeaseStore was given; pass one or turn leases off");
         }
+        boolean metered = config.metrics().enabled();
+        ReaderCapacity capacity = metered ? new ReaderCapacity() : null;
+        CapacityMeter meter = metered ? capacity : CapacityMeter.NONE;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
-                .clock(config.clock()).build());
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).build());
+                .clock(config.clock()).meter(meter).build());
+        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(meter).build());
+        if (metered) {
+            parked = new MeteredParkedStreams(parked, config.metrics(), config.clock());
+        }
         String name = "appendsfeed-" + config.group();
         this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), Threads.named(name + "-handler"));
         this.timers = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-timer"));
+        FeedPositions positions = new FeedPositions(index);
+        StreamHandler measured = metered
+                ? new MeteredHandler(handler, config.group(), config.metrics(), config.clock(), positions::partitions) : handler;
         EventFilter filter = StreamCall.filter(config);
         BodyLoader loader = new BodyLoader(store, dynamo);
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, handler, loader, parked, filter), filter,
+        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, loader, parked, filter), filter,
                 config.maxConcurrentStreams(), config.maxBatchEvents(), config.parkAfterAttempts(),
                 new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
-        this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), new FeedPositions(index), checkpoints,
+        this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), positions, checkpoints,
                 leaseStore, parked);
         this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-leases")));
+        if (metered) {
+            ParkedStreams store0 = parked;
+            this.sampler = new MetricsSampler(config.group(), config.metrics(), config.clock(), capacity, coordinator::lag,
+                    () -> store0.list(config.group()).size());
+            this.sampling = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-metrics"));
+        } else {
+            this.sampler = null;
+            this.sampling = null;
+        }
     }
 
     public FeedReaderConfig config() {
@@ -107,6 +141,10 @@ public final class FeedReader implements AutoCloseable {
      */
     public void start() {
         coordinator.start();
+        if (sampler != null) {
+            long every = config.lagLogInterval().toMillis();
+            sampling.scheduleWithFixedDelay(() -> sampler.sample(false), every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -119,6 +157,10 @@ public final class FeedReader implements AutoCloseable {
         coordinator.close();
         workers.shutdownNow();
         timers.shutdownNow();
+        if (sampler != null && lastSampleTaken.compareAndSet(false, true)) {
+            sampling.shutdownNow();
+            sampler.sample(true); // the last figures: what was handled up to the close, and the lag left
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.appendsfeed.reader;
 
 import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,9 +35,12 @@ import java.util.UUID;
  * @param commitInterval how often progress is committed (also on close)
  * @param leaseTimeout a lease not renewed for this long may be taken over
  * @param parkedPollInterval how often released streams are looked for
- * @param lagLogInterval how often lag is logged at INFO
+ * @param lagLogInterval how often lag is logged at INFO, and sampled for {@code metrics}
  * @param shutdownTimeout how long {@link FeedReader#close()} waits for running handlers
  * @param clock for timestamps and lag
+ * @param metrics where the reader's figures go ({@link ReaderMetrics}): handler calls as they happen,
+ *                lag, parked streams and capacity every {@code lagLogInterval}; {@link Metrics#NONE}
+ *                (the default) measures nothing
  */
 public record FeedReaderConfig(String group, String indexTable, String storeTable, Set<PartitionId> partitions,
                                boolean leases, String owner, StartPosition start, Duration pollInterval,
@@ -45,7 +49,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
                                Duration retryBackoffMin, Duration retryBackoffMax, int parkAfterAttempts,
                                Duration commitInterval, Duration leaseTimeout,
                                Duration parkedPollInterval, Duration lagLogInterval, Duration shutdownTimeout,
-                               Clock clock) {
+                               Clock clock, Metrics metrics) {
 
     /** Default wait at the tail between reads. */
     public static final Duration POLL_INTERVAL = Duration.ofMillis(500);
@@ -77,6 +81,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
                     + retryBackoffMin + ")");
         }
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     public static Builder builder(String group, String indexTable, String storeTable) {
@@ -91,7 +96,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
                 .categories(categories).eventTypes(eventTypes).retryBackoff(retryBackoffMin, retryBackoffMax)
                 .parkAfterAttempts(parkAfterAttempts).commitInterval(commitInterval)
                 .leaseTimeout(leaseTimeout).parkedPollInterval(parkedPollInterval).lagLogInterval(lagLogInterval)
-                .shutdownTimeout(shutdownTimeout).clock(clock);
+                .shutdownTimeout(shutdownTimeout).clock(clock).metrics(metrics);
     }
 
     private static void requireName(String v, String what) {
@@ -138,6 +143,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         private Duration lagLogInterval = Duration.ofSeconds(60);
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private Clock clock = Clock.systemUTC();
+        private Metrics metrics = Metrics.NONE;
 
         private Builder(String group, String indexTable, String storeTable) {
             this.group = group;
@@ -165,12 +171,13 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         public Builder lagLogInterval(Duration v) { this.lagLogInterval = v; return this; }
         public Builder shutdownTimeout(Duration v) { this.shutdownTimeout = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
+        public Builder metrics(Metrics v) { this.metrics = v; return this; }
 
         public FeedReaderConfig build() {
             return new FeedReaderConfig(group, indexTable, storeTable, partitions, leases, owner, start, pollInterval,
                     maxReadEvents, maxBufferedEpochEvents, maxConcurrentStreams, maxBatchEvents, loadBodies, categories,
                     eventTypes, retryBackoffMin, retryBackoffMax, parkAfterAttempts, commitInterval,
-                    leaseTimeout, parkedPollInterval, lagLogInterval, shutdownTimeout, clock);
+                    leaseTimeout, parkedPollInterval, lagLogInterval, shutdownTimeout, clock, metrics);
         }
     }
 }

@@ -63,15 +63,39 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
 
     @Override
     public synchronized StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("an override needs a reason, recorded in the checkpoint's history");
+        return apply(group, partition, to, reason, DynamoCheckpointStore.OVERRIDE_BY);
+    }
+
+    /**
+     * Like {@link #override}, but only when the stored checkpoint is still {@code expected}, and
+     * recorded as made by {@code by}: so that two operators, or an operator and a reader's commit,
+     * never overwrite each other's move unseen.
+     *
+     * @param expected the checkpoint the caller saw; empty when it saw none stored
+     * @param by who moves it (an operator's name), kept in the history
+     * @return {@link OverrideResult.Applied}, or {@link OverrideResult.Moved} with what is stored
+     *         now, when that is not {@code expected}: then nothing was written
+     * @throws IllegalArgumentException when the reason or {@code by} is blank
+     * @throws RuntimeException when the store cannot be written; the checkpoint is then unchanged
+     */
+    public synchronized OverrideResult overrideIf(String group, PartitionId partition, Optional<Checkpoint> expected, Checkpoint to,
+                                                  String reason, String by) {
+        DynamoCheckpointStore.checkOverride(reason, by);
+        Optional<StoredCheckpoint> current = read(group, partition);
+        if (!current.map(StoredCheckpoint::checkpoint).equals(expected)) {
+            return new OverrideResult.Moved(current);
         }
+        return new OverrideResult.Applied(apply(group, partition, to, reason, by));
+    }
+
+    private StoredCheckpoint apply(String group, PartitionId partition, Checkpoint to, String reason, String by) {
+        DynamoCheckpointStore.checkOverride(reason, by);
         Key key = new Key(FeedStreams.checkGroup(group), partition);
         StoredCheckpoint current = checkpoints.get(key);
         Instant now = clock.instant();
         overrides.computeIfAbsent(key, k -> new ArrayList<>())
-                .add(new CheckpointOverride(now, current == null ? null : current.checkpoint(), to, reason, "override"));
-        StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, "override");
+                .add(new CheckpointOverride(now, current == null ? null : current.checkpoint(), to, reason, by));
+        StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, by);
         checkpoints.put(key, next);
         leases.remove(key); // revoked: a reader holding the partition stops and restarts from `to`
         return next;

@@ -3,6 +3,9 @@ package io.appendsfeed.indexer.backfill;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SourceSpan;
+import io.appendsfeed.indexer.backfill.internal.ExportManifest;
+import io.appendsfeed.indexer.backfill.internal.ExportReader;
+import io.appendsfeed.indexer.backfill.internal.ItemSource;
 import io.appendsfeed.indexer.backfill.internal.RateLimiter;
 import io.appendsfeed.indexer.backfill.internal.ScannedItem;
 import io.appendsfeed.indexer.backfill.internal.SegmentScanner;
@@ -31,10 +34,11 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Indexes a store table from a scan of its items, for events written before Streams was enabled,
- * or whose 24 hours on the stream were lost. Scans Tips and calves in parallel segments without
- * their bodies, assembles each stream (its items may come from any segment) and ingests its spans
- * in index order. Safe to run again, and alongside a live indexer: the indexer drops what the
+ * Indexes a store table from a scan of its items ({@link #run()}) or from a DynamoDB export of it
+ * to S3 ({@link #run(ExportFiles)}), for events written before Streams was enabled, or whose 24
+ * hours on the stream were lost. Reads Tips and calves in parallel (scan segments, or export
+ * files) without their bodies, assembles each stream (its items may come from any segment or
+ * file) and ingests its spans in index order. Safe to run again, and alongside a live indexer: the indexer drops what the
  * feed already holds, so every event ends up in the feed once, in order.
  *
  * <p>Order of operations when Streams was enabled late, or a live indexer was down past the 24 h:
@@ -67,7 +71,7 @@ public final class Backfill {
     }
 
     /**
-     * Runs the backfill to the end.
+     * Runs the backfill to the end, from a parallel scan of the store table.
      *
      * @return the counts, and the streams left out (items not of the store format, gaps)
      * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
@@ -75,9 +79,41 @@ public final class Backfill {
      *         retries); what was ingested stays, and running again is safe
      */
     public BackfillResult run() {
+        RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
+        List<ItemSource.Task> segments = new ArrayList<>();
+        for (int s = 0; s < config.segments(); s++) {
+            SegmentScanner scanner = new SegmentScanner(dynamo, config.storeTable(), s, config.segments(), config.pageSize(), limiter);
+            segments.add(scanner::scan);
+        }
+        return run(new ItemSource("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments));
+    }
+
+    /**
+     * Runs the backfill to the end from a DynamoDB export of the store table to S3 (full export,
+     * DynamoDB JSON), read from S3 or from a copy of its files, {@code segments} files at a time.
+     * It costs no read capacity of the table, and goes through the same ingestion as the scan.
+     * Streams the export does not hold whole are read again from the table, as after a scan.
+     *
+     * @throws ExportFormatException when the export is not a full DynamoDB JSON export of this
+     *         store table, or a file is not what its manifest says (count, checksum); what was
+     *         ingested before stays and is right: every item ingested was read whole
+     * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
+     * @throws java.io.UncheckedIOException when a file cannot be read
+     */
+    public BackfillResult run(ExportFiles export) {
+        ExportManifest manifest = ExportManifest.read(export);
+        manifest.requireTable(config.storeTable());
+        List<ItemSource.Task> files = new ArrayList<>();
+        for (ExportManifest.DataFile f : manifest.files()) {
+            files.add((sink, scanned, cancelled) -> ExportReader.read(export, f, sink, scanned, cancelled));
+        }
+        return run(new ItemSource("export " + export.describe() + " (" + manifest.files().size() + " files)", manifest.itemCount(), files));
+    }
+
+    private BackfillResult run(ItemSource source) {
         long started = System.nanoTime();
         Indexer indexer = Indexer.start(dynamo, indexerConfig);
-        long estimated = estimateItems();
+        long estimated = source.estimatedItems();
         StreamAssembler assembler = new StreamAssembler();
         SpanIngester ingester = new SpanIngester(indexer, config.maxRetries(), config.retryBackoff());
         AtomicLong scanned = new AtomicLong();
@@ -86,17 +122,15 @@ public final class Backfill {
         BlockingQueue<List<Span>> assembled = new ArrayBlockingQueue<>(QUEUED_STREAMS);
         Runnable report = () -> config.progress().accept(new BackfillProgress(scanned.get(), estimated, streams.get(),
                 ingester.accepted(), ingester.duplicates(), Duration.ofNanos(System.nanoTime() - started), false));
-        ExecutorService scanners = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-scan"));
+        ExecutorService scanners = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
         reporter.scheduleAtFixedRate(report, config.progressInterval().toMillis(), config.progressInterval().toMillis(), TimeUnit.MILLISECONDS);
-        log.info("backfill of {} into {}: {} segments, ~{} items", config.storeTable(), indexerConfig.indexTable(),
-                config.segments(), estimated);
+        log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(),
+                source.description(), estimated);
         try {
-            RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
             List<Future<?>> segments = new ArrayList<>();
-            for (int s = 0; s < config.segments(); s++) {
-                SegmentScanner scanner = new SegmentScanner(dynamo, config.storeTable(), s, config.segments(), config.pageSize(), limiter);
-                segments.add(scanners.submit(() -> scanner.scan(item -> route(item, assembler, assembled, reserved),
+            for (ItemSource.Task task : source.tasks()) {
+                segments.add(scanners.submit(() -> task.read(item -> route(item, assembler, assembled, reserved),
                         scanned, Thread.currentThread()::isInterrupted)));
             }
             boolean scanning = true;

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  *                   live indexer) before the backfill gives up
  * @param retryBackoff first wait before such a retry; doubles each time
  * @param progress told how far the backfill is, every {@code progressInterval} and once at the end
- *                 (from another thread); {@link ProgressBar} draws a bar, the default logs a line
+ *                 (from another thread); the default logs a line, the CLI draws its progress line
  * @param progressInterval how often {@code progress} is told
  */
 public record BackfillConfig(String storeTable, int segments, int pageSize, int maxItemsPerSecond, int spansPerBatch,

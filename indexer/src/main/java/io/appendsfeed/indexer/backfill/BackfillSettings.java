@@ -1,14 +1,14 @@
 package io.appendsfeed.indexer.backfill;
 
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.backfill.internal.Arguments;
+import io.appendsfeed.indexer.backfill.internal.Variables;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
 /**
  * A backfill's settings, read in this one place from variables (or the matching options of
- * {@link BackfillMain}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
+ * {@code feed backfill}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
  *
  * <table>
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table to scan</td></tr>
@@ -30,10 +30,10 @@ public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, D
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static BackfillSettings from(Function<String, String> env) {
         LambdaSettings common = LambdaSettings.from(env);
-        BackfillConfig backfill = BackfillConfig.builder(Arguments.text(env, STORE_TABLE, "the event-store table to scan"))
-                .segments(Arguments.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
-                .pageSize(Arguments.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
-                .maxItemsPerSecond(Arguments.number(env, MAX_ITEMS_PER_SECOND, 0, 0))
+        BackfillConfig backfill = BackfillConfig.builder(Variables.text(env, STORE_TABLE, "the event-store table to scan"))
+                .segments(Variables.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
+                .pageSize(Variables.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
+                .maxItemsPerSecond(Variables.number(env, MAX_ITEMS_PER_SECOND, 0, 0))
                 .build();
         return new BackfillSettings(backfill, common.config(), common.dynamo());
     }

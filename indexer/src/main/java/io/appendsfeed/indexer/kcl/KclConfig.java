@@ -2,6 +2,7 @@ package io.appendsfeed.indexer.kcl;
 
 import java.time.Duration;
 import java.util.Objects;
+import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
  * Configuration of a {@link KclIndexer}; build with {@link #builder(String, String)}.
@@ -21,10 +22,15 @@ import java.util.Objects;
  *                        stopping it outright. KCL 3 with the adapter can wait forever while the worker
  *                        holds leases of ended shards (kept for hours); stopping is safe, since every
  *                        batch is checkpointed as soon as it is ingested
+ * @param kclMetrics what KCL itself publishes to CloudWatch with the configured CloudWatch client
+ *                   (lease, shard and fetch figures, per shard at {@code DETAILED}): {@code NONE} by
+ *                   default, since the indexer reports its own per batch and shard
+ *                   ({@link io.appendsfeed.indexer.IndexerConfig#metrics()}); {@code SUMMARY} or
+ *                   {@code DETAILED} need {@code cloudwatch:PutMetricData}
  */
 public record KclConfig(String applicationName, String leaseTable, String streamArn, String workerId,
                         Duration idleTimeBetweenReads, Duration failoverTime, Duration shardSyncInterval,
-                        Duration retryBackoff, OnRejected onRejected, Duration shutdownTimeout) {
+                        Duration retryBackoff, OnRejected onRejected, Duration shutdownTimeout, MetricsLevel kclMetrics) {
 
     public static final Duration IDLE_TIME_BETWEEN_READS = Duration.ofSeconds(1);
     public static final Duration FAILOVER_TIME = Duration.ofSeconds(10);
@@ -59,6 +65,7 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         requirePositive(retryBackoff, "retryBackoff", false);
         requirePositive(shutdownTimeout, "shutdownTimeout", false);
         Objects.requireNonNull(onRejected, "onRejected");
+        Objects.requireNonNull(kclMetrics, "kclMetrics");
     }
 
     private static void requireText(String v, String name) {
@@ -89,6 +96,7 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         private Duration retryBackoff = RETRY_BACKOFF;
         private OnRejected onRejected = OnRejected.STOP_SHARD;
         private Duration shutdownTimeout = SHUTDOWN_TIMEOUT;
+        private MetricsLevel kclMetrics = MetricsLevel.NONE;
 
         private Builder(String applicationName, String streamArn) {
             this.applicationName = applicationName;
@@ -103,11 +111,12 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
         public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
         public Builder shutdownTimeout(Duration v) { this.shutdownTimeout = v; return this; }
+        public Builder kclMetrics(MetricsLevel v) { this.kclMetrics = v; return this; }
 
         public KclConfig build() {
             return new KclConfig(applicationName, leaseTable != null ? leaseTable : applicationName, streamArn,
                     workerId != null ? workerId : defaultWorkerId(), idleTimeBetweenReads, failoverTime,
-                    shardSyncInterval, retryBackoff, onRejected, shutdownTimeout);
+                    shardSyncInterval, retryBackoff, onRejected, shutdownTimeout, kclMetrics);
         }
 
         private static String defaultWorkerId() {

@@ -67,7 +67,9 @@ public final class KclIndexer implements AutoCloseable {
         var leases = configs.leaseManagementConfig()
                 .failoverTimeMillis(config.failoverTime().toMillis())
                 .shardSyncIntervalMillis(config.shardSyncInterval().toMillis());
-        var metrics = configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory());
+        var metrics = config.kclMetrics() == MetricsLevel.NONE
+                ? configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory())
+                : configs.metricsConfig().metricsLevel(config.kclMetrics()); // KCL's CloudWatch publisher, with clients.cloudWatch()
         var retrieval = configs.retrievalConfig().retrievalSpecificConfig(
                 new DynamoDBStreamsPollingConfig(config.streamArn(), adapter)
                         .idleTimeBetweenReadsInMillis(config.idleTimeBetweenReads().toMillis()));
@@ -75,8 +77,8 @@ public final class KclIndexer implements AutoCloseable {
                 leases, configs.lifecycleConfig(), metrics, configs.processorConfig(), retrieval, adapter);
         KclIndexer worker = new KclIndexer(config, state, scheduler);
         worker.thread.start();
-        log.info("KCL worker {} started on {} (application {}, lease table {})", config.workerId(), config.streamArn(),
-                config.applicationName(), config.leaseTable());
+        log.info("KCL worker {} started on {} (application {}, lease table {}, KCL metrics {})", config.workerId(),
+                config.streamArn(), config.applicationName(), config.leaseTable(), config.kclMetrics());
         return worker;
     }
 

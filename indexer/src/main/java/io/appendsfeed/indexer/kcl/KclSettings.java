@@ -1,16 +1,17 @@
 package io.appendsfeed.indexer.kcl;
 
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.backfill.internal.Arguments;
+import io.appendsfeed.indexer.backfill.internal.Variables;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Function;
+import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
  * The KCL worker's settings, read in this one place from variables (or the matching options of
- * {@link KclMain}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
+ * {@code feed kcl}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
  *
  * <table>
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table (Streams on)</td></tr>
@@ -24,6 +25,7 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_FAILOVER_MILLIS}</td><td>lease failover time (default 10000)</td></tr>
  * <tr><td>{@code APPENDS_SHARD_SYNC_MILLIS}</td><td>interval between shard listings (default 60000)</td></tr>
  * <tr><td>{@code APPENDS_ON_REJECTED}</td><td>{@code STOP_SHARD} (default) or {@code RECORD_AND_CONTINUE}</td></tr>
+ * <tr><td>{@code APPENDS_KCL_METRICS}</td><td>what KCL publishes to CloudWatch itself: {@code NONE} (default), {@code SUMMARY} or {@code DETAILED}</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}</td><td>where DynamoDB is (default: AWS, the SDK's region chain)</td></tr>
  * </table>
  *
@@ -31,7 +33,7 @@ import java.util.function.Function;
  */
 public record KclSettings(String storeTable, String streamArn, IndexerConfig indexer, DynamoClients.Settings dynamo,
                           String application, String leaseTable, String workerId, Duration idle, Duration failover,
-                          Duration shardSync, KclConfig.OnRejected onRejected) {
+                          Duration shardSync, KclConfig.OnRejected onRejected, MetricsLevel kclMetrics) {
 
     public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
     public static final String STREAM_ARN = "APPENDS_STREAM_ARN";
@@ -42,11 +44,12 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     public static final String FAILOVER_MILLIS = "APPENDS_FAILOVER_MILLIS";
     public static final String SHARD_SYNC_MILLIS = "APPENDS_SHARD_SYNC_MILLIS";
     public static final String ON_REJECTED = "APPENDS_ON_REJECTED";
+    public static final String KCL_METRICS = "APPENDS_KCL_METRICS";
 
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static KclSettings from(Function<String, String> env) {
         LambdaSettings common = LambdaSettings.from(env);
-        String store = Arguments.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
+        String store = Variables.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
         String app = blankToNull(env.apply(APPLICATION));
         String rejected = blankToNull(env.apply(ON_REJECTED));
         KclConfig.OnRejected onRejected;
@@ -56,23 +59,30 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(ON_REJECTED + " is '" + rejected + "': give STOP_SHARD or RECORD_AND_CONTINUE", e);
         }
+        String level = blankToNull(env.apply(KCL_METRICS));
+        MetricsLevel kclMetrics;
+        try {
+            kclMetrics = level == null ? MetricsLevel.NONE : MetricsLevel.valueOf(level.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(KCL_METRICS + " is '" + level + "': give NONE, SUMMARY or DETAILED", e);
+        }
         return new KclSettings(store, blankToNull(env.apply(STREAM_ARN)), common.config(), common.dynamo(),
                 app != null ? app : "appendsfeed-" + store, blankToNull(env.apply(LEASE_TABLE)), blankToNull(env.apply(WORKER_ID)),
                 millis(env, IDLE_MILLIS, KclConfig.IDLE_TIME_BETWEEN_READS), millis(env, FAILOVER_MILLIS, KclConfig.FAILOVER_TIME),
-                millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL), onRejected);
+                millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL), onRejected, kclMetrics);
     }
 
     /** The worker's configuration, for the given stream. */
     public KclConfig config(String arn) {
         KclConfig.Builder b = KclConfig.builder(application, arn).idleTimeBetweenReads(idle).failoverTime(failover)
-                .shardSyncInterval(shardSync).onRejected(onRejected);
+                .shardSyncInterval(shardSync).onRejected(onRejected).kclMetrics(kclMetrics);
         if (leaseTable != null) b.leaseTable(leaseTable);
         if (workerId != null) b.workerId(workerId);
         return b.build();
     }
 
     private static Duration millis(Function<String, String> env, String name, Duration dflt) {
-        return Duration.ofMillis(Arguments.number(env, name, (int) dflt.toMillis(), 0));
+        return Duration.ofMillis(Variables.number(env, name, (int) dflt.toMillis(), 0));
     }
 
     private static String blankToNull(String s) {

@@ -110,7 +110,7 @@ public final class StreamsPoller implements AutoCloseable {
             return 0;
         }
         List<ChangeRecord> records = batch.records();
-        BatchOutcome o = indexer.ingest(records);
+        BatchOutcome o = indexer.ingest(records, id);
         if (o.complete()) {
             positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed);
             return records.size();

@@ -15,13 +15,13 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * Test support: the JSON Lambda hands a function subscribed to a DynamoDB stream, written from real
  * Streams records (capitalised attribute-value keys, binary as base64, times in epoch seconds).
  */
-final class AwsEventJson {
+public final class AwsEventJson {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private AwsEventJson() {}
 
-    static ObjectNode event(List<Record> records, String streamArn) {
+    public static ObjectNode event(List<Record> records, String streamArn) {
         ObjectNode event = JSON.createObjectNode();
         ArrayNode out = event.putArray("Records");
         for (Record r : records) {

@@ -9,8 +9,11 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -51,8 +54,14 @@ final class CallRecorder implements ExecutionInterceptor {
             add("PutItem", r.tableName(), r.item());
         } else if (request instanceof UpdateItemRequest r) {
             add("UpdateItem", r.tableName(), r.key());
+        } else if (request instanceof BatchGetItemRequest r) {
+            r.requestItems().forEach((table, keys) -> keys.keys().forEach(key -> add("BatchGetItem", table, key)));
         } else if (request instanceof DeleteItemRequest r) {
             add("DeleteItem", r.tableName(), r.key());
+        } else if (request instanceof DescribeTableRequest r) {
+            calls.add(new Authorisation("dynamodb:DescribeTable", r.tableName(), null)); // no item: no leading key
+        } else if (request instanceof ScanRequest r) {
+            calls.add(new Authorisation("dynamodb:Scan", r.tableName(), null)); // every partition key: no leading key
         } else if (request instanceof QueryRequest r) {
             calls.add(new Authorisation("dynamodb:Query", r.tableName(), queriedKey(r)));
         } else if (request instanceof TransactWriteItemsRequest r) {

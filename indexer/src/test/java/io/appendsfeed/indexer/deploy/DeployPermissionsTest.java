@@ -58,11 +58,31 @@ class DeployPermissionsTest {
         Map<String, JsonNode> s = template.statements(policy.path("Properties").path("PolicyDocument"));
         assertThat(s).containsOnlyKeys("ReadStore", "ReadIndex", "WriteReaderStreams");
         s.values().forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
-        assertStatement(s.get("ReadStore"), Set.of("dynamodb:Query"), STORE_TABLE_ARN);
+        assertStatement(s.get("ReadStore"), Set.of("dynamodb:BatchGetItem", "dynamodb:Query"), STORE_TABLE_ARN);
         assertStatement(s.get("ReadIndex"), Set.of("dynamodb:GetItem", "dynamodb:Query"), INDEX_ARN);
         assertStatement(s.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem"), INDEX_ARN);
         assertThat(leadingKeys(s.get("WriteReaderStreams"))).containsExactlyElementsOf(READER_KEYS);
         assertThat(template.resource("ReactorPolicy").path("Properties").has("Roles")).isFalse();
+    }
+
+    @Test
+    void operator_policies_split_reading_both_tables_from_writing_the_reader_streams() {
+        Map<String, JsonNode> read = template.statements(template.properties("OperatorReadPolicy").path("PolicyDocument"));
+        assertThat(read).containsOnlyKeys("ReadTables");
+        assertThat(DeployTemplate.strings(read.get("ReadTables").path("Action"))).containsExactlyInAnyOrder(
+                "dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:Query", "dynamodb:Scan");
+        assertThat(read.get("ReadTables").path("Resource")).isEqualTo(DeployTemplate.json("[" + INDEX_ARN + "," + STORE_TABLE_ARN + "]"));
+        assertThat(read.get("ReadTables").has("Condition")).isFalse();
+
+        Map<String, JsonNode> write = template.statements(template.properties("OperatorWritePolicy").path("PolicyDocument"));
+        assertThat(write).containsOnlyKeys("WriteReaderStreams");
+        assertStatement(write.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"), INDEX_ARN);
+        assertThat(leadingKeys(write.get("WriteReaderStreams"))).containsExactlyElementsOf(READER_KEYS);
+        for (String policy : List.of("OperatorReadPolicy", "OperatorWritePolicy")) {
+            assertThat(template.resource(policy).path("Type").asText()).isEqualTo("AWS::IAM::ManagedPolicy");
+            template.statements(template.properties(policy).path("PolicyDocument")).values()
+                    .forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
+        }
     }
 
     @Test

@@ -28,10 +28,14 @@ final class DeployTemplate {
     }
 
     static DeployTemplate load() {
+        return load(FILE);
+    }
+
+    static DeployTemplate load(Path file) {
         try {
-            return new DeployTemplate(YAML.readTree(Files.readString(FILE)));
+            return new DeployTemplate(YAML.readTree(Files.readString(file)));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + FILE.toAbsolutePath(), e);
+            throw new UncheckedIOException("cannot read " + file.toAbsolutePath(), e);
         }
     }
 

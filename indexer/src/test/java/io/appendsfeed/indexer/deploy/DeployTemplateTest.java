@@ -73,7 +73,7 @@ class DeployTemplateTest {
     void code_uri_is_the_attached_lambda_jar_of_this_version() {
         String version = System.getProperty("project.version");
         assertThat(version).as("project.version, set by the build (surefire systemPropertyVariables)").isNotBlank();
-        assertThat(function.path("CodeUri").asText()).isEqualTo("../target/indexer-" + version + "-lambda.jar");
+        assertThat(function.path("CodeUri").asText()).isEqualTo("../target/appendsfeed-indexer-" + version + "-lambda.jar");
     }
 
     @Test
@@ -146,6 +146,74 @@ class DeployTemplateTest {
                 "[{\"AttributeName\":\"p\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"i\",\"KeyType\":\"RANGE\"}]"));
         assertThat(p.path("AttributeDefinitions")).isEqualTo(DeployTemplate.json(
                 "[{\"AttributeName\":\"p\",\"AttributeType\":\"S\"},{\"AttributeName\":\"i\",\"AttributeType\":\"N\"}]"));
-        assertThat(p.has("StreamSpecification")).as("the index table needs no stream").isFalse();
+        // its own stream only for the notifier (NotifierTemplateTest)
+        assertThat(p.path("StreamSpecification")).isEqualTo(DeployTemplate.json(
+                "{\"Fn::If\":[\"NotifierEnabled\",{\"StreamViewType\":\"NEW_IMAGE\"},{\"Ref\":\"AWS::NoValue\"}]}"));
+    }
+
+    @Test
+    void index_table_cannot_be_deleted_by_accident() {
+        assertThat(template.properties("IndexTable").path("DeletionProtectionEnabled").asBoolean()).isTrue();
+    }
+
+    @Test
+    void function_name_is_never_longer_than_lambda_allows_whatever_the_stack_name() {
+        JsonNode name = template.parameter("FunctionName");
+        assertThat(name.path("Default").asText()).isEmpty();
+        assertThat(name.path("MaxLength").asInt()).isEqualTo(64);
+        // an empty name is left to CloudFormation, which shortens a long stack name to fit
+        assertThat(function.path("FunctionName")).isEqualTo(DeployTemplate.json(
+                "{\"Fn::If\":[\"HasFunctionName\",{\"Ref\":\"FunctionName\"},{\"Ref\":\"AWS::NoValue\"}]}"));
+        assertThat(DeployTemplate.text()).doesNotContain("${AWS::StackName}-indexer\"\n      Description");
+        // the log group does not depend on the function's name: the function is pointed at it
+        assertThat(function.path("LoggingConfig").path("LogGroup")).isEqualTo(DeployTemplate.json("{\"Ref\":\"IndexerLogGroup\"}"));
+    }
+
+    @Test
+    void logs_are_json_through_lambda_logging_in_the_lambda_jar() throws IOException {
+        JsonNode logging = function.path("LoggingConfig");
+        assertThat(logging.path("LogFormat").asText()).isEqualTo("JSON");
+        assertThat(logging.path("ApplicationLogLevel").asText()).isEqualTo("INFO");
+        // the binding that writes through LambdaLogger, which the JSON format turns into JSON objects
+        assertThat(java.nio.file.Files.readString(java.nio.file.Path.of("deploy", "slf4j-provider")).lines()
+                .filter(l -> !l.startsWith("#") && !l.isBlank()).toList())
+                .containsExactly(io.appendsfeed.indexer.lambda.logging.LambdaLoggingProvider.class.getName());
+    }
+
+    @Test
+    void alarms_watch_the_function_and_the_failure_queue_and_notify_the_optional_topic() {
+        JsonNode topicActions = DeployTemplate.json(
+                "{\"Fn::If\":[\"HasAlarmTopic\",[{\"Ref\":\"AlarmTopicArn\"}],{\"Ref\":\"AWS::NoValue\"}]}");
+        assertThat(template.parameter("AlarmTopicArn").path("Default").asText()).isEmpty();
+        JsonNode functionDimension = DeployTemplate.json("[{\"Name\":\"FunctionName\",\"Value\":{\"Ref\":\"IndexerFunction\"}}]");
+
+        JsonNode age = template.properties("IteratorAgeAlarm");
+        assertThat(age.path("Namespace").asText()).isEqualTo("AWS/Lambda");
+        assertThat(age.path("MetricName").asText()).isEqualTo("IteratorAge");
+        assertThat(age.path("Dimensions")).isEqualTo(functionDimension);
+        assertThat(age.path("Statistic").asText()).isEqualTo("Maximum");
+        assertThat(age.path("Threshold")).isEqualTo(DeployTemplate.json("{\"Fn::Sub\":\"${IteratorAgeAlarmSeconds}000\"}"));
+        assertThat(template.parameter("IteratorAgeAlarmSeconds").path("MaxValue").asInt())
+                .as("alarms before Streams drops records (24 h)").isLessThanOrEqualTo(86_400);
+
+        JsonNode errors = template.properties("ErrorsAlarm");
+        assertThat(errors.path("MetricName").asText()).isEqualTo("Errors");
+        assertThat(errors.path("Dimensions")).isEqualTo(functionDimension);
+        assertThat(errors.path("Threshold").asInt()).isZero();
+        assertThat(errors.path("ComparisonOperator").asText()).isEqualTo("GreaterThanThreshold");
+
+        JsonNode queue = template.properties("FailureQueueAlarm");
+        assertThat(queue.path("Namespace").asText()).isEqualTo("AWS/SQS");
+        assertThat(queue.path("MetricName").asText()).isEqualTo("ApproximateNumberOfMessagesVisible");
+        assertThat(queue.path("Dimensions")).isEqualTo(DeployTemplate.json(
+                "[{\"Name\":\"QueueName\",\"Value\":{\"Fn::GetAtt\":[\"FailureQueue\",\"QueueName\"]}}]"));
+        assertThat(queue.path("Threshold").asInt()).as("above 0: any batch given up on").isZero();
+        assertThat(queue.path("ComparisonOperator").asText()).isEqualTo("GreaterThanThreshold");
+
+        for (String alarm : new String[] {"IteratorAgeAlarm", "ErrorsAlarm", "FailureQueueAlarm"}) {
+            assertThat(template.resource(alarm).path("Type").asText()).isEqualTo("AWS::CloudWatch::Alarm");
+            assertThat(template.properties(alarm).path("AlarmActions")).as(alarm).isEqualTo(topicActions);
+            assertThat(template.properties(alarm).path("TreatMissingData").asText()).as(alarm).isEqualTo("notBreaching");
+        }
     }
 }

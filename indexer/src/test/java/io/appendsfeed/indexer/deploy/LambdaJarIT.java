@@ -51,7 +51,7 @@ class LambdaJarIT {
             "software/amazon/awssdk/services/cloudwatch/", "software/amazon/awssdk/services/lambda/", "software/amazon/awssdk/http/nio/",
             "software/amazon/awssdk/crt/", "software/amazon/eventstream/", "io/netty/", "org/junit/", "junit/", "org/assertj/",
             "net/jqwik/", "org/awaitility/", "org/testcontainers/", "org/yaml/", "com/fasterxml/jackson/dataformat/",
-            "io/appendsfeed/indexer/deploy/", "io/appendsfeed/model/testing/", "org/mockito/",
+            "io/appendsfeed/indexer/deploy/", "io/appendsfeed/model/testing/", "org/mockito/", "io/micrometer/",
             // the other sources of the indexer
             "io/appendsfeed/indexer/kcl/", "io/appendsfeed/indexer/backfill/", "io/appendsfeed/indexer/poller/");
 
@@ -72,15 +72,23 @@ class LambdaJarIT {
         }
         assertThat(entries).contains("io/appendsfeed/indexer/lambda/IndexerHandler.class",
                 "io/appendsfeed/model/store/StoreClient.class",
+                "io/appendsfeed/indexer/notifier/NotifierHandler.class",
+                "software/amazon/awssdk/services/sns/SnsClient.class",
                 "software/amazon/awssdk/services/dynamodb/DynamoDbClient.class",
                 "software/amazon/awssdk/http/apache/ApacheHttpClient.class",
                 "com/amazonaws/services/lambda/runtime/events/DynamodbEvent.class",
                 "com/amazonaws/services/lambda/runtime/events/StreamsEventResponse.class",
                 "org/brotli/dec/BrotliInputStream.class",
-                "org/slf4j/simple/SimpleLogger.class",
+                "io/appendsfeed/indexer/lambda/logging/LambdaLoggingProvider.class",
+                "io/appendsfeed/model/metrics/EmfMetrics.class",
                 "org/joda/time/DateTime.class",
-                "META-INF/services/org.slf4j.spi.SLF4JServiceProvider",
-                "simplelogger.properties");
+                "META-INF/services/org.slf4j.spi.SLF4JServiceProvider");
+        assertThat(entries).as("one logging binding: ours").noneMatch(e -> e.startsWith("org/slf4j/simple/"));
+        try (JarFile file = new JarFile(jar.toFile())) {
+            assertThat(new String(file.getInputStream(file.getEntry("META-INF/services/org.slf4j.spi.SLF4JServiceProvider"))
+                    .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip())
+                    .isEqualTo("io.appendsfeed.indexer.lambda.logging.LambdaLoggingProvider");
+        }
         for (String prefix : FORBIDDEN) {
             assertThat(entries).as("entries under " + prefix).noneMatch(e -> e.startsWith(prefix));
         }

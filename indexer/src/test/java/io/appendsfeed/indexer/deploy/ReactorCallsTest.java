@@ -72,7 +72,10 @@ class ReactorCallsTest {
         assertThat(needed).extracting(CallRecorder.Authorisation::table).containsOnly(store, index);
         Set<String> onStore = actions(needed, store);
         Set<String> onIndex = actions(needed, index);
-        assertThat(actions(needed, store)).as("store table: ReadStore").containsExactly("dynamodb:Query");
+        // bodies: the latest items of many streams in one BatchGetItem; Query (also granted) reads a stream's older
+        // items, when a reader is behind by more than a stream's latest item, which this run does not need
+        assertThat(actions(needed, store)).as("store table: ReadStore").contains("dynamodb:BatchGetItem")
+                .isSubsetOf("dynamodb:BatchGetItem", "dynamodb:Query");
         assertThat(actions(needed, index)).as("index table: ReadIndex and WriteReaderStreams")
                 .containsExactlyInAnyOrder("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem");
         List<CallRecorder.Authorisation> writes = needed.stream()

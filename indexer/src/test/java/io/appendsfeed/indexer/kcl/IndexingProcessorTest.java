@@ -121,6 +121,26 @@ class IndexingProcessorTest {
     }
 
     @Test
+    void each_attempt_reports_its_figures_under_the_shard(LocalDynamo local) {
+        Fixture f = fixture(local);
+        FaultInjector faults = new FaultInjector(FaultPlan.builder().calls("PutItem", 1, 2, Fault.failBefore()).build());
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        KclConfig config = KclConfig.builder("app", "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/1")
+                .retryBackoff(Duration.ofMillis(5)).build();
+        WorkerState state = new WorkerState(Indexer.start(faults.wrap(local.dynamo()), IndexerConfig.builder(f.indexTable())
+                .metrics(new io.appendsfeed.model.metrics.MicrometerMetrics(registry)).build()), config, new RejectedLog(f.index()), "t");
+        IndexingProcessor p = new IndexingProcessor(state);
+        p.initialize(InitializationInput.builder().shardId("shard-7").build());
+
+        p.processRecords(batch(f.records(), new ArrayList<>()));
+
+        assertThat(registry.get("appendsfeed.indexer.batches.incomplete").tag("shard", "shard-7").counter().count())
+                .as("the two attempts whose write failed").isEqualTo(2);
+        assertThat(registry.get("appendsfeed.indexer.batch.time").tag("shard", "shard-7").timer().count()).isEqualTo(3);
+        assertThat(registry.get("appendsfeed.indexer.events.accepted").tag("shard", "shard-7").counter().count()).isEqualTo(3);
+    }
+
+    @Test
     void a_rejected_record_stops_the_shard_just_before_it_and_its_end_is_not_checkpointed(LocalDynamo local) {
         Fixture f = fixture(local);
         List<Record> r = f.records();

@@ -24,6 +24,13 @@ public sealed interface Expected {
     /** No condition: append after whatever is there (still one atomic write per attempt). */
     record Any() implements Expected {}
 
+    /**
+     * The stream must have no Tip at all. Stricter than {@code version(0)}, which a Tip holding only
+     * unfolds (version 0) also satisfies: for streams written only as unfolds (checkpoints, leases),
+     * whose version stays 0, this is what makes a first write exclusive.
+     */
+    record Absent() implements Expected {}
+
     static Expected version(long version) {
         return new Version(version);
     }
@@ -38,5 +45,9 @@ public sealed interface Expected {
 
     static Expected any() {
         return new Any();
+    }
+
+    static Expected absent() {
+        return new Absent();
     }
 }

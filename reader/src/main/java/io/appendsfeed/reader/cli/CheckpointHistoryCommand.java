@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CheckpointOverride;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.GroupDeletion;
 import io.appendsfeed.reader.cli.internal.Arguments;
 import io.appendsfeed.reader.cli.internal.CliContext;
 import io.appendsfeed.reader.cli.internal.Connection;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "history", mixinStandardHelpOptions = true,
-        description = "The explicit moves of a group's checkpoints (by `checkpoints set` or a reader's start position), oldest first.")
+        description = "The explicit moves of a group's checkpoints (by `checkpoints set` or a reader's start position), oldest first,"
+                + " and the group's recorded deletions.")
 final class CheckpointHistoryCommand implements Callable<Integer> {
 
     private final CliContext ctx;
@@ -43,7 +45,7 @@ final class CheckpointHistoryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String g = Arguments.group(group);
-        try (Connection c = Connection.open(common.settings(ctx, parent.common), ctx.clock(), false)) {
+        try (Connection c = Connection.open(ctx, common.settings(ctx, parent.common), Connection.IndexUse.READ, false)) {
             DynamoCheckpointStore store = c.checkpoints();
             int partitions = store.indexState().partitions();
             PartitionId only = Arguments.partition(partition, partitions);
@@ -60,6 +62,20 @@ final class CheckpointHistoryCommand implements Callable<Integer> {
                             .put("from", o.from() == null ? null : o.from().value()).put("to", o.to().value())
                             .put("by", o.by()).put("reason", o.reason());
                 }
+            }
+            for (GroupDeletion.Deleted d : store.deletions(g)) {
+                if (d.checkpoints().isEmpty()) {
+                    t.row(Formats.time(d.at()), null, "none", "deleted", d.by(), d.reason());
+                }
+                d.checkpoints().forEach((p, from) -> {
+                    if (only == null || only.equals(p)) {
+                        t.row(Formats.time(d.at()), p, from.display(), "deleted", d.by(), d.reason());
+                    }
+                });
+                a.addObject().put("at", d.at().toString()).put("deleted", true).put("by", d.by()).put("reason", d.reason())
+                        .set("from", Formats.object().setAll(d.checkpoints().entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                                e -> Integer.toString(e.getKey().value()),
+                                e -> (com.fasterxml.jackson.databind.JsonNode) Formats.object().numberNode(e.getValue().value())))));
             }
             if (json) {
                 Formats.printJson(ctx.out(), a);

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "checkpoints", mixinStandardHelpOptions = true,
         description = "Every consumer group's checkpoint per partition, with its lag in epoch events and in time.",
-        subcommands = {SetCheckpointCommand.class, CheckpointHistoryCommand.class})
+        subcommands = {SetCheckpointCommand.class, CheckpointHistoryCommand.class, DeleteGroupCommand.class})
 final class CheckpointsCommand implements Callable<Integer> {
 
     private final CliContext ctx;
@@ -52,7 +52,7 @@ final class CheckpointsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String only = group == null ? null : Arguments.group(group);
-        try (Connection c = Connection.open(common.settings(ctx, null), ctx.clock(), false)) {
+        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
             DynamoCheckpointStore store = c.checkpoints();
             List<String> known = store.groups();
             List<String> groups = only == null ? known : List.of(only);

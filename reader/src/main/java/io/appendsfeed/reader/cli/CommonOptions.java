@@ -4,15 +4,23 @@ import io.appendsfeed.reader.cli.internal.CliContext;
 import io.appendsfeed.reader.cli.internal.Settings;
 import picocli.CommandLine.Option;
 
-/** Where the feed's tables are; every command takes these, each falling back to its environment variable. */
-final class CommonOptions {
+/**
+ * Where DynamoDB and the feed's tables are: the one set of connection options every command of
+ * {@code feed} takes (the indexer's operations too), each falling back to its environment variable.
+ */
+public final class CommonOptions {
 
     @Option(names = "--endpoint", paramLabel = "URL",
-            description = "DynamoDB endpoint, e.g. http://localhost:8000 (env APPENDS_DYNAMODB_ENDPOINT; default: AWS)")
+            description = {"DynamoDB endpoint, e.g. http://localhost:8000 (env APPENDS_DYNAMODB_ENDPOINT, then the SDK's"
+                    + " AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL; default: AWS). A loopback endpoint gets static local"
+                    + " credentials unless --profile is given."})
     String endpoint;
 
-    @Option(names = "--region", paramLabel = "REGION", description = "AWS region (env AWS_REGION; default: the SDK's chain)")
+    @Option(names = "--region", paramLabel = "REGION", description = "AWS region (env AWS_REGION; default: the profile's, then the SDK's chain)")
     String region;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "AWS profile for credentials and region (default: the SDK's chain, which reads AWS_PROFILE)")
+    String profile;
 
     @Option(names = "--store-table", paramLabel = "TABLE", description = "the event store table (env APPENDS_STORE_TABLE)")
     String storeTable;
@@ -21,9 +29,10 @@ final class CommonOptions {
     String indexTable;
 
     /** This command's options, then its parent command's ({@code feed checkpoints --index-table x set ...}), then the environment. */
-    Settings settings(CliContext ctx, CommonOptions parent) {
+    public Settings settings(CliContext ctx, CommonOptions parent) {
         return Settings.resolve(pick(endpoint, parent == null ? null : parent.endpoint),
                 pick(region, parent == null ? null : parent.region),
+                pick(profile, parent == null ? null : parent.profile),
                 pick(storeTable, parent == null ? null : parent.storeTable),
                 pick(indexTable, parent == null ? null : parent.indexTable), ctx.env());
     }

@@ -41,7 +41,7 @@ final class EpochsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Connection c = Connection.open(common.settings(ctx, null), ctx.clock(), false)) {
+        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
             IndexState state = new FeedIndex(c.index()).read();
             PartitionId only = Arguments.partition(partition, state.partitions());
             EpochWalk walk = new EpochWalk(c.index());

@@ -1,10 +1,10 @@
 package io.appendsfeed.reader.cli;
 
 import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.internal.Durations;
 import io.appendsfeed.reader.cli.internal.UsageException;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -17,14 +17,17 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * The {@code feed} command: inspects and repairs a feed's index table (checkpoints, epochs, parked
- * streams) and verifies it against the store table. Exit codes: 0 fine, 1 a problem was found (or
- * DynamoDB failed), 2 bad usage.
+ * streams) and verifies it against the store table. The indexer's operations (backfill, the KCL
+ * worker, the poller) are added by the indexer module's entry point, {@code FeedMain}, which builds
+ * the one CLI jar; the reader SDK itself never needs picocli. Exit codes: 0 fine, 1 a problem was
+ * found (or DynamoDB failed), 2 bad usage or a malformed value.
  */
 @Command(name = "feed", mixinStandardHelpOptions = true, versionProvider = FeedCli.Version.class,
-        description = "Inspect and repair an appendsfeed index: checkpoints, epochs, parked streams; verify it against the store.",
+        description = "Operate an appendsfeed feed: inspect and repair its index (checkpoints, epochs, parked streams),"
+                + " verify it against the store, and run the indexer's operations.",
         subcommands = {CheckpointsCommand.class, EpochsCommand.class, TailCommand.class, ParkedCommand.class,
                 VerifyCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage."})
+        footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage or a malformed value."})
 public final class FeedCli implements Callable<Integer> {
 
     public static final int OK = 0;
@@ -34,14 +37,10 @@ public final class FeedCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    public static void main(String[] args) {
-        // the CLI reports through its own output; the library's log lines would only interleave with it
-        System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
-        System.setProperty("slf4j.internal.verbosity", "WARN");
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-        CliContext ctx = new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null);
-        System.exit(commandLine(ctx).execute(args));
+    private final CliContext ctx;
+
+    FeedCli(CliContext ctx) {
+        this.ctx = ctx;
     }
 
     /** A command line writing to {@code out}/{@code err} and reading variables from {@code env} (for tests and embedding). */
@@ -49,8 +48,17 @@ public final class FeedCli implements Callable<Integer> {
         return commandLine(new CliContext(env, out, err, Clock.systemUTC(), false));
     }
 
-    static CommandLine commandLine(CliContext ctx) {
+    /**
+     * The {@code feed} command line for one run.
+     *
+     * @param more further subcommands (the indexer's operations), each built by the same factory
+     */
+    public static CommandLine commandLine(CliContext ctx, Class<?>... more) {
         CommandLine cmd = new CommandLine(FeedCli.class, new Factory(ctx));
+        for (Class<?> c : more) {
+            cmd.addSubcommand(new CommandLine(c, new Factory(ctx)));
+        }
+        cmd.registerConverter(java.time.Duration.class, new Durations()); // 500ms, 5s, 2m and ISO-8601, everywhere
         cmd.setOut(ctx.out());
         cmd.setErr(ctx.err());
         cmd.setParameterExceptionHandler(FeedCli::badUsage);
@@ -67,6 +75,12 @@ public final class FeedCli implements Callable<Integer> {
     private static int badUsage(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
+        if (e.getCause() instanceof CommandLine.TypeConversionException || e.getMessage().startsWith("Invalid value for")) {
+            // a malformed value: one line saying what is wrong with it
+            err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+            err.flush();
+            return USAGE;
+        }
         err.println("feed: " + e.getMessage());
         CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
         err.print("Usage: " + cmd.getHelp().synopsis(0));
@@ -78,14 +92,16 @@ public final class FeedCli implements Callable<Integer> {
     private static int failed(Exception e, CommandLine cmd) {
         PrintWriter err = cmd.getErr();
         if (e instanceof UsageException) {
-            err.println("feed: " + e.getMessage());
-            err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
+            // one line: what is wrong and what to type instead
+            err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
             err.flush();
             return USAGE;
         }
         if (e instanceof SdkException) {
-            err.println("feed: DynamoDB failed: " + e.getMessage());
-            err.println("Check --endpoint / --region (or APPENDS_DYNAMODB_ENDPOINT / AWS_REGION) and your AWS credentials.");
+            String where = ctxWhere(cmd);
+            err.println(cmd.getCommandSpec().qualifiedName() + ": DynamoDB at " + where + " failed: " + e.getMessage());
+            err.println("Check --endpoint / --region / --profile (or APPENDS_DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION,"
+                    + " AWS_PROFILE) and your AWS credentials.");
             err.flush();
             return PROBLEM;
         }
@@ -93,6 +109,15 @@ public final class FeedCli implements Callable<Integer> {
         e.printStackTrace(err);
         err.flush();
         return PROBLEM;
+    }
+
+    private static String ctxWhere(CommandLine cmd) {
+        CommandLine root = cmd;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        String where = root.getCommand() instanceof FeedCli f && f.ctx != null ? f.ctx.where().get() : null;
+        return where == null ? "(not connected)" : where;
     }
 
     /** Hands the run's {@link CliContext} to commands whose constructor takes one. */
@@ -114,7 +139,7 @@ public final class FeedCli implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             String v = FeedCli.class.getPackage().getImplementationVersion();
-            return new String[] {"feed (appendsfeed reader) " + (v == null ? "development build" : v)};
+            return new String[] {"feed (appendsfeed) " + (v == null ? "development build" : v)};
         }
     }
 }

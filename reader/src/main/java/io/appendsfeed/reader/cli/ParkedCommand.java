@@ -39,7 +39,7 @@ final class ParkedCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String only = group == null ? null : Arguments.group(group);
-        try (Connection c = Connection.open(common.settings(ctx, null), ctx.clock(), false)) {
+        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
             DynamoParkedStreams parked = c.parked();
             List<String> groups = only == null ? c.checkpoints().groups() : List.of(only);
             List<ParkedStream> all = new ArrayList<>();

@@ -40,7 +40,7 @@ final class ReleaseParkedCommand implements Callable<Integer> {
         boolean all;
     }
 
-    @Option(names = "--by", paramLabel = "NAME", description = "who releases, recorded with the release (default: the user name)")
+    @Option(names = "--by", paramLabel = "NAME", description = "who releases, recorded with the release (default: the OS user)")
     String by;
 
     ReleaseParkedCommand(CliContext ctx) {
@@ -51,8 +51,8 @@ final class ReleaseParkedCommand implements Callable<Integer> {
     public Integer call() {
         String g = Arguments.group(group);
         StreamName one = which.stream == null ? null : Arguments.stream("--stream", which.stream);
-        String releaser = by != null && !by.isBlank() ? by : "feed cli (" + System.getProperty("user.name", "unknown") + ")";
-        try (Connection c = Connection.open(common.settings(ctx, parent.common), ctx.clock(), false)) {
+        String releaser = by != null && !by.isBlank() ? by.trim() : ctx.user();
+        try (Connection c = Connection.open(ctx, common.settings(ctx, parent.common), Connection.IndexUse.WRITE, false)) {
             DynamoParkedStreams parked = c.parked();
             if (one != null) {
                 if (!parked.release(g, one, releaser)) {

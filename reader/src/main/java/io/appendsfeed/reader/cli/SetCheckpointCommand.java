@@ -1,10 +1,11 @@
 package io.appendsfeed.reader.cli;
 
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.CheckpointOverride;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.OverrideResult;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.StoredCheckpoint;
 import io.appendsfeed.reader.cli.internal.Arguments;
@@ -15,6 +16,7 @@ import io.appendsfeed.reader.cli.internal.PositionArgument;
 import io.appendsfeed.reader.cli.internal.UsageException;
 import io.appendsfeed.reader.internal.FeedPositions;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,9 +25,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "set", mixinStandardHelpOptions = true,
-        description = {"Moves a group's checkpoint in one partition (backwards too) and records why.",
-                "Shows what would change and changes nothing without --yes. A reader holding the partition's lease"
-                        + " stops at its next commit and restarts from the new checkpoint."})
+        description = {"Moves a group's checkpoint in one partition (backwards too) and records why and by whom.",
+                "Shows what would change and changes nothing without --yes. With --yes the write is conditional: it lands only"
+                        + " if the checkpoint is still the one shown (or the one given with --expect), so two operators never"
+                        + " overwrite each other unseen. A reader holding the partition's lease stops at its next commit and"
+                        + " restarts from the new checkpoint."})
 final class SetCheckpointCommand implements Callable<Integer> {
 
     private final CliContext ctx;
@@ -49,6 +53,16 @@ final class SetCheckpointCommand implements Callable<Integer> {
     @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why; kept in the checkpoint's history")
     String reason;
 
+    @Option(names = "--expect", paramLabel = "POSITION",
+            description = "apply only if the checkpoint is still this (as a preview showed it: EPOCH/OFFSET, raw, or none)")
+    String expect;
+
+    @Option(names = "--create-group", description = "allow a group that has no checkpoint anywhere yet (a new group; guards against typos)")
+    boolean createGroup;
+
+    @Option(names = "--by", paramLabel = "NAME", description = "who moves it, kept in the history (default: the OS user)")
+    String by;
+
     @Option(names = "--yes", description = "apply the change (without it nothing is written)")
     boolean yes;
 
@@ -60,34 +74,57 @@ final class SetCheckpointCommand implements Callable<Integer> {
     public Integer call() {
         String g = Arguments.group(group);
         StartPosition position = PositionArgument.parse("--to", to);
+        Optional<Optional<Checkpoint>> expected = expect == null ? Optional.empty() : Optional.of(expectation(expect));
         if (reason.isBlank()) {
             throw new UsageException("--reason is blank: say why the checkpoint moves, e.g. --reason \"replay after fixing bug 123\"");
         }
-        try (Connection c = Connection.open(common.settings(ctx, parent.common), ctx.clock(), false)) {
+        String who = by == null || by.isBlank() ? ctx.user() : by.trim();
+        try (Connection c = Connection.open(ctx, common.settings(ctx, parent.common), Connection.IndexUse.WRITE, false)) {
             DynamoCheckpointStore store = c.checkpoints();
             PartitionId p = Arguments.partition(partition, store.indexState().partitions());
+            List<String> groups = store.groups();
+            if (!groups.contains(g) && !createGroup) {
+                throw new UsageException("group '" + g + "' has no checkpoint in index table '" + c.indexTable() + "' ("
+                        + (groups.isEmpty() ? "no group has one yet" : "groups: " + String.join(", ", groups))
+                        + "): check the name, or pass --create-group to start a new group");
+            }
             FeedPositions positions = c.positions();
             Checkpoint target = PositionArgument.locate(positions, p, position);
-            check(positions, p, target);
+            PositionArgument.checkReachable("--to", positions, p, target);
             Optional<StoredCheckpoint> current = store.read(g, p);
+            Optional<Checkpoint> seen = current.map(StoredCheckpoint::checkpoint);
             PrintWriter out = ctx.out();
             out.println("group " + g + ", partition " + p);
             out.println("  from:   " + current.map(s -> s.checkpoint() + ", committed " + Formats.time(s.committedAt())
                     + " by " + s.committedBy()).orElse("none (the group would start from its configured start position)"));
+            List<CheckpointOverride> history = store.overrides(g, p);
+            if (!history.isEmpty()) {
+                CheckpointOverride last = history.get(history.size() - 1);
+                out.println("  last set " + Formats.time(last.at()) + " by " + last.by() + " to " + last.to().display() + ": " + last.reason());
+            }
             out.println("  to:     " + target + (position instanceof StartPosition.At ? "" : ", " + PositionArgument.describe(position)));
-            out.println("  effect: " + effect(positions, p, current.map(StoredCheckpoint::checkpoint).orElse(null), target));
+            out.println("  effect: " + effect(positions, p, seen.orElse(null), target));
             out.println("  reason: " + reason);
-            if (current.isPresent() && current.get().checkpoint().equals(target)) {
+            out.println("  by:     " + who);
+            if (expected.isPresent() && !expected.get().equals(seen)) {
+                return moved(out, expected.get(), current);
+            }
+            if (seen.isPresent() && seen.get().equals(target)) {
                 out.println("the checkpoint is already there; nothing changed");
                 out.flush();
                 return FeedCli.OK;
             }
             if (!yes) {
-                out.println("nothing changed: run again with --yes to apply");
+                out.println("nothing changed: to apply exactly this, run again with --yes --expect " + seen.map(Checkpoint::display).orElse("none"));
                 out.flush();
                 return FeedCli.OK;
             }
-            StoredCheckpoint written = store.override(g, p, target, reason);
+            // conditional on what was shown above: a commit or another operator in between makes it refuse
+            OverrideResult r = store.overrideIf(g, p, seen, target, reason, who);
+            if (r instanceof OverrideResult.Moved m) {
+                return moved(out, seen, m.current());
+            }
+            StoredCheckpoint written = ((OverrideResult.Applied) r).checkpoint();
             out.println("done: the checkpoint is " + written.checkpoint() + ", recorded in "
                     + FeedStreams.checkpoint(g, p) + " (see: feed checkpoints history --group " + g + " --partition " + p + ")");
             out.flush();
@@ -95,21 +132,26 @@ final class SetCheckpointCommand implements Callable<Integer> {
         }
     }
 
-    /** A checkpoint past the tail, or past the end of a closed epoch, would leave the group waiting for events that never come. */
-    private static void check(FeedPositions positions, PartitionId p, Checkpoint target) {
-        Checkpoint tail = positions.tail(p);
-        if (target.compareTo(tail) > 0) {
-            throw new UsageException("--to " + target + " is beyond the tail of partition " + p + " (" + tail
-                    + "): the group would skip whatever is indexed up to there. Use --to tail for the current end");
+    /** The checkpoint is not the one the operator decided on: nothing written, exit 1 with what it is now. */
+    private int moved(PrintWriter out, Optional<Checkpoint> expected, Optional<StoredCheckpoint> now) {
+        out.flush();
+        ctx.err().println("feed checkpoints set: nothing changed: the checkpoint was expected at "
+                + expected.map(Checkpoint::display).orElse("none") + " but is " + now.map(s -> s.checkpoint().display()
+                + " (written " + Formats.time(s.committedAt()) + " by " + s.committedBy() + ")").orElse("none")
+                + "; look again (run without --yes) and decide on what is there now");
+        ctx.err().flush();
+        return FeedCli.PROBLEM;
+    }
+
+    private static Optional<Checkpoint> expectation(String text) {
+        if (text.trim().equalsIgnoreCase("none")) {
+            return Optional.empty();
         }
-        if (target.epoch().compareTo(tail.epoch()) < 0) {
-            EpochId e = target.epoch();
-            long length = positions.distance(p, Checkpoint.of(e, 0), Checkpoint.of(e.next(), 0));
-            if (target.offset() > length) {
-                throw new UsageException("--to " + target + " is past the end of epoch " + e + " of partition " + p
-                        + ", which is closed with " + length + " epoch events: use at most " + e + "/" + length
-                        + " (same as " + e.next() + "/0)");
-            }
+        try {
+            return Optional.of(Checkpoint.parse(text.trim()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--expect '" + text + "' is not a checkpoint: give EPOCH/OFFSET (1/42), a raw checkpoint"
+                    + " (1000042), or none", e);
         }
     }
 

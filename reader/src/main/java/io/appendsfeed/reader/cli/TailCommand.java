@@ -59,8 +59,8 @@ final class TailCommand implements Callable<Integer> {
     @Option(names = "--until-caught-up", description = "stop once every partition is read to its tail")
     boolean untilCaughtUp;
 
-    @Option(names = "--poll", paramLabel = "DURATION", defaultValue = "PT0.5S",
-            description = "how often to look for new epoch events at the tail, ISO-8601 (default PT0.5S)")
+    @Option(names = "--poll", paramLabel = "DURATION", defaultValue = "500ms",
+            description = "how often to look for new epoch events at the tail: 500ms, 5s, 2m or ISO-8601 (default 500ms)")
     Duration poll;
 
     TailCommand(CliContext ctx) {
@@ -74,9 +74,9 @@ final class TailCommand implements Callable<Integer> {
             throw new UsageException("--max " + max + ": give at least 1");
         }
         if (poll.isNegative() || poll.isZero()) {
-            throw new UsageException("--poll " + poll + ": give a positive duration, e.g. PT0.5S");
+            throw new UsageException("--poll " + poll + ": give a positive duration, e.g. 500ms");
         }
-        try (Connection c = Connection.open(common.settings(ctx, null), ctx.clock(), false)) {
+        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
             FeedPositions positions = c.positions();
             int partitions = positions.partitions();
             PartitionId only = Arguments.partition(partition, partitions);
@@ -84,7 +84,10 @@ final class TailCommand implements Callable<Integer> {
             for (int k = 0; k < partitions; k++) {
                 PartitionId p = PartitionId.of(k);
                 if (only == null || only.equals(p)) {
-                    at.put(p, PositionArgument.locate(positions, p, start));
+                    Checkpoint first = PositionArgument.locate(positions, p, start);
+                    // waiting at a position the feed never reaches would print nothing, forever
+                    PositionArgument.checkReachable("--from", positions, p, first);
+                    at.put(p, first);
                 }
             }
             EpochReader reader = new EpochReader(c.index());

@@ -62,7 +62,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (segments < 1 || segments > 1000) {
             throw new UsageException("--segments " + segments + ": give 1 to 1000");
         }
-        try (Connection c = Connection.open(common.settings(ctx, null), ctx.clock(), true)) {
+        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, true)) {
             long estimate = c.describe(c.storeTable(), "--store-table", "APPENDS_STORE_TABLE").itemCount();
             StoreScan scan = new StoreScan(c.dynamo(), c.storeTable(), segments);
             Map<StreamName, Long> versions;

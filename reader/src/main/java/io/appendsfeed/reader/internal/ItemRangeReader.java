@@ -1,6 +1,8 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.Items;
@@ -12,9 +14,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * Reads the events {@code [first, last]} of one stream from the store table with the fewest items
@@ -40,12 +44,27 @@ final class ItemRangeReader {
     private final String table;
     private final StreamLayouts layouts;
     private final ItemCache cache;
+    /** Told the read capacity of each call, as the store client's calls are (the reader's metrics). */
+    private final CapacityMeter meter;
+    private final ReturnConsumedCapacity rcc;
 
-    ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, ItemCache cache) {
+    ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, ItemCache cache, CapacityMeter meter) {
         this.dynamo = dynamo;
         this.table = table;
         this.layouts = layouts;
         this.cache = cache;
+        this.meter = meter;
+        this.rcc = meter == CapacityMeter.NONE ? ReturnConsumedCapacity.NONE : ReturnConsumedCapacity.TOTAL;
+    }
+
+    private void consumed(String operation, List<ConsumedCapacity> consumed) {
+        if (rcc != ReturnConsumedCapacity.NONE) {
+            double units = 0;
+            for (ConsumedCapacity c : consumed) {
+                units += c.capacityUnits() == null ? 0 : c.capacityUnits();
+            }
+            meter.consumed(operation, table, new Capacity(units, 0));
+        }
     }
 
     /** The events of {@code [first, last]} in the item cache, or null when it does not hold them all. */
@@ -94,7 +113,8 @@ final class ItemRangeReader {
                     .expressionAttributeNames(NAMES).consistentRead(consistent).build();
             for (int round = 0; round < BATCH_GET_ROUNDS && request != null && request.hasKeys() && !request.keys().isEmpty(); round++) {
                 BatchGetItemResponse r = dynamo.batchGetItem(BatchGetItemRequest.builder()
-                        .requestItems(Map.of(table, request)).build());
+                        .requestItems(Map.of(table, request)).returnConsumedCapacity(rcc).build());
+                consumed("BatchGetItem", r.hasConsumedCapacity() ? r.consumedCapacity() : List.of());
                 for (Map<String, AttributeValue> item : r.responses().getOrDefault(table, List.of())) {
                     out.put(StreamName.parse(item.get(Fields.P).s()), item);
                 }
@@ -203,6 +223,8 @@ final class ItemRangeReader {
         if (exclusiveStart != null) {
             q.exclusiveStartKey(exclusiveStart);
         }
-        return dynamo.query(q.build());
+        QueryResponse r = dynamo.query(q.returnConsumedCapacity(rcc).build());
+        consumed("Query", r.consumedCapacity() == null ? List.of() : List.of(r.consumedCapacity()));
+        return r;
     }
 }

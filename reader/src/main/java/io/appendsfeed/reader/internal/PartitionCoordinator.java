@@ -109,7 +109,7 @@ public final class PartitionCoordinator {
     }
 
     private void tickSafely() {
-        try {
+        try (LogContext ignored = LogContext.group(config.group())) {
             tick();
         } catch (RuntimeException e) {
             settled = false;
@@ -272,7 +272,11 @@ public final class PartitionCoordinator {
     private boolean launch(PartitionId p, Lease lease) {
         boolean explicit = !startedOnce.contains(p) && !(config.start() instanceof StartPosition.Stored);
         PartitionRunner r = new PartitionRunner(ctx, p, new StartPlan(config.start(), explicit), lease);
-        Thread t = new Thread(r, "appendsfeed-" + config.group() + "-p" + p);
+        Thread t = new Thread(() -> {
+            try (LogContext ignored = LogContext.partition(config.group(), p)) {
+                r.run();
+            }
+        }, "appendsfeed-" + config.group() + "-p" + p);
         t.setDaemon(true);
         synchronized (lock) {
             if (phase == Phase.RUNNING) {

@@ -183,16 +183,27 @@ public final class Scheduler {
 
     private void runJob(List<Work> job) {
         int completed = 0;
+        RuntimeException notLoaded = null;
         try {
-            Map<Work, BodyLoader.Loaded> loaded = call.load(job);
+            Map<Work, BodyLoader.Loaded> loaded;
+            try (LogContext ignored = LogContext.partition(call.group(), samePartition(job))) {
+                loaded = call.load(job);
+            } catch (RuntimeException e) {
+                LOG.warn("loading the events of {} calls failed; each fails with it and is retried: {}", job.size(), e.toString());
+                notLoaded = e;
+                return; // below: each call of the job fails with the cause, and is retried as any failed call
+            }
             for (Work w : job) {
-                Outcome o = call.run(w, loaded.get(w));
-                completed++;
-                completed(w, o);
+                try (LogContext ignored = LogContext.stream(call.group(), w.slot().partition, w.stream())) {
+                    Outcome o = call.run(w, loaded.get(w));
+                    completed++;
+                    completed(w, o);
+                }
             }
         } finally {
             for (int k = completed; k < job.size(); k++) {
-                completed(job.get(k), new Outcome.Failed(new IllegalStateException("the handler call did not complete")));
+                completed(job.get(k), new Outcome.Failed(notLoaded != null ? notLoaded
+                        : new IllegalStateException("the handler call did not complete")));
             }
             synchronized (this) {
                 runningJobs--;
@@ -200,6 +211,17 @@ public final class Scheduler {
                 notifyAll();
             }
         }
+    }
+
+    /** The partition of every call of the job, or null when they come from several (log context, capacity). */
+    private static PartitionId samePartition(List<Work> job) {
+        PartitionId p = job.get(0).slot().partition;
+        for (Work w : job) {
+            if (!w.slot().partition.equals(p)) {
+                return null;
+            }
+        }
+        return p;
     }
 
     private void completed(Work w, Outcome o) {

@@ -44,6 +44,11 @@ public final class StreamCall {
         return new StreamCall(c.group(), handler, loader, parked, filter, c.loadBodies(), c.maxBatchEvents(), c.clock());
     }
 
+    /** The consumer group, for the log context. */
+    public String group() {
+        return group;
+    }
+
     public static EventFilter filter(FeedReaderConfig c) {
         return new EventFilter(c.categories(), c.eventTypes());
     }

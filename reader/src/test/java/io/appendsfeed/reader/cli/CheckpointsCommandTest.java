@@ -94,7 +94,7 @@ class CheckpointsCommandTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         assertThat(r.out()).contains("from:   1/2 (1000002)").contains("to:     0/1 (1)")
                 .contains("effect: 4 epoch events back: the group reads them again")
-                .contains("nothing changed: run again with --yes to apply");
+                .contains("nothing changed: to apply exactly this, run again with --yes --expect 1/2");
         assertThat(checkpoints.read("projector", P0).orElseThrow().checkpoint()).isEqualTo(Checkpoint.of(1, 2));
         assertThat(checkpoints.read("projector", P0).orElseThrow().committedBy()).isEqualTo("test");
         assertThat(checkpoints.overrides("projector", P0)).isEmpty();
@@ -105,20 +105,22 @@ class CheckpointsCommandTest {
         commit("projector", P0, Checkpoint.of(1, 2));
 
         CliFeed.Run r = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "1",
-                "--reason", "replay after fixing the projection", "--yes");
+                "--reason", "replay after fixing the projection", "--by", "alice", "--yes");
 
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
-        assertThat(r.out()).contains("done: the checkpoint is 0/1 (1)");
+        assertThat(r.out()).contains("by:     alice").contains("done: the checkpoint is 0/1 (1)");
         assertThat(checkpoints.read("projector", P0).orElseThrow().checkpoint()).isEqualTo(Checkpoint.of(0, 1));
         List<CheckpointOverride> history = checkpoints.overrides("projector", P0);
         assertThat(history).hasSize(1);
         assertThat(history.get(0).from()).isEqualTo(Checkpoint.of(1, 2));
         assertThat(history.get(0).to()).isEqualTo(Checkpoint.of(0, 1));
         assertThat(history.get(0).reason()).isEqualTo("replay after fixing the projection");
+        assertThat(history.get(0).by()).isEqualTo("alice");
+        assertThat(checkpoints.read("projector", P0).orElseThrow().committedBy()).isEqualTo("alice");
 
         CliFeed.Run h = feed.feed("checkpoints", "history", "--group", "projector");
         assertThat(h.exit()).isEqualTo(0);
-        assertThat(h.out().lines().toList().get(1)).matches("\\S+Z\\s+0\\s+1/2\\s+0/1\\s+override\\s+replay after fixing the projection");
+        assertThat(h.out().lines().toList().get(1)).matches("\\S+Z\\s+0\\s+1/2\\s+0/1\\s+alice\\s+replay after fixing the projection");
     }
 
     @Test
@@ -135,7 +137,7 @@ class CheckpointsCommandTest {
     @Test
     void set_to_a_time_after_everything_lands_on_the_tail() {
         CliFeed.Run r = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0",
-                "--to", "time:2999-01-01T00:00:00Z", "--reason", "only new events", "--yes");
+                "--to", "time:2999-01-01T00:00:00Z", "--reason", "only new events", "--create-group", "--yes");
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         assertThat(r.out()).contains("first event indexed at or after 2999-01-01T00:00:00Z");
         assertThat(checkpoints.read("projector", P0).orElseThrow().checkpoint()).isEqualTo(Checkpoint.of(1, 2));
@@ -143,10 +145,12 @@ class CheckpointsCommandTest {
 
     @Test
     void set_refuses_positions_the_group_could_never_read_from() {
-        CliFeed.Run beyond = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "1/3", "--reason", "x", "--yes");
+        CliFeed.Run beyond = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "1/3", "--reason", "x",
+                "--create-group", "--yes");
         assertThat(beyond.exit()).isEqualTo(2);
         assertThat(beyond.err()).contains("beyond the tail of partition 0 (1/2 (1000002))").contains("--to tail");
-        CliFeed.Run pastClosed = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "0/4", "--reason", "x", "--yes");
+        CliFeed.Run pastClosed = feed.feed("checkpoints", "set", "--group", "g", "--partition", "0", "--to", "0/4", "--reason", "x",
+                "--create-group", "--yes");
         assertThat(pastClosed.exit()).isEqualTo(2);
         assertThat(pastClosed.err()).contains("past the end of epoch 0 of partition 0").contains("use at most 0/3 (same as 1/0)");
         assertThat(checkpoints.read("g", P0)).isEmpty();
@@ -177,6 +181,94 @@ class CheckpointsCommandTest {
         CliFeed.Run r = feed.feed("checkpoints");
         assertThat(r.exit()).isEqualTo(0);
         assertThat(r.out()).contains("no consumer group has a checkpoint in index table '" + feed.indexTable + "'");
+    }
+
+    @Test
+    void set_for_a_group_that_does_not_exist_needs_create_group_so_a_typo_makes_no_group() {
+        commit("audit", P0, Checkpoint.of(0, 1));
+
+        CliFeed.Run typo = feed.feed("checkpoints", "set", "--group", "adit", "--partition", "0", "--to", "start", "--reason", "x", "--yes");
+
+        assertThat(typo.exit()).isEqualTo(2);
+        assertThat(typo.err().lines().toList()).hasSize(1);
+        assertThat(typo.err()).contains("group 'adit' has no checkpoint", "groups: audit", "pass --create-group");
+        assertThat(checkpoints.groups()).containsExactly("audit");
+        assertThat(checkpoints.read("adit", P0)).isEmpty();
+
+        CliFeed.Run created = feed.feed("checkpoints", "set", "--group", "mailer", "--partition", "0", "--to", "start",
+                "--reason", "a new group starts from the beginning", "--create-group", "--yes");
+        assertThat(created.exit()).as(created.err()).isEqualTo(0);
+        assertThat(checkpoints.groups()).containsExactly("audit", "mailer");
+    }
+
+    @Test
+    void set_applies_only_if_the_checkpoint_is_still_the_one_the_preview_showed() {
+        commit("projector", P0, Checkpoint.of(0, 1));
+        CliFeed.Run preview = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "start", "--reason", "rebuild");
+        assertThat(preview.out()).contains("--yes --expect 0/1");
+        // meanwhile the group's reader commits further
+        commit("projector", P0, Checkpoint.of(1, 1));
+
+        CliFeed.Run stale = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "start", "--reason", "rebuild",
+                "--yes", "--expect", "0/1");
+
+        assertThat(stale.exit()).isEqualTo(1);
+        assertThat(stale.err()).contains("nothing changed: the checkpoint was expected at 0/1 but is 1/1", "by test");
+        assertThat(checkpoints.read("projector", P0).orElseThrow().checkpoint()).isEqualTo(Checkpoint.of(1, 1));
+        assertThat(checkpoints.overrides("projector", P0)).isEmpty();
+
+        CliFeed.Run fresh = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "start", "--reason", "rebuild",
+                "--yes", "--expect", "1/1");
+        assertThat(fresh.exit()).as(fresh.err()).isEqualTo(0);
+        assertThat(checkpoints.read("projector", P0).orElseThrow().checkpoint()).isEqualTo(Checkpoint.START);
+    }
+
+    @Test
+    void two_operators_cannot_overwrite_each_other_blindly() {
+        commit("projector", P0, Checkpoint.of(1, 2));
+        // both look at 1/2; alice moves it first
+        assertThat(feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "0/1", "--reason", "replay",
+                "--by", "alice", "--yes", "--expect", "1/2").exit()).isEqualTo(0);
+
+        CliFeed.Run bob = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "tail", "--reason", "skip",
+                "--by", "bob", "--yes", "--expect", "1/2");
+
+        assertThat(bob.exit()).isEqualTo(1);
+        assertThat(bob.err()).contains("expected at 1/2 but is 0/1", "by alice");
+        assertThat(checkpoints.overrides("projector", P0)).extracting(CheckpointOverride::by).containsExactly("alice");
+        // the preview shows who set it last, so bob decides on what alice did
+        CliFeed.Run look = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "tail", "--reason", "skip");
+        assertThat(look.out()).containsPattern("last set \\S+Z by alice to 0/1: replay");
+    }
+
+    @Test
+    void override_if_writes_only_when_the_stored_checkpoint_is_the_expected_one() {
+        commit("projector", P0, Checkpoint.of(1, 2));
+        assertThat(checkpoints.overrideIf("projector", P0, java.util.Optional.of(Checkpoint.of(0, 1)), Checkpoint.START, "rebuild", "carol"))
+                .isInstanceOf(io.appendsfeed.reader.OverrideResult.Moved.class);
+        assertThat(checkpoints.overrideIf("projector", P0, java.util.Optional.of(Checkpoint.of(1, 2)), Checkpoint.START, "rebuild", "carol"))
+                .isInstanceOf(io.appendsfeed.reader.OverrideResult.Applied.class);
+        assertThat(checkpoints.overrides("projector", P0)).extracting(CheckpointOverride::by).containsExactly("carol");
+    }
+
+    @Test
+    void the_audit_record_names_the_os_user_when_no_by_is_given() {
+        commit("projector", P0, Checkpoint.of(1, 2));
+        assertThat(feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "0/1", "--reason", "replay",
+                "--yes").exit()).isEqualTo(0);
+        assertThat(checkpoints.overrides("projector", P0)).extracting(CheckpointOverride::by)
+                .containsExactly(System.getProperty("user.name"));
+    }
+
+    @Test
+    void a_bad_expect_is_one_line_exit_2() {
+        commit("projector", P0, Checkpoint.of(1, 2));
+        CliFeed.Run r = feed.feed("checkpoints", "set", "--group", "projector", "--partition", "0", "--to", "0/1", "--reason", "x",
+                "--yes", "--expect", "yesterday");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err().lines().toList()).hasSize(1);
+        assertThat(r.err()).contains("--expect 'yesterday' is not a checkpoint");
+        assertThat(checkpoints.overrides("projector", P0)).isEmpty();
     }
 
     private void commit(String group, PartitionId p, Checkpoint to) {

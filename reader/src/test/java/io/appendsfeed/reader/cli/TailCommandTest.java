@@ -80,7 +80,7 @@ class TailCommandTest {
     @Test
     void keeps_polling_for_new_spans_until_max_is_reached() throws Exception {
         CompletableFuture<CliFeed.Run> tail = CompletableFuture.supplyAsync(() -> feed.feed("tail", "--from", "1/1", "--max", "2",
-                "--poll", "PT0.05S"));
+                "--poll", "50ms"));
         feed.ingest(feed.write(order, "Shipped"));
         feed.ingest(feed.write(account, "Withdrawn"));
         CliFeed.Run r = tail.get(20, TimeUnit.SECONDS);
@@ -106,5 +106,15 @@ class TailCommandTest {
         CliFeed.Run r = feed.feed("tail", "--from", "0/x");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--from '0/x' is not a position");
+    }
+
+    @Test
+    void from_past_the_tail_is_refused_showing_the_tail() {
+        CliFeed.Run r = feed.feed("tail", "--from", "99/0");
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err().lines().toList()).hasSize(1);
+        assertThat(r.err()).contains("--from 99/0 (99000000) is beyond the tail of partition 0 (1/1 (1000001))", "--from tail");
+        assertThat(r.out()).isEmpty();
     }
 }

@@ -2,6 +2,7 @@ package io.appendsfeed.samples.demo;
 
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.metrics.MicrometerMetrics;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.FeedReaderConfig;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -43,6 +45,8 @@ final class DemoRun implements AutoCloseable {
     private final DemoOptions o;
     private final PrintStream out;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
+    /** What the indexer and the readers report; printed at the end. */
+    private final MicrometerMetrics metrics = new MicrometerMetrics(new SimpleMeterRegistry());
 
     DemoRun(DemoOptions options, PrintStream out) {
         this.o = options;
@@ -59,7 +63,7 @@ final class DemoRun implements AutoCloseable {
         LocalDynamoServer server = own(LocalDynamoServer.start(o.port));
         DynamoDbClient dynamo = own(DynamoClients.dynamoDb(server.settings().withMaxConnections(64)));
         DynamoDbStreamsClient streams = own(DynamoClients.streams(server.settings()));
-        LocalFeed local = own(LocalFeed.start(dynamo, streams, STORE_TABLE, INDEX_TABLE, o.partitions));
+        LocalFeed local = own(LocalFeed.start(dynamo, streams, STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
         BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
         out.printf("DynamoDB Local %s (in this process, in memory); tables %s (store), %s (index), %s (query table)%n",
                 server.endpoint(), STORE_TABLE, INDEX_TABLE, BALANCE_TABLE);
@@ -88,6 +92,9 @@ final class DemoRun implements AutoCloseable {
         Verdict verdict = Verdict.of(workload, feed, reactors, outbox, balances, store,
                 IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUp, o.timeout);
         Summary.print(out, o, workload, feed, reactors, outbox, writing, caughtUpAfter, progress.elapsed(), verdict);
+        MetricsReport report = new MetricsReport(metrics);
+        awaitLagSample(report);
+        report.print(out, GROUPS, o.partitions);
         out.println();
         out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
         boolean viewed = checkpointsView(server) == FeedCli.OK;
@@ -113,7 +120,9 @@ final class DemoRun implements AutoCloseable {
         return FeedReaderConfig.builder(group, INDEX_TABLE, STORE_TABLE)
                 .owner("demo-" + group)
                 .pollInterval(Duration.ofMillis(200)) // at the tail: 3 groups x partitions reads of the index every 200 ms
-                .commitInterval(Duration.ofSeconds(1));
+                .commitInterval(Duration.ofSeconds(1))
+                .metrics(metrics)
+                .lagLogInterval(Duration.ofSeconds(1)); // how often lag is sampled (and logged, at INFO: not shown here)
     }
 
     private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors, Progress progress) throws InterruptedException {
@@ -167,6 +176,14 @@ final class DemoRun implements AutoCloseable {
         }
     }
 
+    /** Waits (a few lag samples at most) until the readers' last lag sample is taken after they caught up. */
+    private void awaitLagSample(MetricsReport report) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!report.lagSampledAtZero(GROUPS, o.partitions) && System.nanoTime() < deadline) {
+            Thread.sleep(100); // the readers sample every second
+        }
+    }
+
     /** Waits (a few commit intervals at most) until every group has committed the feed's tail. */
     private void awaitCommits(DynamoCheckpointStore checkpoints, FeedTally feed) throws InterruptedException {
         List<Checkpoint> tails = feed.tails();
@@ -188,17 +205,25 @@ final class DemoRun implements AutoCloseable {
         out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
         out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
                 + String.join(", ", GROUPS) + "):");
-        out.println("  java -jar reader/target/reader-*-cli.jar checkpoints --endpoint " + server.endpoint()
+        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar checkpoints --endpoint " + server.endpoint()
                 + " --index-table " + INDEX_TABLE);
-        out.println("  java -jar reader/target/reader-*-cli.jar verify --endpoint " + server.endpoint()
+        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar verify --endpoint " + server.endpoint()
                 + " --index-table " + INDEX_TABLE + " --store-table " + STORE_TABLE);
+        out.println("  aws dynamodb scan --table-name " + BALANCE_TABLE + " --endpoint-url " + server.endpoint()
+                + "   (DynamoDB Local runs with -sharedDb: any key and region see these tables)");
         out.println("Ctrl-C to stop.");
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            close();
-            stopped.countDown();
-        }, "demo-stop"));
+        // Ctrl-C (SIGINT) and SIGTERM stop the demo as its normal end: everything closed in order, exit 0, so that
+        // Maven (which runs the demo in a child JVM) reports success instead of the child's "killed by SIGINT" (130)
+        for (String name : new String[] {"INT", "TERM"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
+        }
         stopped.await();
+        out.println("Stopping (" + "Ctrl-C" + "): reactors, indexer, DynamoDB Local.");
+        out.flush();
+        close();
+        out.println("Stopped.");
+        out.flush();
     }
 
     /** Stops the reactors (committing), the poller, the clients and DynamoDB Local, in that order. */

@@ -11,7 +11,6 @@ import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Tip;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -127,13 +126,16 @@ public final class Transactor<S, E> {
         throw new TooManyConflictsException(stream, MAX_ATTEMPTS);
     }
 
+    /** Conflicts back off with the AWS SDK's full-jitter policy (appendsfeed's one retry policy), 1 ms doubling to 100 ms. */
+    private static final software.amazon.awssdk.retries.api.BackoffStrategy CONFLICT_BACKOFF =
+            software.amazon.awssdk.retries.api.BackoffStrategy.exponentialDelay(java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(100));
+
     /**
-     * Waits a random time, doubling with each attempt (up to ~100 ms), so that writers racing on
-     * one stream stop colliding in step.
+     * Waits a random time, growing with each attempt, so that writers racing on one stream stop
+     * colliding in step.
      */
     private static void backOff(int attempt) {
-        long capMicros = Math.min(100_000, 500L << Math.min(attempt, 10));
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(capMicros) * 1_000);
+        LockSupport.parkNanos(CONFLICT_BACKOFF.computeDelay(Math.max(1, attempt)).toNanos());
     }
 
     /**

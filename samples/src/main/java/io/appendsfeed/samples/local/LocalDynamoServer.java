@@ -31,7 +31,9 @@ public final class LocalDynamoServer implements AutoCloseable {
         int p = port == 0 ? freePort() : port;
         try {
             DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(new String[] {
-                "-inMemory", "-port", Integer.toString(p), "-disableTelemetry"});
+                // -sharedDb: one database whatever the caller's access key and region, so that the feed CLI, the AWS CLI
+                // and any SDK with any credentials see the same tables (without it each key and region has its own)
+                "-inMemory", "-sharedDb", "-port", Integer.toString(p), "-disableTelemetry"});
             server.start();
             return new LocalDynamoServer(server, URI.create("http://localhost:" + p));
         } catch (Exception e) {

@@ -4,6 +4,7 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
+import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreTables;
@@ -46,9 +47,15 @@ public final class LocalFeed implements AutoCloseable {
      */
     public static LocalFeed start(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, String indexTable,
                                   int partitions) {
+        return start(dynamo, streams, storeTable, indexTable, partitions, Metrics.NONE);
+    }
+
+    /** As {@link #start(DynamoDbClient, DynamoDbStreamsClient, String, String, int)}, the indexer reporting to {@code metrics}. */
+    public static LocalFeed start(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, String indexTable,
+                                  int partitions, Metrics metrics) {
         StoreTables.ensure(dynamo, storeTable, StreamViewType.NEW_IMAGE);
         StoreTables.ensure(dynamo, indexTable, null);
-        Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).build());
+        Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).metrics(metrics).build());
         PollerConfig config = PollerConfig.builder(storeTable).idleWait(IDLE_WAIT).build();
         return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
     }

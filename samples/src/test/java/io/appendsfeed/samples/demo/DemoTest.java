@@ -33,6 +33,14 @@ class DemoTest {
         // the feed CLI's view: one line per group and partition, each caught up with the tail (lag 0)
         assertThat(text.lines().filter(l -> l.matches("(audit|notifier|balances) +[01] +0/(\\d+) +\\d+ +0/\\2 +0 +0s +\\S+Z +demo-\\1 .*")))
                 .hasSize(6);
+        // the metrics section, read back from what the indexer and the readers reported
+        java.util.regex.Matcher written = java.util.regex.Pattern.compile("written +(\\d+) events in 20 streams").matcher(text);
+        assertThat(written.find()).isTrue();
+        assertThat(text).containsPattern("indexer +[\\d,]+ batches \\(indexer.batch.time: mean")
+                .contains(" " + written.group(1) + " events accepted, 0 duplicates")
+                .containsPattern("WCU \\(0\\.\\d+ per event\\)");
+        assertThat(text.lines().filter(l -> l.matches(" +(audit|notifier|balances) +[01] +[\\d,]+ +[\\d,]+ +[\\d.]+ +0 +0  0, 0 ms")))
+                .as("per group and partition: handled, calls, mean time, no failures, none parked, caught up").hasSize(6);
     }
 
     @Test

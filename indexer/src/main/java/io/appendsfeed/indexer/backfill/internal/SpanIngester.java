@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class SpanIngester {
 
     private static final Logger log = LoggerFactory.getLogger(SpanIngester.class);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
     private final Indexer indexer;
     private final int maxRetries;
@@ -53,7 +55,8 @@ public final class SpanIngester {
     public void ingest(List<SourceSpan> batch) {
         spans.addAndGet(batch.size());
         List<SourceSpan> rest = batch;
-        Duration backoff = retryBackoff;
+        // the AWS SDK's policy, appendsfeed's one retry policy: doubling from retryBackoff, half jitter, at most a minute
+        BackoffStrategy policy = BackoffStrategy.exponentialDelayHalfJitter(retryBackoff, MAX_BACKOFF);
         int attempts = 0;
         while (!rest.isEmpty()) {
             BatchOutcome o = indexer.ingestSpans(rest);
@@ -77,10 +80,10 @@ public final class SpanIngester {
             if (++attempts > maxRetries) {
                 throw new BackfillFailedException(rest.get(0).position(), attempts, o.errors().isEmpty() ? null : o.errors().get(0));
             }
+            Duration backoff = policy.computeDelay(attempts);
             log.warn("backfill: not ingested from {}, retry {} of {} in {}: {}", o.firstNotIngested(), attempts, maxRetries,
                     backoff, o.errors());
             pause(backoff);
-            backoff = backoff.multipliedBy(2);
         }
     }
 

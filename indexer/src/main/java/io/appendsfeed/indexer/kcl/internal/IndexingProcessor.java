@@ -10,6 +10,7 @@ import io.appendsfeed.indexer.kcl.KclConfig;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import org.slf4j.LoggerFactory;
 import software.amazon.kinesis.exceptions.InvalidStateException;
 import software.amazon.kinesis.exceptions.KinesisClientLibDependencyException;
@@ -57,10 +58,12 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
             return;
         }
         List<ChangeRecord> rest = KclRecords.translate(input.records());
-        Duration backoff = worker.config().retryBackoff();
+        // the AWS SDK's policy, appendsfeed's one retry policy: doubling from retryBackoff up to MAX_RETRY_BACKOFF
+        BackoffStrategy policy = BackoffStrategy.exponentialDelayHalfJitter(worker.config().retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
+        int attempts = 0;
         while (stopped == null) {
             if (!rest.isEmpty()) {
-                BatchOutcome o = worker.indexer().ingest(rest);
+                BatchOutcome o = worker.indexer().ingest(rest, shardId);
                 int k = o.complete() ? rest.size() : indexOf(rest, o.firstNotIngested());
                 if (k > 0) {
                     ingested = rest.get(k - 1).sequenceNumber();
@@ -75,9 +78,7 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
                         }
                         continue;
                     }
-                    retryLater(o, backoff);
-                    Duration doubled = backoff.multipliedBy(2);
-                    backoff = doubled.compareTo(KclConfig.MAX_RETRY_BACKOFF) > 0 ? KclConfig.MAX_RETRY_BACKOFF : doubled;
+                    retryLater(o, policy.computeDelay(++attempts));
                     continue;
                 }
             }

@@ -97,7 +97,7 @@ public final class Appender {
                 state = null; // the cache may be stale: decide from a fresh Tip
             }
             // a stream expected not to exist is tried straight away: the failed Put returns the Tip if there is one
-            boolean absent = state == null && expected.equals(Expected.noStream());
+            boolean absent = state == null && (expected.equals(Expected.noStream()) || expected instanceof Expected.Absent);
             for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
                 if (state == null && !absent) {
                     Map<String, AttributeValue> item = readTip();

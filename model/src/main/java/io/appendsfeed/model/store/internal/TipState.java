@@ -46,7 +46,7 @@ public record TipState(long version, String etag, int eventCount, long eventByte
         if (expected instanceof Expected.Etag t) {
             return t.etag().equals(etag);
         }
-        return true;
+        return !(expected instanceof Expected.Absent); // a Tip exists
     }
 
     /** Never an empty list for an attribute of another type (what the SDK's {@code l()} returns): that would append to it blindly. */

@@ -1,6 +1,7 @@
 package io.appendsfeed.reader.cli.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.internal.FeedPositions;
@@ -59,6 +60,30 @@ public final class PositionArgument {
             return at.checkpoint();
         }
         throw new IllegalArgumentException("the CLI has no position for " + position);
+    }
+
+    /**
+     * Refuses a position a reader could never get to: past the tail (it would wait for events
+     * that never come there, and skip what is indexed up to it), or past the end of a closed epoch.
+     *
+     * @throws UsageException showing the tail, or the epoch's last position
+     */
+    public static void checkReachable(String option, FeedPositions positions, PartitionId p, Checkpoint target) {
+        Checkpoint tail = positions.tail(p);
+        if (target.compareTo(tail) > 0) {
+            throw new UsageException(option + " " + target + " is beyond the tail of partition " + p + " (" + tail
+                    + "): nothing is indexed there yet. Use " + option + " tail for the current end, or a position up to "
+                    + tail.display());
+        }
+        if (target.epoch().compareTo(tail.epoch()) < 0) {
+            EpochId e = target.epoch();
+            long length = positions.distance(p, Checkpoint.of(e, 0), Checkpoint.of(e.next(), 0));
+            if (target.offset() > length) {
+                throw new UsageException(option + " " + target + " is past the end of epoch " + e + " of partition " + p
+                        + ", which is closed with " + length + " epoch events: use at most " + e + "/" + length
+                        + " (same as " + e.next() + "/0)");
+            }
+        }
     }
 
     /** How a parsed position reads back to the user. */

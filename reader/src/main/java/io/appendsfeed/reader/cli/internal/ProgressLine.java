@@ -6,11 +6,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * Progress of a long step on stderr. On a terminal a bar redrawn in place (with a percentage when
- * the total is known); otherwise nothing while it runs, and one plain line when it ends, so logs
- * and captured output stay clean.
+ * The CLI's one progress display: a long step on stderr. On a terminal a bar redrawn in place
+ * (with a percentage when the total is known, and the step's own figures); otherwise nothing
+ * while it runs, and one plain line when it ends, so logs and captured output stay clean. Used by
+ * {@code verify} (scan, index walk) and {@code backfill}.
  */
 public final class ProgressLine implements AutoCloseable {
 
@@ -21,17 +23,27 @@ public final class ProgressLine implements AutoCloseable {
     private final boolean terminal;
     private final String label;
     private final LongSupplier done;
-    private final long total;
+    private final LongSupplier total;
+    private final Supplier<String> detail;
     private final ScheduledExecutorService redraw;
     private final long started = System.nanoTime();
 
     /** @param total the expected count, or 0 when unknown */
     public ProgressLine(PrintWriter err, boolean terminal, String label, LongSupplier done, long total) {
+        this(err, terminal, label, done, () -> total, () -> "");
+    }
+
+    /**
+     * @param total the expected count as it becomes known, 0 (or less) while unknown
+     * @param detail more figures for the line, e.g. {@code 1,200 events ingested}; empty for none
+     */
+    public ProgressLine(PrintWriter err, boolean terminal, String label, LongSupplier done, LongSupplier total, Supplier<String> detail) {
         this.err = err;
         this.terminal = terminal;
         this.label = label;
         this.done = done;
         this.total = total;
+        this.detail = detail;
         if (terminal) {
             redraw = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "feed-progress");
@@ -46,6 +58,7 @@ public final class ProgressLine implements AutoCloseable {
 
     private synchronized void draw() {
         long n = done.getAsLong();
+        long total = this.total.getAsLong();
         StringBuilder b = new StringBuilder("\r").append(label).append(' ');
         if (total > 0) {
             int filled = (int) Math.min(BAR_WIDTH, n * BAR_WIDTH / total);
@@ -53,7 +66,11 @@ public final class ProgressLine implements AutoCloseable {
                     .append(Math.min(100, n * 100 / total)).append("% ");
         }
         b.append(n).append(" items");
-        err.print(b);
+        String more = detail.get();
+        if (!more.isEmpty()) {
+            b.append(", ").append(more);
+        }
+        err.print(b.append("  "));
         err.flush();
     }
 
@@ -69,7 +86,8 @@ public final class ProgressLine implements AutoCloseable {
             draw();
             err.println();
         }
-        err.println(label + ": " + done.getAsLong() + " items in " + Formats.duration(elapsed()));
+        String more = detail.get();
+        err.println(label + ": " + done.getAsLong() + " items" + (more.isEmpty() ? "" : ", " + more) + " in " + Formats.duration(elapsed()));
         err.flush();
     }
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** A plain-text table: a title, headers, rows; the first column left-aligned, the rest right-aligned. */
+/** A benchmark's table: a title, headers, rows of figures formatted for reading; printed by the CLI's {@code Table}. */
 final class Table {
 
     private final String title;
@@ -39,31 +39,16 @@ final class Table {
         return String.valueOf(c);
     }
 
+    /** Laid out by the feed CLI's table printer (the project's one), first column left, the rest right-aligned. */
     String render() {
-        int[] w = new int[headers.size()];
-        for (int i = 0; i < w.length; i++) {
-            w[i] = headers.get(i).length();
-            for (List<String> r : rows) {
-                w[i] = Math.max(w[i], r.get(i).length());
-            }
+        String[] columns = new String[headers.size()];
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = i == 0 ? headers.get(i) : headers.get(i) + ">";
         }
-        StringBuilder sb = new StringBuilder(title).append('\n');
-        line(sb, headers, w);
-        StringBuilder rule = new StringBuilder();
-        for (int i = 0; i < w.length; i++) {
-            rule.append(i == 0 ? "" : "  ").append("-".repeat(w[i]));
-        }
-        sb.append(rule).append('\n');
-        rows.forEach(r -> line(sb, r, w));
-        return sb.toString();
-    }
-
-    private static void line(StringBuilder sb, List<String> cells, int[] w) {
-        for (int i = 0; i < w.length; i++) {
-            String c = cells.get(i);
-            String pad = " ".repeat(w[i] - c.length());
-            sb.append(i == 0 ? "" : "  ").append(i == 0 ? c + pad : pad + c);
-        }
-        sb.append('\n');
+        io.appendsfeed.reader.cli.internal.Table t = new io.appendsfeed.reader.cli.internal.Table(columns);
+        rows.forEach(r -> t.row(r.toArray()));
+        java.io.StringWriter out = new java.io.StringWriter();
+        t.print(new java.io.PrintWriter(out));
+        return title + '\n' + out;
     }
 }

@@ -1,0 +1,120 @@
+package io.appendsfeed.indexer.cli;
+
+import io.appendsfeed.indexer.backfill.Backfill;
+import io.appendsfeed.indexer.backfill.BackfillConfig;
+import io.appendsfeed.indexer.backfill.BackfillProgress;
+import io.appendsfeed.indexer.backfill.BackfillResult;
+import io.appendsfeed.indexer.backfill.BackfillSettings;
+import io.appendsfeed.indexer.backfill.ExportFiles;
+import io.appendsfeed.indexer.backfill.S3ExportFiles;
+import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.reader.cli.CommonOptions;
+import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.internal.Connection;
+import io.appendsfeed.reader.cli.internal.ProgressLine;
+import io.appendsfeed.reader.cli.internal.UsageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+@Command(name = "backfill", mixinStandardHelpOptions = true,
+        description = {"Indexes a store table's events that are not on its stream (written before Streams was on, or older than 24 h):"
+                + " from a parallel scan of the table, or from a DynamoDB export of it to S3 (--export), which costs no read capacity.",
+                "Safe to run again and beside a live indexer: what the feed holds is skipped. Exit 0 when every stream went in,"
+                        + " 1 when some were left out (named) or it failed, 2 for bad usage."})
+final class BackfillCommand extends Operation implements Callable<Integer> {
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    IndexerOptions indexer;
+
+    @Option(names = "--export", paramLabel = "LOCATION",
+            description = "read a full DynamoDB JSON export instead of scanning: its folder (holding manifest-summary.json),"
+                    + " local or s3://bucket/prefix/AWSDynamoDB/<export id>/")
+    String export;
+
+    @Option(names = "--segments", paramLabel = "N", description = "parallel scan segments, or export files read at once (env APPENDS_SEGMENTS, default 4)")
+    Integer segments;
+
+    @Option(names = "--page-size", paramLabel = "N", description = "items per scan page (env APPENDS_PAGE_SIZE, default 1000)")
+    Integer pageSize;
+
+    @Option(names = "--max-items-per-second", paramLabel = "N", description = "cap on items scanned per second, to spare the table (env APPENDS_MAX_ITEMS_PER_SECOND, default none)")
+    Integer maxItemsPerSecond;
+
+    BackfillCommand(CliContext ctx) {
+        super(ctx);
+    }
+
+    @Override
+    public Integer call() {
+        atLeast("--segments", segments, 1);
+        atLeast("--page-size", pageSize, 1);
+        atLeast("--max-items-per-second", maxItemsPerSecond, 0);
+        try (Connection c = connect(common)) {
+            Map<String, String> given = new HashMap<>();
+            IndexerOptions.put(given, BackfillSettings.SEGMENTS, segments);
+            IndexerOptions.put(given, BackfillSettings.PAGE_SIZE, pageSize);
+            IndexerOptions.put(given, BackfillSettings.MAX_ITEMS_PER_SECOND, maxItemsPerSecond);
+            BackfillSettings settings = settings(() -> BackfillSettings.from(variables(c, indexer, given)));
+            AtomicReference<BackfillProgress> latest = new AtomicReference<>();
+            BackfillConfig config = ctx.terminal()
+                    ? settings.backfill().toBuilder().progress(latest::set).progressInterval(Duration.ofMillis(200)).build()
+                    : settings.backfill();
+            Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), config);
+            BackfillResult r;
+            try (ProgressLine progress = ctx.terminal() ? new ProgressLine(ctx.err(), true, "backfill of " + c.storeTable(),
+                    () -> latest.get() == null ? 0 : latest.get().itemsScanned(),
+                    () -> latest.get() == null ? 0 : latest.get().itemsEstimated(),
+                    () -> latest.get() == null ? "" : String.format(Locale.ROOT, "%,d streams, %,d events ingested, %,d duplicates",
+                            latest.get().streams(), latest.get().eventsIngested(), latest.get().duplicatesDropped())) : null) {
+                r = export == null ? backfill.run() : backfill.run(exportFiles(c.settings().dynamo()));
+            }
+            ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
+                            + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),
+                    r.duplicatesDropped(), r.streamsReadAgain(), r.rejected().size() + r.gaps().size(), r.elapsed().toSeconds(),
+                    r.itemsPerSecond());
+            r.rejected().forEach((key, why) -> ctx.out().println("left out: the stream of item " + key + ": " + why));
+            r.gaps().forEach(g -> ctx.out().println("left out: " + g.getMessage()));
+            ctx.out().flush();
+            return r.complete() ? 0 : 1;
+        }
+    }
+
+    private static void atLeast(String option, Integer value, int min) {
+        if (value != null && value < min) {
+            throw new UsageException(option + " " + value + ": give a whole number of at least " + min);
+        }
+    }
+
+    private ExportFiles exportFiles(DynamoClients.Settings connection) {
+        if (export.regionMatches(true, 0, "s3://", 0, 5)) {
+            S3ClientBuilder s3 = S3Client.builder();
+            connection.region().ifPresent(s3::region);
+            connection.credentials().ifPresent(s3::credentialsProvider);
+            try {
+                return S3ExportFiles.at(s3.build(), export);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--export " + e.getMessage(), e);
+            }
+        }
+        Path folder = Path.of(export);
+        if (!Files.isDirectory(folder)) {
+            throw new UsageException("--export '" + export + "' is not a folder: give the export's folder (holding manifest-summary.json),"
+                    + " or s3://bucket/prefix/AWSDynamoDB/<export id>/");
+        }
+        return ExportFiles.folder(folder);
+    }
+}

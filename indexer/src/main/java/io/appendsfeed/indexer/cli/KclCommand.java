@@ -1,0 +1,99 @@
+package io.appendsfeed.indexer.cli;
+
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.kcl.KclClients;
+import io.appendsfeed.indexer.kcl.KclConfig;
+import io.appendsfeed.indexer.kcl.KclIndexer;
+import io.appendsfeed.model.metrics.EmfMetrics;
+import io.appendsfeed.indexer.kcl.KclSettings;
+import io.appendsfeed.reader.cli.CommonOptions;
+import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.internal.Connection;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "kcl", mixinStandardHelpOptions = true,
+        description = {"Runs a KCL worker indexing a store table's stream until stopped (SIGTERM, Ctrl-C: a graceful shutdown)."
+                + " Workers with the same --application share the shards through a lease table."
+                + " Each batch's figures go to stdout as a CloudWatch Embedded Metric Format line per batch and shard"
+                + " (ship stdout to CloudWatch Logs and they become metrics)."})
+final class KclCommand extends Operation implements Callable<Integer> {
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    IndexerOptions indexer;
+
+    @Option(names = "--stream-arn", paramLabel = "ARN", description = "the store table's stream (env APPENDS_STREAM_ARN; default: its LatestStreamArn)")
+    String streamArn;
+
+    @Option(names = "--application", paramLabel = "NAME", description = "KCL application (env APPENDS_APPLICATION; default appendsfeed-<store table>)")
+    String application;
+
+    @Option(names = "--lease-table", paramLabel = "TABLE", description = "KCL lease table (env APPENDS_LEASE_TABLE; default: the application)")
+    String leaseTable;
+
+    @Option(names = "--worker-id", paramLabel = "ID", description = "this worker's name in the lease table (env APPENDS_WORKER_ID; default: host and a random suffix)")
+    String workerId;
+
+    @Option(names = "--idle", paramLabel = "DURATION", description = "wait between reads of a shard (default 1s)")
+    Duration idle;
+
+    @Option(names = "--failover", paramLabel = "DURATION", description = "lease failover time (default 10s)")
+    Duration failover;
+
+    @Option(names = "--shard-sync", paramLabel = "DURATION", description = "interval between shard listings (default 60s)")
+    Duration shardSync;
+
+    @Option(names = "--on-rejected", paramLabel = "ACTION", description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
+    KclConfig.OnRejected onRejected;
+
+    KclCommand(CliContext ctx) {
+        super(ctx);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        try (Connection c = connect(common)) {
+            Map<String, String> given = new HashMap<>();
+            IndexerOptions.put(given, KclSettings.STREAM_ARN, streamArn);
+            IndexerOptions.put(given, KclSettings.APPLICATION, application);
+            IndexerOptions.put(given, KclSettings.LEASE_TABLE, leaseTable);
+            IndexerOptions.put(given, KclSettings.WORKER_ID, workerId);
+            IndexerOptions.put(given, KclSettings.IDLE_MILLIS, idle == null ? null : idle.toMillis());
+            IndexerOptions.put(given, KclSettings.FAILOVER_MILLIS, failover == null ? null : failover.toMillis());
+            IndexerOptions.put(given, KclSettings.SHARD_SYNC_MILLIS, shardSync == null ? null : shardSync.toMillis());
+            IndexerOptions.put(given, KclSettings.ON_REJECTED, onRejected);
+            KclSettings settings = settings(() -> KclSettings.from(variables(c, indexer, given)));
+            KclClients clients = KclClients.of(c.settings().dynamo());
+            String arn = settings.streamArn() != null ? settings.streamArn() : KclIndexer.streamArn(clients.dynamo(), settings.storeTable());
+            KclIndexer worker = KclIndexer.start(clients, Indexer.start(clients.dynamo(),
+                    settings.indexer().toBuilder().metrics(new EmfMetrics()).build()), settings(() -> settings.config(arn)));
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                worker.close();
+                clients.close();
+                stopped.countDown();
+            }, "appendsfeed-kcl-shutdown"));
+            ctx.err().println("feed kcl: worker " + settings.config(arn).workerId() + " of " + settings.application() + " indexing " + arn
+                    + " into " + c.indexTable() + "; SIGTERM or Ctrl-C stops it gracefully");
+            ctx.err().flush();
+            while (worker.isRunning()) {
+                if (stopped.await(1, TimeUnit.SECONDS)) {
+                    return 0;
+                }
+            }
+            ctx.err().println("feed kcl: the KCL scheduler stopped; see the log");
+            ctx.err().flush();
+            return 1;
+        }
+    }
+}

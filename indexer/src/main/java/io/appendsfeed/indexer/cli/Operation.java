@@ -1,0 +1,48 @@
+package io.appendsfeed.indexer.cli;
+
+import io.appendsfeed.reader.cli.CommonOptions;
+import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.internal.Connection;
+import io.appendsfeed.reader.cli.internal.Settings;
+import io.appendsfeed.reader.cli.internal.UsageException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What the indexer's operations share: they connect with the CLI's one set of connection options
+ * (the store table must be a store, the index table an index or a new one), and read their
+ * settings through the same settings classes as their environment-only deployments, with the
+ * command line's values in place of the variables'. A log line per step (INFO) goes to stderr.
+ */
+abstract class Operation {
+
+    final CliContext ctx;
+
+    Operation(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Connects with both tables checked for their role. */
+    Connection connect(CommonOptions common) {
+        return Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.INDEX, true);
+    }
+
+    /** The variables as settings classes read them: the command line's values, then the environment. */
+    Function<String, String> variables(Connection c, IndexerOptions indexer, Map<String, String> more) {
+        Map<String, String> given = new HashMap<>(more);
+        indexer.into(given);
+        given.put(Settings.STORE_TABLE_VAR, c.storeTable());
+        given.put(Settings.INDEX_TABLE_VAR, c.indexTable());
+        return name -> given.containsKey(name) ? given.get(name) : ctx.env().apply(name);
+    }
+
+    /** Reads settings, turning what a settings class refuses into a usage error (one line). */
+    static <T> T settings(java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.appendsfeed.indexer.cli;
+
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.lambda.LambdaSettings;
+import io.appendsfeed.indexer.poller.PollerConfig;
+import io.appendsfeed.indexer.poller.StreamsPoller;
+import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.reader.cli.CommonOptions;
+import io.appendsfeed.reader.cli.internal.CliContext;
+import io.appendsfeed.reader.cli.internal.Connection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+@Command(name = "poll", mixinStandardHelpOptions = true,
+        description = {"Indexes a store table's stream with the built-in poller of the Streams API until stopped (Ctrl-C, SIGTERM):"
+                + " one instance per store table, for DynamoDB Local and small deployments. Use the Lambda or `feed kcl` at scale."})
+final class PollCommand extends Operation implements Callable<Integer> {
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    IndexerOptions indexer;
+
+    @Option(names = "--idle-wait", paramLabel = "DURATION", defaultValue = "200ms", description = "wait between polls when nothing came (default 200ms)")
+    Duration idleWait;
+
+    @Option(names = "--retry-backoff", paramLabel = "DURATION", defaultValue = "1s", description = "wait before retrying a shard after a failure (default 1s)")
+    Duration retryBackoff;
+
+    @Option(names = "--records-per-read", paramLabel = "N", defaultValue = "1000", description = "GetRecords limit, 1..1000 (default 1000)")
+    int recordsPerRead;
+
+    @Option(names = "--on-rejected", paramLabel = "ACTION", defaultValue = "STOP_SHARD",
+            description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
+    PollerConfig.OnRejected onRejected;
+
+    PollCommand(CliContext ctx) {
+        super(ctx);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        try (Connection c = connect(common)) {
+            LambdaSettings settings = settings(() -> LambdaSettings.from(variables(c, indexer, Map.of())));
+            PollerConfig config = settings(() -> PollerConfig.builder(c.storeTable()).idleWait(idleWait).retryBackoff(retryBackoff)
+                    .recordsPerRead(recordsPerRead).onRejected(onRejected).build());
+            DynamoClients.Settings connection = c.settings().dynamo();
+            CountDownLatch stopped = new CountDownLatch(1);
+            try (DynamoDbStreamsClient streams = DynamoClients.streams(connection);
+                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams, Indexer.start(c.dynamo(), settings.config()), config)) {
+                Thread hook = new Thread(() -> {
+                    poller.close(); // after the batch in hand, its position saved
+                    stopped.countDown();
+                }, "appendsfeed-poll-shutdown");
+                Runtime.getRuntime().addShutdownHook(hook);
+                poller.start();
+                ctx.err().println("feed poll: indexing the stream of " + c.storeTable() + " into " + c.indexTable() + " at " + c.where()
+                        + "; Ctrl-C stops after the batch in hand");
+                ctx.err().flush();
+                stopped.await();
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.appendsfeed.indexer.notifier;
+
+import io.appendsfeed.model.DynamoClients;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The notifier Lambda's settings, read from environment variables in this one place (through a
+ * {@code Function<String,String>} so that tests pass a map).
+ *
+ * <table>
+ * <tr><td>{@code APPENDS_NOTIFY_TOPIC_ARN}</td><td>required: the SNS topic reactors subscribe to</td></tr>
+ * <tr><td>{@code APPENDS_SNS_ENDPOINT}</td><td>optional endpoint override (LocalStack, a local SNS)</td></tr>
+ * <tr><td>{@code AWS_REGION}</td><td>set by Lambda</td></tr>
+ * </table>
+ *
+ * @param topicArn the topic
+ * @param sns where and how to reach SNS
+ */
+public record NotifierSettings(String topicArn, DynamoClients.Settings sns) {
+
+    public static final String TOPIC_ARN = "APPENDS_NOTIFY_TOPIC_ARN";
+    public static final String ENDPOINT = "APPENDS_SNS_ENDPOINT";
+    public static final String REGION = "AWS_REGION";
+
+    private static final Pattern ARN = Pattern.compile("arn:aws[a-z-]*:sns:[a-z0-9-]+:\\d{12}:[A-Za-z0-9_-]{1,256}(\\.fifo)?");
+
+    public NotifierSettings {
+        Objects.requireNonNull(topicArn, "topicArn");
+        Objects.requireNonNull(sns, "sns");
+        if (!ARN.matcher(topicArn).matches()) {
+            throw new IllegalArgumentException(TOPIC_ARN + " is '" + topicArn + "': give an SNS topic ARN such as"
+                    + " arn:aws:sns:eu-west-1:123456789012:orders-feed");
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */
+    public static NotifierSettings from(Function<String, String> env) {
+        String topic = blankToNull(env.apply(TOPIC_ARN));
+        if (topic == null) {
+            throw new IllegalArgumentException(TOPIC_ARN + " is not set: set it to the ARN of the SNS topic to notify");
+        }
+        return new NotifierSettings(topic, DynamoClients.Settings.of(env.apply(ENDPOINT), env.apply(REGION)));
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}

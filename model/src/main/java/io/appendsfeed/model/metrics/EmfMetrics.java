@@ -1,0 +1,158 @@
+package io.appendsfeed.model.metrics;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.MDC;
+
+/**
+ * Writes figures as CloudWatch Embedded Metric Format (EMF) lines, one JSON object per line, to a
+ * stream (stdout by default). In AWS Lambda, stdout goes to CloudWatch Logs, which turns each line
+ * into metrics: no SDK, no network call, no extra permission. Elsewhere, ship the lines to
+ * CloudWatch Logs with the CloudWatch agent, or read them as structured logs.
+ *
+ * <p>Samples recorded between two {@link #flush()}es are merged per set of dimensions (counters
+ * summed, gauges the latest, timers as a list of durations) and written as one line each at the
+ * flush: the indexer flushes after every batch, so a batch is one line. A timer holds at most
+ * {@value #MAX_VALUES} durations in a line (EMF's limit); the line is written as soon as one is
+ * full. Each line declares two dimension sets when a sample has two dimensions or more: all of
+ * them, and all but the finest (e.g. {@code [group, partition]} and {@code [group]}), so alarms
+ * can watch the aggregate while dashboards split it. At a flush, the current SLF4J MDC entries
+ * (e.g. the Lambda request id, the shard) are added as plain members, searchable in Logs Insights.
+ */
+public final class EmfMetrics implements Metrics {
+
+    /** The default CloudWatch namespace. */
+    public static final String NAMESPACE = "appendsfeed";
+    /** EMF's limit on the values of one metric in one line. */
+    public static final int MAX_VALUES = 100;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Null: {@code System.out} as it is at each line (the Lambda runtime replaces it at start-up). */
+    private final PrintStream out;
+    private final String namespace;
+    private final Map<String, String> fixedDimensions;
+    private final Map<Map<String, String>, Pending> pending = new LinkedHashMap<>();
+
+    /** Lines to stdout, namespace {@value #NAMESPACE}. */
+    public EmfMetrics() {
+        this.out = null;
+        this.namespace = NAMESPACE;
+        this.fixedDimensions = Map.of();
+    }
+
+    /**
+     * @param out where lines go (one {@code println} each)
+     * @param namespace the CloudWatch namespace
+     * @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders}
+     */
+    public EmfMetrics(PrintStream out, String namespace, Map<String, String> fixedDimensions) {
+        this.out = Objects.requireNonNull(out, "out");
+        if (namespace == null || namespace.isBlank()) {
+            throw new IllegalArgumentException("namespace must be non-empty");
+        }
+        this.namespace = namespace;
+        this.fixedDimensions = new LinkedHashMap<>(Objects.requireNonNull(fixedDimensions, "fixedDimensions"));
+    }
+
+    @Override
+    public synchronized void record(Sample sample) {
+        Map<String, String> dims = new LinkedHashMap<>(fixedDimensions);
+        dims.putAll(sample.dimensions());
+        Pending p = pending.computeIfAbsent(dims, Pending::new);
+        p.add(sample);
+        if (p.full()) {
+            // written mid-unit: the thread's MDC describes only the call that filled the list, so leave it out
+            write(pending.remove(dims), false);
+        }
+    }
+
+    @Override
+    public synchronized void flush() {
+        for (Pending p : pending.values()) {
+            write(p, true);
+        }
+        pending.clear();
+    }
+
+    private void write(Pending p, boolean withContext) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode aws = root.putObject("_aws");
+        aws.put("Timestamp", p.time.toEpochMilli());
+        ObjectNode directive = aws.putArray("CloudWatchMetrics").addObject();
+        directive.put("Namespace", namespace);
+        ArrayNode sets = directive.putArray("Dimensions");
+        List<String> names = new ArrayList<>(p.dimensions.keySet());
+        if (!names.isEmpty()) {
+            ArrayNode all = sets.addArray();
+            names.forEach(all::add);
+            if (names.size() > 1) {
+                ArrayNode coarser = sets.addArray();
+                names.subList(0, names.size() - 1).forEach(coarser::add);
+            }
+        } else {
+            sets.addArray();
+        }
+        ArrayNode defs = directive.putArray("Metrics");
+        for (Map.Entry<Metric, List<Double>> e : p.values.entrySet()) {
+            Metric m = e.getKey();
+            defs.addObject().put("Name", m.name()).put("Unit", m.unit().cloudWatch());
+            List<Double> v = e.getValue();
+            if (v.size() == 1) {
+                root.put(m.name(), v.get(0));
+            } else {
+                ArrayNode arr = root.putArray(m.name());
+                v.forEach(arr::add);
+            }
+        }
+        p.dimensions.forEach(root::put);
+        Map<String, String> context = withContext ? MDC.getCopyOfContextMap() : null;
+        if (context != null) {
+            context.forEach((k, v) -> {
+                if (!root.has(k) && v != null) {
+                    root.put(k, v);
+                }
+            });
+        }
+        (out != null ? out : System.out).println(root);
+    }
+
+    /** What was recorded for one set of dimensions since the last line. */
+    private static final class Pending {
+        final Map<String, String> dimensions;
+        final Map<Metric, List<Double>> values = new LinkedHashMap<>();
+        Instant time = Instant.EPOCH;
+
+        Pending(Map<String, String> dimensions) {
+            this.dimensions = dimensions;
+        }
+
+        void add(Sample s) {
+            if (s.time().isAfter(time)) {
+                time = s.time();
+            }
+            s.values().forEach((m, v) -> {
+                List<Double> list = values.computeIfAbsent(m, x -> new ArrayList<>(1));
+                if (list.isEmpty() || m.kind() == Metric.Kind.TIMER) {
+                    list.add(v);
+                } else if (m.kind() == Metric.Kind.COUNTER) {
+                    list.set(0, list.get(0) + v);
+                } else {
+                    list.set(0, v);
+                }
+            });
+        }
+
+        boolean full() {
+            return values.values().stream().anyMatch(v -> v.size() >= MAX_VALUES);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.appendsfeed.model.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reports to a Micrometer {@link MeterRegistry} (Prometheus, CloudWatch, OTLP, ...): counters as
+ * {@link Counter}s, gauges as {@link Gauge}s holding the latest value, timers as {@link Timer}s;
+ * dimensions become tags; names get a prefix ({@value #PREFIX} by default), e.g.
+ * {@code appendsfeed.reader.lag.events{group=audit,partition=0}}. Micrometer is an optional
+ * dependency of appendsfeed: declare {@code io.micrometer:micrometer-core} to use this class.
+ */
+public final class MicrometerMetrics implements Metrics {
+
+    public static final String PREFIX = "appendsfeed.";
+
+    private final MeterRegistry registry;
+    private final String prefix;
+    /** Gauges read these; Micrometer keeps only a weak reference to a gauge's object. */
+    private final Map<GaugeKey, Level> levels = new ConcurrentHashMap<>();
+
+    public MicrometerMetrics(MeterRegistry registry) {
+        this(registry, PREFIX);
+    }
+
+    public MicrometerMetrics(MeterRegistry registry, String prefix) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.prefix = Objects.requireNonNull(prefix, "prefix");
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** The full meter name of {@code metric} in this registry. */
+    public String name(Metric metric) {
+        return prefix + metric.name();
+    }
+
+    @Override
+    public void record(Sample sample) {
+        List<Tag> list = new ArrayList<>(sample.dimensions().size());
+        sample.dimensions().forEach((k, v) -> list.add(Tag.of(k, v)));
+        Tags tags = Tags.of(list);
+        sample.values().forEach((m, v) -> {
+            switch (m.kind()) {
+                case COUNTER -> Counter.builder(name(m)).description(m.description()).baseUnit(baseUnit(m.unit()))
+                        .tags(tags).register(registry).increment(v);
+                case GAUGE -> levels.computeIfAbsent(new GaugeKey(m, tags), k -> {
+                    Level level = new Level();
+                    Gauge.builder(name(m), level, Level::get).description(m.description()).baseUnit(baseUnit(m.unit()))
+                            .tags(tags).register(registry);
+                    return level;
+                }).set(v);
+                case TIMER -> Timer.builder(name(m)).description(m.description()).tags(tags).register(registry)
+                        .record(Math.round(v * 1_000_000), TimeUnit.NANOSECONDS);
+            }
+        });
+    }
+
+    private static String baseUnit(Metric.Unit unit) {
+        return switch (unit) {
+            case COUNT -> null;
+            case MILLISECONDS -> "milliseconds";
+            case CAPACITY_UNITS -> "capacity.units";
+        };
+    }
+
+    private record GaugeKey(Metric metric, Tags tags) {}
+
+    private static final class Level {
+        private volatile double value;
+
+        double get() {
+            return value;
+        }
+
+        void set(double v) {
+            value = v;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.PartitionId;
+import org.slf4j.MDC;
+
+/**
+ * What a thread is working on, as key-values in the SLF4J MDC ({@value #GROUP}, {@value #PARTITION},
+ * {@value #STREAM}) so that every log line about it carries them (a JSON layout, or {@code %X} in a
+ * pattern, shows them), the handler's own lines included. Also kept in a thread-local of our own,
+ * so that capacity is counted per partition whatever the logging binding does with the MDC.
+ * Closing restores what the thread had before.
+ */
+public final class LogContext implements AutoCloseable {
+
+    public static final String GROUP = "group";
+    public static final String PARTITION = "partition";
+    public static final String STREAM = "stream";
+
+    private static final ThreadLocal<PartitionId> CURRENT = new ThreadLocal<>();
+
+    private final String group;
+    private final String partition;
+    private final String stream;
+    private final PartitionId previousPartition;
+
+    private LogContext(String group, PartitionId partition, StreamName stream) {
+        this.group = MDC.get(GROUP);
+        this.partition = MDC.get(PARTITION);
+        this.stream = MDC.get(STREAM);
+        this.previousPartition = CURRENT.get();
+        put(GROUP, group);
+        put(PARTITION, partition == null ? null : String.valueOf(partition.value()));
+        put(STREAM, stream == null ? null : stream.value());
+        CURRENT.set(partition);
+    }
+
+    /** A consumer group's work not tied to one partition (lease upkeep). */
+    public static LogContext group(String group) {
+        return new LogContext(group, null, null);
+    }
+
+    /** A partition's walk. */
+    public static LogContext partition(String group, PartitionId partition) {
+        return new LogContext(group, partition, null);
+    }
+
+    /** A handler call and what the reader does around it. */
+    public static LogContext stream(String group, PartitionId partition, StreamName stream) {
+        return new LogContext(group, partition, stream);
+    }
+
+    /** The partition this thread works on now, or null. */
+    public static PartitionId currentPartition() {
+        return CURRENT.get();
+    }
+
+    @Override
+    public void close() {
+        put(GROUP, group);
+        put(PARTITION, partition);
+        put(STREAM, stream);
+        if (previousPartition == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(previousPartition);
+        }
+    }
+
+    private static void put(String key, String value) {
+        if (value == null) {
+            MDC.remove(key);
+        } else {
+            MDC.put(key, value);
+        }
+    }
+}
