@@ -1,7 +1,6 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CatchUpResult;
 import io.appendsfeed.reader.FeedReaderConfig;
@@ -150,7 +149,7 @@ public final class PartitionCoordinator {
     /** Drops runners that stopped (lease lost, handed over) so that the partition can be taken again. */
     private void reap() {
         for (Running r : runners.values()) {
-            if (r.runner().snapshot().phase() == PartitionRunner.Phase.STOPPED && !r.thread().isAlive()) {
+            if (r.runner().snapshot().phase() == RunnerPhase.STOPPED && !r.thread().isAlive()) {
                 runners.remove(r.runner().partition());
                 settled = false;
             }
@@ -169,8 +168,8 @@ public final class PartitionCoordinator {
     private void renew() {
         for (Running running : runners.values()) {
             PartitionRunner r = running.runner();
-            PartitionRunner.Snapshot s = r.snapshot();
-            if (s.lease() == null || !(s.phase().holding() || s.phase() == PartitionRunner.Phase.HANDING_OVER)) {
+            RunnerSnapshot s = r.snapshot();
+            if (s.lease() == null || !(s.phase().holding() || s.phase() == RunnerPhase.HANDING_OVER)) {
                 continue;
             }
             try {
@@ -306,7 +305,7 @@ public final class PartitionCoordinator {
     /** The partitions this instance reads now (a partition being handed over no longer counts once released). */
     public List<PartitionId> held() {
         return runners.values().stream().map(Running::runner)
-                .filter(r -> r.snapshot().phase().holding() || r.snapshot().phase() == PartitionRunner.Phase.HANDING_OVER)
+                .filter(r -> r.snapshot().phase().holding() || r.snapshot().phase() == RunnerPhase.HANDING_OVER)
                 .map(PartitionRunner::partition).toList();
     }
 
@@ -317,37 +316,7 @@ public final class PartitionCoordinator {
 
     /** @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing */
     private List<PartitionLag> lag(boolean tolerant) {
-        List<PartitionLag> out = new ArrayList<>();
-        Instant now = config.clock().instant();
-        for (Running running : runners.values()) {
-            PartitionRunner r = running.runner();
-            PartitionRunner.Snapshot snap = r.snapshot();
-            PartitionId p = r.partition();
-            PartitionStatus st = ctx.scheduler().status(p);
-            Checkpoint handled = st != null ? st.handled() : snap.committed();
-            Checkpoint from = handled == null ? Checkpoint.START : handled;
-            int failing = st == null ? 0 : st.failingStreams();
-            try {
-                Checkpoint tail = ctx.positions().tail(p);
-                long behind = ctx.positions().distance(p, from, tail);
-                Duration age = Duration.ZERO;
-                if (st != null && st.oldestUnhandled() != null) {
-                    age = Duration.between(st.oldestUnhandled(), now);
-                } else if (behind > 0) {
-                    age = ctx.positions().age(p, from, now);
-                }
-                out.add(new PartitionLag(p, snap.state(), snap.committed(), handled, tail, behind,
-                        age.isNegative() ? Duration.ZERO : age, failing, snap.error()));
-            } catch (RuntimeException e) {
-                if (!tolerant) {
-                    throw e;
-                }
-                String why = "tail unknown, the index could not be read: " + e;
-                out.add(new PartitionLag(p, snap.state(), snap.committed(), handled, null, -1, null, failing,
-                        snap.error() == null ? why : snap.error()));
-            }
-        }
-        return out;
+        return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant);
     }
 
     /**

@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
  * the scheduler (waiting when too many are outstanding), polls at the tail, backs off on errors
  * without losing its position, and commits the handled position at an interval.
  *
- * <p>Its state is one immutable {@link Snapshot}, changed only by compare-and-set in
- * {@link #update}; its {@link Phase} changes only in {@link #move}, which refuses transitions the
+ * <p>Its state is one immutable {@link RunnerSnapshot}, changed only by compare-and-set in
+ * {@link #update}; its {@link RunnerPhase} changes only in {@link #move}, which refuses transitions the
  * table there does not allow. Other threads (the coordinator's ticker, {@code close()}, callers of
  * {@code lag()}) read snapshots and send commands ({@link #lose}, {@link #handOver},
  * {@link #close}, {@link #renewed}); every checkpoint and lease write of the partition happens on
- * this runner's thread, which ends in {@link Phase#STOPPED}.
+ * this runner's thread, which ends in {@link RunnerPhase#STOPPED}.
  */
 public final class PartitionRunner implements Runnable {
 
@@ -35,72 +35,14 @@ public final class PartitionRunner implements Runnable {
 
     private static final int FINAL_COMMIT_ATTEMPTS = 4;
 
-    public enum Phase {
-        /** Resolving the start position and opening the partition in the scheduler. */
-        OPENING,
-        /** Walking the feed. */
-        READING,
-        /** Giving the partition to another instance: no more reading; the batch in hand is handled, committed, the lease released. */
-        HANDING_OVER,
-        /** The reader closes: no more reading; once handler calls stopped, commits and releases the lease. */
-        CLOSING,
-        /** Stopped on something it cannot read; nothing skipped. Still commits what was handled, until closed. */
-        FAILED,
-        /** The lease went to another instance: outstanding work dropped, nothing committed or released. */
-        LOST,
-        /** Done: nothing of the partition runs here any more. */
-        STOPPED;
-
-        /** The allowed transitions: everything else is refused by {@link #move}. */
-        boolean mayBecome(Phase next) {
-            return switch (this) {
-                case OPENING -> next != OPENING;
-                case READING -> next == HANDING_OVER || next == CLOSING || next == FAILED || next == LOST || next == STOPPED;
-                case HANDING_OVER -> next == CLOSING || next == LOST || next == STOPPED;
-                case FAILED -> next == CLOSING || next == LOST || next == STOPPED;
-                case CLOSING, LOST -> next == STOPPED || (this == CLOSING && next == LOST);
-                case STOPPED -> false;
-            };
-        }
-
-        /** Counts towards the instance's share of the group's partitions. */
-        public boolean holding() {
-            return this == OPENING || this == READING || this == FAILED;
-        }
-    }
-
-    /**
-     * What other threads see of a runner.
-     *
-     * @param lease the lease held (null without leases)
-     * @param committed the checkpoint last committed or found stored, or null
-     * @param opened the partition was opened in the scheduler (so its handled position means something)
-     * @param atTail the last read found nothing new
-     * @param error why it failed, or null
-     */
-    public record Snapshot(Phase phase, Lease lease, Checkpoint committed, boolean opened, boolean atTail, String error) {
-        public PartitionLag.State state() {
-            if (error != null) {
-                return PartitionLag.State.FAILED;
-            }
-            return switch (phase) {
-                case OPENING -> PartitionLag.State.STARTING;
-                case READING, HANDING_OVER -> PartitionLag.State.READING;
-                default -> PartitionLag.State.STOPPED;
-            };
-        }
-
-        Snapshot with(Phase p) { return new Snapshot(p, lease, committed, opened, atTail, error); }
-    }
-
     private final ReaderContext ctx;
     private final FeedReaderConfig config;
     private final PartitionId partition;
     private final StartPlan plan;
     private final Backoff backoff;
     private final Object wakeup = new Object();
-    private final AtomicReference<Snapshot> snapshot;
-    /** Counted down by {@code close()} once no handler call runs any more; set with {@link Phase#CLOSING}. */
+    private final AtomicReference<RunnerSnapshot> snapshot;
+    /** Counted down by {@code close()} once no handler call runs any more; set with {@link RunnerPhase#CLOSING}. */
     private volatile CountDownLatch handlersStopped;
 
     public PartitionRunner(ReaderContext ctx, PartitionId partition, StartPlan plan, Lease lease) {
@@ -108,21 +50,21 @@ public final class PartitionRunner implements Runnable {
         this.config = ctx.config();
         this.partition = partition;
         this.plan = plan;
-        this.snapshot = new AtomicReference<>(new Snapshot(Phase.OPENING, lease, null, false, false, null));
+        this.snapshot = new AtomicReference<>(new RunnerSnapshot(RunnerPhase.OPENING, lease, null, false, false, null));
         this.backoff = new Backoff(config.retryBackoffMin(), config.retryBackoffMax());
     }
 
     // ---- the one place state changes
 
-    private Snapshot update(UnaryOperator<Snapshot> change) {
-        Snapshot next = snapshot.updateAndGet(change);
+    private RunnerSnapshot update(UnaryOperator<RunnerSnapshot> change) {
+        RunnerSnapshot next = snapshot.updateAndGet(change);
         ctx.scheduler().signal(); // whoever waits for progress (runUntilCaughtUp) looks again
         return next;
     }
 
     /** @return whether the phase is now {@code to} (false when the current phase may not become it) */
-    private boolean move(Phase to, String why) {
-        Snapshot before = snapshot.getAndUpdate(s -> s.phase().mayBecome(to) ? s.with(to) : s);
+    private boolean move(RunnerPhase to, String why) {
+        RunnerSnapshot before = snapshot.getAndUpdate(s -> s.phase().mayBecome(to) ? s.with(to) : s);
         boolean moved = before.phase().mayBecome(to);
         if (moved) {
             LOG.debug("partition {}: {} -> {} ({})", partition, before.phase(), to, why);
@@ -138,7 +80,7 @@ public final class PartitionRunner implements Runnable {
 
     /** Stops reading at once and drops outstanding work without committing: another owner may have it now. */
     public void lose(String why) {
-        if (move(Phase.LOST, why)) {
+        if (move(RunnerPhase.LOST, why)) {
             LOG.warn("partition {}: stopping, {}; unhandled work will be read again by whoever holds it", partition, why);
             ctx.scheduler().close(partition); // in-flight outcomes no longer count
         }
@@ -146,34 +88,34 @@ public final class PartitionRunner implements Runnable {
 
     /** Hands the partition to another instance: finish what is buffered (bounded), commit, release the lease. */
     public boolean handOver() {
-        return move(Phase.HANDING_OVER, "the group rebalances");
+        return move(RunnerPhase.HANDING_OVER, "the group rebalances");
     }
 
     /** Stops reading; commits and releases once {@code handlersStopped} is counted down. */
     public void close(CountDownLatch handlersStopped) {
         this.handlersStopped = handlersStopped;
-        move(Phase.CLOSING, "the reader closes");
+        move(RunnerPhase.CLOSING, "the reader closes");
     }
 
     /** The coordinator renewed the lease: kept when it is the same lease (token) and still held. */
     public void renewed(Lease lease) {
         update(s -> s.lease() != null && s.lease().token().equals(lease.token())
-                && s.phase() != Phase.LOST && s.phase() != Phase.STOPPED
-                ? new Snapshot(s.phase(), lease, s.committed(), s.opened(), s.atTail(), s.error()) : s);
+                && s.phase() != RunnerPhase.LOST && s.phase() != RunnerPhase.STOPPED
+                ? new RunnerSnapshot(s.phase(), lease, s.committed(), s.opened(), s.atTail(), s.error()) : s);
     }
 
-    public Snapshot snapshot() { return snapshot.get(); }
+    public RunnerSnapshot snapshot() { return snapshot.get(); }
     public PartitionId partition() { return partition; }
     public PartitionLag.State state() { return snapshot.get().state(); }
 
     /** Read to the tail (or stopped on what it cannot read) and handled everything read; parked streams count as handled. */
     public boolean drained() {
-        Snapshot s = snapshot.get();
+        RunnerSnapshot s = snapshot.get();
         PartitionStatus st = ctx.scheduler().status(partition);
-        if (s.phase() == Phase.FAILED) {
+        if (s.phase() == RunnerPhase.FAILED) {
             return st == null || st.buffered() == 0;
         }
-        return s.phase() == Phase.READING && s.atTail() && st != null && st.buffered() == 0;
+        return s.phase() == RunnerPhase.READING && s.atTail() && st != null && st.buffered() == 0;
     }
 
     // ---- the runner's thread
@@ -198,13 +140,13 @@ public final class PartitionRunner implements Runnable {
         } finally {
             // lose() may have run before this thread opened the partition: whoever opens it closes it
             ctx.scheduler().close(partition);
-            move(Phase.STOPPED, "done");
+            move(RunnerPhase.STOPPED, "done");
         }
     }
 
     /** Resolves the start and opens the partition, retrying on errors; null when told to stop first. */
     private Checkpoint open() throws InterruptedException {
-        for (int failures = 1; snapshot.get().phase() == Phase.OPENING; failures++) {
+        for (int failures = 1; snapshot.get().phase() == RunnerPhase.OPENING; failures++) {
             try {
                 StartPlan.Resolved start = plan.resolve(ctx, partition);
                 if (snapshot.get().lease() != null && !holdLeaseAfterStart()) {
@@ -213,8 +155,8 @@ public final class PartitionRunner implements Runnable {
                 List<ParkedStream> parked = ctx.parked().list(config.group());
                 Checkpoint from = ctx.epochs().normalize(partition, start.from());
                 ctx.scheduler().open(partition, from, start.notBefore(), parked);
-                update(s -> new Snapshot(s.phase(), s.lease(), start.committed(), true, false, s.error()));
-                if (!move(Phase.READING, "opened")) {
+                update(s -> new RunnerSnapshot(s.phase(), s.lease(), start.committed(), true, false, s.error()));
+                if (!move(RunnerPhase.READING, "opened")) {
                     return null; // lost or closed while opening: the wind-down closes what was opened
                 }
                 LOG.info("partition {}: reading from {} for group {} as {}", partition, from, config.group(), config.owner());
@@ -241,8 +183,8 @@ public final class PartitionRunner implements Runnable {
             lose("another instance took the lease while this one set its start position");
             return false;
         }
-        Snapshot now = update(s -> s.phase() == Phase.OPENING
-                ? new Snapshot(s.phase(), held, s.committed(), s.opened(), s.atTail(), s.error()) : s);
+        RunnerSnapshot now = update(s -> s.phase() == RunnerPhase.OPENING
+                ? new RunnerSnapshot(s.phase(), held, s.committed(), s.opened(), s.atTail(), s.error()) : s);
         return now.lease() == held;
     }
 
@@ -251,7 +193,7 @@ public final class PartitionRunner implements Runnable {
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         int failures = 0;
         Duration tailWait = TailPoll.first(config.pollInterval());
-        while (snapshot.get().phase() == Phase.READING) {
+        while (snapshot.get().phase() == RunnerPhase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commit();
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
@@ -284,7 +226,7 @@ public final class PartitionRunner implements Runnable {
             }
             boolean tail = records.isEmpty();
             if (snapshot.get().atTail() != tail) {
-                update(s -> new Snapshot(s.phase(), s.lease(), s.committed(), s.opened(), tail, s.error()));
+                update(s -> new RunnerSnapshot(s.phase(), s.lease(), s.committed(), s.opened(), tail, s.error()));
             }
             if (tail) {
                 pause(tailWait);
@@ -298,7 +240,7 @@ public final class PartitionRunner implements Runnable {
     /** After reading stopped: what each way of stopping owes the group. */
     private void windDown() {
         try {
-            while (snapshot.get().phase() == Phase.FAILED) {
+            while (snapshot.get().phase() == RunnerPhase.FAILED) {
                 commit(); // what was handled before the failure still counts
                 pause(config.commitInterval());
             }
@@ -307,7 +249,7 @@ public final class PartitionRunner implements Runnable {
                     // the batch in hand is handled first (a close meanwhile cuts the wait short)
                     boolean drained = ctx.scheduler().awaitUntil(() -> {
                         PartitionStatus st = ctx.scheduler().status(partition);
-                        return st == null || st.buffered() == 0 || snapshot.get().phase() != Phase.HANDING_OVER;
+                        return st == null || st.buffered() == 0 || snapshot.get().phase() != RunnerPhase.HANDING_OVER;
                     }, config.shutdownTimeout());
                     if (!drained) {
                         LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next"
@@ -332,8 +274,8 @@ public final class PartitionRunner implements Runnable {
 
     private void pause(Duration d) throws InterruptedException {
         synchronized (wakeup) {
-            Phase p = snapshot.get().phase();
-            if (p == Phase.OPENING || p == Phase.READING || p == Phase.FAILED) {
+            RunnerPhase p = snapshot.get().phase();
+            if (p == RunnerPhase.OPENING || p == RunnerPhase.READING || p == RunnerPhase.FAILED) {
                 wakeup.wait(Math.max(1, d.toMillis()));
             }
         }
@@ -346,8 +288,8 @@ public final class PartitionRunner implements Runnable {
      * @return false when the commit failed on an error and should be tried again
      */
     private boolean commit() {
-        Snapshot s = snapshot.get();
-        if (s.phase() == Phase.LOST || !s.opened()) {
+        RunnerSnapshot s = snapshot.get();
+        if (s.phase() == RunnerPhase.LOST || !s.opened()) {
             return true;
         }
         PartitionStatus st = ctx.scheduler().status(partition);
@@ -358,7 +300,7 @@ public final class PartitionRunner implements Runnable {
             CommitResult r = ctx.checkpoints().commit(config.group(), partition, st.handled(), config.owner(),
                     config.leases() ? s.lease() : null);
             if (r instanceof CommitResult.Committed) {
-                update(x -> new Snapshot(x.phase(), x.lease(), st.handled(), x.opened(), x.atTail(), x.error()));
+                update(x -> new RunnerSnapshot(x.phase(), x.lease(), st.handled(), x.opened(), x.atTail(), x.error()));
                 LOG.debug("partition {}: committed {}", partition, st.handled());
             } else if (r instanceof CommitResult.Behind behind) {
                 lose("the stored checkpoint " + behind.stored().checkpoint() + " is ahead of " + st.handled()
@@ -386,10 +328,10 @@ public final class PartitionRunner implements Runnable {
             }
         }
         ctx.scheduler().close(partition);
-        Snapshot s = snapshot.get();
-        boolean ours = s.phase() == Phase.CLOSING || s.phase() == Phase.HANDING_OVER;
+        RunnerSnapshot s = snapshot.get();
+        boolean ours = s.phase() == RunnerPhase.CLOSING || s.phase() == RunnerPhase.HANDING_OVER;
         // STOPPED before the release: once another instance can take the lease, this one no longer lists the partition
-        if (move(Phase.STOPPED, "committed") && ours && s.lease() != null) {
+        if (move(RunnerPhase.STOPPED, "committed") && ours && s.lease() != null) {
             try {
                 ctx.leases().release(s.lease());
                 LOG.info("partition {}: released for group {} by {}", partition, config.group(), config.owner());
@@ -402,7 +344,7 @@ public final class PartitionRunner implements Runnable {
 
     private void fail(String message, Exception e) {
         LOG.error("partition {}: {}", partition, message, e);
-        update(s -> new Snapshot(s.phase(), s.lease(), s.committed(), s.opened(), s.atTail(), message));
-        move(Phase.FAILED, message);
+        update(s -> new RunnerSnapshot(s.phase(), s.lease(), s.committed(), s.opened(), s.atTail(), message));
+        move(RunnerPhase.FAILED, message);
     }
 }

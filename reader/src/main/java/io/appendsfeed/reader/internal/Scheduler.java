@@ -386,24 +386,6 @@ public final class Scheduler {
         }
     }
 
-    /**
-     * Waits up to {@code wait} until the partition has handled everything read (or is closed).
-     *
-     * @return whether nothing read is left unhandled
-     */
-    public synchronized boolean awaitDrained(PartitionId p, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        Slot slot;
-        while ((slot = slots.get(p)) != null && slot.progress.buffered() > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-        return true;
-    }
-
     /** No new handler calls start after this. */
     public synchronized void stopDispatching() {
         dispatching = false;
