@@ -124,10 +124,12 @@ public final class PartitionCoordinator {
             return;
         }
         reap();
-        List<PartitionId> wanted = wanted();
         if (config.leases()) {
             heartbeat();
-            renew();
+            renew(); // before anything that reads the index: leases are kept even while the index cannot be read
+        }
+        List<PartitionId> wanted = wanted();
+        if (config.leases()) {
             shed(wanted);
         }
         settled = acquire(wanted);
