@@ -22,7 +22,8 @@ class DeployPermissionsTest {
     /** The tag naming a reactor role's consumer group. */
     static final String GROUP_TAG = "appendsfeed-group";
     static final List<String> READER_KEYS = List.of("${$}ReaderCheckpoint-${aws:PrincipalTag/" + GROUP_TAG + "}_*",
-            "${$}ReaderParked-${aws:PrincipalTag/" + GROUP_TAG + "}", "${$}ReaderGroups-0");
+            "${$}ReaderParked-${aws:PrincipalTag/" + GROUP_TAG + "}", "${$}ReaderGroups-0",
+            "${$}ReaderInstances-${aws:PrincipalTag/" + GROUP_TAG + "}");
     /**
      * Whether the reactor policy lets a role with these tags write an item with this partition key:
      * its {@code Null} condition (the tag is there) and its {@code dynamodb:LeadingKeys} patterns.
@@ -98,7 +99,7 @@ class DeployPermissionsTest {
         assertStatement(write.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"), INDEX_ARN);
         // operators act for every group: the reader streams of all of them
         assertThat(leadingKeys(write.get("WriteReaderStreams"))).containsExactly(
-                "${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*");
+                "${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*", "${$}ReaderInstances-*");
         for (String policy : List.of("OperatorReadPolicy", "OperatorWritePolicy")) {
             assertThat(template.resource(policy).path("Type").asText()).isEqualTo("AWS::IAM::ManagedPolicy");
             template.statements(template.properties(policy).path("PolicyDocument")).values()
