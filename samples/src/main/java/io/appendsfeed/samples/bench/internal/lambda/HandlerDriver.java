@@ -9,6 +9,7 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.lambda.IndexerHandler;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.model.metrics.EmfMetrics;
 import io.appendsfeed.samples.bench.internal.CapacityTally;
 import io.appendsfeed.samples.bench.internal.MeteredClient;
 import java.io.ByteArrayInputStream;
@@ -30,9 +31,10 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain} uses the
  * no-argument constructor Lambda calls; {@code metered} builds the same handler from the same
- * settings over a {@link MeteredClient}, so that every call's capacity is summed per batch.
- * Environment: the handler's ({@code APPENDS_INDEX_TABLE}, {@code APPENDS_DYNAMODB_ENDPOINT},
- * {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch milliseconds when the parent started the
+ * settings the way that constructor does (its metrics, the store table it checks records against) over
+ * a {@link MeteredClient}, so that every call's capacity is summed per batch.
+ * Environment: the handler's ({@code APPENDS_INDEX_TABLE}, {@code APPENDS_STORE_TABLE},
+ * {@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch milliseconds when the parent started the
  * process. Exit 3 when a batch reports a failure (every batch must be ingested whole).
  */
 public final class HandlerDriver {
@@ -53,9 +55,11 @@ public final class HandlerDriver {
         if (args[0].equals("plain")) {
             handler = new IndexerHandler();
         } else {
+            // what IndexerHandler(LambdaSettings) builds (EMF metrics on stdout, the store table checked), over a metered client
             LambdaSettings settings = LambdaSettings.from(System::getenv);
             metered = new MeteredClient(DynamoClients.dynamoDb(settings.dynamo()), new CapacityTally());
-            handler = new IndexerHandler(Indexer.start(metered, settings.config()));
+            handler = new IndexerHandler(Indexer.start(metered, settings.config().toBuilder().metrics(new EmfMetrics()).build()),
+                    settings.storeTable());
         }
         lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
         PojoSerializer<DynamodbEvent> serializer = LambdaEventSerializers.serializerFor(DynamodbEvent.class,

@@ -24,15 +24,17 @@ public final class HandlerProcess {
     /**
      * Our handler ({@code io.appendsfeed.indexer.lambda.IndexerHandler}) from the shaded jar.
      *
+     * @param jvmFlags {@code JAVA_TOOL_OPTIONS}, e.g. {@link LambdaJar#javaToolOptions()}; empty for the JVM's defaults
      * @param metered {@code true}: capacity summed per batch through a metering client;
      *                {@code false}: the handler's no-argument constructor, exactly as Lambda builds it
-     * @param jvmFlags {@code JAVA_TOOL_OPTIONS}, e.g. {@link LambdaJar#javaToolOptions()}; empty for the JVM's defaults
+     * @param storeTable the table whose stream the batches come from (the handler refuses records of any other)
      * @throws Processes.ProcessFailedException when the driver fails (a batch not ingested whole exits 3)
      */
     public static HandlerRun java(LambdaJar jar, String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint,
-                                  String indexTable) {
+                                  String storeTable, String indexTable) {
         Map<String, String> env = cleanEnv();
         env.put("APPENDS_INDEX_TABLE", indexTable);
+        env.put("APPENDS_STORE_TABLE", storeTable);
         env.put("APPENDS_DYNAMODB_ENDPOINT", endpoint.toString());
         env.put("AWS_REGION", "us-east-1");
         env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
