@@ -320,7 +320,9 @@ public final class PartitionRunner implements Runnable {
         for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
             synchronized (wakeup) {
                 try {
-                    wakeup.wait(backoff.after(attempt).toMillis()); // closing: nothing else to do meanwhile
+                    // closing: nothing else to do meanwhile. At least 1 ms: a jittered backoff can round to 0,
+                    // and wait(0) would wait forever (that leaked the runner threads of failing commits)
+                    wakeup.wait(Math.max(1, backoff.after(attempt).toMillis()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;
