@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -18,15 +19,26 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * @param keys the item's key attributes ({@code p}, {@code i})
  * @param newImage the item after the change, null when the view type carries none
  * @param approximateCreation when the change was made, per DynamoDB; null when unknown
+ * @param eventTimes the timestamps {@code t} of the new image's events, in order (null entries where
+ *                   an event has none), when the adapter took them out of the image instead of
+ *                   converting {@code e} (the Lambda adapter: the image's event list is most of its
+ *                   attribute values); null to read them from the image's {@code e}
  */
 public record ChangeRecord(String sequenceNumber, String eventName, String viewType,
                            Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
-                           Instant approximateCreation) {
+                           Instant approximateCreation, List<String> eventTimes) {
 
     public ChangeRecord {
         Objects.requireNonNull(sequenceNumber, "sequenceNumber");
         keys = keys == null ? Map.of() : Map.copyOf(keys);
         newImage = newImage == null ? null : Map.copyOf(newImage);
+        eventTimes = eventTimes == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(eventTimes));
+    }
+
+    /** A record whose event times, if any, are in its image's {@code e}. */
+    public ChangeRecord(String sequenceNumber, String eventName, String viewType, Map<String, AttributeValue> keys,
+                        Map<String, AttributeValue> newImage, Instant approximateCreation) {
+        this(sequenceNumber, eventName, viewType, keys, newImage, approximateCreation, null);
     }
 
     /** Converts an SDK v2 Streams record ({@code GetRecords}, KCL adapter). */

@@ -61,10 +61,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         if (storeTable != null && storeTable.isBlank()) {
             storeTable = null;
         }
-        if (indexTable.equals(storeTable)) {
-            throw new IllegalArgumentException("the store table and the index table are both '" + indexTable
-                    + "': the index must be a table of its own, or store writers could forge the feed");
-        }
+        SameTableException.check(storeTable, indexTable);
         Objects.requireNonNull(metrics, "metrics");
     }
 

@@ -14,6 +14,8 @@ import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.store.StoredUnfold;
+import io.appendsfeed.model.store.Unfold;
 import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.reader.internal.CheckpointItem;
 import io.appendsfeed.reader.internal.FeedIndex;
@@ -24,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
@@ -42,11 +45,18 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * {@code Overridden {from, to, reason, at, by}} events, the checkpoint's history. Groups are listed
  * in {@code $ReaderGroups-0} ({@code Registered {group}}) when their first checkpoint stream is made,
  * and {@code Deleted {group, reason, by, at, checkpoints}} when {@link #deleteGroup} deletes one.
+ * A group's live instances are the unfolds {@code Instance {owner, until}} of the Tip of
+ * {@code $ReaderInstances-<group>}, rewritten (unfold-only, on the etag) by each instance's
+ * heartbeat, which also drops the instances whose time ran out.
  */
 public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore {
 
     /** Stream listing the groups. Part of the storage format. */
     public static final StreamName GROUPS = StreamName.of("$ReaderGroups", "0");
+    /** Category of the streams holding each group's live instances. Part of the storage format. */
+    public static final String INSTANCES_CATEGORY = "$ReaderInstances";
+    /** Unfold type of one live instance. Part of the storage format. */
+    public static final String INSTANCE = "Instance";
     /** Event types of {@link #GROUPS}: a group's first checkpoint stream was made; a group was deleted. Part of the storage format. */
     static final String REGISTERED = "Registered";
     static final String DELETED = "Deleted";
@@ -360,6 +370,54 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
         if (r instanceof AppendResult.Conflict) {
             throw new IllegalStateException("could not register group " + group + " in " + GROUPS
                     + ": other writers kept changing it; nothing else was written, try again");
+        }
+    }
+
+    @Override
+    public List<String> heartbeat(String group, String owner, Duration timeout) {
+        return changeInstances(group, owner, true, timeout);
+    }
+
+    @Override
+    public void leave(String group, String owner) {
+        changeInstances(group, owner, false, Duration.ZERO);
+    }
+
+    /** Rewrites the instances Tip with {@code owner} present (until now + timeout) or absent, expired ones dropped. */
+    private List<String> changeInstances(String group, String owner, boolean present, Duration timeout) {
+        StreamName stream = StreamName.of(INSTANCES_CATEGORY, FeedStreams.checkGroup(group));
+        for (int attempt = 1; ; attempt++) {
+            Optional<Tip> tip = index.readTip(stream, true);
+            Instant now = clock.instant();
+            TreeMap<String, Instant> live = new TreeMap<>();
+            List<Unfold> others = new ArrayList<>();
+            for (StoredUnfold u : tip.map(Tip::unfolds).orElse(List.of())) {
+                if (!u.type().equals(INSTANCE)) {
+                    others.add(new Unfold(u.type(), u.data(), u.meta())); // a newer writer's: carried over
+                    continue;
+                }
+                JsonNode o = Json.parse(stream.value(), u.type(), u.data());
+                Instant until = Json.instant(stream.value(), o, "until");
+                if (until.isAfter(now)) {
+                    live.put(Json.text(stream.value(), o, "owner"), until);
+                }
+            }
+            if (present) {
+                live.put(owner, now.plus(timeout));
+            } else if (live.remove(owner) == null) {
+                return List.copyOf(live.keySet());
+            }
+            List<Unfold> unfolds = new ArrayList<>(others);
+            live.forEach((o, until) -> unfolds.add(new Unfold(INSTANCE,
+                    Json.bytes(Json.object().put("owner", o).put("until", until.toString())), null)));
+            Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.noStream());
+            if (index.writeUnfolds(stream, expected, unfolds) instanceof AppendResult.Written) {
+                return List.copyOf(live.keySet());
+            }
+            if (attempt >= MAX_CONFLICTS) {
+                throw new IllegalStateException(stream + " changed under " + attempt
+                        + " attempts in a row; too many instances in one group. Nothing was written by this call");
+            }
         }
     }
 

@@ -27,6 +27,8 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
     private final Map<Key, StoredCheckpoint> checkpoints = new HashMap<>();
     private final Map<Key, List<CheckpointOverride>> overrides = new HashMap<>();
     private final Map<Key, Lease> leases = new HashMap<>();
+    /** Live instances per group: owner to the end of its heartbeat. */
+    private final Map<String, Map<String, Instant>> instances = new HashMap<>();
 
     public InMemoryCheckpointStore(Clock clock) {
         this.clock = clock;
@@ -161,5 +163,22 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
     @Override
     public synchronized Optional<Lease> current(String group, PartitionId partition) {
         return Optional.ofNullable(leases.get(new Key(group, partition)));
+    }
+
+    @Override
+    public synchronized List<String> heartbeat(String group, String owner, Duration timeout) {
+        Instant now = clock.instant();
+        Map<String, Instant> live = instances.computeIfAbsent(FeedStreams.checkGroup(group), g -> new TreeMap<>());
+        live.values().removeIf(until -> !until.isAfter(now));
+        live.put(owner, now.plus(timeout));
+        return List.copyOf(live.keySet());
+    }
+
+    @Override
+    public synchronized void leave(String group, String owner) {
+        Map<String, Instant> live = instances.get(group);
+        if (live != null) {
+            live.remove(owner);
+        }
     }
 }

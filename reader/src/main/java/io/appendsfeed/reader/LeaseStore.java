@@ -2,6 +2,7 @@ package io.appendsfeed.reader;
 
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,4 +34,26 @@ public interface LeaseStore {
 
     /** The current holder of a partition's lease, expired ones included; empty when never leased or released. */
     Optional<Lease> current(String group, PartitionId partition);
+
+    /**
+     * Records that {@code owner} is a live instance of {@code group} until now + {@code timeout},
+     * forgets instances whose time ran out, and returns the group's live instances: what the group
+     * spreads its partitions over. The default, for stores that do not track instances, answers
+     * {@code owner} alone: such a group takes free leases but does not rebalance.
+     *
+     * @return the live owners, {@code owner} included, sorted
+     * @throws RuntimeException when the store cannot be read or written; nothing changed
+     */
+    default List<String> heartbeat(String group, String owner, Duration timeout) {
+        return List.of(owner);
+    }
+
+    /**
+     * Removes {@code owner} from the group's live instances at once (it is closing), so that the
+     * others take its share without waiting for its heartbeat to run out. Does nothing by default.
+     *
+     * @throws RuntimeException when the store cannot be written; the heartbeat then runs out by itself
+     */
+    default void leave(String group, String owner) {
+    }
 }

@@ -118,4 +118,25 @@ class CheckpointStoreContractTest {
                 org.assertj.core.groups.Tuple.tuple(P0, Checkpoint.of(0, 2)),
                 org.assertj.core.groups.Tuple.tuple(PartitionId.of(1), Checkpoint.of(0, 7)));
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    <T extends CheckpointStore & LeaseStore> void heartbeats_list_the_live_instances_and_drop_those_that_stop_or_leave(String name,
+            Function<LocalDynamo, Function<MutableClock, Object>> f, LocalDynamo local) {
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        T store = make(f, local, clock);
+
+        assertThat(store.heartbeat("g", "b", TTL)).containsExactly("b");
+        assertThat(store.heartbeat("g", "a", TTL)).containsExactly("a", "b");
+        assertThat(store.heartbeat("other", "c", TTL)).as("groups apart").containsExactly("c");
+        clock.advance(TTL.minusSeconds(1));
+        assertThat(store.heartbeat("g", "a", TTL)).containsExactly("a", "b");
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(store.heartbeat("g", "a", TTL)).as("b stopped beating and ran out").containsExactly("a");
+        assertThat(store.heartbeat("g", "c", TTL)).containsExactly("a", "c");
+        store.leave("g", "a");
+        assertThat(store.heartbeat("g", "c", TTL)).as("a left").containsExactly("c");
+        store.leave("g", "nobody");
+        assertThat(store.heartbeat("g", "c", TTL)).containsExactly("c");
+    }
 }

@@ -76,7 +76,8 @@ final class KclCommand extends Operation implements Callable<Integer> {
             KclClients clients = KclClients.of(c.settings().dynamo());
             String arn = settings.streamArn() != null ? settings.streamArn() : KclIndexer.streamArn(clients.dynamo(), settings.storeTable());
             KclIndexer worker = KclIndexer.start(clients, Indexer.start(clients.dynamo(),
-                    settings.indexer().toBuilder().metrics(new EmfMetrics()).build()), settings(() -> settings.config(arn)));
+                    settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(new EmfMetrics()).build()),
+                    settings(() -> settings.config(arn)));
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 worker.close();

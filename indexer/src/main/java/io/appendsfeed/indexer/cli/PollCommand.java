@@ -54,7 +54,8 @@ final class PollCommand extends Operation implements Callable<Integer> {
             DynamoClients.Settings connection = c.settings().dynamo();
             CountDownLatch stopped = new CountDownLatch(1);
             try (DynamoDbStreamsClient streams = DynamoClients.streams(connection);
-                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams, Indexer.start(c.dynamo(), settings.config()), config)) {
+                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams,
+                         Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build()), config)) {
                 Thread hook = new Thread(() -> {
                     poller.close(); // after the batch in hand, its position saved
                     stopped.countDown();

@@ -9,6 +9,7 @@ import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -77,35 +78,57 @@ public final class RecordParser {
         StreamName stream = StreamName.parse(p);
         Span tip = new Span(stream, n - c.size(), c);
         Span span = tip.from(n - a);
-        return new Parsed.Spanned(new SourceSpan(span, tip, writtenAt(r, img, (int) a), r.sequenceNumber(), times(img, n)));
+        List<String> times = eventTimes(r, img);
+        return new Parsed.Spanned(new SourceSpan(span, tip, writtenAt(r, times, (int) a), r.sequenceNumber(), times(times, n)));
     }
 
-    /** The times of the Tip's events, read only when asked for (rarely: see {@link io.appendsfeed.indexer.EventTimes}). */
-    private static EventTimes times(Map<String, AttributeValue> img, long n) {
-        AttributeValue e = img.get("e");
-        if (e == null || !e.hasL()) {
+    /** The times of the Tip's events, parsed only when asked for (rarely: see {@link io.appendsfeed.indexer.EventTimes}). */
+    private static EventTimes times(List<String> times, long n) {
+        if (times.isEmpty()) {
             return EventTimes.NONE;
         }
+        long first = n - times.size();
+        return index -> index < first || index >= n ? null : time(times.get((int) (index - first)));
+    }
+
+    /**
+     * The timestamps {@code t} of the Tip's events, in order (null where an event has none): what the
+     * source gave ({@link ChangeRecord#eventTimes()}), or else a view of the image's {@code e} that reads
+     * an event's {@code t} only when asked.
+     */
+    private static List<String> eventTimes(ChangeRecord r, Map<String, AttributeValue> img) {
+        if (r.eventTimes() != null) {
+            return r.eventTimes();
+        }
+        AttributeValue e = img.get("e");
+        if (e == null || !e.hasL()) {
+            return List.of();
+        }
         List<AttributeValue> events = e.l();
-        long first = n - events.size();
-        return index -> {
-            if (index < first || index >= n) {
-                return null;
+        return new AbstractList<>() {
+            @Override
+            public String get(int k) {
+                AttributeValue event = events.get(k);
+                AttributeValue t = event.hasM() ? event.m().get("t") : null;
+                return t == null ? null : t.s();
             }
-            return time(events.get((int) (index - first)));
+
+            @Override
+            public int size() {
+                return events.size();
+            }
         };
     }
 
-    /** An event's {@code t}, or null when it has none that parses. */
-    private static Instant time(AttributeValue event) {
-        AttributeValue t = event.hasM() ? event.m().get("t") : null;
-        if (t == null || t.s() == null) {
+    /** A timestamp, or null when absent or unreadable: the span does not depend on it. */
+    private static Instant time(String t) {
+        if (t == null) {
             return null;
         }
         try {
-            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t.s(), Instant::from);
+            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t, Instant::from);
         } catch (DateTimeParseException unreadable) {
-            return null; // the span does not depend on it; without it, placing the stream relies on the other times
+            return null; // without it, placing the stream relies on the other times
         }
     }
 
@@ -131,16 +154,12 @@ public final class RecordParser {
      * The earliest of DynamoDB's creation time and the new events' own {@code t}: no later than the
      * write. Unreadable timestamps are left out rather than rejected: the span itself is sound.
      */
-    private static Instant writtenAt(ChangeRecord r, Map<String, AttributeValue> img, int a) {
+    private static Instant writtenAt(ChangeRecord r, List<String> times, int a) {
         Instant earliest = r.approximateCreation();
-        AttributeValue e = img.get("e");
-        if (e != null && e.hasL()) {
-            List<AttributeValue> events = e.l();
-            for (int k = Math.max(0, events.size() - a); k < events.size(); k++) {
-                Instant at = time(events.get(k));
-                if (at != null && (earliest == null || at.isBefore(earliest))) {
-                    earliest = at;
-                }
+        for (int k = Math.max(0, times.size() - a); k < times.size(); k++) {
+            Instant at = time(times.get(k));
+            if (at != null && (earliest == null || at.isBefore(earliest))) {
+                earliest = at;
             }
         }
         return earliest;

@@ -19,6 +19,9 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_EPOCH_MAX_BYTES}</td><td>default 2097152</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_STREAMS}</td><td>default 100000</td></tr>
  * <tr><td>{@code APPENDS_ALLOW_GAPS}</td><td>{@code true} to index past gaps with a WARN (default false)</td></tr>
+ * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true} declares a store with events from before the feed,
+ *     indexed by a backfill: streams whose earlier events are not where their write times put them are accepted as
+ *     they start (default false; see the indexer README, "Never a silent gap")</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
  * <tr><td>{@code AWS_REGION}</td><td>set by Lambda</td></tr>
  * </table>
@@ -32,6 +35,7 @@ public record LambdaSettings(String storeTable, IndexerConfig config, DynamoClie
     public static final String EPOCH_MAX_BYTES = "APPENDS_EPOCH_MAX_BYTES";
     public static final String EPOCH_MAX_STREAMS = "APPENDS_EPOCH_MAX_STREAMS";
     public static final String ALLOW_GAPS = "APPENDS_ALLOW_GAPS";
+    public static final String STORE_PREDATES_FEED = "APPENDS_STORE_PREDATES_FEED";
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
@@ -66,6 +70,8 @@ public record LambdaSettings(String storeTable, IndexerConfig config, DynamoClie
                 .partitions((int) number(env, PARTITIONS, 1))
                 .limits(limits)
                 .allowGaps(bool(env, ALLOW_GAPS))
+                .storeTable(blankToNull(env.apply(STORE_TABLE)))
+                .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
                 .build();
         return new LambdaSettings(blankToNull(env.apply(STORE_TABLE)), config, DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
     }

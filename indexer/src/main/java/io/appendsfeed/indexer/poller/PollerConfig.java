@@ -7,7 +7,8 @@ import java.util.Objects;
  * Configuration of a {@link StreamsPoller}; build with {@link #builder(String)}.
  *
  * @param storeTable the event-store table whose stream is read (Streams on, new images)
- * @param idleWait wait between polls when no shard returned records (none while records flow)
+ * @param idleWait the longest wait between polls when no shard returned records: none while records
+ *                 flow, then 20 ms, doubling on each empty poll up to this
  * @param recordsPerRead {@code GetRecords} limit, 1..1000
  * @param onRejected what to do with a record the indexer cannot read
  * @param retryBackoff wait before retrying a shard after a failure that may pass (throttling, timeouts)

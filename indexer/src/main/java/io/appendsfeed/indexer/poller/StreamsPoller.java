@@ -220,17 +220,37 @@ public final class StreamsPoller implements AutoCloseable {
         log.error("{}; the poller reads no further on this shard until restarted", e.getMessage());
     }
 
+    /**
+     * The first wait after a poll that found nothing, when records were flowing: it doubles on each
+     * empty poll up to {@link PollerConfig#idleWait()}, so appends after a pause are picked up quickly
+     * and an idle table is polled every idleWait.
+     */
+    static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
     /** Shards stopped by a failure retrying cannot fix, with why. */
     public Map<String, ShardStoppedException> stoppedShards() {
         return Map.copyOf(stopped);
     }
 
     private void run() {
+        Duration idle = FIRST_IDLE_WAIT;
         while (running) {
             Duration wait;
             try {
                 int read = pollOnce();
-                wait = read > 0 ? Duration.ZERO : holdsLease() ? config.idleWait() : config.leaseDuration().dividedBy(3);
+                if (read > 0) {
+                    idle = FIRST_IDLE_WAIT; // records flow: the next ones are likely close behind
+                    wait = Duration.ZERO;
+                } else if (holdsLease()) {
+                    wait = min(idle, config.idleWait());
+                    idle = idle.multipliedBy(2); // quiet: back off to idleWait
+                } else {
+                    wait = config.leaseDuration().dividedBy(3);
+                }
             } catch (RuntimeException e) {
                 log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
                 wait = config.retryBackoff();

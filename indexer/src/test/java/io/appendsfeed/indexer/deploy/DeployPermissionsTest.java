@@ -22,7 +22,8 @@ class DeployPermissionsTest {
     /** The tag naming a reactor role's consumer group. */
     static final String GROUP_TAG = "appendsfeed-group";
     static final List<String> READER_KEYS = List.of("${$}ReaderCheckpoint-${aws:PrincipalTag/" + GROUP_TAG + "}_*",
-            "${$}ReaderParked-${aws:PrincipalTag/" + GROUP_TAG + "}", "${$}ReaderGroups-0");
+            "${$}ReaderParked-${aws:PrincipalTag/" + GROUP_TAG + "}", "${$}ReaderGroups-0",
+            "${$}ReaderInstances-${aws:PrincipalTag/" + GROUP_TAG + "}");
     /**
      * Whether the reactor policy lets a role with these tags write an item with this partition key:
      * its {@code Null} condition (the tag is there) and its {@code dynamodb:LeadingKeys} patterns.
@@ -48,7 +49,8 @@ class DeployPermissionsTest {
         assertThat(role.has("ManagedPolicyArns")).as("no managed policies: AWSLambdaDynamoDBExecutionRole allows every stream").isFalse();
         assertThat(role.path("Policies")).hasSize(1);
         Map<String, JsonNode> s = template.statements(role.path("Policies").get(0).path("PolicyDocument"));
-        assertThat(s).containsOnlyKeys("ReadStoreStream", "ListStoreStreams", "WriteIndexStreams", "SendFailedBatches", "Log");
+        assertThat(s).containsOnlyKeys("ReadStoreStream", "ListStoreStreams", "WriteIndexStreams", "PlaceQuietStreams",
+                "SendFailedBatches", "Log");
         s.values().forEach(st -> assertThat(st.path("Effect").asText()).isEqualTo("Allow"));
 
         assertStatement(s.get("ReadStoreStream"), Set.of("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"),
@@ -57,6 +59,8 @@ class DeployPermissionsTest {
                 "{\"Fn::Sub\":[\"${StoreTableArn}/stream/*\",{\"StoreTableArn\":" + STORE_TABLE_ARN + "}]}"));
         assertStatement(s.get("WriteIndexStreams"), INDEXER_INDEX_ACTIONS, INDEX_ARN);
         assertThat(leadingKeys(s.get("WriteIndexStreams"))).containsExactlyElementsOf(INDEXER_KEYS);
+        // the store is only queried (rarely) to place a stream no recent epoch holds: UnknownStreamTest covers that read
+        assertStatement(s.get("PlaceQuietStreams"), Set.of("dynamodb:Query"), STORE_TABLE_ARN);
         assertStatement(s.get("SendFailedBatches"), Set.of("sqs:SendMessage"), DeployTemplate.json("{\"Fn::GetAtt\":[\"FailureQueue\",\"Arn\"]}"));
         assertStatement(s.get("Log"), Set.of("logs:CreateLogStream", "logs:PutLogEvents"),
                 DeployTemplate.json("{\"Fn::GetAtt\":[\"IndexerLogGroup\",\"Arn\"]}"));
@@ -95,7 +99,7 @@ class DeployPermissionsTest {
         assertStatement(write.get("WriteReaderStreams"), Set.of("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"), INDEX_ARN);
         // operators act for every group: the reader streams of all of them
         assertThat(leadingKeys(write.get("WriteReaderStreams"))).containsExactly(
-                "${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*");
+                "${$}ReaderCheckpoint-*", "${$}ReaderParked-*", "${$}ReaderGroups-*", "${$}ReaderInstances-*");
         for (String policy : List.of("OperatorReadPolicy", "OperatorWritePolicy")) {
             assertThat(template.resource(policy).path("Type").asText()).isEqualTo("AWS::IAM::ManagedPolicy");
             template.statements(template.properties(policy).path("PolicyDocument")).values()

@@ -94,7 +94,7 @@ class ReactorCallsTest {
         }
         // each kind of reader stream was written: checkpoints and leases, parked, groups
         assertThat(writes.stream().map(w -> w.partitionKey().substring(0, w.partitionKey().indexOf('-'))).collect(Collectors.toSet()))
-                .containsExactlyInAnyOrder("$ReaderCheckpoint", "$ReaderParked", "$ReaderGroups");
+                .containsExactlyInAnyOrder("$ReaderCheckpoint", "$ReaderParked", "$ReaderGroups", "$ReaderInstances");
     }
 
     private static Set<String> actions(List<CallRecorder.Authorisation> needed, String table) {

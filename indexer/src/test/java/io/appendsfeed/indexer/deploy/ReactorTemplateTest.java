@@ -110,7 +110,8 @@ class ReactorTemplateTest {
         assertThat(DeployTemplate.strings(s.get("TakeNotifications").path("Action"))).containsExactlyInAnyOrder(
                 "sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility", "sqs:GetQueueAttributes");
         List<String> keys = leadingKeys("projector");
-        assertThat(keys).containsExactly("${$}ReaderCheckpoint-projector_*", "${$}ReaderParked-projector", "${$}ReaderGroups-0");
+        assertThat(keys).containsExactly("${$}ReaderCheckpoint-projector_*", "${$}ReaderParked-projector", "${$}ReaderGroups-0",
+                "${$}ReaderInstances-projector");
         for (String own : List.of("$ReaderCheckpoint-projector_0", "$ReaderCheckpoint-projector_12", "$ReaderParked-projector", "$ReaderGroups-0")) {
             assertThat(IamStringLike.matchesAny(keys, own)).as(own).isTrue();
         }
@@ -168,7 +169,7 @@ class ReactorTemplateTest {
                 writes.add(a.partitionKey().substring(0, a.partitionKey().indexOf('-')));
             }
         }
-        assertThat(writes).contains("$ReaderCheckpoint", "$ReaderParked", "$ReaderGroups");
+        assertThat(writes).contains("$ReaderCheckpoint", "$ReaderParked", "$ReaderGroups", "$ReaderInstances");
     }
 
     private Map<String, JsonNode> statements() {

@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /**
  * KCL 3 and the DynamoDB Streams Kinesis adapter against DynamoDB Local. Slow to start (16–35 s to
- * the first record, see shared/LOCAL-DYNAMODB.md), so one test covers the run and the restart.
+ * the first record on DynamoDB Local, measured: see the indexer README, "KCL worker"), so one test covers
+ * the run and the restart.
  */
 @ExtendWith(LocalDynamoExtension.class)
 class KclIndexerTest {

@@ -8,7 +8,7 @@ import io.appendsfeed.reader.GroupDeletion;
 import io.appendsfeed.reader.cli.internal.Arguments;
 import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
-import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.Table;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

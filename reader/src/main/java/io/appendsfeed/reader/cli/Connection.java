@@ -1,6 +1,6 @@
 package io.appendsfeed.reader.cli;
 
-import io.appendsfeed.reader.cli.internal.TableRole;
+import io.appendsfeed.reader.cli.TableRole;
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.store.StoreClient;

@@ -7,7 +7,7 @@ import io.appendsfeed.reader.StoredCheckpoint;
 import io.appendsfeed.reader.cli.internal.Arguments;
 import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
-import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.UsageException;
 import java.io.PrintWriter;
 import java.util.List;

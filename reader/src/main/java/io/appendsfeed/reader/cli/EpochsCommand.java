@@ -10,7 +10,7 @@ import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
 import io.appendsfeed.reader.cli.internal.EpochSummary;
 import io.appendsfeed.reader.cli.internal.EpochWalk;
-import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.Table;
 import io.appendsfeed.reader.internal.FeedIndex;
 import java.util.ArrayList;

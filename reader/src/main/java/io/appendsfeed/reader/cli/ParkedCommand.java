@@ -6,7 +6,7 @@ import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.cli.internal.Arguments;
 import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
-import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.Table;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.appendsfeed.reader.cli;
 
-import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.Formats;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Executors;

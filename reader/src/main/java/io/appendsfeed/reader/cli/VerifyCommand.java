@@ -16,7 +16,7 @@ import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
 import io.appendsfeed.reader.cli.internal.CoverageCheck;
 import io.appendsfeed.reader.cli.internal.EpochWalk;
-import io.appendsfeed.reader.cli.internal.Formats;
+import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.internal.Problem;
 import io.appendsfeed.reader.cli.ProgressLine;
 import io.appendsfeed.reader.cli.internal.StoreScan;

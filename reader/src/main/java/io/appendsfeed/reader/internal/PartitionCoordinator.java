@@ -1,7 +1,6 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CatchUpResult;
 import io.appendsfeed.reader.FeedReaderConfig;
@@ -18,6 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -26,26 +28,38 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides which partitions this instance reads: takes free or expired leases (up to its fair share
- * of the live instances), renews them, gives up those it loses, and starts a {@link PartitionRunner}
- * per partition held. Also looks for released parked streams and logs lag, on the same tick.
+ * Decides which partitions this instance reads and starts a {@link PartitionRunner} per partition
+ * held. On each tick (one thread): records this instance's heartbeat and learns the group's live
+ * instances, renews its leases, hands over partitions beyond its {@link FairShare} (one per tick,
+ * the runner commits and releases at a batch boundary), and takes free or expired leases up to its
+ * share. Also looks for released parked streams and logs lag, on the same tick.
+ *
+ * <p>No store call is made while holding {@link #lock}, which guards only the phase and the
+ * adding of runners: {@link #held()}, {@link #lag()} and {@link #close()} never wait behind a
+ * slow table. Runners are driven by commands ({@code lose}, {@code handOver}, {@code close}) and
+ * read through their snapshots.
  */
 public final class PartitionCoordinator {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionCoordinator.class);
-    private static final Duration CATCH_UP_CHECK = Duration.ofMillis(20);
 
-    private enum Phase { NEW, RUNNING, CLOSED }
+    private enum Phase { NEW, STARTING, RUNNING, CLOSED }
+
+    private record Running(PartitionRunner runner, Thread thread) {}
 
     private final ReaderContext ctx;
     private final FeedReaderConfig config;
     private final ScheduledExecutorService ticker;
-    private final Map<PartitionId, PartitionRunner> runners = new TreeMap<>();
-    private final Map<PartitionId, Thread> threads = new TreeMap<>();
+    private final Object lock = new Object();
+    /** Added under {@link #lock} (so that none is added after close), removed by the ticker; read by anyone. */
+    private final Map<PartitionId, Running> runners = new ConcurrentSkipListMap<>();
+    /** Ticks only. */
     private final Set<PartitionId> startedOnce = new HashSet<>();
     private Phase phase = Phase.NEW;
     /** The last tick took every partition it could and nothing was given up since. */
     private volatile boolean settled;
+    /** The group's live instances at the last heartbeat. */
+    private volatile List<String> live = List.of();
     private long nextParkedPoll;
     private long nextLagLog;
 
@@ -55,25 +69,42 @@ public final class PartitionCoordinator {
         this.ticker = ticker;
     }
 
-    public synchronized void start() {
-        if (phase != Phase.NEW) {
-            throw new IllegalStateException("the reader was already " + (phase == Phase.RUNNING ? "started" : "closed"));
+    public void start() {
+        synchronized (lock) {
+            if (phase != Phase.NEW) {
+                throw new IllegalStateException("the reader was already " + (phase == Phase.CLOSED ? "closed" : "started"));
+            }
+            phase = Phase.STARTING;
         }
         try {
             ctx.positions().partitions();
         } catch (ResourceNotFoundException e) {
+            synchronized (lock) {
+                phase = phase == Phase.STARTING ? Phase.NEW : phase;
+            }
             throw new IllegalStateException("index table '" + config.indexTable() + "' does not exist (or is not"
                     + " visible to these credentials); create it with the indexer first", e);
         } catch (RuntimeException e) {
             // a transient error (network, throttling): the ticks below keep trying
             LOG.warn("group {}: could not read the index yet, carrying on: {}", config.group(), e.toString());
         }
-        phase = Phase.RUNNING;
+        synchronized (lock) {
+            if (phase != Phase.STARTING) {
+                return; // closed meanwhile
+            }
+            phase = Phase.RUNNING;
+        }
         nextParkedPoll = System.nanoTime() + config.parkedPollInterval().toNanos();
         nextLagLog = System.nanoTime() + config.lagLogInterval().toNanos();
-        tickSafely();
         long every = Math.max(10, Math.min(config.leaseTimeout().toMillis() / 3, config.parkedPollInterval().toMillis()));
+        tickSafely(); // on the caller's thread, before the ticker starts: start() returns with its first partitions taken
         ticker.scheduleWithFixedDelay(this::tickSafely, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private boolean running() {
+        synchronized (lock) {
+            return phase == Phase.RUNNING;
+        }
     }
 
     private void tickSafely() {
@@ -82,20 +113,26 @@ public final class PartitionCoordinator {
         } catch (RuntimeException e) {
             settled = false;
             LOG.warn("group {}: lease and partition upkeep failed, trying again at the next tick: {}", config.group(), e.toString(), e);
+        } finally {
+            ctx.scheduler().signal();
         }
     }
 
-    private synchronized void tick() {
-        if (phase != Phase.RUNNING) {
+    /** On one thread at a time: the caller of start(), then the ticker. */
+    private void tick() {
+        if (!running()) {
             return;
         }
         reap();
-        // a failed partition's runner no longer commits by itself: what was handled before the failure still counts
-        runners.values().stream().filter(r -> r.state() == PartitionLag.State.FAILED).forEach(PartitionRunner::commit);
         if (config.leases()) {
-            renew();
+            heartbeat();
+            renew(); // before anything that reads the index: leases are kept even while the index cannot be read
         }
-        settled = acquire();
+        List<PartitionId> wanted = wanted();
+        if (config.leases()) {
+            shed(wanted);
+        }
+        settled = acquire(wanted);
         long now = System.nanoTime();
         if (now - nextParkedPoll >= 0) {
             nextParkedPoll = now + config.parkedPollInterval().toNanos();
@@ -111,33 +148,41 @@ public final class PartitionCoordinator {
         }
     }
 
-    /** Drops runners that stopped (lease lost, override) so that the partition can be taken again. */
+    /** Drops runners that stopped (lease lost, handed over) so that the partition can be taken again. */
     private void reap() {
-        for (PartitionId p : new ArrayList<>(runners.keySet())) {
-            PartitionRunner r = runners.get(p);
-            Thread t = threads.get(p);
-            if (r.stopped() && r.state() != PartitionLag.State.FAILED && !t.isAlive()) {
-                runners.remove(p);
-                threads.remove(p);
+        for (Running r : runners.values()) {
+            if (r.runner().snapshot().phase() == RunnerPhase.STOPPED && !r.thread().isAlive()) {
+                runners.remove(r.runner().partition());
                 settled = false;
             }
         }
     }
 
+    private void heartbeat() {
+        try {
+            live = ctx.leases().heartbeat(config.group(), config.owner(), config.leaseTimeout());
+        } catch (RuntimeException e) {
+            LOG.warn("group {}: could not record this instance's heartbeat, trying again at the next tick: {}", config.group(),
+                    e.toString());
+        }
+    }
+
     private void renew() {
-        for (PartitionRunner r : runners.values()) {
-            if (r.lost() || r.lease() == null) {
+        for (Running running : runners.values()) {
+            PartitionRunner r = running.runner();
+            RunnerSnapshot s = r.snapshot();
+            if (s.lease() == null || !(s.phase().holding() || s.phase() == RunnerPhase.HANDING_OVER)) {
                 continue;
             }
             try {
-                Optional<Lease> renewed = ctx.leases().renew(r.lease(), config.leaseTimeout());
+                Optional<Lease> renewed = ctx.leases().renew(s.lease(), config.leaseTimeout());
                 if (renewed.isPresent()) {
-                    r.lease(renewed.get());
+                    r.renewed(renewed.get());
                 } else {
                     r.lose("its lease was taken over or revoked");
                 }
             } catch (RuntimeException e) {
-                Instant giveUpAt = r.leaseExpiry().minus(config.leaseTimeout().dividedBy(3));
+                Instant giveUpAt = s.lease().expiresAt().minus(config.leaseTimeout().dividedBy(3));
                 if (config.clock().instant().isAfter(giveUpAt)) {
                     r.lose("its lease could not be renewed before it expires (" + e + ")");
                 } else {
@@ -147,9 +192,27 @@ public final class PartitionCoordinator {
         }
     }
 
+    private List<PartitionRunner> holding() {
+        return runners.values().stream().map(Running::runner).filter(r -> r.snapshot().phase().holding()).toList();
+    }
+
+    /** Beyond its share, hands over one partition per tick (the highest), so that shares move gradually. */
+    private void shed(List<PartitionId> wanted) {
+        List<PartitionRunner> held = holding();
+        int share = FairShare.of(wanted.size(), live, config.owner());
+        if (held.size() > share) {
+            PartitionRunner r = held.get(held.size() - 1);
+            if (r.handOver()) {
+                settled = false;
+                LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over"
+                        + " partition {}", config.group(), config.owner(), held.size(), wanted.size(), live.size(), share,
+                        r.partition());
+            }
+        }
+    }
+
     /** @return whether every partition could be looked at (none failed on an error) */
-    private boolean acquire() {
-        List<PartitionId> wanted = wanted();
+    private boolean acquire(List<PartitionId> wanted) {
         if (!config.leases()) {
             wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
             return true;
@@ -157,13 +220,14 @@ public final class PartitionCoordinator {
         boolean complete = true;
         Instant now = config.clock().instant();
         Map<PartitionId, Optional<Lease>> current = new TreeMap<>();
-        Set<String> owners = new HashSet<>();
+        Set<String> owners = new TreeSet<>(live);
         owners.add(config.owner());
         for (PartitionId p : wanted) {
             if (!runners.containsKey(p)) {
                 try {
                     Optional<Lease> l = ctx.leases().current(config.group(), p);
                     current.put(p, l);
+                    // an instance holding a lease is live, even when its store keeps no heartbeats
                     l.filter(x -> x.expiresAt().isAfter(now)).ifPresent(x -> owners.add(x.owner()));
                 } catch (RuntimeException e) {
                     complete = false;
@@ -171,17 +235,20 @@ public final class PartitionCoordinator {
                 }
             }
         }
-        int target = (wanted.size() + owners.size() - 1) / owners.size();
+        int share = FairShare.of(wanted.size(), List.copyOf(owners), config.owner());
+        int held = holding().size();
         for (Map.Entry<PartitionId, Optional<Lease>> e : current.entrySet()) {
-            if (runners.size() >= target) {
+            if (held >= share) {
                 break;
             }
             Optional<Lease> l = e.getValue();
             boolean free = l.isEmpty() || !l.get().expiresAt().isAfter(now) || l.get().owner().equals(config.owner());
             if (free) {
                 try {
-                    ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout())
-                            .ifPresent(lease -> launch(e.getKey(), lease));
+                    Optional<Lease> taken = ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout());
+                    if (taken.isPresent() && launch(e.getKey(), taken.get())) {
+                        held++;
+                    }
                 } catch (RuntimeException ex) {
                     complete = false;
                     LOG.warn("partition {}: could not take its lease, trying again at the next tick: {}", e.getKey(), ex.toString());
@@ -202,8 +269,9 @@ public final class PartitionCoordinator {
         return all;
     }
 
-    private void launch(PartitionId p, Lease lease) {
-        boolean explicit = startedOnce.add(p) && !(config.start() instanceof StartPosition.Stored);
+    /** @return false when the reader closed meanwhile (the lease, if any, is given back) */
+    private boolean launch(PartitionId p, Lease lease) {
+        boolean explicit = !startedOnce.contains(p) && !(config.start() instanceof StartPosition.Stored);
         PartitionRunner r = new PartitionRunner(ctx, p, new StartPlan(config.start(), explicit), lease);
         Thread t = new Thread(() -> {
             try (LogContext ignored = LogContext.partition(config.group(), p)) {
@@ -211,9 +279,18 @@ public final class PartitionCoordinator {
             }
         }, "appendsfeed-" + config.group() + "-p" + p);
         t.setDaemon(true);
-        runners.put(p, r);
-        threads.put(p, t);
-        t.start();
+        synchronized (lock) {
+            if (phase == Phase.RUNNING) {
+                startedOnce.add(p);
+                runners.put(p, new Running(r, t));
+                t.start();
+                return true;
+            }
+        }
+        if (lease != null) {
+            ctx.leases().release(lease);
+        }
+        return false;
     }
 
     /** Released parked streams of the partitions held start replaying. */
@@ -227,8 +304,11 @@ public final class PartitionCoordinator {
         }
     }
 
-    public synchronized List<PartitionId> held() {
-        return runners.entrySet().stream().filter(e -> !e.getValue().stopped()).map(Map.Entry::getKey).toList();
+    /** The partitions this instance reads now (a partition being handed over no longer counts once released). */
+    public List<PartitionId> held() {
+        return runners.values().stream().map(Running::runner)
+                .filter(r -> r.snapshot().phase().holding() || r.snapshot().phase() == RunnerPhase.HANDING_OVER)
+                .map(PartitionRunner::partition).toList();
     }
 
     /** @throws RuntimeException when the index table cannot be read */
@@ -238,67 +318,26 @@ public final class PartitionCoordinator {
 
     /** @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing */
     private List<PartitionLag> lag(boolean tolerant) {
-        List<PartitionRunner> rs;
-        synchronized (this) {
-            rs = new ArrayList<>(runners.values());
-        }
-        List<PartitionLag> out = new ArrayList<>();
-        Instant now = config.clock().instant();
-        for (PartitionRunner r : rs) {
-            PartitionId p = r.partition();
-            PartitionStatus st = ctx.scheduler().status(p);
-            Checkpoint handled = st != null ? st.handled() : r.committed();
-            Checkpoint from = handled == null ? Checkpoint.START : handled;
-            int failing = st == null ? 0 : st.failingStreams();
-            try {
-                Checkpoint tail = ctx.positions().tail(p);
-                long behind = ctx.positions().distance(p, from, tail);
-                Duration age = Duration.ZERO;
-                if (st != null && st.oldestUnhandled() != null) {
-                    age = Duration.between(st.oldestUnhandled(), now);
-                } else if (behind > 0) {
-                    age = ctx.positions().age(p, from, now);
-                }
-                out.add(new PartitionLag(p, r.state(), r.committed(), handled, tail, behind,
-                        age.isNegative() ? Duration.ZERO : age, failing, r.error()));
-            } catch (RuntimeException e) {
-                if (!tolerant) {
-                    throw e;
-                }
-                String why = "tail unknown, the index could not be read: " + e;
-                out.add(new PartitionLag(p, r.state(), r.committed(), handled, null, -1, null, failing,
-                        r.error() == null ? why : r.error()));
-            }
-        }
-        return out;
+        return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant);
     }
 
+    /**
+     * Starts (if not yet), waits until the partitions taken are read to the tail and handled (woken
+     * by the scheduler's completions, the runners' changes and the ticks), then closes.
+     */
     public CatchUpResult runUntilCaughtUp(Duration timeout) {
-        synchronized (this) {
-            if (phase == Phase.NEW) {
-                start();
-            }
+        boolean fresh;
+        synchronized (lock) {
+            fresh = phase == Phase.NEW;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        if (fresh) {
+            start();
+        }
         boolean caughtUp = false;
-        Object signal = new Object();
         try {
-            while (true) {
-                List<PartitionRunner> rs;
-                synchronized (this) {
-                    rs = new ArrayList<>(runners.values());
-                }
-                if (settled && rs.stream().allMatch(PartitionRunner::drained)) {
-                    caughtUp = rs.stream().noneMatch(r -> r.state() == PartitionLag.State.FAILED);
-                    break;
-                }
-                if (System.nanoTime() - deadline >= 0) {
-                    break;
-                }
-                synchronized (signal) {
-                    signal.wait(CATCH_UP_CHECK.toMillis());
-                }
-            }
+            boolean drained = ctx.scheduler().awaitUntil(
+                    () -> settled && runners.values().stream().allMatch(r -> r.runner().drained()), timeout);
+            caughtUp = drained && runners.values().stream().noneMatch(r -> r.runner().state() == PartitionLag.State.FAILED);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -306,11 +345,14 @@ public final class PartitionCoordinator {
         return new CatchUpResult(caughtUp, lag(true));
     }
 
-    /** Stops reading, lets running handler calls finish, commits, releases the leases. */
+    /**
+     * Stops reading, lets running handler calls finish (up to the shutdown timeout), then each runner
+     * commits and releases its lease; finally this instance leaves the group's live instances, so
+     * that the others take its share at once.
+     */
     public void close() {
-        List<PartitionRunner> rs;
-        List<Thread> ts;
-        synchronized (this) {
+        List<Running> rs;
+        synchronized (lock) {
             if (phase == Phase.CLOSED) {
                 return;
             }
@@ -321,21 +363,30 @@ public final class PartitionCoordinator {
                 return;
             }
             rs = new ArrayList<>(runners.values());
-            ts = new ArrayList<>(threads.values());
         }
-        rs.forEach(PartitionRunner::requestStop);
+        CountDownLatch handlersStopped = new CountDownLatch(1);
+        rs.forEach(r -> r.runner().close(handlersStopped));
         try {
-            for (Thread t : ts) {
-                t.join(config.shutdownTimeout().toMillis());
-            }
             ctx.scheduler().stopDispatching();
             if (!ctx.scheduler().awaitNoneRunning(config.shutdownTimeout())) {
                 LOG.warn("group {}: handler calls still running after {}; their work is not committed and will be redelivered",
                         config.group(), config.shutdownTimeout());
             }
+            handlersStopped.countDown();
+            for (Running r : rs) {
+                r.thread().join(config.shutdownTimeout().toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            handlersStopped.countDown();
         }
-        rs.forEach(PartitionRunner::finish);
+        if (config.leases()) {
+            try {
+                ctx.leases().leave(config.group(), config.owner());
+            } catch (RuntimeException e) {
+                LOG.warn("group {}: could not leave the live instances; this one counts until its heartbeat runs out: {}",
+                        config.group(), e.toString());
+            }
+        }
     }
 }

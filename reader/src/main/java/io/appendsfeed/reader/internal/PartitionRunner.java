@@ -6,18 +6,28 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.Lease;
+import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.PartitionLag;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Walks one partition on its own thread: reads epoch events from the start position, hands them to
  * the scheduler (waiting when too many are outstanding), polls at the tail, backs off on errors
- * without losing its position, and commits the handled position at an interval. Stops when told,
- * when its lease is lost, or when the feed holds something it cannot read (then FAILED).
+ * without losing its position, and commits the handled position at an interval.
+ *
+ * <p>Its state is one immutable {@link RunnerSnapshot}, changed only by compare-and-set in
+ * {@link #update}; its {@link RunnerPhase} changes only in {@link #move}, which refuses transitions the
+ * table there does not allow. Other threads (the coordinator's ticker, {@code close()}, callers of
+ * {@code lag()}) read snapshots and send commands ({@link #lose}, {@link #handOver},
+ * {@link #close}, {@link #renewed}); every checkpoint and lease write of the partition happens on
+ * this runner's thread, which ends in {@link RunnerPhase#STOPPED}.
  */
 public final class PartitionRunner implements Runnable {
 
@@ -31,23 +41,84 @@ public final class PartitionRunner implements Runnable {
     private final StartPlan plan;
     private final Backoff backoff;
     private final Object wakeup = new Object();
-    private volatile Lease lease;
-    private volatile boolean stop;
-    private volatile boolean lost;
-    private volatile boolean opened;
-    private volatile boolean atTail;
-    private volatile PartitionLag.State state = PartitionLag.State.STARTING;
-    private volatile String error;
-    private volatile Checkpoint committed;
+    private final AtomicReference<RunnerSnapshot> snapshot;
+    /** Counted down by {@code close()} once no handler call runs any more; set with {@link RunnerPhase#CLOSING}. */
+    private volatile CountDownLatch handlersStopped;
 
     public PartitionRunner(ReaderContext ctx, PartitionId partition, StartPlan plan, Lease lease) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.partition = partition;
         this.plan = plan;
-        this.lease = lease;
+        this.snapshot = new AtomicReference<>(new RunnerSnapshot(RunnerPhase.OPENING, lease, null, false, false, null));
         this.backoff = new Backoff(config.retryBackoffMin(), config.retryBackoffMax());
     }
+
+    // ---- the one place state changes
+
+    private RunnerSnapshot update(UnaryOperator<RunnerSnapshot> change) {
+        RunnerSnapshot next = snapshot.updateAndGet(change);
+        ctx.scheduler().signal(); // whoever waits for progress (runUntilCaughtUp) looks again
+        return next;
+    }
+
+    /** @return whether the phase is now {@code to} (false when the current phase may not become it) */
+    private boolean move(RunnerPhase to, String why) {
+        RunnerSnapshot before = snapshot.getAndUpdate(s -> s.phase().mayBecome(to) ? s.with(to) : s);
+        boolean moved = before.phase().mayBecome(to);
+        if (moved) {
+            LOG.debug("partition {}: {} -> {} ({})", partition, before.phase(), to, why);
+            synchronized (wakeup) {
+                wakeup.notifyAll();
+            }
+            ctx.scheduler().signal();
+        }
+        return moved;
+    }
+
+    // ---- commands from other threads
+
+    /** Stops reading at once and drops outstanding work without committing: another owner may have it now. */
+    public void lose(String why) {
+        if (move(RunnerPhase.LOST, why)) {
+            LOG.warn("partition {}: stopping, {}; unhandled work will be read again by whoever holds it", partition, why);
+            ctx.scheduler().close(partition); // in-flight outcomes no longer count
+        }
+    }
+
+    /** Hands the partition to another instance: finish what is buffered (bounded), commit, release the lease. */
+    public boolean handOver() {
+        return move(RunnerPhase.HANDING_OVER, "the group rebalances");
+    }
+
+    /** Stops reading; commits and releases once {@code handlersStopped} is counted down. */
+    public void close(CountDownLatch handlersStopped) {
+        this.handlersStopped = handlersStopped;
+        move(RunnerPhase.CLOSING, "the reader closes");
+    }
+
+    /** The coordinator renewed the lease: kept when it is the same lease (token) and still held. */
+    public void renewed(Lease lease) {
+        update(s -> s.lease() != null && s.lease().token().equals(lease.token())
+                && s.phase() != RunnerPhase.LOST && s.phase() != RunnerPhase.STOPPED
+                ? new RunnerSnapshot(s.phase(), lease, s.committed(), s.opened(), s.atTail(), s.error()) : s);
+    }
+
+    public RunnerSnapshot snapshot() { return snapshot.get(); }
+    public PartitionId partition() { return partition; }
+    public PartitionLag.State state() { return snapshot.get().state(); }
+
+    /** Read to the tail (or stopped on what it cannot read) and handled everything read; parked streams count as handled. */
+    public boolean drained() {
+        RunnerSnapshot s = snapshot.get();
+        PartitionStatus st = ctx.scheduler().status(partition);
+        if (s.phase() == RunnerPhase.FAILED) {
+            return st == null || st.buffered() == 0;
+        }
+        return s.phase() == RunnerPhase.READING && s.atTail() && st != null && st.buffered() == 0;
+    }
+
+    // ---- the runner's thread
 
     @Override
     public void run() {
@@ -61,31 +132,33 @@ public final class PartitionRunner implements Runnable {
                     + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stop = true;
         } catch (RuntimeException e) {
             fail("stopped on an unexpected error: " + e, e);
+        }
+        try {
+            windDown();
         } finally {
-            if (lost) {
-                // lose() may have run before this thread opened the partition: whoever opens it closes it
-                ctx.scheduler().close(partition);
-            }
+            // lose() may have run before this thread opened the partition: whoever opens it closes it
+            ctx.scheduler().close(partition);
+            move(RunnerPhase.STOPPED, "done");
         }
     }
 
-    /** Resolves the start and opens the partition, retrying on errors; null when stopped first. */
+    /** Resolves the start and opens the partition, retrying on errors; null when told to stop first. */
     private Checkpoint open() throws InterruptedException {
-        for (int failures = 1; !stop; failures++) {
+        for (int failures = 1; snapshot.get().phase() == RunnerPhase.OPENING; failures++) {
             try {
                 StartPlan.Resolved start = plan.resolve(ctx, partition);
-                if (lease != null && !holdLeaseAfterStart()) {
+                if (snapshot.get().lease() != null && !holdLeaseAfterStart()) {
                     return null;
                 }
-                List<io.appendsfeed.reader.ParkedStream> parked = ctx.parked().list(config.group());
-                committed = start.committed();
+                List<ParkedStream> parked = ctx.parked().list(config.group());
                 Checkpoint from = ctx.epochs().normalize(partition, start.from());
                 ctx.scheduler().open(partition, from, start.notBefore(), parked);
-                opened = true;
-                state = PartitionLag.State.READING;
+                update(s -> new RunnerSnapshot(s.phase(), s.lease(), start.committed(), true, false, s.error()));
+                if (!move(RunnerPhase.READING, "opened")) {
+                    return null; // lost or closed while opening: the wind-down closes what was opened
+                }
                 LOG.info("partition {}: reading from {} for group {} as {}", partition, from, config.group(), config.owner());
                 return from;
             } catch (FeedFormatException e) {
@@ -102,6 +175,7 @@ public final class PartitionRunner implements Runnable {
 
     /** An explicit start writes an override, which revokes the lease: take it again. */
     private boolean holdLeaseAfterStart() {
+        Lease lease = snapshot.get().lease();
         Lease held = ctx.leases().renew(lease, config.leaseTimeout())
                 .or(() -> ctx.leases().tryAcquire(config.group(), partition, config.owner(), config.leaseTimeout()))
                 .orElse(null);
@@ -109,8 +183,9 @@ public final class PartitionRunner implements Runnable {
             lose("another instance took the lease while this one set its start position");
             return false;
         }
-        lease = held;
-        return true;
+        RunnerSnapshot now = update(s -> s.phase() == RunnerPhase.OPENING
+                ? new RunnerSnapshot(s.phase(), held, s.committed(), s.opened(), s.atTail(), s.error()) : s);
+        return now.lease() == held;
     }
 
     private void walk(Checkpoint from) throws InterruptedException {
@@ -118,7 +193,7 @@ public final class PartitionRunner implements Runnable {
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         int failures = 0;
         Duration tailWait = TailPoll.first(config.pollInterval());
-        while (!stop) {
+        while (snapshot.get().phase() == RunnerPhase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commit();
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
@@ -149,20 +224,58 @@ public final class PartitionRunner implements Runnable {
                 }
                 pos = r.next();
             }
-            if (records.isEmpty()) {
-                atTail = true;
+            boolean tail = records.isEmpty();
+            if (snapshot.get().atTail() != tail) {
+                update(s -> new RunnerSnapshot(s.phase(), s.lease(), s.committed(), s.opened(), tail, s.error()));
+            }
+            if (tail) {
                 pause(tailWait);
                 tailWait = TailPoll.next(tailWait, config.pollInterval());
             } else {
-                atTail = false;
                 tailWait = TailPoll.first(config.pollInterval());
             }
         }
     }
 
+    /** After reading stopped: what each way of stopping owes the group. */
+    private void windDown() {
+        try {
+            while (snapshot.get().phase() == RunnerPhase.FAILED) {
+                commit(); // what was handled before the failure still counts
+                pause(config.commitInterval());
+            }
+            switch (snapshot.get().phase()) {
+                case HANDING_OVER -> {
+                    // the batch in hand is handled first (a close meanwhile cuts the wait short)
+                    boolean drained = ctx.scheduler().awaitUntil(() -> {
+                        PartitionStatus st = ctx.scheduler().status(partition);
+                        return st == null || st.buffered() == 0 || snapshot.get().phase() != RunnerPhase.HANDING_OVER;
+                    }, config.shutdownTimeout());
+                    if (!drained) {
+                        LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next"
+                                + " holder", partition, config.shutdownTimeout());
+                    }
+                    finish();
+                }
+                case CLOSING -> {
+                    CountDownLatch gate = handlersStopped;
+                    if (gate != null && !gate.await(config.shutdownTimeout().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)) {
+                        LOG.warn("partition {}: handler calls did not stop in time; committing what is handled", partition);
+                    }
+                    finish();
+                }
+                default -> { } // LOST: nothing of ours to commit or release; OPENING/READING cannot reach here but by a lost slot
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            finish();
+        }
+    }
+
     private void pause(Duration d) throws InterruptedException {
         synchronized (wakeup) {
-            if (!stop) {
+            RunnerPhase p = snapshot.get().phase();
+            if (p == RunnerPhase.OPENING || p == RunnerPhase.READING || p == RunnerPhase.FAILED) {
                 wakeup.wait(Math.max(1, d.toMillis()));
             }
         }
@@ -174,20 +287,21 @@ public final class PartitionRunner implements Runnable {
      *
      * @return false when the commit failed on an error and should be tried again
      */
-    public synchronized boolean commit() {
-        if (lost || !opened) {
+    private boolean commit() {
+        RunnerSnapshot s = snapshot.get();
+        if (s.phase() == RunnerPhase.LOST || !s.opened()) {
             return true;
         }
         PartitionStatus st = ctx.scheduler().status(partition);
-        if (st == null || st.handled().equals(committed)) {
+        if (st == null || st.handled().equals(s.committed())) {
             return true;
         }
         try {
             CommitResult r = ctx.checkpoints().commit(config.group(), partition, st.handled(), config.owner(),
-                    config.leases() ? lease : null);
+                    config.leases() ? s.lease() : null);
             if (r instanceof CommitResult.Committed) {
-                committed = st.handled();
-                LOG.debug("partition {}: committed {}", partition, committed);
+                update(x -> new RunnerSnapshot(x.phase(), x.lease(), st.handled(), x.opened(), x.atTail(), x.error()));
+                LOG.debug("partition {}: committed {}", partition, st.handled());
             } else if (r instanceof CommitResult.Behind behind) {
                 lose("the stored checkpoint " + behind.stored().checkpoint() + " is ahead of " + st.handled()
                         + " (moved by " + behind.stored().committedBy() + ")");
@@ -196,82 +310,43 @@ public final class PartitionRunner implements Runnable {
             }
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("partition {}: commit of {} failed, retrying at the next interval: {}", partition, st.handled(), e.toString());
+            LOG.warn("partition {}: commit of {} failed, retrying: {}", partition, st.handled(), e.toString());
             return false;
         }
     }
 
-    /** Stops reading at once and drops outstanding work without committing: another owner may have it now. */
-    public void lose(String why) {
-        if (!lost) {
-            LOG.warn("partition {}: stopping, {}; unhandled work will be read again by whoever holds it", partition, why);
+    /** Handler calls have stopped (or drained): commits, forgets the partition, releases the lease. */
+    private void finish() {
+        for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
+            synchronized (wakeup) {
+                try {
+                    // closing: nothing else to do meanwhile. At least 1 ms: a jittered backoff can round to 0,
+                    // and wait(0) would wait forever (that leaked the runner threads of failing commits)
+                    wakeup.wait(Math.max(1, backoff.after(attempt).toMillis()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
         }
-        lost = true;
-        state = PartitionLag.State.STOPPED;
-        requestStop();
         ctx.scheduler().close(partition);
+        RunnerSnapshot s = snapshot.get();
+        boolean ours = s.phase() == RunnerPhase.CLOSING || s.phase() == RunnerPhase.HANDING_OVER;
+        // STOPPED before the release: once another instance can take the lease, this one no longer lists the partition
+        if (move(RunnerPhase.STOPPED, "committed") && ours && s.lease() != null) {
+            try {
+                ctx.leases().release(s.lease());
+                LOG.info("partition {}: released for group {} by {}", partition, config.group(), config.owner());
+            } catch (RuntimeException e) {
+                LOG.warn("partition {}: could not release the lease; it expires at {}: {}", partition, s.lease().expiresAt(),
+                        e.toString());
+            }
+        }
     }
 
     private void fail(String message, Exception e) {
         LOG.error("partition {}: {}", partition, message, e);
-        error = message;
-        state = PartitionLag.State.FAILED;
-        stop = true;
-    }
-
-    /** Stops reading; outstanding work stays until {@link #finish()}. */
-    public void requestStop() {
-        stop = true;
-        synchronized (wakeup) {
-            wakeup.notifyAll();
-        }
-    }
-
-    /** After handler calls have drained: commits, releases the lease, forgets the partition. */
-    public void finish() {
-        for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
-            try {
-                Thread.sleep(backoff.after(attempt).toMillis()); // closing: nothing else to do meanwhile
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        ctx.scheduler().close(partition);
-        if (lease != null && !lost) {
-            try {
-                ctx.leases().release(lease);
-            } catch (RuntimeException e) {
-                LOG.warn("partition {}: could not release the lease; it expires at {}: {}", partition, lease.expiresAt(), e.toString());
-            }
-        }
-        if (state != PartitionLag.State.FAILED) {
-            state = PartitionLag.State.STOPPED;
-        }
-    }
-
-    public PartitionId partition() { return partition; }
-    public Lease lease() { return lease; }
-    public void lease(Lease renewed) { this.lease = renewed; }
-    public boolean lost() { return lost; }
-    public boolean stopped() { return stop; }
-    public PartitionLag.State state() { return state; }
-    public String error() { return error; }
-    public Checkpoint committed() { return committed; }
-
-    /**
-     * Read to the tail (or to an epoch event it cannot read) and handled everything read; parked
-     * streams count as handled.
-     */
-    public boolean drained() {
-        PartitionStatus st = ctx.scheduler().status(partition);
-        if (state == PartitionLag.State.FAILED) {
-            return st == null || st.buffered() == 0;
-        }
-        return atTail && st != null && st.buffered() == 0;
-    }
-
-    public Instant leaseExpiry() {
-        return lease == null ? null : lease.expiresAt();
+        update(s -> new RunnerSnapshot(s.phase(), s.lease(), s.committed(), s.opened(), s.atTail(), message));
+        move(RunnerPhase.FAILED, message);
     }
 }

@@ -386,24 +386,6 @@ public final class Scheduler {
         }
     }
 
-    /**
-     * Waits up to {@code wait} until the partition has handled everything read (or is closed).
-     *
-     * @return whether nothing read is left unhandled
-     */
-    public synchronized boolean awaitDrained(PartitionId p, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        Slot slot;
-        while ((slot = slots.get(p)) != null && slot.progress.buffered() > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-        return true;
-    }
-
     /** No new handler calls start after this. */
     public synchronized void stopDispatching() {
         dispatching = false;
@@ -413,6 +395,29 @@ public final class Scheduler {
     public synchronized boolean awaitNoneRunning(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (runningJobs > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    /** Wakes whoever waits in {@link #awaitUntil}: something it looks at (not only this scheduler's state) changed. */
+    public synchronized void signal() {
+        notifyAll();
+    }
+
+    /**
+     * Waits until {@code condition} holds, at most {@code timeout}. The condition is evaluated under
+     * this scheduler's lock and again after each change here or {@link #signal()}, so no change is missed.
+     *
+     * @return whether the condition held
+     */
+    public synchronized boolean awaitUntil(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;

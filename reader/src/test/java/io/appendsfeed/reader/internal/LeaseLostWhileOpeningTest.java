@@ -125,9 +125,12 @@ class LeaseLostWhileOpeningTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> next.state() == io.appendsfeed.reader.PartitionLag.State.READING);
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.contains("Account-1@0:Opened"));
         } finally {
-            next.requestStop();
+            java.util.concurrent.CountDownLatch handlersStopped = new java.util.concurrent.CountDownLatch(1);
+            next.close(handlersStopped);
+            scheduler.stopDispatching();
+            scheduler.awaitNoneRunning(Duration.ofSeconds(10));
+            handlersStopped.countDown();
             t2.join(10_000);
-            next.finish();
         }
     }
 }

@@ -55,7 +55,8 @@ public final class LocalFeed implements AutoCloseable {
                                   int partitions, Metrics metrics) {
         StoreTables.ensure(dynamo, storeTable, StreamViewType.NEW_IMAGE);
         StoreTables.ensure(dynamo, indexTable, null);
-        Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).metrics(metrics).build());
+        Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).storeTable(storeTable)
+                .metrics(metrics).build());
         PollerConfig config = PollerConfig.builder(storeTable).idleWait(IDLE_WAIT).build();
         return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
     }

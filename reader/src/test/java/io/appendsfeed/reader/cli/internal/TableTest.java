@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.cli.internal;
 
+import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.Table;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.cli.internal;
+package io.appendsfeed.reader.cli;
 
 import io.appendsfeed.reader.cli.UsageException;
 import io.appendsfeed.model.StreamName;

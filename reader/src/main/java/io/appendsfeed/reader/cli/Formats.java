@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.cli.internal;
+package io.appendsfeed.reader.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,0 +1,49 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.PartitionLag;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The lag of the partitions an instance holds, from its runners' snapshots, the scheduler and the index tails. */
+final class LagReport {
+
+    private LagReport() {}
+
+    /** @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing */
+    static List<PartitionLag> of(ReaderContext ctx, List<PartitionRunner> runners, boolean tolerant) {
+        List<PartitionLag> out = new ArrayList<>();
+        Instant now = ctx.config().clock().instant();
+        for (PartitionRunner r : runners) {
+            RunnerSnapshot snap = r.snapshot();
+            PartitionId p = r.partition();
+            PartitionStatus st = ctx.scheduler().status(p);
+            Checkpoint handled = st != null ? st.handled() : snap.committed();
+            Checkpoint from = handled == null ? Checkpoint.START : handled;
+            int failing = st == null ? 0 : st.failingStreams();
+            try {
+                Checkpoint tail = ctx.positions().tail(p);
+                long behind = ctx.positions().distance(p, from, tail);
+                Duration age = Duration.ZERO;
+                if (st != null && st.oldestUnhandled() != null) {
+                    age = Duration.between(st.oldestUnhandled(), now);
+                } else if (behind > 0) {
+                    age = ctx.positions().age(p, from, now);
+                }
+                out.add(new PartitionLag(p, snap.state(), snap.committed(), handled, tail, behind,
+                        age.isNegative() ? Duration.ZERO : age, failing, snap.error()));
+            } catch (RuntimeException e) {
+                if (!tolerant) {
+                    throw e;
+                }
+                String why = "tail unknown, the index could not be read: " + e;
+                out.add(new PartitionLag(p, snap.state(), snap.committed(), handled, null, -1, null, failing,
+                        snap.error() == null ? why : snap.error()));
+            }
+        }
+        return out;
+    }
+}
