@@ -22,23 +22,29 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * @param eventTimes the timestamps {@code t} of the new image's events, in order (null entries where
  *                   an event has none), when the adapter took them out of the image instead of
  *                   converting {@code e} (the Lambda adapter: the image's event list is most of its
- *                   attribute values); null to read them from the image's {@code e}
+ *                   attribute values); null to read them from the image's {@code e}. Taken as given, not
+ *                   copied: a read-only view over the source's own record, which must not change
+ * @param eventTypes the new image's event types {@code c}, in order, every one a non-empty string, when
+ *                   the adapter took them out of the image instead of converting {@code c} (the Lambda
+ *                   adapter); null to read them from the image's {@code c}. Taken as given, like
+ *                   {@code eventTimes}
  */
 public record ChangeRecord(String sequenceNumber, String eventName, String viewType,
                            Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
-                           Instant approximateCreation, List<String> eventTimes) {
+                           Instant approximateCreation, List<String> eventTimes, List<String> eventTypes) {
 
     public ChangeRecord {
         Objects.requireNonNull(sequenceNumber, "sequenceNumber");
         keys = keys == null ? Map.of() : Map.copyOf(keys);
         newImage = newImage == null ? null : Map.copyOf(newImage);
-        eventTimes = eventTimes == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(eventTimes));
+        eventTimes = eventTimes == null ? null : java.util.Collections.unmodifiableList(eventTimes);
+        eventTypes = eventTypes == null ? null : java.util.Collections.unmodifiableList(eventTypes);
     }
 
-    /** A record whose event times, if any, are in its image's {@code e}. */
+    /** A record whose event times and types, if any, are in its image's {@code e} and {@code c}. */
     public ChangeRecord(String sequenceNumber, String eventName, String viewType, Map<String, AttributeValue> keys,
                         Map<String, AttributeValue> newImage, Instant approximateCreation) {
-        this(sequenceNumber, eventName, viewType, keys, newImage, approximateCreation, null);
+        this(sequenceNumber, eventName, viewType, keys, newImage, approximateCreation, null, null);
     }
 
     /** Converts an SDK v2 Streams record ({@code GetRecords}, KCL adapter). */

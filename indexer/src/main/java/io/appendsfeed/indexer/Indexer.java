@@ -119,15 +119,30 @@ public final class Indexer {
      * @param shard the shard id, or null when the source does not know it
      */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
+        return ingest(records, shard, false);
+    }
+
+    /**
+     * As {@link #ingest(List, String)}, saying whether the source has more records of the shard
+     * waiting right now (a Lambda batch as large as the mapping's batch size, a {@code GetRecords}
+     * page at its limit). While they are, the epochs' Tips may stay behind their calves for up to
+     * {@link IndexerConfig#tipLag()}, so that a batch's write is one {@code PutItem}; a batch with
+     * {@code moreWaiting} false leaves every Tip it wrote up to date. Wrongly saying true only delays
+     * what Tip-first readers (equinox-js, Propulsion) see, until a later batch; nothing is lost.
+     *
+     * @param shard the shard id, or null when the source does not know it
+     * @param moreWaiting the source knows more records of this shard are waiting
+     */
+    public BatchOutcome ingest(List<ChangeRecord> records, String shard, boolean moreWaiting) {
         if (shard == null) {
-            return parseAndRun(records, null);
+            return parseAndRun(records, null, moreWaiting);
         }
         try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
-            return parseAndRun(records, shard);
+            return parseAndRun(records, shard, moreWaiting);
         }
     }
 
-    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard) {
+    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard, boolean moreWaiting) {
         long started = System.nanoTime();
         List<SourceSpan> spans = new ArrayList<>();
         Instant newest = null;
@@ -155,7 +170,7 @@ public final class Indexer {
             }
         }
         return run(records.size(), skipped, spans, order, rejected, rejectedAt,
-                k -> records.get(k).sequenceNumber(), started, newest, shard);
+                k -> records.get(k).sequenceNumber(), started, newest, shard, moreWaiting && rejected == null);
     }
 
     /**
@@ -169,15 +184,15 @@ public final class Indexer {
         for (int k = 0; k < spans.size(); k++) {
             order.add(k);
         }
-        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null);
+        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null, false);
     }
 
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                              int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                             Instant newest, String shard) {
+                             Instant newest, String shard, boolean moreWaiting) {
         CapacityTally.Batch batch = tally == null ? null : tally.start();
         try {
-            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch);
+            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch, moreWaiting);
         } finally {
             if (tally != null) {
                 tally.end();
@@ -187,7 +202,7 @@ public final class Indexer {
 
     private BatchOutcome ingest(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                                 int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                                Instant newest, String shard, CapacityTally.Batch batch) {
+                                Instant newest, String shard, CapacityTally.Batch batch, boolean moreWaiting) {
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
@@ -199,8 +214,8 @@ public final class Indexer {
         for (int k = 0; k < work.size(); k++) {
             PartitionId p = work.get(k).getKey();
             List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
-            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
-                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine)), PARTITIONS));
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine, moreWaiting))
+                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine, moreWaiting)), PARTITIONS));
         }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         int firstFailed = rejectedAt;
@@ -211,6 +226,14 @@ public final class Indexer {
             if (!o.ok() && o.settled() < ks.size()) { // a failure after every span settled (recording the next epoch) loses nothing
                 firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
             }
+        }
+        if (!moreWaiting) {
+            // a partition this batch did not write may still have a Tip an earlier batch left behind
+            ingesters.forEach((p, ingester) -> {
+                if (!byPartition.containsKey(p)) {
+                    ingester.moveTip();
+                }
+            });
         }
         String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
         Capacity capacity = batch == null ? Capacity.NONE : batch.total();

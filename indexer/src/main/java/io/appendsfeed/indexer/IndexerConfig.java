@@ -30,14 +30,24 @@ import java.util.Objects;
  *                          began, indexed by a backfill: a stream whose earlier events are not where
  *                          their write times put them is then accepted as it starts, not refused or healed
  * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
+ * @param tipLag how long an epoch's Tip may stay behind its calves while the source has more records
+ *               waiting (a full Lambda batch, a full {@code GetRecords} page): such a batch's write is
+ *               then one {@code PutItem}, and the Tip catches up with the first write after this long, or
+ *               with the batch that empties the source. Readers that start from the Tip (equinox-js,
+ *               Propulsion) see the epoch that much later; readers that query forwards (appendsfeed's)
+ *               and writers do not depend on it. {@link Duration#ZERO} moves the Tip with every write.
+ *               Default {@value #DEFAULT_TIP_LAG_MILLIS} ms. See the README, "Writing an epoch"
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
-                            CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics) {
+                            CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics,
+                            Duration tipLag) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
+    public static final long DEFAULT_TIP_LAG_MILLIS = 1000;
+    public static final Duration DEFAULT_TIP_LAG = Duration.ofMillis(DEFAULT_TIP_LAG_MILLIS);
 
     public IndexerConfig {
         if (indexTable == null || indexTable.isBlank()) {
@@ -63,6 +73,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         }
         SameTableException.check(storeTable, indexTable);
         Objects.requireNonNull(metrics, "metrics");
+        if (tipLag == null || tipLag.isNegative()) {
+            throw new IllegalArgumentException("tipLag must be >= 0, was " + tipLag);
+        }
     }
 
     public static Builder builder(String indexTable) {
@@ -72,7 +85,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
                 .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter)
-                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics);
+                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics).tipLag(tipLag);
     }
 
     public static final class Builder {
@@ -88,6 +101,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private String storeTable;
         private boolean storePredatesFeed;
         private Metrics metrics = Metrics.NONE;
+        private Duration tipLag = DEFAULT_TIP_LAG;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -104,10 +118,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder storeTable(String v) { this.storeTable = v; return this; }
         public Builder storePredatesFeed(boolean v) { this.storePredatesFeed = v; return this; }
         public Builder metrics(Metrics v) { this.metrics = v; return this; }
+        public Builder tipLag(Duration v) { this.tipLag = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics);
+                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, tipLag);
         }
     }
 }

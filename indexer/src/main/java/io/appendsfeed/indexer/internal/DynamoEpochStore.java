@@ -59,12 +59,17 @@ public final class DynamoEpochStore {
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
      */
     public Optional<EpochState> append(PartitionId partition, EpochState state, List<EpochEvent> events) {
+        return append(partition, state, events, true);
+    }
+
+    /** @param moveTip false to leave the epoch's Tip behind (see {@link StoreClient#appendAsCalf(io.appendsfeed.model.StreamName, long, List, boolean)}) */
+    public Optional<EpochState> append(PartitionId partition, EpochState state, List<EpochEvent> events, boolean moveTip) {
         Instant now = clock.instant();
         List<EventData> data = new ArrayList<>(events.size());
         for (EpochEvent e : events) {
             data.add(EventData.of(e.type(), FeedCodec.encode(e)).withTimestamp(now));
         }
-        AppendResult r = index.appendAsCalf(FeedStreams.epoch(partition, state.epoch()), state.version(), data);
+        AppendResult r = index.appendAsCalf(FeedStreams.epoch(partition, state.epoch()), state.version(), data, moveTip);
         if (r instanceof AppendResult.Conflict) {
             return Optional.empty();
         }
@@ -73,6 +78,16 @@ public final class DynamoEpochStore {
             s = s.evolve(events.get(k), data.get(k).data().length, now);
         }
         return Optional.of(s);
+    }
+
+    /** Since when this writer has left the epoch's Tip behind its calves; empty when it has not. */
+    public Optional<Instant> tipBehindSince(PartitionId partition, EpochId epoch) {
+        return index.tipBehindSince(FeedStreams.epoch(partition, epoch));
+    }
+
+    /** Brings the epoch's Tip up to the calves this writer wrote, when it left it behind (one write; none otherwise). */
+    public void moveTip(PartitionId partition, EpochId epoch) {
+        index.moveTip(FeedStreams.epoch(partition, epoch));
     }
 
     private static EpochState evolve(EpochState s, StoredEvent e) {

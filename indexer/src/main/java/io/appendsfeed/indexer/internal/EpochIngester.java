@@ -47,8 +47,18 @@ public final class EpochIngester {
         this.config = config;
     }
 
-    /** Never throws: a failure is the outcome's {@code error}, with what was settled before it. */
+    /** Never throws: a failure is the outcome's {@code error}, with what was settled before it. The Tip ends up to date. */
     public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
+        return ingest(spans, false);
+    }
+
+    /**
+     * Never throws: a failure is the outcome's {@code error}, with what was settled before it.
+     *
+     * @param moreWaiting the source has more records waiting: the epoch's Tip may be left behind its
+     *                    calves (for up to {@link IndexerConfig#tipLag()}); false brings it up to date
+     */
+    public synchronized PartitionOutcome ingest(List<SourceSpan> spans, boolean moreWaiting) {
         Counts c = new Counts();
         int settled = 0;
         try {
@@ -64,7 +74,9 @@ public final class EpochIngester {
                 Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
                 Decision d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
                 if (d.writes()) {
-                    Optional<EpochState> written = epochs.append(partition, s, d.events());
+                    boolean last = d.remainder() == null && d.consumed() == rest.size();
+                    boolean moveTip = d.close() || (last && !moreWaiting) || tipBehindTooLong(s.epoch());
+                    Optional<EpochState> written = epochs.append(partition, s, d.events(), moveTip);
                     if (written.isEmpty()) {
                         c.conflicts++;
                         if (++conflicts > config.maxConflictRetries()) {
@@ -110,6 +122,9 @@ public final class EpochIngester {
                     s = moveOnIfClosed(s);
                 }
             }
+            if (!moreWaiting) {
+                epochs.moveTip(partition, s.epoch()); // when a write of this batch (or an earlier one) left it behind
+            }
             return c.outcome(s.epoch(), spans.size(), settled, null);
         } catch (RuntimeException e) {
             if (!(e instanceof FeedGapException)) {
@@ -151,6 +166,23 @@ public final class EpochIngester {
         return unplaced;
     }
 
+    /**
+     * Brings the active epoch's Tip up to date when a batch with more records waiting left it behind
+     * (one write; none otherwise). A failure is logged, not thrown: the Tip only tells Tip-first
+     * readers how far the epoch goes, and the next batch tries again.
+     */
+    public synchronized void moveTip() {
+        if (state == null || epochs.tipBehindSince(partition, state.epoch()).isEmpty()) {
+            return;
+        }
+        try {
+            epochs.moveTip(partition, state.epoch());
+        } catch (RuntimeException e) {
+            log.warn("partition {} epoch {}: moving its Tip to the calves written here failed ({}); the next batch tries again",
+                    partition, state.epoch(), e.toString());
+        }
+    }
+
     /** Drops the cached state: the next call reloads from the index (after a failure of unknown effect). */
     public synchronized void forget() {
         state = null;
@@ -164,9 +196,25 @@ public final class EpochIngester {
         return state;
     }
 
+    /** Whether a write now would leave the Tip behind for {@code tipLag} or longer (always, with a lag of zero). */
+    private boolean tipBehindTooLong(EpochId epoch) {
+        Instant now = config.clock().instant();
+        Instant since = epochs.tipBehindSince(partition, epoch).orElse(now);
+        return !since.plus(config.tipLag()).isAfter(now);
+    }
+
     /** Heals a crash between closing an epoch and recording its successor, and follows other writers' closes. */
     private EpochState moveOnIfClosed(EpochState s) {
         while (s.isClosed()) {
+            if (epochs.tipBehindSince(partition, s.epoch()).isPresent()) {
+                // another writer closed it after calves of ours: its Tip is theirs to move, but ours must not stay behind
+                try {
+                    epochs.moveTip(partition, s.epoch());
+                } catch (RuntimeException e) {
+                    log.warn("partition {} epoch {}: closed; moving its Tip to the calves written here failed ({}); the epoch"
+                            + " is complete in its calves", partition, s.epoch(), e.toString());
+                }
+            }
             prior.remember(s);
             EpochId next = s.epoch().next();
             index.start(partition, next);

@@ -6,8 +6,8 @@ import io.appendsfeed.indexer.RejectedRecord;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.StoreItems;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ public final class RecordParser {
             throw new Bad("attribute a is " + a + "; it must be >= 0");
         }
         long n = number(img, "n", "attribute");
-        List<String> c = types(img);
+        List<String> c = r.eventTypes() != null ? r.eventTypes() : types(img);
         if (a > c.size()) {
             throw new Bad("attribute a is " + a + " but c holds only " + c.size() + " event types");
         }
@@ -126,7 +126,7 @@ public final class RecordParser {
             return null;
         }
         try {
-            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(t, Instant::from);
+            return StoreItems.timestamp(t);
         } catch (DateTimeParseException unreadable) {
             return null; // without it, placing the stream relies on the other times
         }

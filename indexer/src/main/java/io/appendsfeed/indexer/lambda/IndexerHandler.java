@@ -43,6 +43,8 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
 
     private final Indexer indexer;
     private final String storeTable;
+    /** The event source mapping's batch size, 0 when unknown: a batch this large means more records are waiting. */
+    private final int batchSize;
 
     /**
      * Used by Lambda: settings from the environment; the index is opened at initialisation.
@@ -62,7 +64,7 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
      */
     public IndexerHandler(LambdaSettings settings) {
         this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
-                settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings));
+                settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings), settings.batchSize());
     }
 
     /** An indexer for records of any table but the index. */
@@ -76,8 +78,22 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
      * @throws SameTableException when the store table is the index table
      */
     public IndexerHandler(Indexer indexer, String storeTable) {
+        this(indexer, storeTable, 0);
+    }
+
+    /**
+     * @param storeTable as above
+     * @param batchSize the event source mapping's {@code BatchSize} ({@link LambdaSettings#BATCH_SIZE}): a batch
+     *                  that large tells the indexer more records are waiting, so that it may leave the epochs'
+     *                  Tips behind (see {@link Indexer#ingest(List, String, boolean)}); 0 when unknown
+     */
+    public IndexerHandler(Indexer indexer, String storeTable, int batchSize) {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.storeTable = storeTable;
+        if (batchSize < 0) {
+            throw new IllegalArgumentException("batchSize must be >= 0 (0: unknown), was " + batchSize);
+        }
+        this.batchSize = batchSize;
         SameTableException.check(storeTable, indexer.config().indexTable());
     }
 
@@ -99,7 +115,8 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
     private StreamsEventResponse handle(DynamodbEvent event) {
         checkSource(event);
         LambdaRecords.Converted converted = LambdaRecords.convert(event);
-        BatchOutcome outcome = indexer.ingest(converted.records());
+        int delivered = event.getRecords() == null ? 0 : event.getRecords().size();
+        BatchOutcome outcome = indexer.ingest(converted.records(), null, batchSize > 0 && delivered >= batchSize);
         if (!outcome.complete()) {
             return failure(outcome.firstNotIngested());
         }

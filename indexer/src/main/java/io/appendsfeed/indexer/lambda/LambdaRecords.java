@@ -3,8 +3,9 @@ package io.appendsfeed.indexer.lambda;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 import io.appendsfeed.indexer.ChangeRecord;
+import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
@@ -26,10 +27,11 @@ public final class LambdaRecords {
                     + " is the function subscribed to a DynamoDB stream?");
         }
         var image = d.getNewImage();
+        List<String> types = image == null ? null : types(image.get("c"));
         return new ChangeRecord(d.getSequenceNumber(), r.getEventName(), d.getStreamViewType(), map(d.getKeys()),
-                image == null ? null : image(image),
+                image == null ? null : image(image, types == null),
                 d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(),
-                image == null ? null : times(image.get("e")));
+                image == null ? null : times(image.get("e")), types);
     }
 
     /**
@@ -72,14 +74,16 @@ public final class LambdaRecords {
     }
 
     /**
-     * What the parser reads of a Tip image: {@code a}, {@code n} and {@code c}. The events
-     * ({@code e}: bodies, most of a Tip's bytes and most of its attribute values) are not converted:
-     * their timestamps go in {@link ChangeRecord#eventTimes()}. Profiled on batches of 1,000 records,
-     * converting the event lists was most of the handler's own CPU.
+     * What the parser reads of a Tip image: {@code a} and {@code n}, and {@code c} unless its types
+     * were taken out as strings ({@code withTypes} false). The events ({@code e}: bodies, most of a
+     * Tip's bytes and most of its attribute values) are not converted: their timestamps go in
+     * {@link ChangeRecord#eventTimes()}. Profiled on batches of 1,000 records, converting the event
+     * lists, then the types, was most of the handler's own CPU.
      */
-    static Map<String, AttributeValue> image(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {
-        Map<String, AttributeValue> out = new LinkedHashMap<>();
-        for (String name : PARSED) {
+    static Map<String, AttributeValue> image(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m,
+                                             boolean withTypes) {
+        Map<String, AttributeValue> out = new HashMap<>(8);
+        for (String name : withTypes ? PARSED : PARSED_BUT_TYPES) {
             var v = m.get(name);
             if (v != null) {
                 out.put(name, value(v));
@@ -93,25 +97,65 @@ public final class LambdaRecords {
     }
 
     private static final List<String> PARSED = List.of("p", "i", "a", "n", "c");
+    private static final List<String> PARSED_BUT_TYPES = List.of("p", "i", "a", "n");
 
-    /** Each event's {@code t} (null where it has none, or is no string); null when {@code e} is not a list. */
+    /**
+     * A view of each event's {@code t} (null where it has none, or is no string), read when asked
+     * (the parser asks for the new events' only); null when {@code e} is not a list.
+     */
     private static List<String> times(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
         if (e == null || e.getL() == null) {
             return null;
         }
-        List<String> out = new ArrayList<>(e.getL().size());
-        for (var event : e.getL()) {
-            var t = event.getM() == null ? null : event.getM().get("t");
-            out.add(t == null ? null : t.getS());
+        List<com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> events = e.getL();
+        return new AbstractList<>() {
+            @Override
+            public String get(int k) {
+                var event = events.get(k);
+                var t = event.getM() == null ? null : event.getM().get("t");
+                return t == null ? null : t.getS();
+            }
+
+            @Override
+            public int size() {
+                return events.size();
+            }
+        };
+    }
+
+    /**
+     * A view of the event types {@code c} when every one is a non-empty string; null otherwise (no
+     * {@code c}, not a list, or an element of another kind: then {@code c} is converted, for the
+     * parser to name what is wrong).
+     */
+    private static List<String> types(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue c) {
+        if (c == null || c.getL() == null) {
+            return null;
         }
-        return out;
+        List<com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> types = c.getL();
+        for (var t : types) {
+            if (t == null || t.getS() == null || t.getS().isEmpty()) {
+                return null;
+            }
+        }
+        return new AbstractList<>() {
+            @Override
+            public String get(int k) {
+                return types.get(k).getS();
+            }
+
+            @Override
+            public int size() {
+                return types.size();
+            }
+        };
     }
 
     static Map<String, AttributeValue> map(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {
         if (m == null) {
             return Map.of();
         }
-        Map<String, AttributeValue> out = new LinkedHashMap<>();
+        Map<String, AttributeValue> out = new HashMap<>(4);
         m.forEach((k, v) -> out.put(k, value(v)));
         return out;
     }

@@ -22,9 +22,11 @@ class LambdaRecordsTest {
         assertThat(first.eventName()).isEqualTo("INSERT");
         assertThat(first.viewType()).isEqualTo("NEW_IMAGE");
         assertThat(first.approximateCreation()).isEqualTo(Instant.ofEpochSecond(1732350000));
-        // the image keeps what the parser reads; bodies, most of a Tip's bytes, are not copied
-        assertThat(first.newImage()).containsKeys("n", "a", "c").doesNotContainKeys("e", "u");
-        assertThat(first.eventTimes()).as("the events' t, in order").hasSize(first.newImage().get("c").l().size())
+        // the image keeps what the parser reads; bodies, most of a Tip's bytes, are not copied, and the
+        // types and times come as strings
+        assertThat(first.newImage()).containsKeys("n", "a").doesNotContainKeys("c", "e", "u");
+        assertThat(first.eventTypes()).containsExactly("Opened", "Deposited");
+        assertThat(first.eventTimes()).as("the events' t, in order").hasSize(first.eventTypes().size())
                 .allSatisfy(t -> assertThat(t).isNotBlank());
 
         List<Parsed> parsed = records.stream().map(RecordParser::parse).toList();
@@ -34,6 +36,17 @@ class LambdaRecordsTest {
         assertThat(parsed.get(2)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS));
         assertThat(parsed.get(3)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.CALF));
         assertThat(parsed.get(4)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.REMOVE));
+    }
+
+    @Test
+    void types_that_are_not_all_strings_stay_in_the_image_for_the_parser_to_name() {
+        var event = LambdaEventJson.resource("two-appends-and-noise.json");
+        var c = event.getRecords().get(0).getDynamodb().getNewImage().get("c");
+        c.getL().set(1, new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("7"));
+        ChangeRecord r = LambdaRecords.convert(event).records().get(0);
+        assertThat(r.eventTypes()).isNull();
+        assertThat(r.newImage()).containsKey("c");
+        assertThat(((Parsed.Rejected) RecordParser.parse(r)).rejected().reason()).contains("attribute c holds", "non-empty string (S)");
     }
 
     @Test

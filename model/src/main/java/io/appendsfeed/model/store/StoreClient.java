@@ -116,6 +116,20 @@ public final class StoreClient {
      * @throws RuntimeException from DynamoDB when the item's write failed: it may or may not have landed
      */
     public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events) {
+        return appendAsCalf(stream, expectedVersion, events, true);
+    }
+
+    /**
+     * As {@link #appendAsCalf(StreamName, long, List)}, optionally leaving the Tip where it is: one
+     * write instead of two, for a writer that will append again soon. Readers that start from the
+     * Tip (equinox-js, Propulsion) see the stream end where the Tip says until it catches up (with
+     * a later append that moves it, or {@link #moveTip}); readers that query forwards, and writers,
+     * see the calves. The Tip never says more than the calves hold.
+     *
+     * @param moveTip true to move the Tip to the end of this append (and of any calves before it
+     *                that this client left it behind); false to leave it
+     */
+    public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events, boolean moveTip) {
         checkWritable(stream);
         Objects.requireNonNull(events, "events");
         if (events.isEmpty()) {
@@ -124,7 +138,28 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return calfAppender.append(stream, expectedVersion, List.copyOf(events));
+        return calfAppender.append(stream, expectedVersion, List.copyOf(events), moveTip);
+    }
+
+    /**
+     * Since when the Tip of {@code stream} lags behind the calves this client appended with
+     * {@code moveTip} false; empty when it does not (as far as this client knows).
+     */
+    public java.util.Optional<java.time.Instant> tipBehindSince(StreamName stream) {
+        CalfAppender.Lag lag = calfAppender.lag(stream);
+        return lag == null ? java.util.Optional.empty() : java.util.Optional.of(lag.since());
+    }
+
+    /**
+     * Moves a Tip this client left behind (appends with {@code moveTip} false) to the end of its last
+     * calf: one {@code UpdateItem}, none when it is not behind.
+     *
+     * @return the capacity spent
+     * @throws RuntimeException from DynamoDB; the Tip stays behind, to be moved by a later call
+     */
+    public Capacity moveTip(StreamName stream) {
+        checkWritable(stream);
+        return calfAppender.moveTip(stream);
     }
 
     /**

@@ -32,6 +32,16 @@ public final class StoreItems {
     private StoreItems() {}
 
     /** The item's range key {@code i}. @throws StoreFormatException when it has none */
+    /**
+     * An event's timestamp {@code t} as any implementation writes it (ISO-8601, 0 to 9 fractional
+     * digits, {@code Z} or an offset); the usual {@code Z} form is read without a formatter.
+     *
+     * @throws java.time.format.DateTimeParseException when the text is not an ISO-8601 date-time
+     */
+    public static java.time.Instant timestamp(String t) {
+        return io.appendsfeed.model.store.internal.Timestamps.parse(t);
+    }
+
     public static long rangeKey(Map<String, AttributeValue> item) {
         return Items.rangeKey(item);
     }

@@ -167,6 +167,69 @@ class CalfAppendTest {
     }
 
     @Test
+    void an_append_may_leave_the_tip_behind_then_it_is_one_write_and_forward_readers_see_it(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        StoreClient client = client(f);
+        client.appendAsCalf(STREAM, 0, events("A", 1));
+        assertThat(client.tipBehindSince(STREAM)).isEmpty();
+
+        var w = (AppendResult.Written) client.appendAsCalf(STREAM, 1, events("B", 2), false);
+        var w2 = (AppendResult.Written) client.appendAsCalf(STREAM, 3, events("C", 1), false);
+
+        assertThat(w.version()).isEqualTo(3);
+        assertThat(w2.version()).isEqualTo(4);
+        assertThat(w.capacity()).as("the calf only: no Tip write, no read").isEqualTo(new Capacity(0, 1));
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).as("the Tip stays where it was").isEqualTo(1);
+        assertThat(client.tipBehindSince(STREAM)).isPresent();
+        assertThat(client(f).readAll(STREAM, Read.forward(0))).extracting(StoredEvent::type)
+                .containsExactly("AHappened", "BHappened", "BHappened", "CHappened");
+
+        assertThat(client.moveTip(STREAM)).isEqualTo(new Capacity(0, 1));
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(4);
+        assertThat(client.tipBehindSince(STREAM)).isEmpty();
+        assertThat(client.moveTip(STREAM)).as("nothing to move").isEqualTo(Capacity.NONE);
+    }
+
+    @Test
+    void a_tip_left_behind_catches_up_with_the_next_append_that_moves_it(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        StoreClient client = client(f);
+        client.appendAsCalf(STREAM, 0, events("A", 2), false);
+        assertThat(client(f).readTip(STREAM, true)).as("no Tip yet: Tip-first readers see no stream").isEmpty();
+        client.appendAsCalf(STREAM, 2, events("B", 1), false);
+        client.appendAsCalf(STREAM, 3, events("C", 1), true);
+        Map<String, AttributeValue> tip = f.item(STREAM, Integer.MAX_VALUE);
+        assertThat(tip.get("n").n()).isEqualTo("4");
+        assertThat(tip.get("e").l()).isEmpty();
+        assertThat(Long.parseLong(tip.get("b").n())).as("the calves' bytes, all three")
+                .isEqualTo(StoreItems.size(f.item(STREAM, 0)) + StoreItems.size(f.item(STREAM, 2)) + StoreItems.size(f.item(STREAM, 3)));
+    }
+
+    @Test
+    void with_the_tip_behind_writers_still_race_for_the_calves_keys_and_the_tip_never_says_more(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        StoreClient one = client(f);
+        StoreClient two = client(f);
+        one.appendAsCalf(STREAM, 0, events("A", 1));
+        two.readAll(STREAM, Read.forward(0)); // both know version 1
+
+        assertThat(one.appendAsCalf(STREAM, 1, events("B", 3), false)).isInstanceOf(AppendResult.Written.class);
+        // two does not see it in the Tip, but its calf's key is taken
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(1);
+        assertThat(two.appendAsCalf(STREAM, 1, events("C", 1), false)).isInstanceOf(AppendResult.Conflict.class);
+        List<StoredEvent> seen = two.readAll(STREAM, Read.forward(1));
+        assertThat(seen).extracting(StoredEvent::index).containsExactly(1L, 2L, 3L);
+        assertThat(two.appendAsCalf(STREAM, 4, events("C", 1), true)).isInstanceOf(AppendResult.Written.class);
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(5);
+        // the first writer's Tip move is only forwards: it cannot take the Tip back to 4
+        assertThat(one.moveTip(STREAM)).isNotNull();
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(5);
+        assertThat(one.tipBehindSince(STREAM)).isEmpty();
+        assertThat(client(f).readAll(STREAM, Read.forward(0))).extracting(StoredEvent::type)
+                .containsExactly("AHappened", "BHappened", "BHappened", "BHappened", "CHappened");
+    }
+
+    @Test
     void events_that_cannot_fit_one_item_are_refused_before_any_write(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
         List<EventData> huge = new ArrayList<>();

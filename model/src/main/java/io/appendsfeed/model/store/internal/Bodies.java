@@ -47,8 +47,14 @@ public final class Bodies {
         }
     }
 
+    /**
+     * One deflater per thread, reset between bodies: setting up zlib's state (its window and tables)
+     * cost more than deflating a typical body of a few hundred bytes.
+     */
+    private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
+
     static byte[] deflate(byte[] body) {
-        Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+        Deflater deflater = DEFLATERS.get();
         try {
             deflater.setInput(body);
             deflater.finish();
@@ -59,7 +65,7 @@ public final class Bodies {
             }
             return out.toByteArray();
         } finally {
-            deflater.end();
+            deflater.reset();
         }
     }
 

@@ -8,6 +8,7 @@ import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -33,6 +34,12 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
  * loaders) how far the stream goes; if its update fails after the calf landed, the events are
  * durably in and the next append (or a read from the calves) brings the Tip up to date.
  *
+ * <p>The Tip may also be left behind on purpose ({@code moveTip} false): the calf alone is the
+ * append, and the Tip catches up with a later append or {@link #moveTip}. Nothing depends on the
+ * Tip being current: writers race for the calves' keys, and readers that start from the Tip see a
+ * shorter stream for a while, never a wrong one. This is what saves the second write of every
+ * append while a source has more records waiting (see the indexer's README, "Writing an epoch").
+ *
  * <p>A Tip that holds events (written by a Tip-first writer) is drained once, in one transaction,
  * into a calf of its own before the first calf-first append. Tip-first and calf-first writers must
  * not write one stream at the same time.
@@ -46,6 +53,18 @@ public final class CalfAppender {
     private final MeteredDynamo dynamo;
     private final TipCache cache;
     private final StoreConfig config;
+    /** Streams whose Tip this appender left behind its own calves: where the Tip should be, and since when. */
+    private final Map<StreamName, Lag> lagging = new ConcurrentHashMap<>();
+
+    /**
+     * A Tip left behind.
+     *
+     * @param version the end of the last calf this appender wrote: the version the Tip should have
+     * @param calfBytes the calves' bytes the Tip should count
+     * @param since when the Tip was first left behind (since the last time it was brought up to date)
+     */
+    public record Lag(long version, long calfBytes, java.time.Instant since) {
+    }
 
     public CalfAppender(MeteredDynamo dynamo, TipCache cache, StoreConfig config) {
         this.dynamo = dynamo;
@@ -53,7 +72,37 @@ public final class CalfAppender {
         this.config = config;
     }
 
+    /** The Tip of {@code stream} this appender left behind its calves, or null when it is up to date as far as this appender knows. */
+    public Lag lag(StreamName stream) {
+        return lagging.get(stream);
+    }
+
+    /**
+     * Brings a Tip this appender left behind up to the end of its last calf (one {@code UpdateItem});
+     * nothing when it is not behind.
+     *
+     * @return the capacity spent
+     * @throws SdkException from DynamoDB; the Tip stays behind, to be moved by a later call
+     */
+    public Capacity moveTip(StreamName stream) {
+        Lag lag = lagging.get(stream);
+        if (lag == null) {
+            return Capacity.NONE;
+        }
+        Capacity[] spent = {Capacity.NONE};
+        advance(stream, lag.version(), lag.calfBytes(), -1, spent);
+        return spent[0];
+    }
+
     public AppendResult append(StreamName stream, long expected, List<EventData> events) {
+        return append(stream, expected, events, true);
+    }
+
+    /**
+     * @param moveTip false to leave the Tip where it is (it catches up with a later append or
+     *                {@link #moveTip}); true to move it to the end of this append
+     */
+    public AppendResult append(StreamName stream, long expected, List<EventData> events, boolean moveTip) {
         Encoded encoded = Encoded.of(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
@@ -86,16 +135,43 @@ public final class CalfAppender {
             cache.remove(stream);
             return new AppendResult.Conflict(expected + 1, null, spent[0]);
         }
-        long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
+        Lag lag = lagging.get(stream);
+        long held = (lag != null ? lag.calfBytes() : tip == null ? 0 : tip.calfBytes()) + calfBytes;
+        if (!moveTip) {
+            lagging.put(stream, new Lag(next, held, lag != null ? lag.since() : config.clock().instant()));
+            if (tip == null) {
+                // no Tip yet: remember that, so that the next append does not read it again
+                cache.put(stream, new TipState(0, null, 0, 0, 0, null));
+            }
+            return new AppendResult.Written(next, tip == null ? null : tip.etag(), false, spent[0]);
+        }
+        AppendResult withdrawn = advance(stream, next, held, expected, spent);
+        return withdrawn != null ? withdrawn : new AppendResult.Written(next, cachedEtag(stream), false, spent[0]);
+    }
+
+    private String cachedEtag(StreamName stream) {
+        TipState t = cache.get(stream);
+        return t == null ? null : t.etag();
+    }
+
+    /**
+     * Moves the Tip forwards to {@code next}. After a calf at {@code expected} ({@code expected >= 0}),
+     * a Tip-first writer's events found at the same indexes withdraw the calf (the result: a conflict);
+     * otherwise null.
+     */
+    private AppendResult advance(StreamName stream, long next, long held, long expected, Capacity[] spent) {
         String etag = TipWrites.newEtag();
         try {
             spent[0] = spent[0].plus(dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag)).capacity());
             cache.put(stream, new TipState(next, etag, 0, 0, held, null));
+            lagging.remove(stream);
         } catch (ConditionalCheckFailedException e) {
             // another writer moved the Tip on already; the events above are in either way, unless it
             // was a Tip-first writer whose events in the Tip hold the same indexes as ours
             TipState now = e.hasItem() && !e.item().isEmpty() ? TipState.of(stream, e.item()) : null;
-            if (now != null && now.eventCount() > 0 && now.version() > expected && now.version() - now.eventCount() < next) {
+            lagging.remove(stream); // the Tip is at or past where this appender would move it
+            if (expected >= 0 && now != null && now.eventCount() > 0 && now.version() > expected
+                    && now.version() - now.eventCount() < next) {
                 cache.remove(stream);
                 return withdraw(stream, expected, next, now, spent);
             }
@@ -106,10 +182,15 @@ public final class CalfAppender {
             }
         } catch (SdkException e) {
             cache.remove(stream);
+            lagging.merge(stream, new Lag(next, held, config.clock().instant()),
+                    (was, now) -> new Lag(Math.max(was.version(), now.version()), Math.max(was.calfBytes(), now.calfBytes()), was.since()));
+            if (expected < 0) {
+                throw e;
+            }
             log.warn("{}: events {}..{} are in their own item, but moving the Tip to version {} failed ({}); the next"
                     + " append brings it up to date", stream, expected, next - 1, next, e.toString());
         }
-        return new AppendResult.Written(next, etag, false, spent[0]);
+        return null;
     }
 
     /**

@@ -27,19 +27,32 @@ import java.util.stream.Stream;
  * from the environment, reads each event with the runtime's serializer, calls the handler) over
  * every {@code batch-*.json} of a directory in name order, and writes one line per step in the
  * format of the benchmark's equinox-js driver ({@code lambda-batches.mjs}), so that
- * {@link HandlerProcess} reads both alike.
+ * {@link HandlerProcess} reads both alike, plus two columns of its own at the end of each batch line:
+ * the handler thread's CPU time and the collectors' time during the call, in microseconds (where the
+ * handler time went; see BENCHMARKS.md, "Indexer profile").
  *
  * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain} uses the
  * no-argument constructor Lambda calls; {@code metered} builds the same handler from the same
  * settings the way that constructor does (its metrics, the store table it checks records against) over
  * a {@link MeteredClient}, so that every call's capacity is summed per batch.
  * Environment: the handler's ({@code APPENDS_INDEX_TABLE}, {@code APPENDS_STORE_TABLE},
- * {@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch milliseconds when the parent started the
+ * {@code APPENDS_DYNAMODB_ENDPOINT}, {@code APPENDS_BATCH_SIZE}, {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch milliseconds when the parent started the
  * process. Exit 3 when a batch reports a failure (every batch must be ingested whole).
  */
 public final class HandlerDriver {
 
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
     private HandlerDriver() {
+    }
+
+    /** Milliseconds the collectors have spent so far (all of them: pauses and, for concurrent ones, their cycles). */
+    private static long gcMillis() {
+        long sum = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
     }
 
     public static void main(String[] args) throws IOException {
@@ -59,7 +72,7 @@ public final class HandlerDriver {
             LambdaSettings settings = LambdaSettings.from(System::getenv);
             metered = new MeteredClient(DynamoClients.dynamoDb(settings.dynamo()), new CapacityTally());
             handler = new IndexerHandler(Indexer.start(metered, settings.config().toBuilder().metrics(new EmfMetrics()).build()),
-                    settings.storeTable());
+                    settings.storeTable(), settings.batchSize());
         }
         lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
         PojoSerializer<DynamodbEvent> serializer = LambdaEventSerializers.serializerFor(DynamodbEvent.class,
@@ -77,9 +90,13 @@ public final class HandlerDriver {
             long writes = metered == null ? 0 : metered.writes();
             long failures = metered == null ? 0 : metered.conditionFailures();
             long transactions = metered == null ? 0 : metered.transactions();
+            long gcBefore = gcMillis();
+            long cpuBefore = THREADS.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             StreamsEventResponse response = handler.handleRequest(event, null);
             long micros = (System.nanoTime() - start) / 1000;
+            long cpuMicros = (THREADS.getCurrentThreadCpuTime() - cpuBefore) / 1000;
+            long gcMicros = (gcMillis() - gcBefore) * 1000;
             n++;
             if (!response.getBatchItemFailures().isEmpty()) {
                 System.err.println(file + ": the handler reported a batch item failure at "
@@ -94,7 +111,8 @@ public final class HandlerDriver {
                     Long.toString(metered == null ? 0 : metered.writes() - writes),
                     Long.toString(metered == null ? 0 : metered.conditionFailures() - failures),
                     Long.toString(System.currentTimeMillis() - spawnedAt),
-                    Long.toString(metered == null ? 0 : metered.transactions() - transactions)));
+                    Long.toString(metered == null ? 0 : metered.transactions() - transactions),
+                    Long.toString(cpuMicros), Long.toString(gcMicros)));
         }
         Files.write(Path.of(args[2]), lines);
     }

@@ -28,15 +28,18 @@ public final class HandlerProcess {
      * @param metered {@code true}: capacity summed per batch through a metering client;
      *                {@code false}: the handler's no-argument constructor, exactly as Lambda builds it
      * @param storeTable the table whose stream the batches come from (the handler refuses records of any other)
+     * @param batchSize the batch size the files were cut at, as the template gives the function the event source
+     *                  mapping's ({@code APPENDS_BATCH_SIZE}); 0 for none
      * @throws Processes.ProcessFailedException when the driver fails (a batch not ingested whole exits 3)
      */
     public static HandlerRun java(LambdaJar jar, String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint,
-                                  String storeTable, String indexTable) {
+                                  String storeTable, String indexTable, int batchSize) {
         Map<String, String> env = cleanEnv();
         env.put("APPENDS_INDEX_TABLE", indexTable);
         env.put("APPENDS_STORE_TABLE", storeTable);
         env.put("APPENDS_DYNAMODB_ENDPOINT", endpoint.toString());
         env.put("AWS_REGION", "us-east-1");
+        env.put("APPENDS_BATCH_SIZE", batchSize > 0 ? Integer.toString(batchSize) : null);
         env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
         Path out = work.resolve("appendsfeed-" + indexTable + ".tsv");
         List<String> command = jar.command(metered ? "metered" : "plain", batchDir.toString(), out.toString());

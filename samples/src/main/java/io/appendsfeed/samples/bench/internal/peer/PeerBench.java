@@ -151,7 +151,7 @@ public final class PeerBench {
             String theirs = local.indexTable("ejs-index-" + k + "-" + r);
             step.accept(String.format("peer: K=%d: our handler (shaded jar, fresh JVM) indexes %,d batches (run %d of %d)", k,
                     w.batches(), r, repeats));
-            ourRuns.add(HandlerProcess.java(jar, jar.javaToolOptions(), true, w.dir(), work, local.endpoint(), store, ours));
+            ourRuns.add(HandlerProcess.java(jar, jar.javaToolOptions(), true, w.dir(), work, local.endpoint(), store, ours, k));
             step.accept(String.format("peer: K=%d: equinox-js's handler (fresh node) indexes the same batches (run %d of %d)", k,
                     r, repeats));
             theirRuns.add(harness.index(w.dir(), work, local.endpoint(), theirs));
