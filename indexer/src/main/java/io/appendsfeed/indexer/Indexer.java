@@ -245,6 +245,15 @@ public final class Indexer {
         return outcome;
     }
 
+    /**
+     * Brings every epoch Tip that batches with more records waiting left behind up to date: for a
+     * source that finds nothing more to read after such a batch (one write per Tip left behind;
+     * nothing when none is). Never throws: a Tip that cannot be moved now is logged and moved later.
+     */
+    public void moveTips() {
+        ingesters.values().forEach(EpochIngester::moveTip);
+    }
+
     /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */
     private void report(BatchOutcome outcome, String shard, Instant now) {
         Metrics metrics = config.metrics();

@@ -67,6 +67,11 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
                 settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings), settings.batchSize());
     }
 
+    /** Whether a batch of {@code delivered} records says more are waiting: as large as the mapping's batch size. */
+    private boolean moreWaiting(int delivered) {
+        return batchSize > 0 && delivered >= batchSize;
+    }
+
     /** An indexer for records of any table but the index. */
     public IndexerHandler(Indexer indexer) {
         this(indexer, null);
@@ -116,7 +121,7 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
         checkSource(event);
         LambdaRecords.Converted converted = LambdaRecords.convert(event);
         int delivered = event.getRecords() == null ? 0 : event.getRecords().size();
-        BatchOutcome outcome = indexer.ingest(converted.records(), null, batchSize > 0 && delivered >= batchSize);
+        BatchOutcome outcome = indexer.ingest(converted.records(), null, moreWaiting(delivered));
         if (!outcome.complete()) {
             return failure(outcome.firstNotIngested());
         }

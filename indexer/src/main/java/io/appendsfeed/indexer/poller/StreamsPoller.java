@@ -111,6 +111,9 @@ public final class StreamsPoller implements AutoCloseable {
      * @throws RuntimeException from DynamoDB (taking the lease, listing shards, reading, saving positions);
      *         nothing unacknowledged is lost: the next pass reads again from the last saved position
      */
+    /** Full {@code GetRecords} pages in the current pass: while there are, epoch Tips may lag. */
+    private int fullPages;
+
     public synchronized int pollOnce() {
         boolean held = positions.holdsLease();
         if (!positions.tryAcquire()) {
@@ -127,6 +130,7 @@ public final class StreamsPoller implements AutoCloseable {
         Set<String> listed = new java.util.HashSet<>();
         shards.forEach(s -> listed.add(s.shardId()));
         int seen = 0;
+        fullPages = 0;
         Instant now = Instant.now();
         for (Shard shard : shards) {
             String id = shard.shardId();
@@ -146,6 +150,9 @@ public final class StreamsPoller implements AutoCloseable {
                 reader.rewindAll();
                 break;
             }
+        }
+        if (fullPages == 0) {
+            indexer.moveTips(); // no shard has more waiting: Tips that full pages left behind catch up (none: no write)
         }
         return seen;
     }
@@ -170,7 +177,10 @@ public final class StreamsPoller implements AutoCloseable {
             return 0;
         }
         List<ChangeRecord> records = batch.records();
-        BatchOutcome o = indexer.ingest(records, id);
+        // a full page: more records are likely waiting, so the epochs' Tips may lag (see Indexer#ingest)
+        boolean full = records.size() >= config.recordsPerRead();
+        fullPages += full ? 1 : 0;
+        BatchOutcome o = indexer.ingest(records, id, full);
         if (o.complete()) {
             if (!positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed)) {
                 reader.rewind(id);

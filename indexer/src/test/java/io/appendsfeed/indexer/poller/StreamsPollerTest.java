@@ -120,6 +120,32 @@ class StreamsPollerTest {
     }
 
     @Test
+    void full_pages_leave_the_epoch_tip_behind_and_the_pass_that_finds_no_more_brings_it_up_to_date(LocalDynamo local) {
+        String storeTable = IndexerTables.store(local);
+        String indexTable = IndexerTables.index(local);
+        StoreClient store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
+        Map<StreamName, List<String>> expected = append(store, new LinkedHashMap<>(), 5, 2); // 10 records
+        Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build());
+        StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
+        io.appendsfeed.model.StreamName epoch = io.appendsfeed.model.feed.FeedStreams.epoch(
+                io.appendsfeed.model.feed.PartitionId.of(0), io.appendsfeed.model.feed.EpochId.ZERO);
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer,
+                PollerConfig.builder(storeTable).recordsPerRead(4).build())) {
+            assertThat(poller.pollOnce()).isEqualTo(4);
+            assertThat(poller.pollOnce()).isEqualTo(4);
+            long behind = index.readTip(epoch, true).map(io.appendsfeed.model.store.Tip::version).orElse(0L);
+            assertThat(behind).as("two full pages: the Tip lags").isLessThan(2);
+            assertThat(poller.pollOnce()).as("the last 2: not a full page").isEqualTo(2);
+            assertThat(index.readTip(epoch, true).orElseThrow().version()).isEqualTo(3);
+            feedOf(local, indexTable).assertExactly(expected);
+        }
+    }
+
+    private static FeedReadback feedOf(LocalDynamo local, String indexTable) {
+        return new FeedReadback(local.dynamo(), indexTable, 1);
+    }
+
+    @Test
     void shard_rollover_is_followed_parent_first(LocalDynamo local) {
         // one record per read: a poller that read a child before its parent was drained would put
         // later events first, which the feed check (and the indexer's gap check) catches

@@ -77,12 +77,28 @@ public final class Timestamps {
                 nanos *= 10;
             }
         }
-        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0
-                || second > 59 || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour < 0 || hour > 23
+                || minute < 0 || minute > 59 || second < 0 || second > 59) {
             return null;
         }
-        long days = java.time.LocalDate.of(year, month, day).toEpochDay();
-        return Instant.ofEpochSecond(days * 86_400L + hour * 3_600L + minute * 60L + second, nanos);
+        return Instant.ofEpochSecond(epochDay(year, month, day) * 86_400L + hour * 3_600L + minute * 60L + second, nanos);
+    }
+
+    private static int lengthOfMonth(int year, int month) {
+        if (month == 2) {
+            return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+        }
+        return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+    }
+
+    /** Days since 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse, in integer arithmetic). */
+    private static long epochDay(int year, int month, int day) {
+        long y = month <= 2 ? year - 1 : year;
+        long era = Math.floorDiv(y, 400);
+        long yoe = y - era * 400;
+        long doy = (153L * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146_097 + doe - 719_468;
     }
 
     /** The decimal number in {@code t[from, to)} (at most 9 digits), or -1 when a character is no digit. */

@@ -112,7 +112,7 @@ public final class Report {
             LambdaColdStartBench.Result c = r.lambdaColdStart();
             Table t = new Table(String.format("7. Lambda cold start: a fresh process per run (median of runs), handler as Lambda builds it,"
                             + " %d batches of %d records, ms from spawning the process (ours: the shaded jar, %s, flags as %s sets them)",
-                    LambdaColdStartBench.BATCHES, c.batchSize(), LambdaJar.HEAP, c.template()),
+                    LambdaColdStartBench.BATCHES, c.batchSize(), LambdaJar.HEAP + " " + LambdaJar.RUNTIME_GC, c.template()),
                     "handler", "flags", "runs", "main", "constructed", "first batch done", "(min..max)", "1st invocation", "2nd invocation");
             c.configs().forEach(x -> t.row(x.handler(), x.flags(), x.runs(), x.mainMs(), x.constructedMs(), x.firstBatchDoneMs(),
                     Table.format(x.firstBatchDoneMinMs()) + ".." + Table.format(x.firstBatchDoneMaxMs()), x.firstInvocationMs(),

@@ -57,10 +57,17 @@ public record LambdaJar(Path jar, Path template, String javaToolOptions) {
                 codeSource(HandlerDriver.class).toString());
     }
 
-    /** {@code java -Xmx512m -cp <class path> HandlerDriver}; the flags go in {@code JAVA_TOOL_OPTIONS}. */
+    /**
+     * The collector the Lambda Java runtime itself starts the JVM with (its command line, seen in a
+     * running function: {@code -XX:+UseSerialGC -Xshare:on ... -XX:TieredStopAtLevel=1}); the JVM's
+     * own choice here, on a machine with 2 processors, would be G1, which a function never runs with.
+     */
+    public static final String RUNTIME_GC = "-XX:+UseSerialGC";
+
+    /** {@code java -Xmx512m -XX:+UseSerialGC -cp <class path> HandlerDriver}; the template's flags go in {@code JAVA_TOOL_OPTIONS}. */
     public List<String> command(String... args) {
         List<String> c = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                HEAP, "-cp", classPath(), HandlerDriver.class.getName()));
+                HEAP, RUNTIME_GC, "-cp", classPath(), HandlerDriver.class.getName()));
         c.addAll(List.of(args));
         return c;
     }

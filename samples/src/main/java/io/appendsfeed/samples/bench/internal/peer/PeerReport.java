@@ -20,7 +20,7 @@ public final class PeerReport {
                         + " (ours: the shaded jar, %s, JAVA_TOOL_OPTIONS=%s; theirs: node, tsx) indexing into its own table;"
                         + " capacity: ReturnConsumedCapacity=TOTAL on every call, summed; ratio = appendsfeed ÷ equinox-js%n",
                 r.peer(), r.node(), r.events(), r.appends(), r.streams(), r.storeItems(), r.writeUnitsPerEvent(), r.records(),
-                r.shards(), LambdaJar.HEAP, r.handlerJvmFlags()));
+                r.shards(), LambdaJar.HEAP + " " + LambdaJar.RUNTIME_GC, r.handlerJvmFlags()));
         sb.append(String.format("   floor of reading with bodies, every store item once, eventually consistent (0.5 RCU per started 4 KB):"
                         + " %.1f RCU = %.5f RCU/event item by item (GetItem each); %.1f RCU = %.5f RCU/event stream by stream (one Query each)%n%n",
                 r.bodyFloorReadUnits(), r.bodyFloorReadUnitsPerEvent(), r.streamFloorReadUnits(), r.streamFloorReadUnitsPerEvent()));
