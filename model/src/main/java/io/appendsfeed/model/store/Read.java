@@ -10,8 +10,12 @@ package io.appendsfeed.model.store;
  * @param consistent strongly consistent reads (double the read cost)
  * @param bodies false to read event types only (data and meta are then null), which reads the
  *               calves' {@code c} without their bodies
+ * @param wholeItems forwards: when {@code maxEvents} is reached inside an item, the rest of that item's
+ *                   events come too (so more than {@code maxEvents} may come): DynamoDB charges a read of
+ *                   the whole item anyway, and the next read then starts where an item starts instead of
+ *                   reading that item again. For walkers that read on from where a read ended
  */
-public record Read(Direction direction, long fromIndex, long maxEvents, boolean consistent, boolean bodies) {
+public record Read(Direction direction, long fromIndex, long maxEvents, boolean consistent, boolean bodies, boolean wholeItems) {
 
     public enum Direction { FORWARD, BACKWARD }
 
@@ -26,28 +30,33 @@ public record Read(Direction direction, long fromIndex, long maxEvents, boolean 
 
     /** Every event from {@code fromIndex} on, oldest first, eventually consistent, with bodies. */
     public static Read forward(long fromIndex) {
-        return new Read(Direction.FORWARD, fromIndex, Long.MAX_VALUE, false, true);
+        return new Read(Direction.FORWARD, fromIndex, Long.MAX_VALUE, false, true, false);
     }
 
     /** Every event, newest first, eventually consistent, with bodies. */
     public static Read backward() {
-        return new Read(Direction.BACKWARD, Long.MAX_VALUE, Long.MAX_VALUE, false, true);
+        return new Read(Direction.BACKWARD, Long.MAX_VALUE, Long.MAX_VALUE, false, true, false);
     }
 
     /** Events before {@code beforeIndex}, newest first. */
     public static Read backward(long beforeIndex) {
-        return new Read(Direction.BACKWARD, beforeIndex, Long.MAX_VALUE, false, true);
+        return new Read(Direction.BACKWARD, beforeIndex, Long.MAX_VALUE, false, true, false);
     }
 
     public Read limit(long maxEvents) {
-        return new Read(direction, fromIndex, maxEvents, consistent, bodies);
+        return new Read(direction, fromIndex, maxEvents, consistent, bodies, wholeItems);
     }
 
     public Read strongly() {
-        return new Read(direction, fromIndex, maxEvents, true, bodies);
+        return new Read(direction, fromIndex, maxEvents, true, bodies, wholeItems);
     }
 
     public Read typesOnly() {
-        return new Read(direction, fromIndex, maxEvents, consistent, false);
+        return new Read(direction, fromIndex, maxEvents, consistent, false, wholeItems);
+    }
+
+    /** The rest of the last item's events too, past {@code maxEvents}: see {@code wholeItems} above. */
+    public Read toItemEnd() {
+        return new Read(direction, fromIndex, maxEvents, consistent, bodies, true);
     }
 }

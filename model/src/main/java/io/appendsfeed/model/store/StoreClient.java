@@ -41,6 +41,8 @@ public final class StoreClient {
     private final TipCache cache;
     private final Appender appender;
     private final CalfAppender calfAppender;
+    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link ItemSizeHints}). */
+    private final io.appendsfeed.model.store.internal.ItemSizeHints itemSizeHints = new io.appendsfeed.model.store.internal.ItemSizeHints(1024);
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
@@ -200,7 +202,7 @@ public final class StoreClient {
      */
     public Stream<StoredEvent> read(StreamName stream, Read read) {
         Objects.requireNonNull(stream, "stream");
-        StreamReader reader = new StreamReader(metered, cache, stream, read, config.queryPageItems());
+        StreamReader reader = new StreamReader(metered, cache, stream, read, config.queryPageItems(), itemSizeHints);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 

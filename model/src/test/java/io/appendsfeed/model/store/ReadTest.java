@@ -55,6 +55,49 @@ class ReadTest {
                 .startsWith("{\"k\":0,\"p\":\"E0\"}", "{\"k\":1,\"p\":\"E0\"}", "{\"k\":0,\"p\":\"E1\"}");
     }
 
+    /**
+     * A walker reading 5 events at a time over items of 12 (an equinox-js epoch holds dozens per item)
+     * pays about what one read of everything pays: pages are sized by the events each item holds, and
+     * a read ends where an item ends. Sizing pages by events, as if each item held one, read every
+     * item after the wanted ones again and again.
+     */
+    @Test
+    void walking_in_bounded_reads_over_items_of_many_events_costs_about_one_read_of_everything(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        java.util.concurrent.atomic.DoubleAdder units = new java.util.concurrent.atomic.DoubleAdder();
+        StoreClient client = f.client(c -> c.tipMaxEvents(12).meter((op, table, cap) -> units.add(cap.readUnits())));
+        java.util.Random random = new java.util.Random(7);
+        for (int k = 0; k < 60; k++) {
+            byte[] a = new byte[1500];
+            byte[] b = new byte[1500];
+            random.nextBytes(a);
+            random.nextBytes(b); // incompressible: items of about 18 KB, so a query's rounding is small beside them
+            client.append(STREAM, Expected.version(2L * k), List.of(EventData.of("E", a), EventData.of("E", b)));
+        }
+        assertThat(f.items(STREAM).size()).isBetween(10, 12);
+
+        units.reset();
+        assertThat(client.readAll(STREAM, Read.forward(0))).hasSize(120);
+        double once = units.sum();
+
+        StoreClient walker = f.client(c -> c.meter((op, table, cap) -> units.add(cap.readUnits())));
+        units.reset();
+        List<Long> seen = new java.util.ArrayList<>();
+        long from = 0;
+        for (int reads = 0; from < 120; reads++) {
+            assertThat(reads).as("reads").isLessThan(120);
+            List<StoredEvent> got = walker.readAll(STREAM, Read.forward(from).limit(5).toItemEnd());
+            assertThat(got).as("at least what was asked for, the rest of an item at most").hasSizeBetween(1, 5 + 11);
+            got.forEach(e -> seen.add(e.index()));
+            from = got.get(got.size() - 1).index() + 1;
+        }
+        assertThat(seen).isEqualTo(range(0, 120));
+        assertThat(units.sum()).as("walking (%s RCU) against one read of everything (%s RCU)", units.sum(), once)
+                .isLessThanOrEqualTo(once * 1.5);
+        // without toItemEnd, exactly the limit
+        assertThat(walker.readAll(STREAM, Read.forward(13).limit(5))).extracting(StoredEvent::index).containsExactly(13L, 14L, 15L, 16L, 17L);
+    }
+
     @Test
     void backward_returns_newest_first_from_the_tip_or_before_an_index(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);

@@ -23,9 +23,11 @@ public final class EpochReader {
     }
 
     /**
-     * Up to {@code max} epoch events from {@code from}, in order and without gaps: a read that
-     * comes back with a hole (a lagging replica) returns only what precedes it. Stops after
-     * {@code Closed}.
+     * About {@code max} epoch events from {@code from}, in order and without gaps: the rest of the
+     * item holding the {@code max}th comes too (its read is paid for whole, and the next read then
+     * starts at an item of its own instead of reading it again: an equinox-js epoch holds dozens of
+     * events per item). A read that comes back with a hole (a lagging replica) returns only what
+     * precedes it. Stops after {@code Closed}.
      *
      * @throws FeedFormatException when the first event has a type or body this version cannot
      *         read (events before an unreadable one are returned first); the caller must stop the
@@ -51,7 +53,8 @@ public final class EpochReader {
     public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> out = new ArrayList<>();
         long expected = from.offset();
-        try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(partition, from.epoch()), Read.forward(from.offset()).limit(max))) {
+        try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(partition, from.epoch()),
+                Read.forward(from.offset()).limit(max).toItemEnd())) {
             for (StoredEvent e : (Iterable<StoredEvent>) events::iterator) {
                 if (e.index() < expected) {
                     continue;

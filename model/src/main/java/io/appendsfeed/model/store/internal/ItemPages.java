@@ -22,6 +22,7 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
     private final Deque<Map<String, AttributeValue>> buffered = new ArrayDeque<>();
     private Map<String, AttributeValue> startKey;
     private final boolean onePage;
+    private final java.util.function.IntSupplier limit;
     private boolean exhausted;
 
     /**
@@ -31,8 +32,15 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
      */
     ItemPages(MeteredDynamo dynamo, StreamName stream, String range, long k, boolean ascending, int limit,
               boolean onePage, boolean consistent, boolean bodies) {
+        this(dynamo, stream, range, k, ascending, () -> limit, onePage, consistent, bodies);
+    }
+
+    /** @param limit items for the next page, asked before each page: a reader sizes pages by what it still wants */
+    ItemPages(MeteredDynamo dynamo, StreamName stream, String range, long k, boolean ascending, java.util.function.IntSupplier limit,
+              boolean onePage, boolean consistent, boolean bodies) {
         this.dynamo = dynamo;
         this.onePage = onePage;
+        this.limit = limit;
         Map<String, String> names = new LinkedHashMap<>();
         names.put("#p", Fields.P);
         Map<String, AttributeValue> values = new LinkedHashMap<>();
@@ -44,7 +52,7 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
             condition += " AND " + range;
         }
         QueryRequest.Builder q = QueryRequest.builder().keyConditionExpression(condition)
-                .expressionAttributeValues(values).scanIndexForward(ascending).limit(limit).consistentRead(consistent);
+                .expressionAttributeValues(values).scanIndexForward(ascending).consistentRead(consistent);
         if (!bodies) {
             names.put("#i", Fields.I);
             names.put("#n", Fields.N);
@@ -57,7 +65,7 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
     @Override
     public boolean hasNext() {
         while (buffered.isEmpty() && !exhausted) {
-            QueryResponse page = dynamo.query(query.exclusiveStartKey(startKey)).response();
+            QueryResponse page = dynamo.query(query.exclusiveStartKey(startKey).limit(Math.max(1, limit.getAsInt()))).response();
             buffered.addAll(page.items());
             startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             exhausted = startKey == null || onePage;

@@ -30,19 +30,31 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
+    private final ItemSizeHints hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
+    /** Items holding events, and their events, taken so far (forwards): what later pages are sized by. */
+    private long itemsSeen;
+    private long eventsSeen;
     private Iterator<Map<String, AttributeValue>> items;
     /** Forwards: the next index wanted; backwards: the index below which events are still wanted. */
     private long cursor;
     private long emitted;
     private boolean restarted;
 
+    /** Items of the first page of a bounded forward read of a stream not read before: enough to learn how many events an item holds. */
+    static final int FIRST_PAGE_ITEMS = 1;
+
     public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems) {
+        this(dynamo, cache, stream, read, pageItems, new ItemSizeHints(1));
+    }
+
+    public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems, ItemSizeHints hints) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
         this.read = read;
         this.pageItems = pageItems;
+        this.hints = hints;
         this.cursor = read.fromIndex();
         this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
     }
@@ -97,9 +109,27 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
-        // every item but the Tip holds at least one event: n events need at most n + 1 items
-        int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
-        return new ItemPages(dynamo, stream, range, k, ascending, items, false, read.consistent(), read.bodies());
+        if (!ascending || read.maxEvents() == Long.MAX_VALUE) {
+            // every item but the Tip holds at least one event: n events need at most n + 1 items
+            int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
+            return new ItemPages(dynamo, stream, range, k, ascending, items, false, read.consistent(), read.bodies());
+        }
+        return new ItemPages(dynamo, stream, range, k, true, () -> nextPageItems(limit), false, read.consistent(), read.bodies());
+    }
+
+    /**
+     * Items for the next page of a bounded forward read: the events still wanted over the events per
+     * item seen (in this read, else in the stream's last read); a stream not read before starts with
+     * {@value #FIRST_PAGE_ITEMS} item to learn it. A page that comes short (an item smaller than the
+     * average, the Tip of a calf-first stream holding none) costs one more query, never a read of
+     * items not wanted. Every item holds at least one event but the Tip, so this never asks for more
+     * than {@code wanted + 1}.
+     */
+    private int nextPageItems(int limit) {
+        long wanted = Math.max(1, read.maxEvents() - emitted - buffered.size());
+        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : hints.get(stream);
+        long items = perItem <= 0 ? FIRST_PAGE_ITEMS : (long) Math.ceil(wanted / perItem);
+        return (int) Math.max(1, Math.min(items, Math.min(limit, wanted + 1)));
     }
 
     private ItemPages page(String range, long k, boolean ascending, int limit) {
@@ -109,7 +139,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
     @Override
     public boolean hasNext() {
         if (emitted >= read.maxEvents()) {
-            return false;
+            // the rest of the item the last event came from, when asked for; buffered holds that item's only
+            return read.wholeItems() && read.direction() == Read.Direction.FORWARD && !buffered.isEmpty();
         }
         while (buffered.isEmpty() && items.hasNext()) {
             take(items.next());
@@ -139,6 +170,12 @@ public final class StreamReader implements Iterator<StoredEvent> {
             }
             List<StoredEvent> events = Items.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
             buffered.addAll(events);
+            long held = Items.next(stream, item) - (tip ? Items.firstIndex(stream, item) : Items.rangeKey(item));
+            if (held > 0) {
+                itemsSeen++;
+                eventsSeen += held;
+                hints.put(stream, (double) eventsSeen / itemsSeen);
+            }
             cursor = Math.max(cursor, Items.next(stream, item));
         } else {
             List<StoredEvent> events = Items.events(stream, item, read.bodies(), 0, cursor);
