@@ -63,6 +63,13 @@ class LeaseInterleavingPropertyTest {
             history.computeIfAbsent(p, k -> new ArrayList<>()).add(new Change(to, true));
             return c;
         }
+        @Override public synchronized CommitResult overrideHeld(String g, PartitionId p, Checkpoint to, String reason, Lease lease) {
+            CommitResult r = real.overrideHeld(g, p, to, reason, lease);
+            if (r instanceof CommitResult.Committed) {
+                history.computeIfAbsent(p, k -> new ArrayList<>()).add(new Change(to, true));
+            }
+            return r;
+        }
         @Override public List<CheckpointOverride> overrides(String g, PartitionId p) { return real.overrides(g, p); }
         @Override public List<StoredCheckpoint> list(String g) { return real.list(g); }
         @Override public List<String> groups() { return real.groups(); }
