@@ -23,15 +23,6 @@ public final class EpochReader {
     }
 
     /**
-     * Up to {@code max} epoch events from {@code from}, in order and without gaps: a read that
-     * comes back with a hole (a lagging replica) returns only what precedes it. Stops after
-     * {@code Closed}.
-     *
-     * @throws FeedFormatException when the first event has a type or body this version cannot
-     *         read (events before an unreadable one are returned first); the caller must stop the
-     *         partition, never skip it
-     */
-    /**
      * The position to walk from: {@code from} itself, or the start of the next epoch when
      * {@code from} points just past its epoch's {@code Closed} (e.g. a checkpoint set by hand to
      * an epoch's length). Without this a walk started there would wait at a closed epoch forever.
@@ -48,6 +39,15 @@ public final class EpochReader {
         return afterClosed ? from.nextEpoch() : from;
     }
 
+    /**
+     * Up to {@code max} epoch events from {@code from}, in order and without gaps: a read that
+     * comes back with a hole (a lagging replica) returns only what precedes it. Stops after
+     * {@code Closed}.
+     *
+     * @throws FeedFormatException when the first event has a type or body this version cannot
+     *         read (events before an unreadable one are returned first); the caller must stop the
+     *         partition, never skip it
+     */
     public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> out = new ArrayList<>();
         long expected = from.offset();

@@ -24,7 +24,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -77,13 +76,12 @@ public final class PartitionCoordinator {
             phase = Phase.STARTING;
         }
         try {
-            ctx.positions().partitions();
-        } catch (ResourceNotFoundException e) {
+            ctx.feed().partitions();
+        } catch (FeedMissingException e) {
             synchronized (lock) {
                 phase = phase == Phase.STARTING ? Phase.NEW : phase;
             }
-            throw new IllegalStateException("index table '" + config.indexTable() + "' does not exist (or is not"
-                    + " visible to these credentials); create it with the indexer first", e);
+            throw new IllegalStateException(e.getMessage(), e);
         } catch (RuntimeException e) {
             // a transient error (network, throttling): the ticks below keep trying
             LOG.warn("group {}: could not read the index yet, carrying on: {}", config.group(), e.toString());
@@ -263,7 +261,7 @@ public final class PartitionCoordinator {
             return config.partitions().stream().sorted().collect(Collectors.toList());
         }
         List<PartitionId> all = new ArrayList<>();
-        for (int p = 0; p < ctx.positions().partitions(); p++) {
+        for (int p = 0; p < ctx.feed().partitions(); p++) {
             all.add(PartitionId.of(p));
         }
         return all;

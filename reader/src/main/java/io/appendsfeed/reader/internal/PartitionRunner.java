@@ -148,12 +148,14 @@ public final class PartitionRunner implements Runnable {
     private Checkpoint open() throws InterruptedException {
         for (int failures = 1; snapshot.get().phase() == RunnerPhase.OPENING; failures++) {
             try {
-                StartPlan.Resolved start = plan.resolve(ctx, partition);
-                if (snapshot.get().lease() != null && !holdLeaseAfterStart()) {
+                StartPlan.Outcome outcome = plan.resolve(ctx, partition, snapshot.get().lease());
+                if (outcome instanceof StartPlan.LeaseLost lost) {
+                    lose("the lease went to " + lost.currentOwner() + " before this instance could set its start position");
                     return null;
                 }
+                StartPlan.Resolved start = (StartPlan.Resolved) outcome;
                 List<ParkedStream> parked = ctx.parked().list(config.group());
-                Checkpoint from = ctx.epochs().normalize(partition, start.from());
+                Checkpoint from = ctx.feed().normalize(partition, start.from());
                 ctx.scheduler().open(partition, from, start.notBefore(), parked);
                 update(s -> new RunnerSnapshot(s.phase(), s.lease(), start.committed(), true, false, s.error()));
                 if (!move(RunnerPhase.READING, "opened")) {
@@ -171,21 +173,6 @@ public final class PartitionRunner implements Runnable {
             }
         }
         return null;
-    }
-
-    /** An explicit start writes an override, which revokes the lease: take it again. */
-    private boolean holdLeaseAfterStart() {
-        Lease lease = snapshot.get().lease();
-        Lease held = ctx.leases().renew(lease, config.leaseTimeout())
-                .or(() -> ctx.leases().tryAcquire(config.group(), partition, config.owner(), config.leaseTimeout()))
-                .orElse(null);
-        if (held == null) {
-            lose("another instance took the lease while this one set its start position");
-            return false;
-        }
-        RunnerSnapshot now = update(s -> s.phase() == RunnerPhase.OPENING
-                ? new RunnerSnapshot(s.phase(), held, s.committed(), s.opened(), s.atTail(), s.error()) : s);
-        return now.lease() == held;
     }
 
     private void walk(Checkpoint from) throws InterruptedException {
@@ -206,7 +193,7 @@ public final class PartitionRunner implements Runnable {
             }
             List<EpochRecord> records;
             try {
-                records = ctx.epochs().read(partition, pos, config.maxReadEvents());
+                records = ctx.feed().read(partition, pos, config.maxReadEvents());
                 failures = 0;
             } catch (FeedFormatException e) {
                 throw e;
