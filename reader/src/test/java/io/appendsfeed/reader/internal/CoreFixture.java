@@ -66,7 +66,7 @@ final class CoreFixture implements AutoCloseable {
     }
 
     PartitionRunner start(ReaderContext ctx, PartitionId p, StartPlan plan, Lease lease) {
-        PartitionRunner r = new PartitionRunner(ctx, p, plan, lease);
+        PartitionRunner r = new PartitionRunner(ctx, p, plan, lease, handlersStopped);
         Thread t = new Thread(r, "runner-" + p + "-" + threads.size());
         t.setDaemon(true);
         threads.add(t);
@@ -76,7 +76,7 @@ final class CoreFixture implements AutoCloseable {
 
     /** Closes the runner as the coordinator does (handler calls stopped first) and waits for its thread. */
     void close(ReaderContext ctx, PartitionRunner r) throws InterruptedException {
-        r.close(handlersStopped);
+        r.close();
         ctx.scheduler().stopDispatching();
         ctx.scheduler().awaitNoneRunning(Duration.ofSeconds(10));
         handlersStopped.countDown();
