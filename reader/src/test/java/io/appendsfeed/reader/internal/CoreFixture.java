@@ -65,8 +65,17 @@ final class CoreFixture implements AutoCloseable {
         return context(config, feed, store, store);
     }
 
+    /** A runner, not started yet (so that a test can hook it before its thread runs). */
+    PartitionRunner runner(ReaderContext ctx, PartitionId p, StartPlan plan, Lease lease) {
+        return new PartitionRunner(ctx, p, plan, lease, handlersStopped);
+    }
+
     PartitionRunner start(ReaderContext ctx, PartitionId p, StartPlan plan, Lease lease) {
-        PartitionRunner r = new PartitionRunner(ctx, p, plan, lease, handlersStopped);
+        return start(runner(ctx, p, plan, lease));
+    }
+
+    PartitionRunner start(PartitionRunner r) {
+        PartitionId p = r.partition();
         Thread t = new Thread(r, "runner-" + p + "-" + threads.size());
         t.setDaemon(true);
         threads.add(t);

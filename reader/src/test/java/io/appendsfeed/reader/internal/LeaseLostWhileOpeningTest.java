@@ -63,13 +63,13 @@ class LeaseLostWhileOpeningTest {
             ReaderContext ctx = f.context(config, f.feed, store, store);
             f.store.commit("race", P, Checkpoint.of(0, 1), "earlier", null); // stored: the explicit start overrides it
             Lease first = f.store.tryAcquire("race", P, config.owner(), config.leaseTimeout()).orElseThrow();
-            PartitionRunner[] runner = new PartitionRunner[1];
-            store.afterStartRecorded.set(() -> runner[0].lose("its lease could not be renewed before it expires (injected)"));
+            PartitionRunner runner = f.runner(ctx, P, new StartPlan(config.start(), true), first);
+            store.afterStartRecorded.set(() -> runner.lose("its lease could not be renewed before it expires (injected)"));
 
-            runner[0] = f.start(ctx, P, new StartPlan(config.start(), true), first);
+            f.start(runner);
             f.join();
 
-            assertThat(runner[0].snapshot().phase()).isEqualTo(RunnerPhase.STOPPED);
+            assertThat(runner.snapshot().phase()).isEqualTo(RunnerPhase.STOPPED);
             assertThat(ctx.scheduler().isOpen(P)).as("the lost runner left the partition open in the scheduler").isFalse();
             // the coordinator takes the partition again and starts a new runner, from the stored checkpoint
             Lease again = f.store.tryAcquire("race", P, config.owner(), config.leaseTimeout()).orElseThrow();
