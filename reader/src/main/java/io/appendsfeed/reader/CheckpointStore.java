@@ -42,6 +42,18 @@ public interface CheckpointStore {
      */
     StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason);
 
+    /**
+     * Sets the checkpoint to {@code to}, backwards too, for the reader holding {@code lease}, and
+     * records the change like {@link #override} (made by the lease's owner): in one conditional
+     * write, and only while {@code lease} is the current one. Unlike {@link #override} it keeps the
+     * lease: a reader applying its own configured start position does not revoke itself.
+     *
+     * @return {@link CommitResult.Committed}, or {@link CommitResult.LeaseLost} when {@code lease} is
+     *         not current: then nothing was written
+     * @throws IllegalArgumentException when the reason is blank
+     * @throws RuntimeException when the store cannot be written; the checkpoint is then unchanged
+     */
+    CommitResult overrideHeld(String group, PartitionId partition, Checkpoint to, String reason, Lease lease);
 
     /** The overrides of a checkpoint, oldest first. */
     List<CheckpointOverride> overrides(String group, PartitionId partition);

@@ -101,7 +101,18 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     @Override
     public StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
         checkOverride(reason, OVERRIDE_BY);
-        return mutate(group, partition, item -> moved(item, group, partition, to, reason, OVERRIDE_BY, next -> next));
+        return mutate(group, partition, item -> moved(item, group, partition, to, reason, OVERRIDE_BY, true, next -> next));
+    }
+
+    @Override
+    public CommitResult overrideHeld(String group, PartitionId partition, Checkpoint to, String reason, Lease lease) {
+        checkOverride(reason, lease.owner());
+        return mutate(group, partition, item -> {
+            if (item.lease().isEmpty() || !item.lease().get().token().equals(lease.token())) {
+                return Decision.none(new CommitResult.LeaseLost(item.lease().map(Lease::owner).orElse(null)));
+            }
+            return moved(item, group, partition, to, reason, lease.owner(), false, CommitResult.Committed::new);
+        });
     }
 
     /** The write is conditioned on the Tip it decided on, so "still expected" holds when it lands. */
@@ -124,7 +135,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             if (!item.checkpoint().map(StoredCheckpoint::checkpoint).equals(expected)) {
                 return Decision.none(new OverrideResult.Moved(item.checkpoint()));
             }
-            return moved(item, group, partition, to, reason, by, OverrideResult.Applied::new);
+            return moved(item, group, partition, to, reason, by, true, OverrideResult.Applied::new);
         });
     }
 
@@ -137,15 +148,17 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
         }
     }
 
+    /** @param revoke drop the lease (an operator's move), or keep it (the holder's own start position) */
     private <T> Decision<T> moved(CheckpointItem item, String group, PartitionId partition, Checkpoint to, String reason, String by,
-                                  Function<StoredCheckpoint, T> result) {
+                                  boolean revoke, Function<StoredCheckpoint, T> result) {
         Instant now = clock.instant();
         StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, by);
         ObjectNode o = Json.object();
         item.checkpoint().ifPresentOrElse(c -> o.put("from", c.checkpoint().value()), () -> o.putNull("from"));
         o.put("to", to.value()).put("reason", reason).put("at", now.toString()).put("by", by);
-        // the lease is revoked so that a reader holding the partition stops and restarts from `to`
-        return Decision.write(item.withCheckpoint(next).withLease(null), new EventData(CheckpointItem.OVERRIDDEN, Json.bytes(o),
+        // revoked, a reader holding the partition stops and restarts from `to`
+        CheckpointItem written = revoke ? item.withCheckpoint(next).withLease(null) : item.withCheckpoint(next);
+        return Decision.write(written, new EventData(CheckpointItem.OVERRIDDEN, Json.bytes(o),
                 null, null, null, now), result.apply(next));
     }
 

@@ -7,9 +7,9 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
-import io.appendsfeed.reader.internal.EpochReader;
+import io.appendsfeed.reader.internal.DynamoFeed;
 import io.appendsfeed.reader.internal.EventFilter;
-import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.reader.internal.Feed;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
 import io.appendsfeed.reader.internal.Scheduler;
@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -90,6 +91,36 @@ public final class FeedReader implements AutoCloseable {
      */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints,
                       LeaseStore leases, ParkedStreams parked) {
+        this(config, handler, checkpoints, leases, parked, meter -> {
+            StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
+                    .clock(config.clock()).meter(meter).build());
+            StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(meter)
+                    .build());
+            return new Sources(new DynamoFeed(index), new BodyLoader(store, dynamo));
+        });
+    }
+
+    /**
+     * Over a feed held elsewhere (in memory, for tests of the core): bodies are not loaded, so
+     * {@link FeedReaderConfig#loadBodies()} must be off and no parked stream may be released.
+     */
+    FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases, ParkedStreams parked,
+               Feed feed) {
+        this(config, handler, checkpoints, leases, parked, withoutBodies(config, feed));
+    }
+
+    private static Function<CapacityMeter, Sources> withoutBodies(FeedReaderConfig config, Feed feed) {
+        if (config.loadBodies()) {
+            throw new IllegalArgumentException("a feed without a store table cannot load bodies; turn loadBodies off");
+        }
+        return meter -> new Sources(feed, null);
+    }
+
+    /** Where the feed and the event bodies are read from. */
+    private record Sources(Feed feed, BodyLoader loader) {}
+
+    private FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases,
+                       ParkedStreams parked, Function<CapacityMeter, Sources> sources) {
         this.config = config;
         LeaseStore leaseStore = leases != null ? leases : checkpoints instanceof LeaseStore l ? l : null;
         if (config.leases() && leaseStore == null) {
@@ -97,26 +128,21 @@ public final class FeedReader implements AutoCloseable {
         }
         boolean metered = config.metrics().enabled();
         ReaderCapacity capacity = metered ? new ReaderCapacity() : null;
-        CapacityMeter meter = metered ? capacity : CapacityMeter.NONE;
-        StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
-                .clock(config.clock()).meter(meter).build());
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(meter).build());
+        Sources from = sources.apply(metered ? capacity : CapacityMeter.NONE);
         if (metered) {
             parked = new MeteredParkedStreams(parked, config.metrics(), config.clock());
         }
         String name = "appendsfeed-" + config.group();
         this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), Threads.named(name + "-handler"));
         this.timers = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-timer"));
-        FeedPositions positions = new FeedPositions(index);
+        Feed feed = from.feed();
         StreamHandler measured = metered
-                ? new MeteredHandler(handler, config.group(), config.metrics(), config.clock(), positions::partitions) : handler;
+                ? new MeteredHandler(handler, config.group(), config.metrics(), config.clock(), feed::partitions) : handler;
         EventFilter filter = StreamCall.filter(config);
-        BodyLoader loader = new BodyLoader(store, dynamo);
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, loader, parked, filter), filter,
+        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, from.loader(), parked, filter), filter,
                 config.maxConcurrentStreams(), config.maxBatchEvents(), config.parkAfterAttempts(),
                 new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
-        this.ctx = new ReaderContext(config, scheduler, new EpochReader(index), positions, checkpoints,
-                leaseStore, parked);
+        this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
         this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-leases")));
         if (metered) {
             ParkedStreams store0 = parked;

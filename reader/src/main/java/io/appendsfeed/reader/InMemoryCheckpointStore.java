@@ -63,7 +63,17 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
 
     @Override
     public synchronized StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
-        return apply(group, partition, to, reason, DynamoCheckpointStore.OVERRIDE_BY);
+        return apply(group, partition, to, reason, DynamoCheckpointStore.OVERRIDE_BY, true);
+    }
+
+    @Override
+    public synchronized CommitResult overrideHeld(String group, PartitionId partition, Checkpoint to, String reason, Lease lease) {
+        DynamoCheckpointStore.checkOverride(reason, lease.owner());
+        Lease held = leases.get(new Key(FeedStreams.checkGroup(group), partition));
+        if (held == null || !held.token().equals(lease.token())) {
+            return new CommitResult.LeaseLost(held == null ? null : held.owner());
+        }
+        return new CommitResult.Committed(apply(group, partition, to, reason, lease.owner(), false));
     }
 
     /**
@@ -85,10 +95,11 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
         if (!current.map(StoredCheckpoint::checkpoint).equals(expected)) {
             return new OverrideResult.Moved(current);
         }
-        return new OverrideResult.Applied(apply(group, partition, to, reason, by));
+        return new OverrideResult.Applied(apply(group, partition, to, reason, by, true));
     }
 
-    private StoredCheckpoint apply(String group, PartitionId partition, Checkpoint to, String reason, String by) {
+    /** @param revoke drop the lease (an operator's move), or keep it (the holder's own start position) */
+    private StoredCheckpoint apply(String group, PartitionId partition, Checkpoint to, String reason, String by, boolean revoke) {
         DynamoCheckpointStore.checkOverride(reason, by);
         Key key = new Key(FeedStreams.checkGroup(group), partition);
         StoredCheckpoint current = checkpoints.get(key);
@@ -97,7 +108,9 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
                 .add(new CheckpointOverride(now, current == null ? null : current.checkpoint(), to, reason, by));
         StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, by);
         checkpoints.put(key, next);
-        leases.remove(key); // revoked: a reader holding the partition stops and restarts from `to`
+        if (revoke) {
+            leases.remove(key); // a reader holding the partition stops and restarts from `to`
+        }
         return next;
     }
 

@@ -81,6 +81,49 @@ class CheckpointStoreContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
+    <T extends CheckpointStore & LeaseStore> void an_override_under_the_held_lease_records_why_and_keeps_the_lease(String name,
+            Function<LocalDynamo, Function<MutableClock, Object>> f, LocalDynamo local) {
+        T store = make(f, local, new MutableClock(Instant.parse("2026-01-01T00:00:00Z")));
+        Lease lease = store.tryAcquire("g", P0, "a", TTL).orElseThrow();
+        store.commit("g", P0, Checkpoint.of(2, 0), "a", lease);
+
+        CommitResult r = store.overrideHeld("g", P0, Checkpoint.of(1, 0), "reader a configured to start at 1/0", lease);
+
+        assertThat(r).isInstanceOfSatisfying(CommitResult.Committed.class, c -> {
+            assertThat(c.stored().checkpoint()).isEqualTo(Checkpoint.of(1, 0));
+            assertThat(c.stored().committedBy()).isEqualTo("a");
+        });
+        assertThat(store.overrides("g", P0)).singleElement().satisfies(o -> {
+            assertThat(o.from()).isEqualTo(Checkpoint.of(2, 0));
+            assertThat(o.to()).isEqualTo(Checkpoint.of(1, 0));
+            assertThat(o.by()).isEqualTo("a");
+        });
+        assertThat(store.current("g", P0)).get().extracting(Lease::token).as("the lease is kept").isEqualTo(lease.token());
+        assertThat(store.renew(lease, TTL)).isPresent();
+        assertThat(store.commit("g", P0, Checkpoint.of(1, 4), "a", lease)).isInstanceOf(CommitResult.Committed.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    <T extends CheckpointStore & LeaseStore> void an_override_under_a_lease_no_longer_held_writes_nothing(String name,
+            Function<LocalDynamo, Function<MutableClock, Object>> f, LocalDynamo local) {
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        T store = make(f, local, clock);
+        Lease a = store.tryAcquire("g", P0, "a", TTL).orElseThrow();
+        store.commit("g", P0, Checkpoint.of(2, 0), "a", a);
+        clock.advance(TTL.plusSeconds(1));
+        store.tryAcquire("g", P0, "b", TTL).orElseThrow();
+
+        CommitResult r = store.overrideHeld("g", P0, Checkpoint.START, "reader a configured to start at the beginning", a);
+
+        assertThat(r).isInstanceOfSatisfying(CommitResult.LeaseLost.class, l -> assertThat(l.currentOwner()).isEqualTo("b"));
+        assertThat(store.read("g", P0)).get().extracting(StoredCheckpoint::checkpoint).isEqualTo(Checkpoint.of(2, 0));
+        assertThat(store.overrides("g", P0)).isEmpty();
+        assertThat(store.current("g", P0)).get().extracting(Lease::owner).isEqualTo("b");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
     <T extends CheckpointStore & LeaseStore> void a_lease_is_taken_over_only_after_it_expires_and_fences_the_old_owner(String name,
             Function<LocalDynamo, Function<MutableClock, Object>> f, LocalDynamo local) {
         MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));

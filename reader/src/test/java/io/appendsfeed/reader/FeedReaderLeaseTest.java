@@ -45,6 +45,10 @@ class FeedReaderLeaseTest {
             check();
             return real.override(g, p, to, reason);
         }
+        @Override public CommitResult overrideHeld(String g, PartitionId p, Checkpoint to, String reason, Lease lease) {
+            check();
+            return real.overrideHeld(g, p, to, reason, lease);
+        }
         @Override public List<CheckpointOverride> overrides(String g, PartitionId p) { check(); return real.overrides(g, p); }
         @Override public List<StoredCheckpoint> list(String g) { check(); return real.list(g); }
         @Override public List<String> groups() { check(); return real.groups(); }

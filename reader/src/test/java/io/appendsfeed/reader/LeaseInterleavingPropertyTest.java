@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.testing.LocalDynamo;
+import io.appendsfeed.reader.internal.InMemoryFeed;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,8 +26,8 @@ import net.jqwik.api.Provide;
 
 /**
  * Random interleavings of two readers of one group (start, close, lease renewal, lease expiry with
- * takeover, checkpoint override, new events) over in-memory checkpoints and leases on a clock the
- * test moves; the feed itself is on DynamoDB Local. Whatever the order: every event is handled at
+ * takeover, checkpoint override, new events) over an in-memory feed, checkpoints and leases on a
+ * clock the test moves: the core alone, no DynamoDB. Whatever the order: every event is handled at
  * least once, each handler call gets its stream's events in order, a stream is never handled by two
  * readers at once unless an override or an expiry made two of them believe they hold it, and a
  * checkpoint never moves backwards but by an override.
@@ -62,6 +62,13 @@ class LeaseInterleavingPropertyTest {
             StoredCheckpoint c = real.override(g, p, to, reason);
             history.computeIfAbsent(p, k -> new ArrayList<>()).add(new Change(to, true));
             return c;
+        }
+        @Override public synchronized CommitResult overrideHeld(String g, PartitionId p, Checkpoint to, String reason, Lease lease) {
+            CommitResult r = real.overrideHeld(g, p, to, reason, lease);
+            if (r instanceof CommitResult.Committed) {
+                history.computeIfAbsent(p, k -> new ArrayList<>()).add(new Change(to, true));
+            }
+            return r;
         }
         @Override public List<CheckpointOverride> overrides(String g, PartitionId p) { return real.overrides(g, p); }
         @Override public List<StoredCheckpoint> list(String g) { return real.list(g); }
@@ -115,6 +122,14 @@ class LeaseInterleavingPropertyTest {
         }
     }
 
+    /** Index-only (the in-memory feed holds no bodies), short intervals so that a try stays fast. */
+    private static FeedReaderConfig config(String owner, MutableClock clock) {
+        return FeedReaderConfig.builder(GROUP, "index", "store").owner(owner).clock(clock).leaseTimeout(LEASE_TIMEOUT)
+                .loadBodies(false).pollInterval(Duration.ofMillis(30)).commitInterval(Duration.ofMillis(100))
+                .retryBackoff(Duration.ofMillis(10), Duration.ofMillis(100)).parkedPollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofSeconds(5)).build();
+    }
+
     @Provide
     Arbitrary<List<Step>> steps() {
         return Arbitraries.of(Step.class).list().ofMinSize(3).ofMaxSize(12);
@@ -122,8 +137,8 @@ class LeaseInterleavingPropertyTest {
 
     @Property(tries = 8)
     void no_interleaving_of_lease_loss_renewal_override_and_close_loses_or_reorders_events(@ForAll("steps") List<Step> steps) {
-        LocalDynamo local = LocalDynamo.shared();
-        FeedFixture f = new FeedFixture(local, 2);
+        MutableClock clock = new MutableClock(Instant.parse("2026-03-01T00:00:00Z"));
+        InMemoryFeed f = new InMemoryFeed(2, clock);
         List<String> streams = List.of(f.streamIn("Account", 0, 0), f.streamIn("Account", 0, 1), f.streamIn("Account", 1, 0),
                 f.streamIn("Account", 1, 1));
         Map<String, Long> written = new HashMap<>();
@@ -131,7 +146,6 @@ class LeaseInterleavingPropertyTest {
             f.ingest(f.write(s, "Opened", "Changed"));
             written.put(s, 2L);
         }
-        MutableClock clock = new MutableClock(Instant.parse("2026-03-01T00:00:00Z"));
         RecordingStore store = new RecordingStore(new InMemoryCheckpointStore(clock));
         InMemoryParkedStreams parked = new InMemoryParkedStreams();
         ConcurrentLinkedQueue<String> outOfOrder = new ConcurrentLinkedQueue<>();
@@ -148,9 +162,8 @@ class LeaseInterleavingPropertyTest {
                     case START_A, START_B -> {
                         String name = step == Step.START_A ? "a" : "b";
                         if (!readers.containsKey(name)) {
-                            FeedReader r = new FeedReader(local.dynamo(), f.config(GROUP).owner(name).clock(clock)
-                                    .leaseTimeout(LEASE_TIMEOUT).build(),
-                                    new Handler(name, outOfOrder, running, overlaps, handled), store, store, parked);
+                            FeedReader r = new FeedReader(config(name, clock), new Handler(name, outOfOrder, running, overlaps,
+                                    handled), store, store, parked, f);
                             readers.put(name, r);
                             all.add(r);
                             r.start();
@@ -175,8 +188,8 @@ class LeaseInterleavingPropertyTest {
                 }
             }
             if (readers.isEmpty()) {
-                FeedReader r = new FeedReader(local.dynamo(), f.config(GROUP).owner("c").clock(clock).leaseTimeout(LEASE_TIMEOUT)
-                        .build(), new Handler("c", outOfOrder, running, overlaps, handled), store, store, parked);
+                FeedReader r = new FeedReader(config("c", clock), new Handler("c", outOfOrder, running, overlaps, handled), store,
+                        store, parked, f);
                 readers.put("c", r);
                 all.add(r);
                 r.start();

@@ -23,17 +23,6 @@ public final class EpochReader {
     }
 
     /**
-     * About {@code max} epoch events from {@code from}, in order and without gaps: the rest of the
-     * item holding the {@code max}th comes too (its read is paid for whole, and the next read then
-     * starts at an item of its own instead of reading it again: an equinox-js epoch holds dozens of
-     * events per item). A read that comes back with a hole (a lagging replica) returns only what
-     * precedes it. Stops after {@code Closed}.
-     *
-     * @throws FeedFormatException when the first event has a type or body this version cannot
-     *         read (events before an unreadable one are returned first); the caller must stop the
-     *         partition, never skip it
-     */
-    /**
      * The position to walk from: {@code from} itself, or the start of the next epoch when
      * {@code from} points just past its epoch's {@code Closed} (e.g. a checkpoint set by hand to
      * an epoch's length). Without this a walk started there would wait at a closed epoch forever.
@@ -50,6 +39,17 @@ public final class EpochReader {
         return afterClosed ? from.nextEpoch() : from;
     }
 
+    /**
+     * About {@code max} epoch events from {@code from}, in order and without gaps: the rest of the
+     * item holding the {@code max}th comes too (its read is paid for whole, and the next read then
+     * starts at an item of its own instead of reading it again: an equinox-js epoch holds dozens of
+     * events per item). A read that comes back with a hole (a lagging replica) returns only what
+     * precedes it. Stops after {@code Closed}.
+     *
+     * @throws FeedFormatException when the first event has a type or body this version cannot
+     *         read (events before an unreadable one are returned first); the caller must stop the
+     *         partition, never skip it
+     */
     public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> out = new ArrayList<>();
         long expected = from.offset();

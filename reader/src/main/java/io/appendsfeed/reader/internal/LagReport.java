@@ -25,13 +25,13 @@ final class LagReport {
             Checkpoint from = handled == null ? Checkpoint.START : handled;
             int failing = st == null ? 0 : st.failingStreams();
             try {
-                Checkpoint tail = ctx.positions().tail(p);
-                long behind = ctx.positions().distance(p, from, tail);
+                Checkpoint tail = ctx.feed().tail(p);
+                long behind = ctx.feed().distance(p, from, tail);
                 Duration age = Duration.ZERO;
                 if (st != null && st.oldestUnhandled() != null) {
                     age = Duration.between(st.oldestUnhandled(), now);
                 } else if (behind > 0) {
-                    age = ctx.positions().age(p, from, now);
+                    age = ctx.feed().age(p, from, now);
                 }
                 out.add(new PartitionLag(p, snap.state(), snap.committed(), handled, tail, behind,
                         age.isNegative() ? Duration.ZERO : age, failing, snap.error()));

@@ -9,30 +9,26 @@ import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.PartitionLag;
 import io.appendsfeed.reader.StartPosition;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides which partitions this instance reads and starts a {@link PartitionRunner} per partition
- * held. On each tick (one thread): records this instance's heartbeat and learns the group's live
- * instances, renews its leases, hands over partitions beyond its {@link FairShare} (one per tick,
- * the runner commits and releases at a batch boundary), and takes free or expired leases up to its
- * share. Also looks for released parked streams and logs lag, on the same tick.
+ * One reader instance's lifecycle (start, close, run until caught up) and its runners: starts a
+ * {@link PartitionRunner} per partition held and drops those that stopped. On each tick (one
+ * thread) its {@link LeaseKeeper} records the heartbeat, renews leases, hands over partitions
+ * beyond the instance's {@link FairShare} (one per tick, the runner commits and releases at a
+ * batch boundary) and takes free or expired leases up to that share; the same tick looks for
+ * released parked streams and logs lag.
  *
  * <p>No store call is made while holding {@link #lock}, which guards only the phase and the
  * adding of runners: {@link #held()}, {@link #lag()} and {@link #close()} never wait behind a
@@ -55,11 +51,12 @@ public final class PartitionCoordinator {
     private final Map<PartitionId, Running> runners = new ConcurrentSkipListMap<>();
     /** Ticks only. */
     private final Set<PartitionId> startedOnce = new HashSet<>();
+    private final LeaseKeeper keeper;
+    /** Counted down by {@link #close()} once no handler call runs any more: closing runners commit after that. */
+    private final CountDownLatch handlersStopped = new CountDownLatch(1);
     private Phase phase = Phase.NEW;
     /** The last tick took every partition it could and nothing was given up since. */
     private volatile boolean settled;
-    /** The group's live instances at the last heartbeat. */
-    private volatile List<String> live = List.of();
     private long nextParkedPoll;
     private long nextLagLog;
 
@@ -67,6 +64,7 @@ public final class PartitionCoordinator {
         this.ctx = ctx;
         this.config = ctx.config();
         this.ticker = ticker;
+        this.keeper = new LeaseKeeper(ctx);
     }
 
     public void start() {
@@ -77,13 +75,12 @@ public final class PartitionCoordinator {
             phase = Phase.STARTING;
         }
         try {
-            ctx.positions().partitions();
-        } catch (ResourceNotFoundException e) {
+            ctx.feed().partitions();
+        } catch (FeedMissingException e) {
             synchronized (lock) {
                 phase = phase == Phase.STARTING ? Phase.NEW : phase;
             }
-            throw new IllegalStateException("index table '" + config.indexTable() + "' does not exist (or is not"
-                    + " visible to these credentials); create it with the indexer first", e);
+            throw new IllegalStateException(e.getMessage(), e);
         } catch (RuntimeException e) {
             // a transient error (network, throttling): the ticks below keep trying
             LOG.warn("group {}: could not read the index yet, carrying on: {}", config.group(), e.toString());
@@ -125,14 +122,23 @@ public final class PartitionCoordinator {
         }
         reap();
         if (config.leases()) {
-            heartbeat();
-            renew(); // before anything that reads the index: leases are kept even while the index cannot be read
+            keeper.heartbeat();
+            // before anything that reads the index: leases are kept even while the index cannot be read
+            keeper.renew(runners.values().stream().map(Running::runner).toList());
         }
         List<PartitionId> wanted = wanted();
-        if (config.leases()) {
-            shed(wanted);
+        if (!config.leases()) {
+            wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
+            settled = true;
+        } else {
+            keeper.shed(wanted, holding());
+            settled = keeper.acquire(wanted, runners::containsKey, holding().size(), this::launch);
         }
-        settled = acquire(wanted);
+        periodic();
+    }
+
+    /** Released parked streams and the lag log, each at its own interval. */
+    private void periodic() {
         long now = System.nanoTime();
         if (now - nextParkedPoll >= 0) {
             nextParkedPoll = now + config.parkedPollInterval().toNanos();
@@ -158,104 +164,8 @@ public final class PartitionCoordinator {
         }
     }
 
-    private void heartbeat() {
-        try {
-            live = ctx.leases().heartbeat(config.group(), config.owner(), config.leaseTimeout());
-        } catch (RuntimeException e) {
-            LOG.warn("group {}: could not record this instance's heartbeat, trying again at the next tick: {}", config.group(),
-                    e.toString());
-        }
-    }
-
-    private void renew() {
-        for (Running running : runners.values()) {
-            PartitionRunner r = running.runner();
-            RunnerSnapshot s = r.snapshot();
-            if (s.lease() == null || !(s.phase().holding() || s.phase() == RunnerPhase.HANDING_OVER)) {
-                continue;
-            }
-            try {
-                Optional<Lease> renewed = ctx.leases().renew(s.lease(), config.leaseTimeout());
-                if (renewed.isPresent()) {
-                    r.renewed(renewed.get());
-                } else {
-                    r.lose("its lease was taken over or revoked");
-                }
-            } catch (RuntimeException e) {
-                Instant giveUpAt = s.lease().expiresAt().minus(config.leaseTimeout().dividedBy(3));
-                if (config.clock().instant().isAfter(giveUpAt)) {
-                    r.lose("its lease could not be renewed before it expires (" + e + ")");
-                } else {
-                    LOG.warn("partition {}: lease renewal failed, retrying: {}", r.partition(), e.toString());
-                }
-            }
-        }
-    }
-
     private List<PartitionRunner> holding() {
         return runners.values().stream().map(Running::runner).filter(r -> r.snapshot().phase().holding()).toList();
-    }
-
-    /** Beyond its share, hands over one partition per tick (the highest), so that shares move gradually. */
-    private void shed(List<PartitionId> wanted) {
-        List<PartitionRunner> held = holding();
-        int share = FairShare.of(wanted.size(), live, config.owner());
-        if (held.size() > share) {
-            PartitionRunner r = held.get(held.size() - 1);
-            if (r.handOver()) {
-                settled = false;
-                LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over"
-                        + " partition {}", config.group(), config.owner(), held.size(), wanted.size(), live.size(), share,
-                        r.partition());
-            }
-        }
-    }
-
-    /** @return whether every partition could be looked at (none failed on an error) */
-    private boolean acquire(List<PartitionId> wanted) {
-        if (!config.leases()) {
-            wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
-            return true;
-        }
-        boolean complete = true;
-        Instant now = config.clock().instant();
-        Map<PartitionId, Optional<Lease>> current = new TreeMap<>();
-        Set<String> owners = new TreeSet<>(live);
-        owners.add(config.owner());
-        for (PartitionId p : wanted) {
-            if (!runners.containsKey(p)) {
-                try {
-                    Optional<Lease> l = ctx.leases().current(config.group(), p);
-                    current.put(p, l);
-                    // an instance holding a lease is live, even when its store keeps no heartbeats
-                    l.filter(x -> x.expiresAt().isAfter(now)).ifPresent(x -> owners.add(x.owner()));
-                } catch (RuntimeException e) {
-                    complete = false;
-                    LOG.warn("partition {}: could not read its lease, trying again at the next tick: {}", p, e.toString());
-                }
-            }
-        }
-        int share = FairShare.of(wanted.size(), List.copyOf(owners), config.owner());
-        int held = holding().size();
-        for (Map.Entry<PartitionId, Optional<Lease>> e : current.entrySet()) {
-            if (held >= share) {
-                break;
-            }
-            Optional<Lease> l = e.getValue();
-            boolean free = l.isEmpty() || !l.get().expiresAt().isAfter(now) || l.get().owner().equals(config.owner());
-            if (free) {
-                try {
-                    Optional<Lease> taken = ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout());
-                    if (taken.isPresent() && launch(e.getKey(), taken.get())) {
-                        held++;
-                    }
-                } catch (RuntimeException ex) {
-                    complete = false;
-                    LOG.warn("partition {}: could not take its lease, trying again at the next tick: {}", e.getKey(), ex.toString());
-                }
-            }
-        }
-        return complete;
     }
 
     private List<PartitionId> wanted() {
@@ -263,7 +173,7 @@ public final class PartitionCoordinator {
             return config.partitions().stream().sorted().collect(Collectors.toList());
         }
         List<PartitionId> all = new ArrayList<>();
-        for (int p = 0; p < ctx.positions().partitions(); p++) {
+        for (int p = 0; p < ctx.feed().partitions(); p++) {
             all.add(PartitionId.of(p));
         }
         return all;
@@ -272,7 +182,7 @@ public final class PartitionCoordinator {
     /** @return false when the reader closed meanwhile (the lease, if any, is given back) */
     private boolean launch(PartitionId p, Lease lease) {
         boolean explicit = !startedOnce.contains(p) && !(config.start() instanceof StartPosition.Stored);
-        PartitionRunner r = new PartitionRunner(ctx, p, new StartPlan(config.start(), explicit), lease);
+        PartitionRunner r = new PartitionRunner(ctx, p, new StartPlan(config.start(), explicit), lease, handlersStopped);
         Thread t = new Thread(() -> {
             try (LogContext ignored = LogContext.partition(config.group(), p)) {
                 r.run();
@@ -364,8 +274,7 @@ public final class PartitionCoordinator {
             }
             rs = new ArrayList<>(runners.values());
         }
-        CountDownLatch handlersStopped = new CountDownLatch(1);
-        rs.forEach(r -> r.runner().close(handlersStopped));
+        rs.forEach(r -> r.runner().close());
         try {
             ctx.scheduler().stopDispatching();
             if (!ctx.scheduler().awaitNoneRunning(config.shutdownTimeout())) {
@@ -381,12 +290,7 @@ public final class PartitionCoordinator {
             handlersStopped.countDown();
         }
         if (config.leases()) {
-            try {
-                ctx.leases().leave(config.group(), config.owner());
-            } catch (RuntimeException e) {
-                LOG.warn("group {}: could not leave the live instances; this one counts until its heartbeat runs out: {}",
-                        config.group(), e.toString());
-            }
+            keeper.leave();
         }
     }
 }

@@ -6,5 +6,5 @@ import io.appendsfeed.reader.LeaseStore;
 import io.appendsfeed.reader.ParkedStreams;
 
 /** What a partition's runner shares with the rest of one reader. */
-public record ReaderContext(FeedReaderConfig config, Scheduler scheduler, EpochReader epochs, FeedPositions positions,
-                            CheckpointStore checkpoints, LeaseStore leases, ParkedStreams parked) {}
+public record ReaderContext(FeedReaderConfig config, Scheduler scheduler, Feed feed, CheckpointStore checkpoints, LeaseStore leases,
+                            ParkedStreams parked) {}

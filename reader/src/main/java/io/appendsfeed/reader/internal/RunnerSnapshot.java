@@ -25,5 +25,14 @@ public record RunnerSnapshot(RunnerPhase phase, Lease lease, Checkpoint committe
         };
     }
 
+    static RunnerSnapshot opening(Lease lease) {
+        return new RunnerSnapshot(RunnerPhase.OPENING, lease, null, false, false, null);
+    }
+
     RunnerSnapshot with(RunnerPhase p) { return new RunnerSnapshot(p, lease, committed, opened, atTail, error); }
+    RunnerSnapshot withLease(Lease l) { return new RunnerSnapshot(phase, l, committed, opened, atTail, error); }
+    RunnerSnapshot withCommitted(Checkpoint c) { return new RunnerSnapshot(phase, lease, c, opened, atTail, error); }
+    RunnerSnapshot opened(Checkpoint stored) { return new RunnerSnapshot(phase, lease, stored, true, false, error); }
+    RunnerSnapshot withAtTail(boolean t) { return new RunnerSnapshot(phase, lease, committed, opened, t, error); }
+    RunnerSnapshot withError(String e) { return new RunnerSnapshot(phase, lease, committed, opened, atTail, e); }
 }

@@ -2,7 +2,9 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.Lease;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.StoredCheckpoint;
 import java.time.Instant;
@@ -10,22 +12,32 @@ import java.util.Optional;
 
 /**
  * Where a partition's walk starts. An explicit start applies the first time this reader instance
- * opens the partition and is recorded as an override; after that (lease lost and taken again, an
- * override by someone else) the stored checkpoint rules.
+ * opens the partition and is recorded as an override, written under the runner's own lease (which
+ * it keeps); after that (lease lost and taken again, an override by someone else) the stored
+ * checkpoint rules.
  *
  * @param explicit whether an explicit position applies this time
  */
 public record StartPlan(StartPosition position, boolean explicit) {
+
+    /** How resolving ended: where to start, or the lease was found lost while recording the start. */
+    public sealed interface Outcome permits Resolved, LeaseLost {}
 
     /**
      * @param from the first position to read
      * @param notBefore events written before this are not handed over (start from a time), or null
      * @param committed the checkpoint stored now, or null
      */
-    public record Resolved(Checkpoint from, Instant notBefore, Checkpoint committed) {}
+    public record Resolved(Checkpoint from, Instant notBefore, Checkpoint committed) implements Outcome {}
 
-    /** @throws RuntimeException when the checkpoint or the index cannot be read */
-    public Resolved resolve(ReaderContext ctx, PartitionId p) {
+    /** @param currentOwner who holds the lease now, or null when nobody does */
+    public record LeaseLost(String currentOwner) implements Outcome {}
+
+    /**
+     * @param lease the lease the runner holds, or null without leases
+     * @throws RuntimeException when the checkpoint or the index cannot be read or written
+     */
+    public Outcome resolve(ReaderContext ctx, PartitionId p, Lease lease) {
         FeedReaderConfig config = ctx.config();
         Optional<StoredCheckpoint> stored = ctx.checkpoints().read(config.group(), p);
         if (position instanceof StartPosition.Stored s) {
@@ -35,11 +47,16 @@ public record StartPlan(StartPosition position, boolean explicit) {
             return new Resolved(locate(ctx, p, s.whenNone()), notBefore(s.whenNone()), null);
         }
         if (!explicit) {
-            return new StartPlan(StartPosition.storedOr(position), false).resolve(ctx, p);
+            return new StartPlan(StartPosition.storedOr(position), false).resolve(ctx, p, lease);
         }
         Checkpoint from = locate(ctx, p, position);
         if (stored.isPresent() && !stored.get().checkpoint().equals(from)) {
-            ctx.checkpoints().override(config.group(), p, from, "reader " + config.owner() + " configured to start at " + position);
+            String reason = "reader " + config.owner() + " configured to start at " + position;
+            if (lease == null) {
+                ctx.checkpoints().override(config.group(), p, from, reason); // no lease of ours to keep
+            } else if (ctx.checkpoints().overrideHeld(config.group(), p, from, reason, lease) instanceof CommitResult.LeaseLost lost) {
+                return new LeaseLost(lost.currentOwner());
+            }
             return new Resolved(from, notBefore(position), from);
         }
         return new Resolved(from, notBefore(position), stored.map(StoredCheckpoint::checkpoint).orElse(null));
@@ -50,10 +67,10 @@ public record StartPlan(StartPosition position, boolean explicit) {
             return Checkpoint.START;
         }
         if (position instanceof StartPosition.Tail) {
-            return ctx.positions().tail(p);
+            return ctx.feed().tail(p);
         }
         if (position instanceof StartPosition.AtTime t) {
-            return ctx.positions().firstIndexedAtOrAfter(p, t.time());
+            return ctx.feed().firstIndexedAtOrAfter(p, t.time());
         }
         if (position instanceof StartPosition.At at) {
             return at.checkpoint();

@@ -1,0 +1,152 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.Lease;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One instance's part in its group, on the coordinator's ticker: records its heartbeat and learns
+ * the live instances, renews the leases of its runners (a refused or too-late renewal makes the
+ * runner lose the partition), hands over partitions beyond its {@link FairShare}, and takes free
+ * or expired leases up to that share. Talks to the lease store and sends commands to runners; it
+ * holds no lock.
+ */
+final class LeaseKeeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionCoordinator.class);
+
+    private final ReaderContext ctx;
+    private final FeedReaderConfig config;
+    /** The group's live instances at the last heartbeat; written by the ticker only. */
+    private volatile List<String> live = List.of();
+
+    LeaseKeeper(ReaderContext ctx) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+    }
+
+    void heartbeat() {
+        try {
+            live = ctx.leases().heartbeat(config.group(), config.owner(), config.leaseTimeout());
+        } catch (RuntimeException e) {
+            LOG.warn("group {}: could not record this instance's heartbeat, trying again at the next tick: {}", config.group(),
+                    e.toString());
+        }
+    }
+
+    /** Renews the lease of each runner that holds one; a runner whose lease is gone, or about to run out unrenewed, loses it. */
+    void renew(Collection<PartitionRunner> runners) {
+        for (PartitionRunner r : runners) {
+            RunnerSnapshot s = r.snapshot();
+            if (s.lease() == null || !(s.phase().holding() || s.phase() == RunnerPhase.HANDING_OVER)) {
+                continue;
+            }
+            try {
+                Optional<Lease> renewed = ctx.leases().renew(s.lease(), config.leaseTimeout());
+                if (renewed.isPresent()) {
+                    r.renewed(renewed.get());
+                } else {
+                    r.lose("its lease was taken over or revoked");
+                }
+            } catch (RuntimeException e) {
+                Instant giveUpAt = s.lease().expiresAt().minus(config.leaseTimeout().dividedBy(3));
+                if (config.clock().instant().isAfter(giveUpAt)) {
+                    r.lose("its lease could not be renewed before it expires (" + e + ")");
+                } else {
+                    LOG.warn("partition {}: lease renewal failed, retrying: {}", r.partition(), e.toString());
+                }
+            }
+        }
+    }
+
+    /**
+     * Beyond its share, hands over one partition per tick (the highest), so that shares move gradually.
+     *
+     * @param holding the runners counting towards this instance's share, in partition order
+     * @return whether a partition is being handed over
+     */
+    boolean shed(List<PartitionId> wanted, List<PartitionRunner> holding) {
+        int share = FairShare.of(wanted.size(), live, config.owner());
+        if (holding.size() <= share) {
+            return false;
+        }
+        PartitionRunner r = holding.get(holding.size() - 1);
+        if (!r.handOver()) {
+            return false;
+        }
+        LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over partition {}",
+                config.group(), config.owner(), holding.size(), wanted.size(), live.size(), share, r.partition());
+        return true;
+    }
+
+    /**
+     * Takes free, released or expired leases (or ours) of partitions without a runner, up to this
+     * instance's share; {@code launch} starts a runner under a lease taken.
+     *
+     * @param held how many partitions this instance holds now
+     * @param launch starts a runner, false when the reader closed meanwhile (it gave the lease back)
+     * @return whether every partition could be looked at (none failed on an error)
+     */
+    boolean acquire(List<PartitionId> wanted, Predicate<PartitionId> running, int held, BiPredicate<PartitionId, Lease> launch) {
+        boolean complete = true;
+        Instant now = config.clock().instant();
+        Map<PartitionId, Optional<Lease>> current = new TreeMap<>();
+        Set<String> owners = new TreeSet<>(live);
+        owners.add(config.owner());
+        for (PartitionId p : wanted) {
+            if (!running.test(p)) {
+                try {
+                    Optional<Lease> l = ctx.leases().current(config.group(), p);
+                    current.put(p, l);
+                    // an instance holding a lease is live, even when its store keeps no heartbeats
+                    l.filter(x -> x.expiresAt().isAfter(now)).ifPresent(x -> owners.add(x.owner()));
+                } catch (RuntimeException e) {
+                    complete = false;
+                    LOG.warn("partition {}: could not read its lease, trying again at the next tick: {}", p, e.toString());
+                }
+            }
+        }
+        int share = FairShare.of(wanted.size(), List.copyOf(owners), config.owner());
+        for (Map.Entry<PartitionId, Optional<Lease>> e : current.entrySet()) {
+            if (held >= share) {
+                break;
+            }
+            Optional<Lease> l = e.getValue();
+            boolean free = l.isEmpty() || !l.get().expiresAt().isAfter(now) || l.get().owner().equals(config.owner());
+            if (free) {
+                try {
+                    Optional<Lease> taken = ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout());
+                    if (taken.isPresent() && launch.test(e.getKey(), taken.get())) {
+                        held++;
+                    }
+                } catch (RuntimeException ex) {
+                    complete = false;
+                    LOG.warn("partition {}: could not take its lease, trying again at the next tick: {}", e.getKey(), ex.toString());
+                }
+            }
+        }
+        return complete;
+    }
+
+    /** Removes this instance from the group's live instances at once (it is closing). */
+    void leave() {
+        try {
+            ctx.leases().leave(config.group(), config.owner());
+        } catch (RuntimeException e) {
+            LOG.warn("group {}: could not leave the live instances; this one counts until its heartbeat runs out: {}",
+                    config.group(), e.toString());
+        }
+    }
+}

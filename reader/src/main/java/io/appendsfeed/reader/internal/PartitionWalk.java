@@ -1,0 +1,91 @@
+package io.appendsfeed.reader.internal;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.FeedReaderConfig;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A runner's reading loop, on the runner's thread, while its phase is {@link RunnerPhase#READING}:
+ * reads epoch events from the feed and offers them to the scheduler (waiting while too many are
+ * outstanding), polls at the tail ({@link TailPoll}), backs off on read errors without losing its
+ * position, and commits at the commit interval.
+ */
+final class PartitionWalk {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
+
+    private final ReaderContext ctx;
+    private final FeedReaderConfig config;
+    private final PartitionId partition;
+    private final RunnerState state;
+    private final Commits commits;
+    private final Backoff backoff;
+
+    PartitionWalk(ReaderContext ctx, PartitionId partition, RunnerState state, Commits commits, Backoff backoff) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.partition = partition;
+        this.state = state;
+        this.commits = commits;
+        this.backoff = backoff;
+    }
+
+    /**
+     * Walks from {@code from} until the phase is no longer READING (or the scheduler closed the partition).
+     *
+     * @throws FeedFormatException on an epoch event this version cannot read; nothing after it is offered
+     */
+    void walk(Checkpoint from) throws InterruptedException {
+        Checkpoint pos = from;
+        long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
+        int failures = 0;
+        Duration tailWait = TailPoll.first(config.pollInterval());
+        while (state.phase() == RunnerPhase.READING) {
+            if (System.nanoTime() - nextCommit >= 0) {
+                commits.commit();
+                nextCommit = System.nanoTime() + config.commitInterval().toNanos();
+                continue;
+            }
+            ctx.scheduler().awaitCapacity(partition, config.maxBufferedEpochEvents(), config.pollInterval());
+            PartitionStatus st = ctx.scheduler().status(partition);
+            if (st == null || st.buffered() >= config.maxBufferedEpochEvents()) {
+                continue;
+            }
+            List<EpochRecord> records;
+            try {
+                records = ctx.feed().read(partition, pos, config.maxReadEvents());
+                failures = 0;
+            } catch (FeedFormatException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                failures++;
+                Duration wait = backoff.after(failures);
+                LOG.warn("partition {}: reading at {} failed (attempt {}), retrying in {} ms: {}", partition, pos, failures,
+                        wait.toMillis(), e.toString());
+                state.pause(wait);
+                continue;
+            }
+            for (EpochRecord r : records) {
+                if (!ctx.scheduler().offer(partition, r)) {
+                    return; // the partition was closed under us (lease lost)
+                }
+                pos = r.next();
+            }
+            boolean tail = records.isEmpty();
+            if (state.get().atTail() != tail) {
+                state.update(s -> s.withAtTail(tail));
+            }
+            if (tail) {
+                state.pause(tailWait);
+                tailWait = TailPoll.next(tailWait, config.pollInterval());
+            } else {
+                tailWait = TailPoll.first(config.pollInterval());
+            }
+        }
+    }
+}
