@@ -142,7 +142,7 @@ public final class EpochDecider {
         }
         EpochEvent.Ingested ingested = add.isEmpty() && app.isEmpty() ? null
                 : new EpochEvent.Ingested(new ArrayList<>(add.values()), new ArrayList<>(app.values()));
-        long bodyBytes = ingested == null ? 0 : FeedCodec.encode(ingested).length;
+        long bodyBytes = ingested == null ? 0 : bytes; // as Jackson writes it: counted span by span above
         // the Ingested that brings the epoch to maxEvents is its last
         close = close || (lastIngested && ingested != null);
         return new Decision(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);
