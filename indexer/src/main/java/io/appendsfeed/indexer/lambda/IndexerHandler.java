@@ -103,9 +103,10 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
     }
 
     /**
-     * Ingests the batch. Each record's {@code NewImage} and {@code OldImage} are released from the
-     * event (set to null) once read, so that a garbage collection during the batch does not copy the
-     * records' event bodies; the rest of the event is left as delivered.
+     * Ingests the batch. In a large batch ({@link LambdaRecords#RELEASE_BYTES} of records), each
+     * record's {@code NewImage} and {@code OldImage} are released from the event (set to null) once
+     * read, so that a garbage collection during the batch does not copy the records' event bodies; the
+     * rest of the event is left as delivered.
      *
      * @throws SameTableException when the batch comes from the index table's own stream
      * @throws IllegalStateException when it comes from another table than the configured store table;
@@ -123,8 +124,8 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
 
     private StreamsEventResponse handle(DynamodbEvent event) {
         checkSource(event);
-        // the records' images are released from the event once converted: see LambdaRecords.convert
-        LambdaRecords.Converted converted = LambdaRecords.convert(event, true);
+        // a large batch's images are released from the event once converted: see LambdaRecords.convertReleasing
+        LambdaRecords.Converted converted = LambdaRecords.convertReleasing(event);
         int delivered = event.getRecords() == null ? 0 : event.getRecords().size();
         BatchOutcome outcome = indexer.ingest(converted.records(), null, moreWaiting(delivered));
         if (!outcome.complete()) {

@@ -22,6 +22,15 @@ public final class LambdaRecords {
 
     /** @throws IllegalArgumentException for a record without a {@code dynamodb} part or sequence number */
     public static ChangeRecord of(DynamodbEvent.DynamodbStreamRecord r) {
+        return of(r, false);
+    }
+
+    /**
+     * @param detach take the events' timestamps out of the image as strings, so that the record holds
+     *               nothing of the image's event maps (which the caller may then release); otherwise a
+     *               view that reads them from the image when asked
+     */
+    private static ChangeRecord of(DynamodbEvent.DynamodbStreamRecord r, boolean detach) {
         StreamRecord d = r.getDynamodb();
         if (d == null || d.getSequenceNumber() == null || d.getSequenceNumber().isBlank()) {
             throw new IllegalArgumentException("Lambda stream record " + r.getEventID() + " has no dynamodb.SequenceNumber;"
@@ -32,7 +41,7 @@ public final class LambdaRecords {
         return new ChangeRecord(d.getSequenceNumber(), r.getEventName(), d.getStreamViewType(), map(d.getKeys()),
                 image == null ? null : image(image, types == null),
                 d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(),
-                image == null ? null : times(image.get("e")), types);
+                image == null ? null : detach ? copyOfTimes(image.get("e")) : viewOfTimes(image.get("e")), types);
     }
 
     /**
@@ -64,14 +73,35 @@ public final class LambdaRecords {
     }
 
     /**
-     * @param release drop each record's images from the event once converted (the records keep their
-     *                keys and sequence numbers). What the indexer needs of an image is a few hundred
-     *                bytes; the rest (the Tip's event bodies, decoded by the Lambda runtime into maps,
-     *                strings and buffers) is most of the event, which the runtime holds until the handler
-     *                returns. A collection during the batch would copy all of it: measured at 1,000
-     *                records of equinox-js Tips, a pause of about 100 ms in one batch of four, against
-     *                15 ms for the batch's own work (see samples/BENCHMARKS.md, "Indexer profile").
+     * Records of at least this many bytes in all ({@code SizeBytes}, as DynamoDB gives it; 8 KiB for a
+     * record without) are converted by {@link #convertReleasing}: about 250 records of equinox-js Tips.
      */
+    public static final long RELEASE_BYTES = 4L << 20;
+    private static final long SIZE_UNKNOWN = 8L << 10;
+
+    /**
+     * Converts the records, and when they are large ({@link #RELEASE_BYTES} in all) drops each
+     * record's images from the event once converted (the records keep their keys and sequence
+     * numbers). What the indexer needs of an image is a few hundred bytes; the rest (the Tip's event
+     * bodies, decoded by the Lambda runtime into maps, strings and buffers) is most of the event, which
+     * the runtime holds until the handler returns. A collection during the batch would copy all of it:
+     * measured at 1,000 records of equinox-js Tips (16 to 25 MB of JSON), a pause of about 100 ms in one
+     * batch of four, against 15 ms for the batch's own work. Below that size, taking the timestamps out
+     * of the images (which releasing needs) costs more than the collections it saves (see
+     * samples/BENCHMARKS.md, "Indexer profile").
+     */
+    public static Converted convertReleasing(DynamodbEvent event) {
+        long bytes = 0;
+        if (event.getRecords() != null) {
+            for (DynamodbEvent.DynamodbStreamRecord r : event.getRecords()) {
+                Long size = r.getDynamodb() == null ? null : r.getDynamodb().getSizeBytes();
+                bytes += size == null ? SIZE_UNKNOWN : size;
+            }
+        }
+        return convert(event, bytes >= RELEASE_BYTES);
+    }
+
+    /** @param release drop each record's images from the event once converted: see {@link #convertReleasing} */
     public static Converted convert(DynamodbEvent event, boolean release) {
         List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
         List<ChangeRecord> out = new ArrayList<>(records.size());
@@ -82,7 +112,7 @@ public final class LambdaRecords {
                 return new Converted(out, new Unidentified(k, records.size(), r.getEventID(),
                         d == null ? "dynamodb part" : "dynamodb.SequenceNumber"));
             }
-            out.add(of(r));
+            out.add(of(r, release));
             if (release) {
                 d.setNewImage(null);
                 d.setOldImage(null);
@@ -122,7 +152,7 @@ public final class LambdaRecords {
      * Each event's {@code t} (null where it has none, or is no string), the strings only: the events'
      * maps, bodies included, are not kept; null when {@code e} is not a list.
      */
-    private static List<String> times(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
+    private static List<String> copyOfTimes(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
         if (e == null || e.getL() == null) {
             return null;
         }
@@ -133,6 +163,30 @@ public final class LambdaRecords {
             out[k++] = t == null ? null : t.getS();
         }
         return Collections.unmodifiableList(Arrays.asList(out));
+    }
+
+    /**
+     * A view of each event's {@code t} (null where it has none, or is no string), read when asked
+     * (the parser asks for the new events' only, at the end of the list); null when {@code e} is not a list.
+     */
+    private static List<String> viewOfTimes(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
+        if (e == null || e.getL() == null) {
+            return null;
+        }
+        List<com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> events = e.getL();
+        return new java.util.AbstractList<>() {
+            @Override
+            public String get(int k) {
+                var event = events.get(k);
+                var t = event == null || event.getM() == null ? null : event.getM().get("t");
+                return t == null ? null : t.getS();
+            }
+
+            @Override
+            public int size() {
+                return events.size();
+            }
+        };
     }
 
     /**
