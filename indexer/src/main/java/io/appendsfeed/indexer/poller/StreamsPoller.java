@@ -113,6 +113,16 @@ public final class StreamsPoller implements AutoCloseable {
      */
     /** Full {@code GetRecords} pages in the current pass: while there are, epoch Tips may lag. */
     private int fullPages;
+    /**
+     * The stream's shards as last listed, null to list them again: when a shard was drained (its
+     * children, which are read only after it, may be new), after a lease change, or after
+     * {@link #SHARD_LIST_MAX_AGE}. Listing them every pass was a {@code DescribeStream} per pass, on
+     * the path of every record's latency.
+     */
+    private List<Shard> shards;
+    private long shardsListedAt;
+    /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
+    static final java.time.Duration SHARD_LIST_MAX_AGE = java.time.Duration.ofSeconds(30);
 
     public synchronized int pollOnce() {
         boolean held = positions.holdsLease();
@@ -122,17 +132,22 @@ public final class StreamsPoller implements AutoCloseable {
         if (!held) {
             reader.rewindAll(); // positions may have moved while another poller held the lease
             backoffUntil.clear();
+            shards = null;
         }
         if (!positions.renewIfDue()) {
             return 0;
         }
-        List<Shard> shards = reader.shards();
+        if (shards == null || System.nanoTime() - shardsListedAt > SHARD_LIST_MAX_AGE.toNanos()) {
+            shards = reader.shards();
+            shardsListedAt = System.nanoTime();
+        }
+        List<Shard> current = shards; // a pass may drop the field (a shard drained): it goes on with this list
         Set<String> listed = new java.util.HashSet<>();
-        shards.forEach(s -> listed.add(s.shardId()));
+        current.forEach(s -> listed.add(s.shardId()));
         int seen = 0;
         fullPages = 0;
         Instant now = Instant.now();
-        for (Shard shard : shards) {
+        for (Shard shard : current) {
             String id = shard.shardId();
             String parent = shard.parentShardId();
             if (positions.isDone(id) || stopped.containsKey(id) || now.isBefore(backoffUntil.getOrDefault(id, Instant.MIN))
@@ -171,8 +186,11 @@ public final class StreamsPoller implements AutoCloseable {
         String after = at == null ? null : at.sequenceNumber();
         ShardReader.Batch batch = reader.read(id, after);
         if (batch.records().isEmpty()) {
-            if (batch.drained() && positions.save(id, new Position(after, true), listed)) {
-                log.info("shard {} drained", id);
+            if (batch.drained()) {
+                shards = null; // its children may be new
+                if (positions.save(id, new Position(after, true), listed)) {
+                    log.info("shard {} drained", id);
+                }
             }
             return 0;
         }
@@ -182,6 +200,9 @@ public final class StreamsPoller implements AutoCloseable {
         fullPages += full ? 1 : 0;
         BatchOutcome o = indexer.ingest(records, id, full);
         if (o.complete()) {
+            if (batch.drained()) {
+                shards = null; // its children may be new
+            }
             if (!positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed)) {
                 reader.rewind(id);
             }
