@@ -27,8 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  *                   copied: a read-only view over the source's own record, which must not change
  * @param eventTypes the new image's event types {@code c}, in order, every one a non-empty string, when
  *                   the adapter took them out of the image instead of converting {@code c} (the Lambda
- *                   adapter); null to read them from the image's {@code c}. Taken as given, like
- *                   {@code eventTimes}
+ *                   adapter); null to read them from the image's {@code c}
  */
 public record ChangeRecord(String sequenceNumber, String eventName, String viewType,
                            Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
@@ -39,7 +38,7 @@ public record ChangeRecord(String sequenceNumber, String eventName, String viewT
         keys = keys == null ? Map.of() : Map.copyOf(keys);
         newImage = newImage == null ? null : Map.copyOf(newImage);
         eventTimes = eventTimes == null ? null : java.util.Collections.unmodifiableList(eventTimes);
-        eventTypes = eventTypes == null ? null : java.util.Collections.unmodifiableList(eventTypes);
+        eventTypes = eventTypes == null ? null : List.copyOf(eventTypes); // no copy of an immutable list
     }
 
     /** A record whose event times and types, if any, are in its image's {@code e} and {@code c}. */

@@ -142,7 +142,9 @@ public final class EpochDecider {
         }
         EpochEvent.Ingested ingested = add.isEmpty() && app.isEmpty() ? null
                 : new EpochEvent.Ingested(new ArrayList<>(add.values()), new ArrayList<>(app.values()));
-        long bodyBytes = ingested == null ? 0 : FeedCodec.encode(ingested).length;
+        // as Jackson writes it, counted span by span above: each span was counted with a comma, and the
+        // overhead with one between the lists, so both lists holding spans counts one comma too many
+        long bodyBytes = ingested == null ? 0 : bytes - (!add.isEmpty() && !app.isEmpty() ? 1 : 0);
         // the Ingested that brings the epoch to maxEvents is its last
         close = close || (lastIngested && ingested != null);
         return new Decision(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);

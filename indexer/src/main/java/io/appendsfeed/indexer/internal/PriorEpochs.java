@@ -38,18 +38,25 @@ public final class PriorEpochs {
     /** The merged range of closed epochs, [from, to]; empty when from > to. */
     private int from = 0;
     private int to = -1;
-    private long epochsRead;
 
     public PriorEpochs(DynamoEpochStore store, PartitionId partition) {
         this.store = store;
         this.partition = partition;
     }
 
-    /** Merges a state this indexer closed itself when it extends the range, saving a read later. */
+    /**
+     * Merges a state this indexer closed itself (or saw closed) when it extends the range, or starts
+     * the range with it when there is none, saving a read of that epoch at the first lookup after.
+     */
     public void remember(EpochState closed) {
         if (closed.isClosed()) {
             closedAt.put(closed.epoch(), Optional.of(closed.closedAt()));
-            if (from <= to && closed.epoch().value() == to + 1) {
+            if (from > to) {
+                merged.clear();
+                from = closed.epoch().value();
+                to = from - 1;
+                mergeNewer(closed);
+            } else if (closed.epoch().value() == to + 1) {
                 mergeNewer(closed);
             }
         }
@@ -73,7 +80,6 @@ public final class PriorEpochs {
         // below the merged range: only as far as the horizon allows, and only while something is missing
         for (int e = from - 1; e >= 0 && !missing.isEmpty() && !closedBefore(e, horizon); e--) {
             EpochState state = store.load(partition, EpochId.of(e));
-            epochsRead++;
             if (!state.isClosed() || merged.size() + state.next().size() > MAX_STREAMS) {
                 consult(state, missing, found); // not closed (another implementation?) or too big: use it, keep nothing
                 continue;
@@ -96,7 +102,6 @@ public final class PriorEpochs {
         }
         for (int e = to + 1; e <= top; e++) {
             EpochState state = store.load(partition, EpochId.of(e));
-            epochsRead++;
             if (!state.isClosed()) {
                 merged.clear(); // cannot merge past an epoch that may still change: start afresh
                 from = top + 1;
@@ -152,8 +157,4 @@ public final class PriorEpochs {
         return closed.get().isBefore(horizon);
     }
 
-    /** Closed epochs read from the table so far (for figures and tests). */
-    public long epochsRead() {
-        return epochsRead;
-    }
 }

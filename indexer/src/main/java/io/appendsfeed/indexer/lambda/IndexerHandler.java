@@ -103,6 +103,11 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
     }
 
     /**
+     * Ingests the batch. In a large batch ({@link LambdaRecords#RELEASE_BYTES} of records), each
+     * record's {@code NewImage} and {@code OldImage} are released from the event (set to null) once
+     * read, so that a garbage collection during the batch does not copy the records' event bodies; the
+     * rest of the event is left as delivered.
+     *
      * @throws SameTableException when the batch comes from the index table's own stream
      * @throws IllegalStateException when it comes from another table than the configured store table;
      *         nothing was written in either case
@@ -119,7 +124,8 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
 
     private StreamsEventResponse handle(DynamodbEvent event) {
         checkSource(event);
-        LambdaRecords.Converted converted = LambdaRecords.convert(event);
+        // a large batch's images are released from the event once converted: see LambdaRecords.convertReleasing
+        LambdaRecords.Converted converted = LambdaRecords.convertReleasing(event);
         int delivered = event.getRecords() == null ? 0 : event.getRecords().size();
         BatchOutcome outcome = indexer.ingest(converted.records(), null, moreWaiting(delivered));
         if (!outcome.complete()) {

@@ -3,8 +3,9 @@ package io.appendsfeed.indexer.lambda;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 import io.appendsfeed.indexer.ChangeRecord;
-import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,15 @@ public final class LambdaRecords {
 
     /** @throws IllegalArgumentException for a record without a {@code dynamodb} part or sequence number */
     public static ChangeRecord of(DynamodbEvent.DynamodbStreamRecord r) {
+        return of(r, false);
+    }
+
+    /**
+     * @param detach take the events' timestamps out of the image as strings, so that the record holds
+     *               nothing of the image's event maps (which the caller may then release); otherwise a
+     *               view that reads them from the image when asked
+     */
+    private static ChangeRecord of(DynamodbEvent.DynamodbStreamRecord r, boolean detach) {
         StreamRecord d = r.getDynamodb();
         if (d == null || d.getSequenceNumber() == null || d.getSequenceNumber().isBlank()) {
             throw new IllegalArgumentException("Lambda stream record " + r.getEventID() + " has no dynamodb.SequenceNumber;"
@@ -31,7 +41,7 @@ public final class LambdaRecords {
         return new ChangeRecord(d.getSequenceNumber(), r.getEventName(), d.getStreamViewType(), map(d.getKeys()),
                 image == null ? null : image(image, types == null),
                 d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(),
-                image == null ? null : times(image.get("e")), types);
+                image == null ? null : detach ? copyOfTimes(image.get("e")) : viewOfTimes(image.get("e")), types);
     }
 
     /**
@@ -59,16 +69,55 @@ public final class LambdaRecords {
     }
 
     public static Converted convert(DynamodbEvent event) {
+        return convert(event, false);
+    }
+
+    /**
+     * Records of at least this many bytes in all ({@code SizeBytes}, as DynamoDB gives it; 8 KiB for a
+     * record without) are converted by {@link #convertReleasing}: about 250 records of equinox-js Tips.
+     */
+    public static final long RELEASE_BYTES = 4L << 20;
+    private static final long SIZE_UNKNOWN = 8L << 10;
+
+    /**
+     * Converts the records, and when they are large ({@link #RELEASE_BYTES} in all) drops each
+     * record's images from the event once converted (the records keep their keys and sequence
+     * numbers). What the indexer needs of an image is a few hundred bytes; the rest (the Tip's event
+     * bodies, decoded by the Lambda runtime into maps, strings and buffers) is most of the event, which
+     * the runtime holds until the handler returns. A collection during the batch would copy all of it:
+     * measured at 1,000 records of equinox-js Tips (16 to 25 MB of JSON), a pause of about 100 ms in one
+     * batch of four, against 15 ms for the batch's own work. Below that size, taking the timestamps out
+     * of the images (which releasing needs) costs more than the collections it saves (see
+     * samples/BENCHMARKS.md, "Indexer profile").
+     */
+    public static Converted convertReleasing(DynamodbEvent event) {
+        long bytes = 0;
+        if (event.getRecords() != null) {
+            for (DynamodbEvent.DynamodbStreamRecord r : event.getRecords()) {
+                Long size = r.getDynamodb() == null ? null : r.getDynamodb().getSizeBytes();
+                bytes += size == null ? SIZE_UNKNOWN : size;
+            }
+        }
+        return convert(event, bytes >= RELEASE_BYTES);
+    }
+
+    /** @param release drop each record's images from the event once converted: see {@link #convertReleasing} */
+    public static Converted convert(DynamodbEvent event, boolean release) {
         List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
         List<ChangeRecord> out = new ArrayList<>(records.size());
-        for (int k = 0; k < records.size(); k++) {
-            DynamodbEvent.DynamodbStreamRecord r = records.get(k);
+        int k = 0;
+        for (DynamodbEvent.DynamodbStreamRecord r : records) { // the runtime's lists may be linked: no get(k)
             StreamRecord d = r.getDynamodb();
             if (d == null || d.getSequenceNumber() == null || d.getSequenceNumber().isBlank()) {
                 return new Converted(out, new Unidentified(k, records.size(), r.getEventID(),
                         d == null ? "dynamodb part" : "dynamodb.SequenceNumber"));
             }
-            out.add(of(r));
+            out.add(of(r, release));
+            if (release) {
+                d.setNewImage(null);
+                d.setOldImage(null);
+            }
+            k++;
         }
         return new Converted(out, null);
     }
@@ -100,19 +149,36 @@ public final class LambdaRecords {
     private static final List<String> PARSED_BUT_TYPES = List.of("p", "i", "a", "n");
 
     /**
-     * A view of each event's {@code t} (null where it has none, or is no string), read when asked
-     * (the parser asks for the new events' only); null when {@code e} is not a list.
+     * Each event's {@code t} (null where it has none, or is no string), the strings only: the events'
+     * maps, bodies included, are not kept; null when {@code e} is not a list.
      */
-    private static List<String> times(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
+    private static List<String> copyOfTimes(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
+        if (e == null || e.getL() == null) {
+            return null;
+        }
+        String[] out = new String[e.getL().size()];
+        int k = 0;
+        for (var event : e.getL()) {
+            var t = event == null || event.getM() == null ? null : event.getM().get("t");
+            out[k++] = t == null ? null : t.getS();
+        }
+        return Collections.unmodifiableList(Arrays.asList(out));
+    }
+
+    /**
+     * A view of each event's {@code t} (null where it has none, or is no string), read when asked
+     * (the parser asks for the new events' only, at the end of the list); null when {@code e} is not a list.
+     */
+    private static List<String> viewOfTimes(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
         if (e == null || e.getL() == null) {
             return null;
         }
         List<com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> events = e.getL();
-        return new AbstractList<>() {
+        return new java.util.AbstractList<>() {
             @Override
             public String get(int k) {
                 var event = events.get(k);
-                var t = event.getM() == null ? null : event.getM().get("t");
+                var t = event == null || event.getM() == null ? null : event.getM().get("t");
                 return t == null ? null : t.getS();
             }
 
@@ -124,31 +190,23 @@ public final class LambdaRecords {
     }
 
     /**
-     * A view of the event types {@code c} when every one is a non-empty string; null otherwise (no
-     * {@code c}, not a list, or an element of another kind: then {@code c} is converted, for the
-     * parser to name what is wrong).
+     * The event types {@code c} as an immutable list (which the spans then share rather than copy),
+     * when every one is a non-empty string; null otherwise (no {@code c}, not a list, or an element of
+     * another kind: then {@code c} is converted, for the parser to name what is wrong).
      */
     private static List<String> types(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue c) {
         if (c == null || c.getL() == null) {
             return null;
         }
-        List<com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> types = c.getL();
-        for (var t : types) {
+        String[] out = new String[c.getL().size()];
+        int k = 0;
+        for (var t : c.getL()) {
             if (t == null || t.getS() == null || t.getS().isEmpty()) {
                 return null;
             }
+            out[k++] = t.getS();
         }
-        return new AbstractList<>() {
-            @Override
-            public String get(int k) {
-                return types.get(k).getS();
-            }
-
-            @Override
-            public int size() {
-                return types.size();
-            }
-        };
+        return List.of(out);
     }
 
     static Map<String, AttributeValue> map(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {

@@ -49,6 +49,30 @@ class IndexerHandlerTest {
     }
 
     @Test
+    void a_large_batchs_images_are_released_from_the_event_once_read_and_nothing_else_is_changed(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerHandler handler = handler(local, index);
+        DynamodbEvent small = LambdaEventJson.resource("two-appends-and-noise.json");
+        assertThat(failures(handler.handleRequest(small, null))).isEmpty();
+        assertThat(small.getRecords()).as("a small batch is left as it is").anySatisfy(r -> assertThat(r.getDynamodb().getNewImage()).isNotNull());
+
+        DynamodbEvent event = LambdaEventJson.resource("two-appends-and-noise.json");
+        event.getRecords().forEach(r -> r.getDynamodb().setSizeBytes(LambdaRecords.RELEASE_BYTES)); // as if each were that large
+        List<String> sequenceNumbers = event.getRecords().stream().map(r -> r.getDynamodb().getSequenceNumber()).toList();
+        assertThat(event.getRecords()).anySatisfy(r -> assertThat(r.getDynamodb().getNewImage()).isNotNull());
+
+        assertThat(failures(handler.handleRequest(event, null))).isEmpty();
+
+        assertThat(event.getRecords()).allSatisfy(r -> {
+            assertThat(r.getDynamodb().getNewImage()).isNull();
+            assertThat(r.getDynamodb().getKeys()).isNotEmpty();
+        });
+        assertThat(event.getRecords().stream().map(r -> r.getDynamodb().getSequenceNumber()).toList()).isEqualTo(sequenceNumbers);
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
+                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+    }
+
+    @Test
     void poison_record_is_reported_as_the_batch_item_failure_and_nothing_after_it_is_written(LocalDynamo local) {
         String index = IndexerTables.index(local);
         IndexerHandler handler = handler(local, index);

@@ -16,9 +16,51 @@ public final class Timestamps {
 
     private Timestamps() {}
 
-    /** Millisecond precision, UTC, {@code Z}: the form every implementation of the format reads. */
+    /**
+     * Millisecond precision, UTC, {@code Z}: the form every implementation of the format reads.
+     * Written without a formatter for years 0 to 9999 (every event the indexer writes has one; the
+     * formatter was a few percent of a batch's CPU), with {@link DateTimeFormatter} otherwise.
+     */
     public static String format(Instant t) {
-        return WRITE.format(t.truncatedTo(ChronoUnit.MILLIS));
+        long seconds = t.getEpochSecond();
+        if (seconds < -62_167_219_200L || seconds > 253_402_300_799L) {
+            return WRITE.format(t.truncatedTo(ChronoUnit.MILLIS));
+        }
+        long days = Math.floorDiv(seconds, 86_400L);
+        int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+        // civil from days (proleptic Gregorian), in integer arithmetic
+        long z = days + 719_468;
+        long era = Math.floorDiv(z, 146_097);
+        long doe = z - era * 146_097;
+        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        long mp = (5 * doy + 2) / 153;
+        int day = (int) (doy - (153 * mp + 2) / 5 + 1);
+        int month = (int) (mp < 10 ? mp + 3 : mp - 9);
+        int year = (int) (yoe + era * 400 + (month <= 2 ? 1 : 0));
+        char[] c = new char[24];
+        put(c, 0, year, 4);
+        c[4] = '-';
+        put(c, 5, month, 2);
+        c[7] = '-';
+        put(c, 8, day, 2);
+        c[10] = 'T';
+        put(c, 11, secondOfDay / 3600, 2);
+        c[13] = ':';
+        put(c, 14, secondOfDay / 60 % 60, 2);
+        c[16] = ':';
+        put(c, 17, secondOfDay % 60, 2);
+        c[19] = '.';
+        put(c, 20, t.getNano() / 1_000_000, 3);
+        c[23] = 'Z';
+        return new String(c);
+    }
+
+    private static void put(char[] c, int at, int value, int digits) {
+        for (int k = at + digits - 1; k >= at; k--) {
+            c[k] = (char) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     /**

@@ -49,4 +49,14 @@ class TimestampsTest {
         assertThat(Timestamps.parseUtc("2024-05-0xT10:00:00Z")).isNull();
         assertThatThrownBy(() -> Timestamps.parse("2024-02-30T10:00:00Z")).isInstanceOf(DateTimeParseException.class);
     }
+
+    @net.jqwik.api.Property(tries = 500)
+    void writes_as_the_formatter_does(@net.jqwik.api.ForAll @net.jqwik.api.constraints.LongRange(min = -62_167_219_200L, max = 253_402_300_799L) long seconds,
+                                      @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 999_999_999) int nanos) {
+        Instant t = Instant.ofEpochSecond(seconds, nanos);
+        String expected = java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC)
+                .format(t.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        assertThat(Timestamps.format(t)).isEqualTo(expected);
+        assertThat(Timestamps.parse(Timestamps.format(t))).isEqualTo(t.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+    }
 }

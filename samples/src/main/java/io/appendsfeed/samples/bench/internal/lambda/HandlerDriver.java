@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * every {@code batch-*.json} of a directory in name order, and writes one line per step in the
  * format of the benchmark's equinox-js driver ({@code lambda-batches.mjs}), so that
  * {@link HandlerProcess} reads both alike, plus two columns of its own at the end of each batch line:
- * the handler thread's CPU time and the collectors' time during the call, in microseconds (where the
- * handler time went; see BENCHMARKS.md, "Indexer profile").
+ * the handler thread's CPU time and the collectors' time during the call, in microseconds, and the
+ * kilobytes the handler thread allocated (where the handler time went; see BENCHMARKS.md, "Indexer profile").
  *
  * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain} uses the
  * no-argument constructor Lambda calls; {@code metered} builds the same handler from the same
@@ -44,6 +44,48 @@ public final class HandlerDriver {
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
     private HandlerDriver() {
+    }
+
+    /** Decodes one event file as the runtime does, hands it to the handler, and returns its batch line. */
+    private static String handle(int n, Path file, PojoSerializer<DynamodbEvent> serializer,
+                                 RequestHandler<DynamodbEvent, StreamsEventResponse> handler, MeteredClient metered,
+                                 long spawnedAt) throws IOException {
+        DynamodbEvent event = serializer.fromJson(new ByteArrayInputStream(Files.readAllBytes(file)));
+        double rcu = metered == null ? 0 : metered.tally().readUnits();
+        double wcu = metered == null ? 0 : metered.tally().writeUnits();
+        long reads = metered == null ? 0 : metered.reads();
+        long writes = metered == null ? 0 : metered.writes();
+        long failures = metered == null ? 0 : metered.conditionFailures();
+        long transactions = metered == null ? 0 : metered.transactions();
+        long allocatedBefore = allocated();
+        long gcBefore = gcMillis();
+        long cpuBefore = THREADS.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        StreamsEventResponse response = handler.handleRequest(event, null);
+        long micros = (System.nanoTime() - start) / 1000;
+        long cpuMicros = (THREADS.getCurrentThreadCpuTime() - cpuBefore) / 1000;
+        long gcMicros = (gcMillis() - gcBefore) * 1000;
+        long allocatedKb = (allocated() - allocatedBefore) / 1024;
+        if (!response.getBatchItemFailures().isEmpty()) {
+            System.err.println(file + ": the handler reported a batch item failure at "
+                    + response.getBatchItemFailures().get(0).getItemIdentifier() + " (see the log above)");
+            System.exit(3);
+        }
+        return String.join("\t", "batch", Integer.toString(n), Integer.toString(event.getRecords().size()),
+                Long.toString(micros),
+                Double.toString(metered == null ? 0 : metered.tally().readUnits() - rcu),
+                Double.toString(metered == null ? 0 : metered.tally().writeUnits() - wcu),
+                Long.toString(metered == null ? 0 : metered.reads() - reads),
+                Long.toString(metered == null ? 0 : metered.writes() - writes),
+                Long.toString(metered == null ? 0 : metered.conditionFailures() - failures),
+                Long.toString(System.currentTimeMillis() - spawnedAt),
+                Long.toString(metered == null ? 0 : metered.transactions() - transactions),
+                Long.toString(cpuMicros), Long.toString(gcMicros), Long.toString(allocatedKb));
+    }
+
+    /** Bytes the calling thread allocated so far (-1 where the JVM cannot say). */
+    private static long allocated() {
+        return THREADS instanceof com.sun.management.ThreadMXBean t ? t.getCurrentThreadAllocatedBytes() : -1;
     }
 
     /** Milliseconds the collectors have spent so far (all of them: pauses and, for concurrent ones, their cycles). */
@@ -83,36 +125,8 @@ public final class HandlerDriver {
         }
         int n = 0;
         for (Path file : files) {
-            DynamodbEvent event = serializer.fromJson(new ByteArrayInputStream(Files.readAllBytes(file)));
-            double rcu = metered == null ? 0 : metered.tally().readUnits();
-            double wcu = metered == null ? 0 : metered.tally().writeUnits();
-            long reads = metered == null ? 0 : metered.reads();
-            long writes = metered == null ? 0 : metered.writes();
-            long failures = metered == null ? 0 : metered.conditionFailures();
-            long transactions = metered == null ? 0 : metered.transactions();
-            long gcBefore = gcMillis();
-            long cpuBefore = THREADS.getCurrentThreadCpuTime();
-            long start = System.nanoTime();
-            StreamsEventResponse response = handler.handleRequest(event, null);
-            long micros = (System.nanoTime() - start) / 1000;
-            long cpuMicros = (THREADS.getCurrentThreadCpuTime() - cpuBefore) / 1000;
-            long gcMicros = (gcMillis() - gcBefore) * 1000;
-            n++;
-            if (!response.getBatchItemFailures().isEmpty()) {
-                System.err.println(file + ": the handler reported a batch item failure at "
-                        + response.getBatchItemFailures().get(0).getItemIdentifier() + " (see the log above)");
-                System.exit(3);
-            }
-            lines.add(String.join("\t", "batch", Integer.toString(n), Integer.toString(event.getRecords().size()),
-                    Long.toString(micros),
-                    Double.toString(metered == null ? 0 : metered.tally().readUnits() - rcu),
-                    Double.toString(metered == null ? 0 : metered.tally().writeUnits() - wcu),
-                    Long.toString(metered == null ? 0 : metered.reads() - reads),
-                    Long.toString(metered == null ? 0 : metered.writes() - writes),
-                    Long.toString(metered == null ? 0 : metered.conditionFailures() - failures),
-                    Long.toString(System.currentTimeMillis() - spawnedAt),
-                    Long.toString(metered == null ? 0 : metered.transactions() - transactions),
-                    Long.toString(cpuMicros), Long.toString(gcMicros)));
+            // one event per call: as in the Lambda runtime, the previous event is garbage before the next is decoded
+            lines.add(handle(++n, file, serializer, handler, metered, spawnedAt));
         }
         Files.write(Path.of(args[2]), lines);
     }
