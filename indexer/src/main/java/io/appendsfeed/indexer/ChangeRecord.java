@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.store.StoreItems;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -59,10 +60,7 @@ public record ChangeRecord(String sequenceNumber, String eventName, String viewT
 
     /** {@code p=Account-42, i=2147483647} for messages; never throws. */
     public String describeKey() {
-        AttributeValue p = keys.get("p");
-        AttributeValue i = keys.get("i");
-        return "p=" + (p == null ? "?" : p.s() != null ? p.s() : p.toString())
-                + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
+        return StoreItems.describeKey(keys);
     }
 
     @Override

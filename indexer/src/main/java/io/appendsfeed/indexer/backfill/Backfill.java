@@ -8,8 +8,6 @@ import io.appendsfeed.indexer.backfill.internal.ExportManifest;
 import io.appendsfeed.indexer.backfill.internal.ExportReader;
 import io.appendsfeed.indexer.backfill.internal.ItemSource;
 import io.appendsfeed.indexer.backfill.internal.RateLimiter;
-import io.appendsfeed.indexer.backfill.internal.ScannedItem;
-import io.appendsfeed.indexer.backfill.internal.SegmentScanner;
 import io.appendsfeed.indexer.backfill.internal.SpanIngester;
 import io.appendsfeed.indexer.backfill.internal.StreamAssembler;
 import io.appendsfeed.model.StreamName;
@@ -17,6 +15,8 @@ import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItem;
+import io.appendsfeed.model.store.StoreScan;
 import io.appendsfeed.model.store.StoredEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,9 +84,10 @@ public final class Backfill {
     public BackfillResult run() {
         RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
         List<ItemSource.Task> segments = new ArrayList<>();
+        StoreScan scan = new StoreScan(dynamo, config.storeTable(), config.segments(), config.pageSize(), false);
         for (int s = 0; s < config.segments(); s++) {
-            SegmentScanner scanner = new SegmentScanner(dynamo, config.storeTable(), s, config.segments(), config.pageSize(), limiter);
-            segments.add(scanner::scan);
+            int segment = s;
+            segments.add((sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire));
         }
         return run(new ItemSource("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments));
     }
@@ -173,9 +174,9 @@ public final class Backfill {
         }
     }
 
-    private static void route(ScannedItem item, StreamAssembler assembler, BlockingQueue<List<Span>> out, AtomicLong reserved) {
-        if (item instanceof ScannedItem.Events e) {
-            List<Span> spans = assembler.add(e);
+    private static void route(StoreItem item, StreamAssembler assembler, BlockingQueue<List<Span>> out, AtomicLong reserved) {
+        if (item instanceof StoreItem.Tip || item instanceof StoreItem.Calf) {
+            List<Span> spans = item instanceof StoreItem.Tip t ? assembler.add(t) : assembler.add((StoreItem.Calf) item);
             if (spans != null) {
                 try {
                     out.put(spans); // waits while the indexer is behind: memory stays bounded
@@ -184,7 +185,7 @@ public final class Backfill {
                     throw new IllegalStateException("backfill scan interrupted", x);
                 }
             }
-        } else if (item instanceof ScannedItem.Rejected r) {
+        } else if (item instanceof StoreItem.Malformed r) {
             assembler.reject(r);
         } else {
             reserved.incrementAndGet();

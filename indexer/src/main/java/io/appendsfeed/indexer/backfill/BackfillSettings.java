@@ -1,8 +1,8 @@
 package io.appendsfeed.indexer.backfill;
 
 import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.indexer.settings.Variables;
-import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
@@ -13,7 +13,7 @@ import java.util.function.Function;
  * <table>
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table to scan</td></tr>
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}, {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}</td><td>as for the indexer (see {@link LambdaSettings})</td></tr>
+ * <tr><td>{@code APPENDS_PARTITIONS}, {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}</td><td>as for every indexer (see {@link IndexerSettings})</td></tr>
  * <tr><td>{@code APPENDS_SEGMENTS}</td><td>parallel scan segments (default 4)</td></tr>
  * <tr><td>{@code APPENDS_PAGE_SIZE}</td><td>items per scan page (default 1000)</td></tr>
  * <tr><td>{@code APPENDS_MAX_ITEMS_PER_SECOND}</td><td>cap on items read per second (default none)</td></tr>
@@ -29,7 +29,7 @@ public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, D
 
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static BackfillSettings from(Function<String, String> env) {
-        LambdaSettings common = LambdaSettings.from(env);
+        IndexerSettings common = IndexerSettings.from(env);
         BackfillConfig backfill = BackfillConfig.builder(Variables.text(env, STORE_TABLE, "the event-store table to scan"))
                 .segments(Variables.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
                 .pageSize(Variables.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))

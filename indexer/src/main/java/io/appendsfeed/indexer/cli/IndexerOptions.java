@@ -1,12 +1,12 @@
 package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.lambda.LambdaSettings;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
  * The indexer's settings shared by backfill, the KCL worker and the poller; each falls back to the
- * variable the Lambda reads ({@link LambdaSettings}), so one environment configures every deployable.
+ * variable every deployable reads ({@link IndexerSettings}), so one environment configures them all.
  */
 final class IndexerOptions {
 
@@ -27,12 +27,12 @@ final class IndexerOptions {
 
     /** Puts what was given on the command line into {@code vars}, under the variables' names. */
     void into(Map<String, String> vars) {
-        put(vars, LambdaSettings.PARTITIONS, partitions);
-        put(vars, LambdaSettings.EPOCH_MAX_EVENTS, epochMaxEvents);
-        put(vars, LambdaSettings.EPOCH_MAX_BYTES, epochMaxBytes);
-        put(vars, LambdaSettings.EPOCH_MAX_STREAMS, epochMaxStreams);
+        put(vars, IndexerSettings.PARTITIONS, partitions);
+        put(vars, IndexerSettings.EPOCH_MAX_EVENTS, epochMaxEvents);
+        put(vars, IndexerSettings.EPOCH_MAX_BYTES, epochMaxBytes);
+        put(vars, IndexerSettings.EPOCH_MAX_STREAMS, epochMaxStreams);
         if (allowGaps) {
-            vars.put(LambdaSettings.ALLOW_GAPS, "true");
+            vars.put(IndexerSettings.ALLOW_GAPS, "true");
         }
     }
 

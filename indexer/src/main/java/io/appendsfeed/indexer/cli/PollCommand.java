@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.Indexer;
-import io.appendsfeed.indexer.lambda.LambdaSettings;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
 import io.appendsfeed.model.DynamoClients;
@@ -48,7 +48,7 @@ final class PollCommand extends Operation implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         try (Connection c = connect(common)) {
-            LambdaSettings settings = settings(() -> LambdaSettings.from(variables(c, indexer, Map.of())));
+            IndexerSettings settings = settings(() -> IndexerSettings.from(variables(c, indexer, Map.of())));
             PollerConfig config = settings(() -> PollerConfig.builder(c.storeTable()).idleWait(idleWait).retryBackoff(retryBackoff)
                     .recordsPerRead(recordsPerRead).onRejected(onRejected).build());
             DynamoClients.Settings connection = c.settings().dynamo();

@@ -1,33 +1,27 @@
 package io.appendsfeed.indexer.internal;
 
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsIndex.Loaded;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.IndexEvent;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
-import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.StoredUnfold;
-import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.model.store.Unfold;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * {@code $AppendsIndex-0}: created with a {@code Started} at epoch 0 for every partition (which
+ * Writes {@code $AppendsIndex-0}: created with a {@code Started} at epoch 0 for every partition (which
  * records the partition count), then a {@code Started} each time an epoch closes. Every append
- * carries a {@code Snapshotted} unfold, so loading it is one read of the Tip.
+ * carries a {@code Snapshotted} unfold at the new version, so loading it ({@link AppendsIndex}, which
+ * holds the stream's name, events, fold and snapshot rule) is one read of the Tip.
  */
 public final class DynamoIndexStore {
-
-    /** The index state and the stream version it was read at. */
-    public record Loaded(IndexState state, long version) {}
 
     private final StoreClient index;
 
@@ -35,23 +29,9 @@ public final class DynamoIndexStore {
         this.index = index;
     }
 
-    /** Strongly consistent. */
+    /** Strongly consistent; the snapshot rule is the model's ({@link AppendsIndex#load}). */
     public Loaded load() {
-        Optional<Tip> tip = index.readTip(FeedStreams.INDEX, true);
-        if (tip.isEmpty()) {
-            return new Loaded(IndexState.EMPTY, 0);
-        }
-        Tip t = tip.get();
-        for (StoredUnfold u : t.unfolds()) {
-            if (IndexEvent.SNAPSHOTTED.equals(u.type()) && u.index() == t.version()) {
-                return new Loaded(IndexState.EMPTY.evolve(FeedCodec.decodeIndexEvent(u.type(), u.data())), t.version());
-            }
-        }
-        List<IndexEvent> events = new ArrayList<>();
-        for (StoredEvent e : index.readAll(FeedStreams.INDEX, Read.forward(0).strongly())) {
-            events.add(FeedCodec.decodeIndexEvent(e.type(), e.data()));
-        }
-        return new Loaded(IndexState.fold(events), events.size());
+        return AppendsIndex.load(index, true);
     }
 
     /** Creates the index for {@code partitions} unless it exists; returns what is there either way. */
@@ -87,6 +67,6 @@ public final class DynamoIndexStore {
         List<EventData> data = events.stream().map(e -> EventData.of(e.type(), FeedCodec.encode(e))).toList();
         IndexEvent.Snapshotted snapshot = after.snapshot();
         Unfold unfold = new Unfold(snapshot.type(), FeedCodec.encode(snapshot), null);
-        return index.append(FeedStreams.INDEX, expected, data, List.of(unfold)) instanceof AppendResult.Written;
+        return index.append(AppendsIndex.STREAM, expected, data, List.of(unfold)) instanceof AppendResult.Written;
     }
 }

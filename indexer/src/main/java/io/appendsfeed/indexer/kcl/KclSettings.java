@@ -1,8 +1,8 @@
 package io.appendsfeed.indexer.kcl;
 
 import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.indexer.settings.Variables;
-import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;
 import java.util.Locale;
@@ -17,7 +17,7 @@ import software.amazon.kinesis.metrics.MetricsLevel;
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table (Streams on)</td></tr>
  * <tr><td>{@code APPENDS_STREAM_ARN}</td><td>its stream; default: the table's {@code LatestStreamArn}</td></tr>
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}, {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}</td><td>as for the Lambda (see {@link LambdaSettings})</td></tr>
+ * <tr><td>{@code APPENDS_PARTITIONS}, {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}</td><td>as for every indexer (see {@link IndexerSettings})</td></tr>
  * <tr><td>{@code APPENDS_APPLICATION}</td><td>KCL application name (default {@code appendsfeed-<store table>})</td></tr>
  * <tr><td>{@code APPENDS_LEASE_TABLE}</td><td>default: the application name</td></tr>
  * <tr><td>{@code APPENDS_WORKER_ID}</td><td>default: host name and a random suffix</td></tr>
@@ -48,7 +48,7 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
 
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static KclSettings from(Function<String, String> env) {
-        LambdaSettings common = LambdaSettings.from(env);
+        IndexerSettings common = IndexerSettings.from(env);
         String store = Variables.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
         String app = blankToNull(env.apply(APPLICATION));
         String rejected = blankToNull(env.apply(ON_REJECTED));

@@ -2,10 +2,10 @@ package io.appendsfeed.indexer.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appendsfeed.indexer.backfill.internal.ScannedItem;
 import io.appendsfeed.indexer.backfill.internal.StreamAssembler;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.StoreItem;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,12 +13,12 @@ class StreamAssemblerTest {
 
     private static final StreamName S = StreamName.parse("Account-1");
 
-    private static ScannedItem.Events calf(long first, String... types) {
-        return new ScannedItem.Events(S, first, List.of(types), false);
+    private static StoreItem.Calf calf(long first, String... types) {
+        return new StoreItem.Calf(S, first, List.of(types));
     }
 
-    private static ScannedItem.Events tip(long first, String... types) {
-        return new ScannedItem.Events(S, first, List.of(types), true);
+    private static StoreItem.Tip tip(long first, String... types) {
+        return new StoreItem.Tip(S, first + types.length, List.of(types), 0, List.of());
     }
 
     @Test
@@ -55,7 +55,7 @@ class StreamAssemblerTest {
     void a_stream_with_an_unreadable_item_is_left_out_and_named() {
         StreamAssembler a = new StreamAssembler();
         a.add(calf(0, "A"));
-        a.reject(new ScannedItem.Rejected("p=Account-1, i=1", S, "attribute c is missing"));
+        a.reject(new StoreItem.Malformed("p=Account-1, i=1", S, "attribute c is missing"));
         assertThat(a.add(tip(1, "B"))).isNull();
         assertThat(a.incomplete()).isEmpty();
         assertThat(a.rejected()).containsEntry("p=Account-1, i=1", "attribute c is missing");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.StoreItems;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +26,7 @@ class RecordParserTest {
     }
 
     static Map<String, AttributeValue> tip(String p, long n, long a, String... c) {
-        Map<String, AttributeValue> m = new HashMap<>(keys(p, RecordParser.TIP_INDEX));
+        Map<String, AttributeValue> m = new HashMap<>(keys(p, StoreItems.TIP_INDEX));
         m.put("n", n(n));
         m.put("a", n(a));
         m.put("c", list(c));
@@ -55,7 +56,7 @@ class RecordParserTest {
 
     @Test
     void remove_calves_unfold_only_writes_and_reserved_streams_are_skipped() {
-        assertThat(RecordParser.parse(new ChangeRecord("1", "REMOVE", "NEW_IMAGE", keys("Account-1", RecordParser.TIP_INDEX), null, null)))
+        assertThat(RecordParser.parse(new ChangeRecord("1", "REMOVE", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), null, null)))
                 .isEqualTo(new Parsed.Skipped(Parsed.SkipReason.REMOVE));
         Map<String, AttributeValue> calf = new HashMap<>(tip("Account-1", 3, 0, "A", "B", "C"));
         calf.remove("a");
@@ -72,7 +73,7 @@ class RecordParserTest {
 
     @Test
     void keys_only_view_is_rejected_naming_the_record_and_the_fix() {
-        ChangeRecord r = new ChangeRecord("777", "INSERT", "KEYS_ONLY", keys("Account-1", RecordParser.TIP_INDEX), null, null);
+        ChangeRecord r = new ChangeRecord("777", "INSERT", "KEYS_ONLY", keys("Account-1", StoreItems.TIP_INDEX), null, null);
         String reason = rejection(r);
         assertThat(reason).contains("no new image").contains("KEYS_ONLY").contains("NEW_IMAGE");
         var rejected = ((Parsed.Rejected) RecordParser.parse(r)).rejected();
@@ -105,7 +106,7 @@ class RecordParserTest {
         img.put("e", AttributeValue.fromL(List.of(
                 AttributeValue.fromM(Map.of("t", s("2020-01-01T00:00:00.000Z"))),
                 AttributeValue.fromM(Map.of("t", s("2024-05-01T10:00:00.1234567+00:00"))))));
-        ChangeRecord r = new ChangeRecord("1", "MODIFY", "NEW_IMAGE", keys("Account-1", RecordParser.TIP_INDEX), img,
+        ChangeRecord r = new ChangeRecord("1", "MODIFY", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), img,
                 Instant.parse("2024-05-01T10:00:01Z"));
         // the first event is older but not part of this append: only the new one counts
         assertThat(((Parsed.Spanned) RecordParser.parse(r)).span().writtenAt()).isEqualTo(Instant.parse("2024-05-01T10:00:00.1234567Z"));

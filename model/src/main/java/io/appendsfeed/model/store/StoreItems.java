@@ -2,6 +2,7 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Fields;
+import io.appendsfeed.model.store.internal.ItemParser;
 import io.appendsfeed.model.store.internal.ItemSize;
 import io.appendsfeed.model.store.internal.Items;
 import java.util.List;
@@ -26,12 +27,13 @@ public final class StoreItems {
     public static final String TYPES = Fields.C;
     /** The item's events. */
     public static final String EVENTS = Fields.E;
-    /** The Tip's range key. */
+    /** How many events the write of a Tip appended (absent: 0). */
+    public static final String APPENDED = Fields.A;
+    /** The Tip's range key, {@code Int32.MaxValue}: fixed by the format (written once, in {@code Fields}). */
     public static final long TIP_INDEX = Fields.TIP_INDEX;
 
     private StoreItems() {}
 
-    /** The item's range key {@code i}. @throws StoreFormatException when it has none */
     /**
      * An event's timestamp {@code t} as any implementation writes it (ISO-8601, 0 to 9 fractional
      * digits, {@code Z} or an offset); the usual {@code Z} form is read without a formatter.
@@ -42,8 +44,46 @@ public final class StoreItems {
         return io.appendsfeed.model.store.internal.Timestamps.parse(t);
     }
 
+    /** The item's range key {@code i}; -1 when it has none. */
     public static long rangeKey(Map<String, AttributeValue> item) {
         return Items.rangeKey(item);
+    }
+
+    /**
+     * What a whole item is (as a scan or an export reads it: {@code p, i, n, c}, and {@code a} when
+     * present): a {@link StoreItem.Tip} (with {@code times} empty), a {@link StoreItem.Calf}, a
+     * {@link StoreItem.Reserved} item, or a {@link StoreItem.Malformed} one saying what is wrong. Never throws.
+     */
+    public static StoreItem parse(Map<String, AttributeValue> item) {
+        return ItemParser.item(item);
+    }
+
+    /**
+     * What a Streams record's new image shows (DESIGN.md, "The indexer", step 2): a {@link StoreItem.Tip}
+     * that appended events, a {@link StoreItem.Unfolded} Tip ({@code a} = 0), a {@link StoreItem.Calf}
+     * (read no further than its key: types null), a {@link StoreItem.Reserved} item, or a
+     * {@link StoreItem.Malformed} one ({@link #NO_IMAGE} for a Tip's record without an image). Reads only
+     * what that takes, and allocates nothing per event when {@code types} and {@code times} are given.
+     * Never throws.
+     *
+     * @param keys the record's key attributes ({@code p}, {@code i})
+     * @param image the new image, or null when the record carries none
+     * @param types the image's event types {@code c} when the source took them out of the image (each a
+     *              non-empty string), used as given; null to read {@code c}
+     * @param times the timestamps {@code t} of the image's events when the source took them out of the
+     *              image, used as given; null for a view over the image's {@code e}
+     */
+    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
+                                       List<String> types, List<String> times) {
+        return ItemParser.image(keys, image, types, times);
+    }
+
+    /** The problem of a {@link StoreItem.Malformed} Tip whose Streams record carries no new image. */
+    public static final String NO_IMAGE = ItemParser.NO_IMAGE;
+
+    /** An item's key for messages, {@code p=Account-42, i=2147483647}; never throws. */
+    public static String describeKey(Map<String, AttributeValue> keys) {
+        return ItemParser.describeKey(keys);
     }
 
     /** Whether the item is a stream's Tip. */

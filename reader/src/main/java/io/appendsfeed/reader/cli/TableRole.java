@@ -3,6 +3,7 @@ package io.appendsfeed.reader.cli;
 import io.appendsfeed.reader.cli.UsageException;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.store.StoreItems;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +26,7 @@ public record TableRole(Kind kind, String table, String example) {
 
     /** Items looked at to tell a store from the feed's own streams; a store's first items are streams. */
     private static final int SAMPLE = 25;
-    private static final AttributeValue TIP = AttributeValue.fromN(Integer.toString(Integer.MAX_VALUE));
+    private static final AttributeValue TIP = AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX));
 
     /**
      * @param description the table's description, already read

@@ -19,7 +19,7 @@ import io.appendsfeed.reader.cli.internal.EpochWalk;
 import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.internal.Problem;
 import io.appendsfeed.reader.cli.ProgressLine;
-import io.appendsfeed.reader.cli.internal.StoreScan;
+import io.appendsfeed.reader.cli.internal.StoreVersions;
 import io.appendsfeed.reader.cli.Table;
 import io.appendsfeed.reader.cli.UsageException;
 import io.appendsfeed.reader.internal.FeedIndex;
@@ -64,7 +64,7 @@ final class VerifyCommand implements Callable<Integer> {
         }
         try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, true)) {
             long estimate = c.describe(c.storeTable(), "--store-table", "APPENDS_STORE_TABLE").itemCount();
-            StoreScan scan = new StoreScan(c.dynamo(), c.storeTable(), segments);
+            StoreVersions scan = new StoreVersions(c.dynamo(), c.storeTable(), segments);
             Map<StreamName, Long> versions;
             Duration scanTime;
             try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * The boundaries the layout promises, checked on the compiled classes of every module (this module
  * depends on all of them): an {@code internal} package is used only by the package it belongs to and
  * that package's subpackages (so no module reaches into another's internals, and within a module a
- * sibling package cannot either), and the core never sees the adapters' types.
+ * sibling package cannot either), the core never sees the adapters' types, and the indexer's
+ * deployables (Lambda, KCL worker, poller, backfill, notifier) do not use one another.
  */
 class BoundariesTest {
 
@@ -70,6 +71,24 @@ class BoundariesTest {
                 .should().dependOnClassesThat().resideInAnyPackage("com.amazonaws.services.lambda..", "software.amazon.kinesis..",
                         "com.amazonaws.services.dynamodbv2.streamsadapter..")
                 .check(classes);
+    }
+
+    @Test
+    void the_indexers_deployables_share_only_the_core_and_the_indexers_settings() {
+        // the KCL worker, the poller and a backfill read their shared settings from indexer.settings, not
+        // through the Lambda's, and none reaches into another's package; the notifier is a Lambda too and
+        // converts its records with the Lambda's adapter
+        List<String> deployables = List.of("lambda", "kcl", "poller", "backfill", "notifier");
+        for (String d : deployables) {
+            for (String other : deployables) {
+                if (d.equals(other) || d.equals("notifier") && other.equals("lambda")) {
+                    continue;
+                }
+                noClasses().that().resideInAPackage("io.appendsfeed.indexer." + d + "..")
+                        .should().dependOnClassesThat().resideInAPackage("io.appendsfeed.indexer." + other + "..")
+                        .check(classes);
+            }
+        }
     }
 
     @Test

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.indexer.backfill.ExportFiles;
 import io.appendsfeed.indexer.backfill.ExportFormatException;
+import io.appendsfeed.model.store.StoreItem;
+import io.appendsfeed.model.store.StoreItems;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,13 +30,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * Reads one data file of a DynamoDB export: gzipped, one {@code {"Item": {...}}} per line in
  * DynamoDB JSON. Takes from each item only what the scan projects ({@code p, i, n, c}), so both
- * sources hand the same {@link ScannedItem}s on. Checks the file against its manifest entry: the
+ * sources hand the same {@link StoreItem}s on. Checks the file against its manifest entry: the
  * MD5 of its bytes and its item count.
  */
 public final class ExportReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> KEPT = List.of("p", "i", "n", "c");
+    private static final List<String> KEPT = List.of(StoreItems.STREAM, StoreItems.RANGE, StoreItems.NEXT, StoreItems.TYPES);
 
     private ExportReader() {}
 
@@ -42,7 +44,7 @@ public final class ExportReader {
      * @throws ExportFormatException for a line that is not an item, or a file whose count or checksum is not the manifest's
      * @throws UncheckedIOException when the file cannot be read
      */
-    public static void read(ExportFiles export, ExportManifest.DataFile file, Consumer<ScannedItem> sink, AtomicLong scanned,
+    public static void read(ExportFiles export, ExportManifest.DataFile file, Consumer<StoreItem> sink, AtomicLong scanned,
                             BooleanSupplier cancelled) {
         MessageDigest md5 = md5();
         long items = 0;
@@ -58,7 +60,7 @@ public final class ExportReader {
                     continue;
                 }
                 items++;
-                sink.accept(ScannedItem.parse(item(line, file.path(), items)));
+                sink.accept(StoreItems.parse(item(line, file.path(), items)));
                 scanned.incrementAndGet();
             }
             digest.transferTo(java.io.OutputStream.nullOutputStream()); // the gzip trailer may leave bytes unread

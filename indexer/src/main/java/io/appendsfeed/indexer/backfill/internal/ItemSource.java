@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.backfill.internal;
 
+import io.appendsfeed.model.store.StoreItem;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -22,6 +23,6 @@ public record ItemSource(String description, long estimatedItems, List<Task> tas
     @FunctionalInterface
     public interface Task {
         /** Hands each item to {@code sink} and counts it in {@code scanned}, until done or {@code cancelled}. */
-        void read(Consumer<ScannedItem> sink, AtomicLong scanned, BooleanSupplier cancelled);
+        void read(Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled);
     }
 }

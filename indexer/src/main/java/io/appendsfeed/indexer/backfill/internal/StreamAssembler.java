@@ -2,6 +2,7 @@ package io.appendsfeed.indexer.backfill.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.StoreItem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,12 +26,36 @@ public final class StreamAssembler {
     private long lateItems;
 
     private static final class Pieces {
-        final TreeMap<Long, ScannedItem.Events> byFirst = new TreeMap<>();
+        final TreeMap<Long, Piece> byFirst = new TreeMap<>();
         long tipNext = -1;
     }
 
-    /** @return the stream's spans in order when this item completes it, else null */
-    public synchronized List<Span> add(ScannedItem.Events item) {
+    /** The events of one item: {@code first .. first + types.size() - 1} (a Tip possibly none). */
+    record Piece(StreamName stream, long first, List<String> types, boolean tip) {
+        long next() {
+            return first + types.size();
+        }
+
+        /** The events as a span; null when there are none. */
+        Span span() {
+            return types.isEmpty() ? null : new Span(stream, first, types);
+        }
+    }
+
+    /** @return the stream's spans in order when this Tip completes it, else null */
+    public List<Span> add(StoreItem.Tip tip) {
+        return add(new Piece(tip.stream(), tip.first(), tip.types(), true));
+    }
+
+    /**
+     * @param calf read with its types ({@link io.appendsfeed.model.store.StoreItems#parse})
+     * @return the stream's spans in order when this calf completes it, else null
+     */
+    public List<Span> add(StoreItem.Calf calf) {
+        return add(new Piece(calf.stream(), calf.first(), java.util.Objects.requireNonNull(calf.types(), "calf.types"), false));
+    }
+
+    private synchronized List<Span> add(Piece item) {
         if (finished.contains(item.stream())) {
             lateItems++; // written after the stream was assembled: a live indexer's business, or the next run's
             return null;
@@ -49,8 +74,8 @@ public final class StreamAssembler {
     }
 
     /** Leaves the stream out: with an item it cannot read, its events cannot be indexed in order. */
-    public synchronized void reject(ScannedItem.Rejected item) {
-        rejected.put(item.key(), item.reason());
+    public synchronized void reject(StoreItem.Malformed item) {
+        rejected.put(item.key(), item.problem());
         if (item.stream() != null) {
             open.remove(item.stream());
             finished.add(item.stream());
@@ -72,7 +97,7 @@ public final class StreamAssembler {
 
     private static long coveredUpTo(Pieces p) {
         long cursor = 0;
-        for (ScannedItem.Events e : p.byFirst.values()) {
+        for (Piece e : p.byFirst.values()) {
             if (e.first() > cursor) {
                 break;
             }
@@ -82,10 +107,10 @@ public final class StreamAssembler {
     }
 
     /** Contiguous spans from index 0, overlaps trimmed; stops at the first hole. */
-    static List<Span> spans(Iterable<ScannedItem.Events> ordered) {
+    static List<Span> spans(Iterable<Piece> ordered) {
         List<Span> out = new ArrayList<>();
         long cursor = 0;
-        for (ScannedItem.Events e : ordered) {
+        for (Piece e : ordered) {
             if (e.first() > cursor) {
                 break;
             }

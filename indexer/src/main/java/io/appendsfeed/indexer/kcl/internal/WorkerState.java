@@ -28,7 +28,6 @@ public final class WorkerState {
     public KclConfig config() { return config; }
     public RejectedLog rejectedLog() { return rejectedLog; }
     public String storeTable() { return storeTable; }
-    public boolean closing() { return closing; }
     public long recordsIngested() { return recordsIngested.get(); }
 
     void ingested(int records) {

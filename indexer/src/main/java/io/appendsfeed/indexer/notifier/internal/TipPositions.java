@@ -8,7 +8,7 @@ import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.FeedNotification;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.indexer.internal.RecordParser;
+import io.appendsfeed.model.store.StoreItems;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -78,7 +78,7 @@ public final class TipPositions {
         if (p == null || p.s() == null || !p.s().startsWith(FeedStreams.EPOCH_CATEGORY + "-")) {
             return null;
         }
-        if (i == null || i.n() == null || !i.n().equals(Long.toString(RecordParser.TIP_INDEX))) {
+        if (i == null || i.n() == null || !i.n().equals(Long.toString(StoreItems.TIP_INDEX))) {
             return null; // a calf of an epoch
         }
         FeedStreams.EpochAddress epoch = epoch(p.s());

@@ -1,0 +1,138 @@
+package io.appendsfeed.indexer.settings;
+
+import io.appendsfeed.indexer.EpochLimits;
+import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.SameTableException;
+import io.appendsfeed.model.DynamoClients;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The settings every indexer deployable reads the same way (the Lambda, the KCL worker, the local
+ * poller, a backfill), from variables in this one place (through a {@code Function<String,String>}
+ * so that tests pass a map; the operations CLI puts its options in their place). Each deployable
+ * adds its own ({@code LambdaSettings}, {@code KclSettings}, {@code BackfillSettings}), so one
+ * environment configures them all.
+ *
+ * <table>
+ * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
+ * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed (which deployables require
+ * it says in theirs); never the index table</td></tr>
+ * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count (default 1); must match the index once created</td></tr>
+ * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}</td><td>default 999999</td></tr>
+ * <tr><td>{@code APPENDS_EPOCH_MAX_BYTES}</td><td>default 2097152</td></tr>
+ * <tr><td>{@code APPENDS_EPOCH_MAX_STREAMS}</td><td>default 100000</td></tr>
+ * <tr><td>{@code APPENDS_ALLOW_GAPS}</td><td>{@code true} to index past gaps with a WARN (default false)</td></tr>
+ * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true} declares a store with events from before the feed,
+ *     indexed by a backfill: streams whose earlier events are not where their write times put them are accepted as
+ *     they start (default false; see the indexer README, "Never a silent gap")</td></tr>
+ * <tr><td>{@code APPENDS_TIP_LAG_MS}</td><td>how long an epoch's Tip may lag while the source says more records are
+ * waiting (default 1000; 0 never)</td></tr>
+ * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
+ * <tr><td>{@code AWS_REGION}</td><td>the region (set by Lambda; default: the SDK's region chain)</td></tr>
+ * </table>
+ *
+ * @param storeTable null when not set
+ */
+public record IndexerSettings(String storeTable, IndexerConfig config, DynamoClients.Settings dynamo) {
+
+    public static final String INDEX_TABLE = "APPENDS_INDEX_TABLE";
+    public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
+    public static final String PARTITIONS = "APPENDS_PARTITIONS";
+    public static final String EPOCH_MAX_EVENTS = "APPENDS_EPOCH_MAX_EVENTS";
+    public static final String EPOCH_MAX_BYTES = "APPENDS_EPOCH_MAX_BYTES";
+    public static final String EPOCH_MAX_STREAMS = "APPENDS_EPOCH_MAX_STREAMS";
+    public static final String ALLOW_GAPS = "APPENDS_ALLOW_GAPS";
+    public static final String STORE_PREDATES_FEED = "APPENDS_STORE_PREDATES_FEED";
+    public static final String TIP_LAG_MS = "APPENDS_TIP_LAG_MS";
+    public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
+    public static final String REGION = "AWS_REGION";
+
+    /** @throws SameTableException when the store table is the index table */
+    public IndexerSettings {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(dynamo, "dynamo");
+        SameTableException.check(storeTable, config.indexTable());
+    }
+
+    /**
+     * @throws SameTableException when {@code APPENDS_STORE_TABLE} names the index table
+     * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
+     */
+    public static IndexerSettings from(Function<String, String> env) {
+        String table = env.apply(INDEX_TABLE);
+        if (table == null || table.isBlank()) {
+            throw new IllegalArgumentException(INDEX_TABLE + " is not set: set it to the name of the index table");
+        }
+        EpochLimits d = EpochLimits.DEFAULT;
+        EpochLimits limits;
+        try {
+            limits = new EpochLimits((int) positive(env, EPOCH_MAX_EVENTS, d.maxEvents()),
+                    positive(env, EPOCH_MAX_BYTES, d.maxBytes()), (int) positive(env, EPOCH_MAX_STREAMS, d.maxStreams()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("epoch limits from the environment are invalid: " + e.getMessage(), e);
+        }
+        String store = blankToNull(env.apply(STORE_TABLE));
+        IndexerConfig config = IndexerConfig.builder(table.trim())
+                .partitions((int) positive(env, PARTITIONS, 1))
+                .limits(limits)
+                .allowGaps(bool(env, ALLOW_GAPS))
+                .storeTable(store)
+                .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
+                .tipLag(Duration.ofMillis(numberOrZero(env, TIP_LAG_MS, IndexerConfig.DEFAULT_TIP_LAG_MILLIS)))
+                .build();
+        return new IndexerSettings(store, config,
+                DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
+    }
+
+    /** A whole number from 0 to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */
+    public static long numberOrZero(Function<String, String> env, String name, long dflt) {
+        String v = blankToNull(env.apply(name));
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            long n = Long.parseLong(v.trim().replace("_", ""));
+            if (n < 0 || n > Integer.MAX_VALUE) {
+                throw new NumberFormatException("out of range");
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is '" + v + "': give a whole number, 0 or more (default " + dflt + ")", e);
+        }
+    }
+
+    private static long positive(Function<String, String> env, String name, long dflt) {
+        String v = blankToNull(env.apply(name));
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            long n = Long.parseLong(v.trim().replace("_", ""));
+            if (n < 1 || n > Integer.MAX_VALUE && !name.equals(EPOCH_MAX_BYTES)) {
+                throw new NumberFormatException("out of range");
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is '" + v + "': give a positive whole number (default " + dflt + ")", e);
+        }
+    }
+
+    private static boolean bool(Function<String, String> env, String name) {
+        String v = blankToNull(env.apply(name));
+        if (v == null) {
+            return false;
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new IllegalArgumentException(name + " is '" + v + "': give true or false");
+        };
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}

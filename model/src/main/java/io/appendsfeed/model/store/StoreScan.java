@@ -1,0 +1,130 @@
+package io.appendsfeed.model.store;
+
+import io.appendsfeed.model.store.internal.Fields;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+
+/**
+ * A parallel Scan of a store table in segments, without event bodies: each item read as the keys, the
+ * version and the event types ({@code p, i, n, c}) and handed on as a {@link StoreItem}
+ * ({@link StoreItems#parse}). What the backfill and {@code feed verify} read a whole table with.
+ * A Scan costs read capacity by the bytes of the items read, bodies included, whatever it projects
+ * or filters; the projection saves only what crosses the network.
+ */
+public final class StoreScan {
+
+    private static final Map<String, String> NAMES = Map.of("#p", Fields.P, "#i", Fields.I, "#n", Fields.N, "#c", Fields.C);
+    private static final Map<String, AttributeValue> TIP = Map.of(":tip", AttributeValue.fromN(Long.toString(Fields.TIP_INDEX)));
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final int segments;
+    private final int pageSize;
+    private final boolean tipsOnly;
+
+    /**
+     * @param segments how many segments the table is read in (DynamoDB's {@code TotalSegments}), 1 to 1,000,000
+     * @param pageSize items per {@code Scan} request; 0 for DynamoDB's own limit (1 MB a page)
+     * @param tipsOnly hand on Tips only (calves are read, and paid for, then dropped by DynamoDB's filter)
+     */
+    public StoreScan(DynamoDbClient dynamo, String table, int segments, int pageSize, boolean tipsOnly) {
+        if (segments < 1 || segments > 1_000_000) {
+            throw new IllegalArgumentException("segments must be 1 to 1000000, was " + segments);
+        }
+        if (pageSize < 0) {
+            throw new IllegalArgumentException("pageSize must be >= 0 (0: DynamoDB's limit), was " + pageSize);
+        }
+        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
+        this.table = Objects.requireNonNull(table, "table");
+        this.segments = segments;
+        this.pageSize = pageSize;
+        this.tipsOnly = tipsOnly;
+    }
+
+    public int segments() {
+        return segments;
+    }
+
+    /**
+     * Reads one segment on the calling thread, page by page, handing each item to {@code sink}, until
+     * the segment ends or {@code cancelled} says so (checked after each page).
+     *
+     * @param scanned counts the items DynamoDB read (calves a {@code tipsOnly} scan dropped included), per page
+     * @param afterPage called with the count of items of each page once they are handed on (e.g. to spread
+     *                  the reads over time)
+     * @throws RuntimeException from DynamoDB (after the SDK's retries), or from {@code sink}
+     */
+    public void segment(int segment, Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled, IntConsumer afterPage) {
+        if (segment < 0 || segment >= segments) {
+            throw new IllegalArgumentException("segment must be 0 to " + (segments - 1) + ", was " + segment);
+        }
+        Map<String, AttributeValue> start = null;
+        do {
+            ScanRequest.Builder req = ScanRequest.builder().tableName(table).segment(segment).totalSegments(segments)
+                    .projectionExpression("#p, #i, #n, #c").expressionAttributeNames(NAMES);
+            if (pageSize > 0) {
+                req.limit(pageSize);
+            }
+            if (tipsOnly) {
+                req.filterExpression("#i = :tip").expressionAttributeValues(TIP);
+            }
+            if (start != null) {
+                req.exclusiveStartKey(start);
+            }
+            ScanResponse page = dynamo.scan(req.build());
+            List<Map<String, AttributeValue>> items = page.items();
+            for (Map<String, AttributeValue> item : items) {
+                sink.accept(StoreItems.parse(item));
+            }
+            scanned.addAndGet(page.scannedCount() != null ? page.scannedCount() : items.size());
+            afterPage.accept(items.size());
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null && !cancelled.getAsBoolean());
+    }
+
+    /**
+     * Reads every segment at once, each on a thread of its own, handing every item to {@code sink}
+     * (from those threads: it must be thread-safe). Returns when all are read.
+     *
+     * @param scanned counts the items DynamoDB read, for progress
+     * @throws RuntimeException the first failure of any segment (the others are then stopped)
+     */
+    public void run(Consumer<StoreItem> sink, AtomicLong scanned) {
+        ExecutorService pool = Executors.newFixedThreadPool(segments, r -> {
+            Thread t = new Thread(r, "appendsfeed-scan-" + table);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int s = 0; s < segments; s++) {
+                int segment = s;
+                futures.add(pool.submit(() -> segment(segment, sink, scanned, Thread.currentThread()::isInterrupted, n -> { })));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException("scan of " + table + " failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("scan of " + table + " interrupted", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
