@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.EpochWrite;
 
 /**
  * A span starts after its stream's known next index, and the Tip no longer holds the missing
@@ -40,6 +41,12 @@ public class FeedGapException extends RuntimeException {
                 + ", but event " + (actualIndex - 1) + " is in none of the epochs open when it was written: it never reached"
                 + " the feed, and the Tip does not hold all that is missing. Backfill the stream; if the store holds events from before"
                 + " the feed began (indexed by a backfill), set storePredatesFeed; or set allowGaps to index past the gap");
+    }
+
+    /** The gap an epoch's decision stopped at (or let through), as an exception to throw or log. */
+    public static FeedGapException of(EpochWrite.Gap gap) {
+        return gap.unplaced() ? unplaced(gap.stream(), gap.actualIndex())
+                : new FeedGapException(gap.stream(), gap.expectedIndex(), gap.actualIndex());
     }
 
     public StreamName stream() { return stream; }

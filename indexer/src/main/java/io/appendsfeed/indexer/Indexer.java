@@ -1,12 +1,12 @@
 package io.appendsfeed.indexer;
 
 import io.appendsfeed.indexer.internal.CapacityTally;
-import io.appendsfeed.indexer.internal.DynamoEpochStore;
-import io.appendsfeed.indexer.internal.DynamoIndexStore;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.indexer.internal.Parsed;
 import io.appendsfeed.indexer.internal.RecordParser;
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
@@ -43,8 +43,9 @@ public final class Indexer {
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
     private final IndexerConfig config;
-    private final DynamoEpochStore epochs;
-    private final DynamoIndexStore index;
+    private final AppendsEpoch epochs;
+    /** The index table: {@code $AppendsIndex-0} ({@link AppendsIndex}) and the epochs ({@link AppendsEpoch}). */
+    private final StoreClient index;
     /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
     private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "appendsfeed-partition");
@@ -61,8 +62,8 @@ public final class Indexer {
     private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally) {
         this.config = config;
         this.tally = tally;
-        this.epochs = new DynamoEpochStore(index, config.clock());
-        this.index = new DynamoIndexStore(index);
+        this.epochs = new AppendsEpoch(index, config.clock());
+        this.index = index;
         this.storeTimes = store == null ? null : (stream, at) -> {
             List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
             return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
@@ -86,9 +87,9 @@ public final class Indexer {
         StoreClient store = config.storeTable() == null ? null
                 : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(meter).tipCacheStreams(0).build());
         Indexer indexer = new Indexer(config, index, store, tally);
-        IndexState state = indexer.index.load().state();
+        IndexState state = AppendsIndex.load(index, true).state();
         if (!state.isCreated()) {
-            state = indexer.index.create(config.partitions()).state();
+            state = AppendsIndex.create(index, config.partitions()).state();
             log.info("index {}: created with {} partition(s)", config.indexTable(), state.partitions());
         }
         if (state.partitions() != config.partitions()) {

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.feed.EpochLimits;
 import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.CapacityMeter;
 import java.time.Clock;

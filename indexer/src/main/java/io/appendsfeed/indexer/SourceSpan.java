@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.feed.EpochDecider;
 import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
 import java.util.Objects;
@@ -21,7 +22,7 @@ import java.util.Objects;
  *              ({@link EventTimes#NONE} when it knows none): how the indexer places a stream it does
  *              not find among the recent epochs
  */
-public record SourceSpan(Span span, Span tip, Instant writtenAt, String position, EventTimes times) {
+public record SourceSpan(Span span, Span tip, Instant writtenAt, String position, EventTimes times) implements EpochDecider.Input {
 
     public SourceSpan {
         Objects.requireNonNull(span, "span");

@@ -3,7 +3,7 @@ package io.appendsfeed.indexer.cli;
 import io.appendsfeed.reader.cli.CommonOptions;
 import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
-import io.appendsfeed.reader.cli.Settings;
+import io.appendsfeed.reader.cli.CliSettings;
 import io.appendsfeed.reader.cli.UsageException;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,8 +32,8 @@ abstract class Operation {
     Function<String, String> variables(Connection c, IndexerOptions indexer, Map<String, String> more) {
         Map<String, String> given = new HashMap<>(more);
         indexer.into(given);
-        given.put(Settings.STORE_TABLE_VAR, c.storeTable());
-        given.put(Settings.INDEX_TABLE_VAR, c.indexTable());
+        given.put(CliSettings.STORE_TABLE_VAR, c.storeTable());
+        given.put(CliSettings.INDEX_TABLE_VAR, c.indexTable());
         return name -> given.containsKey(name) ? given.get(name) : ctx.env().apply(name);
     }
 

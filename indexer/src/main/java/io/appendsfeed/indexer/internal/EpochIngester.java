@@ -6,8 +6,14 @@ import io.appendsfeed.indexer.IngestConflictException;
 import io.appendsfeed.indexer.PartitionOutcome;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.EpochDecider;
 import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.EpochState;
+import io.appendsfeed.model.feed.EpochWrite;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.StoreClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,14 +36,14 @@ public final class EpochIngester {
     private static final Logger log = LoggerFactory.getLogger(EpochIngester.class);
 
     private final PartitionId partition;
-    private final DynamoEpochStore epochs;
-    private final DynamoIndexStore index;
+    private final AppendsEpoch epochs;
+    private final StoreClient index;
     private final PriorEpochs prior;
     private final FeedHistory history;
     private final IndexerConfig config;
     private EpochState state; // the active epoch as last seen; a valid prefix of it even after a failed write
 
-    public EpochIngester(PartitionId partition, DynamoEpochStore epochs, DynamoIndexStore index, IndexerConfig config,
+    public EpochIngester(PartitionId partition, AppendsEpoch epochs, StoreClient index, IndexerConfig config,
                          FeedHistory.StoreTimes storeTimes) {
         this.partition = partition;
         this.epochs = epochs;
@@ -72,7 +78,7 @@ public final class EpochIngester {
                 rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
                 Map<StreamName, Long> before = new HashMap<>(prior.lookup(s.epoch(), unknown, horizon));
                 Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
-                Decision d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
+                EpochWrite d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
                 if (d.writes()) {
                     boolean last = d.remainder() == null && d.consumed() == rest.size();
                     boolean moveTip = d.close() || (last && !moreWaiting) || tipBehindTooLong(s.epoch());
@@ -98,13 +104,14 @@ public final class EpochIngester {
                     log.warn("partition {} epoch {}: indexed {} events missing from the delivered records from the Tips instead",
                             partition, s.epoch(), d.healedEvents());
                 }
-                d.allowedGaps().forEach(g -> log.warn("partition {}: allowed gap: {}", partition, g.getMessage()));
+                d.allowedGaps().forEach(g -> log.warn("partition {}: allowed gap: {}", partition, FeedGapException.of(g).getMessage()));
                 settled += d.consumed();
                 rest = rest.subList(d.consumed(), rest.size());
                 if (d.remainder() != null) {
                     // the rest of a span too big for one write goes first in the next; it settles once all of it is in
+                    SourceSpan in = rest.get(0);
                     List<SourceSpan> next = new ArrayList<>(rest.size());
-                    next.add(d.remainder());
+                    next.add(new SourceSpan(d.remainder(), in.tip(), in.writtenAt(), in.position(), in.times()));
                     next.addAll(rest.subList(1, rest.size()));
                     rest = next;
                 }
@@ -115,7 +122,7 @@ public final class EpochIngester {
                         s = state = fresh;
                         continue;
                     }
-                    throw d.gap();
+                    throw FeedGapException.of(d.gap());
                 }
                 if (d.close()) {
                     c.closed++;
@@ -190,7 +197,7 @@ public final class EpochIngester {
 
     private EpochState active() {
         if (state == null) {
-            EpochId e = index.load().state().activeEpoch(partition);
+            EpochId e = AppendsIndex.load(index, true).state().activeEpoch(partition);
             state = moveOnIfClosed(epochs.load(partition, e));
         }
         return state;
@@ -217,7 +224,7 @@ public final class EpochIngester {
             }
             prior.remember(s);
             EpochId next = s.epoch().next();
-            index.start(partition, next);
+            AppendsIndex.start(index, partition, next);
             log.info("partition {}: epoch {} closed, {} active", partition, s.epoch(), next);
             s = epochs.load(partition, next);
         }

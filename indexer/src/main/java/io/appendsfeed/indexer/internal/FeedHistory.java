@@ -2,7 +2,9 @@ package io.appendsfeed.indexer.internal;
 
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.EpochState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import java.time.Duration;
@@ -53,7 +55,7 @@ public final class FeedHistory {
         Instant writtenAt(StreamName stream, long index);
     }
 
-    private final DynamoEpochStore epochs;
+    private final AppendsEpoch epochs;
     private final PartitionId partition;
     private final Duration window;
     private final Duration skew;
@@ -66,7 +68,7 @@ public final class FeedHistory {
         }
     };
 
-    FeedHistory(DynamoEpochStore epochs, PartitionId partition, Duration window, Duration skew, StoreTimes store) {
+    FeedHistory(AppendsEpoch epochs, PartitionId partition, Duration window, Duration skew, StoreTimes store) {
         this.epochs = epochs;
         this.partition = partition;
         this.window = window;

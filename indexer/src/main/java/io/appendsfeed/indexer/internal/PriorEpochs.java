@@ -1,7 +1,9 @@
 package io.appendsfeed.indexer.internal;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.EpochState;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
 import java.util.Collection;
@@ -31,7 +33,7 @@ public final class PriorEpochs {
 
     private record Seen(long next, int epoch) {}
 
-    private final DynamoEpochStore store;
+    private final AppendsEpoch store;
     private final PartitionId partition;
     private final Map<EpochId, Optional<Instant>> closedAt = new HashMap<>();
     private final Map<StreamName, Seen> merged = new HashMap<>();
@@ -39,7 +41,7 @@ public final class PriorEpochs {
     private int from = 0;
     private int to = -1;
 
-    public PriorEpochs(DynamoEpochStore store, PartitionId partition) {
+    public PriorEpochs(AppendsEpoch store, PartitionId partition) {
         this.store = store;
         this.partition = partition;
     }

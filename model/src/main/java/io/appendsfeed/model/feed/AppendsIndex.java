@@ -1,11 +1,16 @@
 package io.appendsfeed.model.feed;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.AppendResult;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Tip;
+import io.appendsfeed.model.store.Unfold;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,8 +18,13 @@ import java.util.function.LongFunction;
 
 /**
  * {@code $AppendsIndex-0}, in one place: its stream name ({@link #STREAM}), its events ({@link IndexEvent},
- * encoded by {@link FeedCodec}), its fold ({@link IndexState}) and how it is loaded, snapshot rule
- * included. The indexer and the reader both load it here (DESIGN.md, "The index table").
+ * encoded by {@link FeedCodec}), its fold ({@link IndexState}), how it is loaded, snapshot rule
+ * included, and how it is written. The indexer and the reader both load it here (DESIGN.md, "The index
+ * table"); the indexer writes it here.
+ *
+ * <p><b>Writing.</b> The index is created with a {@code Started} at epoch 0 for every partition (which
+ * records the partition count), then gets a {@code Started} each time an epoch closes. Every append
+ * carries a {@code Snapshotted} unfold at the new version, so that loading it is one read of the Tip.
  *
  * <p><b>The snapshot rule.</b> A {@code Snapshotted} unfold in the Tip at index {@code u.i} stands for the
  * events before {@code u.i}: the state is that snapshot folded with the events from {@code u.i} up to the
@@ -87,5 +97,49 @@ public final class AppendsIndex {
             }
         }
         return new Loaded(state, tip.version());
+    }
+
+    /**
+     * Creates the index for {@code partitions} unless it exists; returns what is there either way
+     * (strongly consistent).
+     *
+     * @throws RuntimeException from DynamoDB, after the SDK's retries
+     */
+    public static Loaded create(StoreClient index, int partitions) {
+        List<IndexEvent> started = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            started.add(new IndexEvent.Started(PartitionId.of(p), EpochId.ZERO));
+        }
+        // a conflict means another indexer created it first: what it recorded is what counts
+        append(index, Expected.noStream(), IndexState.fold(started), started);
+        return load(index, true);
+    }
+
+    /**
+     * Records that {@code epoch} is the active epoch of {@code partition}, unless the index already
+     * says so or names a later one. Idempotent; retries on conflicts.
+     *
+     * @return the index's state afterwards
+     * @throws RuntimeException from DynamoDB, after the SDK's retries
+     */
+    public static IndexState start(StoreClient index, PartitionId partition, EpochId epoch) {
+        while (true) {
+            Loaded l = load(index, true);
+            if (l.state().isCreated() && l.state().activeEpoch(partition).compareTo(epoch) >= 0) {
+                return l.state();
+            }
+            IndexEvent.Started started = new IndexEvent.Started(partition, epoch);
+            IndexState next = l.state().evolve(started);
+            if (append(index, Expected.version(l.version()), next, List.of(started))) {
+                return next;
+            }
+        }
+    }
+
+    private static boolean append(StoreClient index, Expected expected, IndexState after, List<IndexEvent> events) {
+        List<EventData> data = events.stream().map(e -> EventData.of(e.type(), FeedCodec.encode(e))).toList();
+        IndexEvent.Snapshotted snapshot = after.snapshot();
+        Unfold unfold = new Unfold(snapshot.type(), FeedCodec.encode(snapshot), null);
+        return index.append(STREAM, expected, data, List.of(unfold)) instanceof AppendResult.Written;
     }
 }

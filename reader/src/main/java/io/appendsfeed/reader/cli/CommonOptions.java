@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.cli;
 
 import io.appendsfeed.reader.cli.CliContext;
-import io.appendsfeed.reader.cli.Settings;
+import io.appendsfeed.reader.cli.CliSettings;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,8 +29,8 @@ public final class CommonOptions {
     String indexTable;
 
     /** This command's options, then its parent command's ({@code feed checkpoints --index-table x set ...}), then the environment. */
-    public Settings settings(CliContext ctx, CommonOptions parent) {
-        return Settings.resolve(pick(endpoint, parent == null ? null : parent.endpoint),
+    public CliSettings settings(CliContext ctx, CommonOptions parent) {
+        return CliSettings.resolve(pick(endpoint, parent == null ? null : parent.endpoint),
                 pick(region, parent == null ? null : parent.region),
                 pick(profile, parent == null ? null : parent.profile),
                 pick(storeTable, parent == null ? null : parent.storeTable),

@@ -34,7 +34,7 @@ public final class Connection implements AutoCloseable {
         INDEX
     }
 
-    private final Settings settings;
+    private final CliSettings settings;
     private final DynamoDbClient dynamo;
     private final Clock clock;
     private final String where;
@@ -43,7 +43,7 @@ public final class Connection implements AutoCloseable {
     private TableRole indexRole;
     private TableRole storeRole;
 
-    private Connection(Settings settings, DynamoDbClient dynamo, Clock clock, String where) {
+    private Connection(CliSettings settings, DynamoDbClient dynamo, Clock clock, String where) {
         this.settings = settings;
         this.dynamo = dynamo;
         this.clock = clock;
@@ -59,7 +59,7 @@ public final class Connection implements AutoCloseable {
      *         the connection settings cannot work (no region anywhere, an unknown profile)
      * @throws SdkException when DynamoDB cannot be reached
      */
-    public static Connection open(CliContext ctx, Settings settings, IndexUse use, boolean needStore) {
+    public static Connection open(CliContext ctx, CliSettings settings, IndexUse use, boolean needStore) {
         String indexTable = settings.requireIndexTable();
         String storeTable = needStore ? settings.requireStoreTable() : null;
         if (indexTable.equals(storeTable)) {
@@ -89,9 +89,9 @@ public final class Connection implements AutoCloseable {
     }
 
     private void checkRoles(String indexTable, String storeTable, IndexUse use) {
-        indexRole = TableRole.of(dynamo, describe(indexTable, "--index-table", Settings.INDEX_TABLE_VAR), "--index-table");
+        indexRole = TableRole.of(dynamo, describe(indexTable, "--index-table", CliSettings.INDEX_TABLE_VAR), "--index-table");
         if (storeTable != null) {
-            storeRole = TableRole.of(dynamo, describe(storeTable, "--store-table", Settings.STORE_TABLE_VAR), "--store-table");
+            storeRole = TableRole.of(dynamo, describe(storeTable, "--store-table", CliSettings.STORE_TABLE_VAR), "--store-table");
         }
         if (indexRole.kind() == TableRole.Kind.STORE && storeRole != null && storeRole.kind() == TableRole.Kind.INDEX) {
             throw new UsageException("the tables are swapped: --index-table '" + indexTable + "' is " + indexRole.describe()
@@ -99,7 +99,7 @@ public final class Connection implements AutoCloseable {
         }
         if (indexRole.kind() == TableRole.Kind.STORE) {
             throw new UsageException("--index-table '" + indexTable + "' is " + indexRole.describe()
-                    + ": pass the feed's index table (the one the indexer writes), or set " + Settings.INDEX_TABLE_VAR);
+                    + ": pass the feed's index table (the one the indexer writes), or set " + CliSettings.INDEX_TABLE_VAR);
         }
         if (indexRole.kind() == TableRole.Kind.EMPTY && use == IndexUse.WRITE) {
             throw new UsageException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
@@ -107,7 +107,7 @@ public final class Connection implements AutoCloseable {
         }
         if (storeRole != null && storeRole.kind() == TableRole.Kind.INDEX) {
             throw new UsageException("--store-table '" + storeTable + "' is " + storeRole.describe()
-                    + ": pass the event store table (the one your application writes), or set " + Settings.STORE_TABLE_VAR);
+                    + ": pass the event store table (the one your application writes), or set " + CliSettings.STORE_TABLE_VAR);
         }
     }
 
@@ -121,7 +121,7 @@ public final class Connection implements AutoCloseable {
         }
     }
 
-    public Settings settings() {
+    public CliSettings settings() {
         return settings;
     }
 

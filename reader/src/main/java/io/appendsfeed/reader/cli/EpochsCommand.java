@@ -91,8 +91,8 @@ final class EpochsCommand implements Callable<Integer> {
         Table t = new Table("PARTITION>", "EPOCH>", "ACTIVE", "CLOSED", "ENTRIES>", "SPANS>", "STREAMS>", "EVENTS>", "BYTES>",
                 "FIRST INDEXED", "LAST INDEXED");
         for (EpochSummary e : epochs) {
-            t.row(e.partition, e.epoch, state.activeEpoch(e.partition).equals(e.epoch) ? "*" : "", e.closed ? "yes" : "no",
-                    e.entries, e.spans, e.streams(), e.events, e.bytes, Formats.time(e.firstIndexed), Formats.time(e.lastIndexed));
+            t.row(e.partition, e.epoch, state.activeEpoch(e.partition).equals(e.epoch) ? "*" : "", e.closed() ? "yes" : "no",
+                    e.entries(), e.spans, e.streams(), e.events, e.bytes(), Formats.time(e.firstIndexed), Formats.time(e.lastIndexed));
         }
         t.print(ctx.out());
     }
@@ -101,9 +101,9 @@ final class EpochsCommand implements Callable<Integer> {
         ArrayNode a = Formats.object().arrayNode();
         for (EpochSummary e : epochs) {
             a.addObject().put("partition", e.partition.value()).put("epoch", e.epoch.value())
-                    .put("active", state.activeEpoch(e.partition).equals(e.epoch)).put("closed", e.closed)
-                    .put("entries", e.entries).put("spans", e.spans).put("streams", e.streams()).put("events", e.events)
-                    .put("bytes", e.bytes).put("firstIndexed", e.firstIndexed == null ? null : e.firstIndexed.toString())
+                    .put("active", state.activeEpoch(e.partition).equals(e.epoch)).put("closed", e.closed())
+                    .put("entries", e.entries()).put("spans", e.spans).put("streams", e.streams()).put("events", e.events)
+                    .put("bytes", e.bytes()).put("firstIndexed", e.firstIndexed == null ? null : e.firstIndexed.toString())
                     .put("lastIndexed", e.lastIndexed == null ? null : e.lastIndexed.toString());
         }
         Formats.printJson(ctx.out(), a);

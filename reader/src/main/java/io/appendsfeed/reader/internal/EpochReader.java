@@ -1,10 +1,9 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.FeedCodec;
 import io.appendsfeed.model.feed.FeedFormatException;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
@@ -13,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Reads a partition's epoch events from a position; an epoch stream that does not exist yet reads as empty. */
+/**
+ * Reads a partition's epoch events from a position; an epoch stream that does not exist yet reads as empty.
+ * The epoch's name, decoding and where a walk goes after each event are {@link AppendsEpoch}'s.
+ */
 public final class EpochReader {
 
     private final StoreClient index;
@@ -32,7 +34,7 @@ public final class EpochReader {
         if (from.offset() == 0) {
             return from;
         }
-        List<StoredEvent> previous = index.readAll(FeedStreams.epoch(partition, from.epoch()),
+        List<StoredEvent> previous = index.readAll(AppendsEpoch.stream(partition, from.epoch()),
                 Read.forward(from.offset() - 1).limit(1).typesOnly());
         boolean afterClosed = !previous.isEmpty() && previous.get(0).index() == from.offset() - 1
                 && EpochEvent.CLOSED.equals(previous.get(0).type());
@@ -53,7 +55,7 @@ public final class EpochReader {
     public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> out = new ArrayList<>();
         long expected = from.offset();
-        try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(partition, from.epoch()),
+        try (Stream<StoredEvent> events = index.read(AppendsEpoch.stream(partition, from.epoch()),
                 Read.forward(from.offset()).limit(max).toItemEnd())) {
             for (StoredEvent e : (Iterable<StoredEvent>) events::iterator) {
                 if (e.index() < expected) {
@@ -64,7 +66,7 @@ public final class EpochReader {
                 }
                 EpochEvent event;
                 try {
-                    event = FeedCodec.decodeEpochEvent(e.type(), e.data());
+                    event = AppendsEpoch.decode(e);
                 } catch (FeedFormatException unreadable) {
                     if (out.isEmpty()) {
                         throw unreadable;

@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import java.time.Instant;
@@ -11,7 +12,6 @@ import java.time.Instant;
 public record EpochRecord(Checkpoint position, Checkpoint next, Instant indexedAt, EpochEvent event) {
 
     public static EpochRecord of(Checkpoint position, Instant indexedAt, EpochEvent event) {
-        Checkpoint next = event instanceof EpochEvent.Closed ? position.nextEpoch() : position.plus(1);
-        return new EpochRecord(position, next, indexedAt, event);
+        return new EpochRecord(position, AppendsEpoch.after(position, event), indexedAt, event);
     }
 }

@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
@@ -43,7 +44,7 @@ public final class FeedPositions {
     public Checkpoint tail(PartitionId p) {
         EpochId e = feedIndex.read().activeEpoch(p);
         while (true) {
-            Optional<Tip> tip = index.readTip(FeedStreams.epoch(p, e), true);
+            Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), true);
             if (tip.isEmpty()) {
                 return Checkpoint.of(e, 0);
             }
@@ -116,7 +117,7 @@ public final class FeedPositions {
     }
 
     private Instant timeAt(PartitionId p, EpochId e, long offset) {
-        List<StoredEvent> one = index.readAll(FeedStreams.epoch(p, e), Read.forward(offset).limit(1));
+        List<StoredEvent> one = index.readAll(AppendsEpoch.stream(p, e), Read.forward(offset).limit(1));
         return one.isEmpty() || one.get(0).index() != offset ? null : one.get(0).timestamp();
     }
 
@@ -137,7 +138,7 @@ public final class FeedPositions {
     }
 
     private boolean isClosed(PartitionId p, EpochId e) {
-        return index.readTip(FeedStreams.epoch(p, e), true).map(this::isClosed).orElse(false);
+        return index.readTip(AppendsEpoch.stream(p, e), true).map(this::isClosed).orElse(false);
     }
 
     private boolean isClosed(Tip tip) {

@@ -195,14 +195,14 @@ public final class Scheduler {
             }
             for (Work w : job) {
                 try (LogContext ignored = LogContext.stream(call.group(), w.slot().partition, w.stream())) {
-                    Outcome o = call.run(w, loaded.get(w));
+                    StreamCallOutcome o = call.run(w, loaded.get(w));
                     completed++;
                     completed(w, o);
                 }
             }
         } finally {
             for (int k = completed; k < job.size(); k++) {
-                completed(job.get(k), new Outcome.Failed(notLoaded != null ? notLoaded
+                completed(job.get(k), new StreamCallOutcome.Failed(notLoaded != null ? notLoaded
                         : new IllegalStateException("the handler call did not complete")));
             }
             synchronized (this) {
@@ -224,7 +224,7 @@ public final class Scheduler {
         return p;
     }
 
-    private void completed(Work w, Outcome o) {
+    private void completed(Work w, StreamCallOutcome o) {
         ParkedStream toPark = null;
         StreamState s;
         synchronized (this) {
@@ -234,12 +234,12 @@ public final class Scheduler {
                 wakeNewer(w);
                 return; // the partition was closed meanwhile: the outcome no longer counts
             }
-            if (o instanceof Outcome.Done done) {
+            if (o instanceof StreamCallOutcome.Done done) {
                 complete(s, s.handled(w, done.nextIndex()));
-            } else if (o instanceof Outcome.ReplayDone) {
+            } else if (o instanceof StreamCallOutcome.ReplayDone) {
                 LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
                 complete(s, s.replayed(w));
-            } else if (o instanceof Outcome.Failed failed) {
+            } else if (o instanceof StreamCallOutcome.Failed failed) {
                 toPark = failed(s, w, failed.error());
             }
             if (toPark == null) {

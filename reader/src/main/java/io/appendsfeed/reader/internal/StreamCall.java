@@ -62,13 +62,13 @@ public final class StreamCall {
     }
 
     /** @param loaded the call's bodies, when loaded */
-    Outcome run(Work w, BodyLoader.Loaded loaded) {
+    StreamCallOutcome run(Work w, BodyLoader.Loaded loaded) {
         try {
             List<FeedEvent> events;
             if (w.replay()) {
                 events = loader.readFrom(w.stream(), w.replayFrom(), maxBatchEvents, loadBodies);
                 if (events.isEmpty()) {
-                    return new Outcome.ReplayDone();
+                    return new StreamCallOutcome.ReplayDone();
                 }
             } else if (loaded != null) {
                 events = loaded.events();
@@ -78,7 +78,7 @@ public final class StreamCall {
             long end = events.get(events.size() - 1).index() + 1;
             List<FeedEvent> todo = filter.select(events, w.skipBelow(), w.notBefore());
             if (todo.isEmpty()) {
-                return new Outcome.Done(end);
+                return new StreamCallOutcome.Done(end);
             }
             HandlerResult r = handler.handle(w.stream(), List.copyOf(todo));
             if (r == null) {
@@ -89,15 +89,15 @@ public final class StreamCall {
                 throw new IllegalStateException("the handler returned reached(" + reached + "), not past the first event "
                         + todo.get(0).index() + " it was given: no progress");
             }
-            return new Outcome.Done(reached);
+            return new StreamCallOutcome.Done(reached);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Outcome.Failed(e);
+            return new StreamCallOutcome.Failed(e);
         } catch (Exception e) {
-            return new Outcome.Failed(e);
+            return new StreamCallOutcome.Failed(e);
         } catch (AssertionError | LinkageError e) {
             // a failing assertion or a missing class in a handler fails its stream, not the reader
-            return new Outcome.Failed(new IllegalStateException("the handler threw " + e, e));
+            return new StreamCallOutcome.Failed(new IllegalStateException("the handler threw " + e, e));
         }
     }
 

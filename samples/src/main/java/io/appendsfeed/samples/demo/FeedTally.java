@@ -1,9 +1,8 @@
 package io.appendsfeed.samples.demo;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
@@ -40,11 +39,11 @@ public final class FeedTally {
         for (int p = 0; p < tails.size(); p++) {
             Checkpoint at = tails.get(p);
             while (true) {
-                List<StoredEvent> events = index.readAll(FeedStreams.epoch(PartitionId.of(p), at.epoch()),
+                List<StoredEvent> events = index.readAll(AppendsEpoch.stream(PartitionId.of(p), at.epoch()),
                         Read.forward(at.offset()).strongly());
                 boolean closed = false;
                 for (StoredEvent stored : events) {
-                    EpochEvent event = FeedCodec.decodeEpochEvent(stored.type(), stored.data());
+                    EpochEvent event = AppendsEpoch.decode(stored);
                     if (event instanceof EpochEvent.Ingested ingested) {
                         ingested.add().forEach(this::record);
                         ingested.app().forEach(this::record);

@@ -101,7 +101,7 @@ public final class Transactor<S, E> {
      * @return {@link Outcome.Committed} or {@link Outcome.Rejected}, never {@link Outcome.Stale}
      * @throws TooManyConflictsException after {@link #MAX_ATTEMPTS} lost races; nothing was written
      */
-    public Outcome<S, E> transact(StreamName stream, Function<S, Decision<E>> decide) {
+    public Outcome<S, E> transact(StreamName stream, Function<S, CommandDecision<E>> decide) {
         Loaded<S> cached = cache == null ? null : cache.get(stream);
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             Loaded<S> loaded = cached != null ? cached : load(stream, attempt > 1);
@@ -144,7 +144,7 @@ public final class Transactor<S, E> {
      *
      * @return {@link Outcome.Stale} when the stream has moved on; nothing was written then
      */
-    public Outcome<S, E> transactAt(StreamName stream, long expectedVersion, Function<S, Decision<E>> decide) {
+    public Outcome<S, E> transactAt(StreamName stream, long expectedVersion, Function<S, CommandDecision<E>> decide) {
         Loaded<S> loaded = load(stream, true);
         if (loaded.version() != expectedVersion) {
             return new Outcome.Stale<>(expectedVersion, loaded.version());
@@ -167,12 +167,12 @@ public final class Transactor<S, E> {
     }
 
     /** Empty when another writer won the race. */
-    private Optional<Outcome<S, E>> decideAndAppend(StreamName stream, Loaded<S> loaded, Function<S, Decision<E>> decide) {
-        Decision<E> decision = decide.apply(loaded.state());
-        if (decision instanceof Decision.Reject<E> r) {
+    private Optional<Outcome<S, E>> decideAndAppend(StreamName stream, Loaded<S> loaded, Function<S, CommandDecision<E>> decide) {
+        CommandDecision<E> decision = decide.apply(loaded.state());
+        if (decision instanceof CommandDecision.Reject<E> r) {
             return Optional.of(new Outcome.Rejected<>(r.reason(), loaded.version(), loaded.state()));
         }
-        List<E> events = ((Decision.Accept<E>) decision).events();
+        List<E> events = ((CommandDecision.Accept<E>) decision).events();
         if (events.isEmpty()) {
             return Optional.of(new Outcome.Committed<>(loaded.version(), events, loaded.state()));
         }

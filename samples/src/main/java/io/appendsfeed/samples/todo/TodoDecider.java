@@ -1,6 +1,6 @@
 package io.appendsfeed.samples.todo;
 
-import io.appendsfeed.samples.eventsourcing.Decision;
+import io.appendsfeed.samples.eventsourcing.CommandDecision;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,24 +9,24 @@ public final class TodoDecider {
 
     private TodoDecider() {}
 
-    public static Decision<TodoEvent> decide(TodoState state, TodoCommand command) {
+    public static CommandDecision<TodoEvent> decide(TodoState state, TodoCommand command) {
         if (command instanceof TodoCommand.Create c) {
             return state.status() == TodoState.Status.NONE
-                    ? Decision.accept(new TodoEvent.Created(c.list(), c.title()))
-                    : Decision.reject("todo already exists");
+                    ? CommandDecision.accept(new TodoEvent.Created(c.list(), c.title()))
+                    : CommandDecision.reject("todo already exists");
         }
         if (state.status() == TodoState.Status.NONE) {
-            return Decision.reject("no such todo");
+            return CommandDecision.reject("no such todo");
         }
         if (state.status() == TodoState.Status.DELETED) {
-            return Decision.reject("todo was deleted");
+            return CommandDecision.reject("todo was deleted");
         }
         if (command instanceof TodoCommand.Delete) {
-            return Decision.accept(new TodoEvent.Deleted());
+            return CommandDecision.accept(new TodoEvent.Deleted());
         }
         TodoCommand.Update u = (TodoCommand.Update) command;
         if (u.list() != null && !u.list().equals(state.list())) {
-            return Decision.reject("a todo cannot move to another list: it is in '" + state.list() + "'");
+            return CommandDecision.reject("a todo cannot move to another list: it is in '" + state.list() + "'");
         }
         List<TodoEvent> events = new ArrayList<>();
         if (!u.title().equals(state.title())) {
@@ -35,6 +35,6 @@ public final class TodoDecider {
         if (u.completed() != state.completed()) {
             events.add(u.completed() ? new TodoEvent.Completed() : new TodoEvent.Reopened());
         }
-        return new Decision.Accept<>(events); // none when nothing changes: the version stays
+        return new CommandDecision.Accept<>(events); // none when nothing changes: the version stays
     }
 }

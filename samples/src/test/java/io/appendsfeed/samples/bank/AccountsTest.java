@@ -12,7 +12,7 @@ import io.appendsfeed.model.store.StoreTables;
 import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.samples.eventsourcing.Decision;
+import io.appendsfeed.samples.eventsourcing.CommandDecision;
 import io.appendsfeed.samples.eventsourcing.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
@@ -118,7 +118,7 @@ class AccountsTest {
         accounts.execute(ANN, new AccountCommand.Open("ann", 0));
         String etag = store.readTip(ANN.stream(), true).orElseThrow().etag();
         Transactor<AccountState, AccountEvent> transactor = new Transactor<>(store, Accounts.CATEGORY);
-        assertThat(transactor.transact(ANN.stream(), s -> Decision.accept())).isInstanceOf(Outcome.Committed.class);
+        assertThat(transactor.transact(ANN.stream(), s -> CommandDecision.accept())).isInstanceOf(Outcome.Committed.class);
         assertThat(accounts.execute(ANN, new AccountCommand.Open("ann", 0))).isInstanceOf(Outcome.Committed.class);
         assertThat(store.readTip(ANN.stream(), true).orElseThrow().etag()).isEqualTo(etag);
     }

@@ -115,15 +115,15 @@ public final class Appender {
                     state = null; // calving copies the Tip's events: read them
                     continue;
                 }
-                TipOutcome outcome = absent ? TipCommands.putNew(dynamo, stream, entries, types, newBytes, encodeUnfolds(unfolds, entries.size(), now))
+                TipWriteOutcome outcome = absent ? TipCommands.putNew(dynamo, stream, entries, types, newBytes, encodeUnfolds(unfolds, entries.size(), now))
                         : calve ? TipCommands.calve(dynamo, stream, state, entries, types, newBytes, encodeUnfolds(unfolds, state.version() + entries.size(), now))
                         : TipCommands.update(dynamo, stream, state, entries, types, newBytes, encodeUnfolds(unfolds, state.version() + entries.size(), now));
                 spent = spent.plus(outcome.capacity());
-                if (outcome instanceof TipOutcome.Written w) {
+                if (outcome instanceof TipWriteOutcome.Written w) {
                     cache.put(stream, w.state());
                     return new AppendResult.Written(w.state().version(), w.state().etag(), calve, spent);
                 }
-                TipOutcome.Refused refused = (TipOutcome.Refused) outcome;
+                TipWriteOutcome.Refused refused = (TipWriteOutcome.Refused) outcome;
                 if (!refused.tipKnown()) {
                     log.warn("append to {} met a concurrent transaction (attempt {}); reading the Tip again", stream, attempt);
                     cache.remove(stream);

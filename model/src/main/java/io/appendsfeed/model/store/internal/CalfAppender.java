@@ -218,9 +218,9 @@ public final class CalfAppender {
         if (tip.item() == null) {
             return readTip(stream, spent);
         }
-        TipOutcome outcome = TipCommands.calve(dynamo, stream, tip, List.of(), List.of(), 0, List.of());
+        TipWriteOutcome outcome = TipCommands.calve(dynamo, stream, tip, List.of(), List.of(), 0, List.of());
         spent[0] = spent[0].plus(outcome.capacity());
-        if (outcome instanceof TipOutcome.Written w) {
+        if (outcome instanceof TipWriteOutcome.Written w) {
             cache.put(stream, w.state());
             return w.state();
         }

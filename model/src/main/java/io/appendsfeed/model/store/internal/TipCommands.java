@@ -26,33 +26,33 @@ final class TipCommands {
 
     private TipCommands() {}
 
-    static TipOutcome putNew(MeteredDynamo dynamo, StreamName stream, List<AttributeValue> entries,
+    static TipWriteOutcome putNew(MeteredDynamo dynamo, StreamName stream, List<AttributeValue> entries,
                              List<AttributeValue> types, long newBytes, List<AttributeValue> unfolds) {
         String etag = TipWrites.newEtag();
         long n = entries.size();
         var tip = TipWrites.tip(stream, n, n, 0, etag, types, entries, unfolds);
         try {
             Capacity c = dynamo.putItem(TipWrites.putNew(tip)).capacity();
-            return new TipOutcome.Written(new TipState(n, etag, entries.size(), newBytes, 0, null), c);
+            return new TipWriteOutcome.Written(new TipState(n, etag, entries.size(), newBytes, 0, null), c);
         } catch (ConditionalCheckFailedException e) {
             return refused(e);
         } catch (TransactionConflictException e) {
-            return new TipOutcome.Refused(false, null, Capacity.NONE);
+            return new TipWriteOutcome.Refused(false, null, Capacity.NONE);
         }
     }
 
-    static TipOutcome update(MeteredDynamo dynamo, StreamName stream, TipState state, List<AttributeValue> entries,
+    static TipWriteOutcome update(MeteredDynamo dynamo, StreamName stream, TipState state, List<AttributeValue> entries,
                              List<AttributeValue> types, long newBytes, List<AttributeValue> unfolds) {
         String etag = TipWrites.newEtag();
         long n = state.version() + entries.size();
         try {
             Capacity c = dynamo.updateItem(TipWrites.update(stream, state, n, entries.size(), etag, types, entries, unfolds)).capacity();
-            return new TipOutcome.Written(new TipState(n, etag, state.eventCount() + entries.size(),
+            return new TipWriteOutcome.Written(new TipState(n, etag, state.eventCount() + entries.size(),
                     state.eventBytes() + newBytes, state.calfBytes(), null), c);
         } catch (ConditionalCheckFailedException e) {
             return refused(e);
         } catch (TransactionConflictException e) {
-            return new TipOutcome.Refused(false, null, Capacity.NONE);
+            return new TipWriteOutcome.Refused(false, null, Capacity.NONE);
         }
     }
 
@@ -61,7 +61,7 @@ final class TipCommands {
      * others' encodings and timestamps survive), the Tip is rewritten with only the new events.
      * Two items of at most 400 KB each: within the transaction limits of 100 items and 4 MB.
      */
-    static TipOutcome calve(MeteredDynamo dynamo, StreamName stream, TipState state, List<AttributeValue> entries,
+    static TipWriteOutcome calve(MeteredDynamo dynamo, StreamName stream, TipState state, List<AttributeValue> entries,
                             List<AttributeValue> types, long newBytes, List<AttributeValue> unfolds) {
         Map<String, AttributeValue> old = state.item();
         long first = state.version() - state.eventCount();
@@ -76,7 +76,7 @@ final class TipCommands {
         items.add(TransactWriteItem.builder().put(TipWrites.replaceTip(dynamo.table(), tip, state).build()).build());
         try {
             Capacity c = dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(items)).capacity();
-            return new TipOutcome.Written(new TipState(n, etag, entries.size(), newBytes, calfBytes, null), c);
+            return new TipWriteOutcome.Written(new TipState(n, etag, entries.size(), newBytes, calfBytes, null), c);
         } catch (TransactionCanceledException e) {
             List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
             if (reasons.size() != 2) {
@@ -85,7 +85,7 @@ final class TipCommands {
             CancellationReason calfReason = reasons.get(0);
             CancellationReason tipReason = reasons.get(1);
             if (CONDITION_FAILED.equals(tipReason.code())) {
-                return new TipOutcome.Refused(true, tipReason.hasItem() && !tipReason.item().isEmpty() ? tipReason.item() : null, Capacity.NONE);
+                return new TipWriteOutcome.Refused(true, tipReason.hasItem() && !tipReason.item().isEmpty() ? tipReason.item() : null, Capacity.NONE);
             }
             if (CONDITION_FAILED.equals(calfReason.code()) && NONE.equals(tipReason.code())) {
                 throw new StoreFormatException(stream, first, "an item already has the key of the calf that would hold "
@@ -93,16 +93,16 @@ final class TipCommands {
                         + "refusing to overwrite it", e);
             }
             if (reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()))) {
-                return new TipOutcome.Refused(false, null, Capacity.NONE);
+                return new TipWriteOutcome.Refused(false, null, Capacity.NONE);
             }
             throw e;
         } catch (TransactionConflictException e) {
-            return new TipOutcome.Refused(false, null, Capacity.NONE);
+            return new TipWriteOutcome.Refused(false, null, Capacity.NONE);
         }
     }
 
-    private static TipOutcome refused(ConditionalCheckFailedException e) {
+    private static TipWriteOutcome refused(ConditionalCheckFailedException e) {
         Map<String, AttributeValue> item = e.hasItem() && !e.item().isEmpty() ? e.item() : null;
-        return new TipOutcome.Refused(true, item, Capacity.NONE);
+        return new TipWriteOutcome.Refused(true, item, Capacity.NONE);
     }
 }

@@ -1,39 +1,35 @@
 package io.appendsfeed.reader.cli.internal;
 
-import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.EpochState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
-import java.util.HashSet;
-import java.util.Set;
 
-/** Figures of one epoch, accumulated while walking it. */
+/**
+ * Figures of one epoch, accumulated while walking it: the epoch's own fold ({@link EpochState}: its
+ * events, streams, body bytes, whether it is closed) plus the spans and stream events it holds.
+ */
 public final class EpochSummary {
 
     public final PartitionId partition;
     public final EpochId epoch;
-    /** Epoch events ({@code Ingested} and {@code Closed}). */
-    public long entries;
     public long spans;
     /** Stream events the spans cover. */
     public long events;
-    /** Bytes of the epoch events' bodies. */
-    public long bytes;
-    public boolean closed;
     public Instant firstIndexed;
     public Instant lastIndexed;
-    private final Set<StreamName> streams = new HashSet<>();
+    private EpochState state;
 
     public EpochSummary(PartitionId partition, EpochId epoch) {
         this.partition = partition;
         this.epoch = epoch;
+        this.state = EpochState.empty(epoch);
     }
 
     public void add(EpochWalk.Entry e) {
-        entries++;
-        bytes += e.bytes();
+        state = state.evolve(e.event(), e.bytes(), e.indexedAt());
         if (firstIndexed == null) {
             firstIndexed = e.indexedAt();
         }
@@ -45,18 +41,29 @@ public final class EpochSummary {
             for (Span s : i.app()) {
                 span(s);
             }
-        } else if (e.event() instanceof EpochEvent.Closed) {
-            closed = true;
         }
     }
 
     private void span(Span s) {
         spans++;
         events += s.count();
-        streams.add(s.stream());
+    }
+
+    /** Epoch events ({@code Ingested} and {@code Closed}). */
+    public long entries() {
+        return state.version();
+    }
+
+    /** Bytes of the epoch events' bodies. */
+    public long bytes() {
+        return state.bytes();
+    }
+
+    public boolean closed() {
+        return state.isClosed();
     }
 
     public int streams() {
-        return streams.size();
+        return state.next().size();
     }
 }

@@ -1,10 +1,9 @@
 package io.appendsfeed.reader.cli.internal;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
@@ -18,7 +17,7 @@ import java.util.stream.Stream;
  */
 public final class EpochWalk {
 
-    /** An epoch event as stored; {@code event} is decoded with {@link FeedCodec}. */
+    /** An epoch event as stored; {@code event} is decoded by {@link AppendsEpoch#decode}. */
     public record Entry(Checkpoint position, Instant indexedAt, int bytes, EpochEvent event) {}
 
     /** What the walk reports, in order. */
@@ -47,9 +46,9 @@ public final class EpochWalk {
             visitor.epochStarted(p, e);
             long length = 0;
             boolean closed = false;
-            try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(p, e), Read.forward(0))) {
+            try (Stream<StoredEvent> events = index.read(AppendsEpoch.stream(p, e), Read.forward(0))) {
                 for (StoredEvent s : (Iterable<StoredEvent>) events::iterator) {
-                    EpochEvent event = FeedCodec.decodeEpochEvent(s.type(), s.data());
+                    EpochEvent event = AppendsEpoch.decode(s);
                     visitor.entry(p, new Entry(Checkpoint.of(e, s.index()), s.timestamp(), s.data() == null ? 0 : s.data().length, event));
                     length = s.index() + 1;
                     closed = event instanceof EpochEvent.Closed;

@@ -1,9 +1,9 @@
 package io.appendsfeed.reader.lambda.internal;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
@@ -53,7 +53,7 @@ public final class FeedTails {
     private Checkpoint tail(PartitionId p, EpochId active) {
         EpochId e = active;
         while (true) {
-            Optional<Tip> tip = index.readTip(FeedStreams.epoch(p, e), true);
+            Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), true);
             if (tip.isEmpty()) {
                 return Checkpoint.of(e, 0);
             }

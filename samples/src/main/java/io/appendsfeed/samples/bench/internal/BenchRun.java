@@ -1,6 +1,6 @@
 package io.appendsfeed.samples.bench.internal;
 
-import io.appendsfeed.indexer.EpochLimits;
+import io.appendsfeed.model.feed.EpochLimits;
 import io.appendsfeed.samples.bench.internal.lambda.LambdaColdStartBench;
 import io.appendsfeed.samples.bench.internal.lambda.LambdaJar;
 import io.appendsfeed.samples.bench.internal.peer.PeerBench;

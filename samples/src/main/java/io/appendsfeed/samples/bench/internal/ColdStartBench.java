@@ -1,7 +1,7 @@
 package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.indexer.BatchOutcome;
-import io.appendsfeed.indexer.EpochLimits;
+import io.appendsfeed.model.feed.EpochLimits;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SourceSpan;

@@ -1,8 +1,8 @@
 package io.appendsfeed.samples.bench.internal;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,7 @@ public record EpochContent(int epochs, long ingestedWrites, long storedBytes, lo
         long bytes = 0;
         long floor = 0;
         while (true) {
-            String stream = FeedStreams.epoch(PartitionId.ZERO, new EpochId(epochs)).toString();
+            String stream = AppendsEpoch.stream(PartitionId.ZERO, new EpochId(epochs)).toString();
             Map<String, AttributeValue> start = null;
             boolean any = false;
             do {

@@ -4,9 +4,9 @@ import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
@@ -79,7 +79,7 @@ public final class IndexBench {
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
         long bytes = 0;
         for (int e = 0; e < epochs; e++) {
-            for (StoredEvent x : index.readAll(FeedStreams.epoch(PartitionId.ZERO, new EpochId(e)), Read.forward(0))) {
+            for (StoredEvent x : index.readAll(AppendsEpoch.stream(PartitionId.ZERO, new EpochId(e)), Read.forward(0))) {
                 if (EpochEvent.INGESTED.equals(x.type())) {
                     bytes += x.data().length;
                 }

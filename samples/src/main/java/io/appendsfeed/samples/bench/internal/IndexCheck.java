@@ -1,10 +1,9 @@
 package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
@@ -63,14 +62,14 @@ public record IndexCheck(String indexTable, int partitions, int epochs, long ing
             PartitionId p = new PartitionId(partitions);
             int e = 0;
             while (true) {
-                StreamName epoch = FeedStreams.epoch(p, new EpochId(e));
+                StreamName epoch = AppendsEpoch.stream(p, new EpochId(e));
                 List<StoredEvent> stored = index.readAll(epoch, Read.forward(0));
                 if (stored.isEmpty()) {
                     break;
                 }
                 storedBytes(dynamo, indexTable, epoch.toString(), bytes);
                 for (StoredEvent x : stored) {
-                    if (FeedCodec.decodeEpochEvent(x.type(), x.data()) instanceof EpochEvent.Ingested i) {
+                    if (AppendsEpoch.decode(x) instanceof EpochEvent.Ingested i) {
                         ingested++;
                         for (List<Span> list : List.of(i.add(), i.app())) {
                             for (Span s : list) {
@@ -90,7 +89,7 @@ public record IndexCheck(String indexTable, int partitions, int epochs, long ing
             partitions++;
         }
         if (partitions == 0) {
-            throw new IllegalStateException("index " + indexTable + " holds no " + FeedStreams.epoch(PartitionId.ZERO, EpochId.ZERO)
+            throw new IllegalStateException("index " + indexTable + " holds no " + AppendsEpoch.stream(PartitionId.ZERO, EpochId.ZERO)
                     + ": nothing was indexed into it");
         }
         expected.forEach((stream, n) -> {

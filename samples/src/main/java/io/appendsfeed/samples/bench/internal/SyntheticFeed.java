@@ -1,15 +1,14 @@
 package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.indexer.BatchOutcome;
-import io.appendsfeed.indexer.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.EpochLimits;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
@@ -88,9 +87,9 @@ public final class SyntheticFeed {
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
         long events = 0;
         long bytes = 0;
-        for (StoredEvent e : index.readAll(FeedStreams.epoch(PartitionId.ZERO, new EpochId(epoch)),
+        for (StoredEvent e : index.readAll(AppendsEpoch.stream(PartitionId.ZERO, new EpochId(epoch)),
                 Read.forward(0))) {
-            if (FeedCodec.decodeEpochEvent(e.type(), e.data()) instanceof EpochEvent.Ingested i) {
+            if (AppendsEpoch.decode(e) instanceof EpochEvent.Ingested i) {
                 events += i.eventCount();
                 bytes += e.data().length;
             }

@@ -1,13 +1,7 @@
-package io.appendsfeed.indexer.internal;
+package io.appendsfeed.model.feed;
 
-import io.appendsfeed.indexer.EpochLimits;
-import io.appendsfeed.indexer.FeedGapException;
-import io.appendsfeed.indexer.SourceSpan;
-import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.Span;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.appendsfeed.model.StreamName;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,8 +13,29 @@ import java.util.Set;
  * Decides the next write to an epoch (DESIGN.md, "The indexer", step 4): drops what the feed already holds,
  * trims overlaps, fills a gap from the Tip when it can, refuses one it cannot, and stops where a
  * limit is reached. Pure: the same state and inputs give the same decision.
+ *
+ * <p>Invariants of the epoch format it keeps: each stream's spans in an epoch follow one another
+ * without overlap or hole (a stream's first span in the epoch is in {@code add}, later ones in
+ * {@code app}); one span per stream and write; an epoch holds at most {@link EpochLimits#maxEvents()}
+ * events, the {@code Ingested} reaching it being followed by {@code Closed}; every write's body stays
+ * under {@link #INGESTED_MAX_BYTES}.
  */
 public final class EpochDecider {
+
+    /**
+     * A span to decide on, as its source delivered it (the indexer's {@code SourceSpan} is one).
+     * An interface rather than a record of ours, so that deciding copies nothing per span.
+     */
+    public interface Input {
+        /** The newly appended events. */
+        Span span();
+
+        /**
+         * Every event type the stream's Tip held after the append (a span ending where {@link #span()}
+         * ends and starting no later), or null: the events a gap is healed from.
+         */
+        Span tip();
+    }
 
     /**
      * Largest {@code Ingested} body per write. The epoch's Tip holds the new events whole, so this
@@ -37,34 +52,34 @@ public final class EpochDecider {
      * @param state the epoch as last read
      * @param inputs spans of one partition, in delivery order
      * @param prior next indexes from earlier epochs, for streams this epoch does not hold
-     * @param unplaced streams whose event before their first span here never reached the feed (see
-     *                 {@link FeedHistory}): a gap, unless allowed
+     * @param unplaced streams whose event before their first span here never reached the feed (none of
+     *                 the epochs open when it was written holds it): a gap, unless allowed
      * @param limits when the epoch closes
      * @param allowGaps let spans past a gap through instead of stopping there
      */
-    public static Decision decide(EpochState state, List<SourceSpan> inputs, Map<StreamName, Long> prior,
+    public static EpochWrite decide(EpochState state, List<? extends Input> inputs, Map<StreamName, Long> prior,
                                   Set<StreamName> unplaced, EpochLimits limits, boolean allowGaps) {
         if (state.isClosed()) {
             throw new IllegalStateException("epoch " + state.epoch() + " is closed; decide on its successor");
         }
         if (state.version() >= limits.maxEvents()) {
             // reached by another writer without closing: close before anything else
-            return new Decision(null, true, 0, null, 0, 0, 0, List.of(), null, 0);
+            return new EpochWrite(null, true, 0, null, 0, 0, 0, List.of(), null, 0);
         }
         boolean lastIngested = state.version() + 1 >= limits.maxEvents();
         Map<StreamName, Long> known = new HashMap<>();
         // one span per stream and write: a stream's later records continue its span (equinox-js flattens likewise)
         Map<StreamName, Span> add = new LinkedHashMap<>();
         Map<StreamName, Span> app = new LinkedHashMap<>();
-        List<FeedGapException> allowed = new ArrayList<>();
+        List<EpochWrite.Gap> allowed = new ArrayList<>();
         long bytes = INGESTED_OVERHEAD_BYTES;
         long accepted = 0, duplicates = 0, healed = 0;
         boolean close = false;
-        FeedGapException gap = null;
-        SourceSpan remainder = null;
+        EpochWrite.Gap gap = null;
+        Span remainder = null;
         int k = 0;
         for (; k < inputs.size(); k++) {
-            SourceSpan in = inputs.get(k);
+            Input in = inputs.get(k);
             Span span = in.span();
             StreamName stream = span.stream();
             long next = known.computeIfAbsent(stream, s -> {
@@ -72,7 +87,7 @@ public final class EpochDecider {
                 return n >= 0 ? n : prior.getOrDefault(s, -1L);
             });
             long healing = 0;
-            FeedGapException allowedGap = null;
+            EpochWrite.Gap allowedGap = null;
             if (next >= 0) {
                 if (span.nextIndex() <= next) {
                     duplicates += span.count();
@@ -83,9 +98,9 @@ public final class EpochDecider {
                         healing = span.index() - next;
                         span = in.tip().from(next);
                     } else if (allowGaps) {
-                        allowedGap = new FeedGapException(stream, next, span.index());
+                        allowedGap = new EpochWrite.Gap(stream, next, span.index());
                     } else {
-                        gap = new FeedGapException(stream, next, span.index());
+                        gap = new EpochWrite.Gap(stream, next, span.index());
                         break;
                     }
                 } else {
@@ -94,9 +109,9 @@ public final class EpochDecider {
                 }
             } else if (span.index() > 0 && unplaced.contains(stream)) {
                 if (allowGaps) {
-                    allowedGap = FeedGapException.unplaced(stream, span.index());
+                    allowedGap = new EpochWrite.Gap(stream, -1, span.index());
                 } else {
-                    gap = FeedGapException.unplaced(stream, span.index());
+                    gap = new EpochWrite.Gap(stream, -1, span.index());
                     break;
                 }
             }
@@ -123,7 +138,7 @@ public final class EpochDecider {
                 }
                 part = part == null ? span.prefix(1) : part;
                 if (part.count() < span.count()) {
-                    remainder = new SourceSpan(span.from(part.nextIndex()), in.tip(), in.writtenAt(), in.position(), in.times());
+                    remainder = span.from(part.nextIndex());
                     span = part;
                     spanBytes = joins ? typesBytes(span) : jsonBytes(span) + 1;
                 }
@@ -147,7 +162,7 @@ public final class EpochDecider {
         long bodyBytes = ingested == null ? 0 : bytes - (!add.isEmpty() && !app.isEmpty() ? 1 : 0);
         // the Ingested that brings the epoch to maxEvents is its last
         close = close || (lastIngested && ingested != null);
-        return new Decision(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);
+        return new EpochWrite(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);
     }
 
     /** The longest prefix of {@code span} whose bytes fit {@code room}, or null when not even one type does. */

@@ -21,7 +21,7 @@ import software.amazon.awssdk.regions.Region;
  * @param storeTable null when neither the option nor the variable is given
  * @param indexTable null when neither the option nor the variable is given
  */
-public record Settings(URI endpoint, String endpointFrom, String region, String profile, String storeTable, String indexTable) {
+public record CliSettings(URI endpoint, String endpointFrom, String region, String profile, String storeTable, String indexTable) {
 
     public static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
     /** The SDK's own endpoint variables, service-specific first: honoured, and named in messages. */
@@ -37,7 +37,7 @@ public record Settings(URI endpoint, String endpointFrom, String region, String 
      *
      * @throws UsageException for an endpoint that is not an http(s) URL or a region that is not a region name
      */
-    public static Settings resolve(String endpoint, String region, String profile, String storeTable, String indexTable,
+    public static CliSettings resolve(String endpoint, String region, String profile, String storeTable, String indexTable,
                                    Function<String, String> env) {
         String[][] endpoints = {{"--endpoint", endpoint}, {ENDPOINT_VAR, env.apply(ENDPOINT_VAR)},
             {SDK_ENDPOINT_VAR, env.apply(SDK_ENDPOINT_VAR)}, {SDK_GLOBAL_ENDPOINT_VAR, env.apply(SDK_GLOBAL_ENDPOINT_VAR)}};
@@ -59,7 +59,7 @@ public record Settings(URI endpoint, String endpointFrom, String region, String 
             throw new UsageException((region != null && !region.isBlank() ? "--region" : REGION_VAR) + " '" + r
                     + "' is not an AWS region name: give one like eu-west-1 or us-east-1");
         }
-        return new Settings(uri, from, r, first(profile, null), first(storeTable, env.apply(STORE_TABLE_VAR)),
+        return new CliSettings(uri, from, r, first(profile, null), first(storeTable, env.apply(STORE_TABLE_VAR)),
                 first(indexTable, env.apply(INDEX_TABLE_VAR)));
     }
 

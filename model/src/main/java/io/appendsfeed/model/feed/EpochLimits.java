@@ -1,4 +1,4 @@
-package io.appendsfeed.indexer;
+package io.appendsfeed.model.feed;
 
 /**
  * When an epoch closes. It closes with the {@code Ingested} that reaches any limit, and the rest of
@@ -14,7 +14,7 @@ package io.appendsfeed.indexer;
  */
 public record EpochLimits(int maxEvents, long maxBytes, int maxStreams) {
 
-    /** Fixed by {@link io.appendsfeed.model.feed.Checkpoint#EPOCH_SIZE}: offsets 0..999,999, the last being {@code Closed}. */
+    /** Fixed by {@link Checkpoint#EPOCH_SIZE}: offsets 0..999,999, the last being {@code Closed}. */
     public static final int MAX_EVENTS = 999_999;
     public static final long DEFAULT_MAX_BYTES = 2L * 1024 * 1024;
     public static final int DEFAULT_MAX_STREAMS = 100_000;

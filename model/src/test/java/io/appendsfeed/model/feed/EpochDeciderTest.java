@@ -1,15 +1,9 @@
-package io.appendsfeed.indexer.internal;
+package io.appendsfeed.model.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.appendsfeed.indexer.EpochLimits;
-import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +14,11 @@ class EpochDeciderTest {
 
     static final EpochLimits LIMITS = EpochLimits.DEFAULT;
 
-    static SourceSpan in(String stream, long index, String... types) {
-        return SourceSpan.of(Span.of(stream, index, types), stream + "@" + index);
+    /** A span as a source delivers it, with the Tip's events when it has them. */
+    record In(Span span, Span tip) implements EpochDecider.Input {}
+
+    static In in(String stream, long index, String... types) {
+        return new In(Span.of(stream, index, types), null);
     }
 
     static EpochState after(EpochState s, EpochEvent... events) {
@@ -31,14 +28,14 @@ class EpochDeciderTest {
         return s;
     }
 
-    static Decision decide(EpochState s, SourceSpan... inputs) {
+    static EpochWrite decide(EpochState s, In... inputs) {
         return EpochDecider.decide(s, List.of(inputs), Map.of(), Set.of(), LIMITS, false);
     }
 
     @Test
     void first_span_of_a_stream_is_add_later_ones_are_app() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()));
-        Decision d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"));
+        EpochWrite d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"));
         assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "z"));
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y"));
         assertThat(d.consumed()).isEqualTo(2);
@@ -50,7 +47,7 @@ class EpochDeciderTest {
     @Test
     void a_streams_records_in_one_batch_make_one_span() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()));
-        Decision d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"), in("A-1", 2, "w"), in("B-1", 1, "v"),
+        EpochWrite d = decide(s, in("A-1", 1, "y"), in("B-1", 0, "z"), in("A-1", 2, "w"), in("B-1", 1, "v"),
                 in("A-1", 2, "w", "u"));
         assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "z", "v"));
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "y", "w", "u"));
@@ -62,13 +59,13 @@ class EpochDeciderTest {
 
     @Test
     void a_span_past_an_allowed_gap_in_a_stream_the_write_holds_goes_in_the_next_write() {
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), List.of(in("A-1", 0, "x"), in("A-1", 3, "y")),
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), List.of(in("A-1", 0, "x"), in("A-1", 3, "y")),
                 Map.of(), Set.of(), LIMITS, true);
         assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"));
         assertThat(d.consumed()).isEqualTo(1);
         assertThat(d.allowedGaps()).isEmpty();
         EpochState s = after(EpochState.empty(EpochId.ZERO), d.ingested());
-        Decision next = EpochDecider.decide(s, List.of(in("A-1", 3, "y")), Map.of(), Set.of(), LIMITS, true);
+        EpochWrite next = EpochDecider.decide(s, List.of(in("A-1", 3, "y")), Map.of(), Set.of(), LIMITS, true);
         assertThat(next.ingested().app()).containsExactly(Span.of("A-1", 3, "y"));
         assertThat(next.allowedGaps()).hasSize(1);
     }
@@ -80,19 +77,19 @@ class EpochDeciderTest {
             types[k] = "SomethingHappenedWithALongName" + k;
         }
         EpochState s = EpochState.empty(EpochId.ZERO);
-        List<SourceSpan> rest = List.of(in("Big-1", 0, types), in("Small-1", 0, "x"));
+        List<In> rest = List.of(in("Big-1", 0, types), in("Small-1", 0, "x"));
         List<String> written = new java.util.ArrayList<>();
         int writes = 0;
         while (!rest.isEmpty()) {
-            Decision d = EpochDecider.decide(s, rest, Map.of(), Set.of(), LIMITS, false);
+            EpochWrite d = EpochDecider.decide(s, rest, Map.of(), Set.of(), LIMITS, false);
             assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);
             assertThat(FeedCodec.encode(d.ingested()).length).isEqualTo(d.bodyBytes());
             for (Span sp : d.ingested().add()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
             for (Span sp : d.ingested().app()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
             s = after(s, d.ingested());
-            List<SourceSpan> left = new java.util.ArrayList<>(rest.subList(d.consumed(), rest.size()));
+            List<In> left = new java.util.ArrayList<>(rest.subList(d.consumed(), rest.size()));
             if (d.remainder() != null) {
-                left.set(0, d.remainder());
+                left.set(0, new In(d.remainder(), left.get(0).tip()));
             }
             rest = left;
             writes++;
@@ -106,7 +103,7 @@ class EpochDeciderTest {
     @Test
     void an_unplaced_stream_past_0_is_a_gap_unless_gaps_are_allowed() {
         StreamName a = StreamName.parse("A-1");
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("B-1", 0, "b"), in("A-1", 5, "x")),
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("B-1", 0, "b"), in("A-1", 5, "x")),
                 Map.of(), Set.of(a), LIMITS, false);
         assertThat(d.consumed()).isEqualTo(1);
         assertThat(d.gap()).isNotNull();
@@ -115,7 +112,7 @@ class EpochDeciderTest {
         assertThat(d.gap().actualIndex()).isEqualTo(5);
         assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "b"));
 
-        Decision allowed = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("A-1", 5, "x")),
+        EpochWrite allowed = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("A-1", 5, "x")),
                 Map.of(), Set.of(a), LIMITS, true);
         assertThat(allowed.ingested().add()).containsExactly(Span.of("A-1", 5, "x"));
         assertThat(allowed.allowedGaps()).hasSize(1);
@@ -124,9 +121,9 @@ class EpochDeciderTest {
     @Test
     void a_stream_the_feed_never_held_is_healed_from_0_when_its_tip_holds_everything() {
         Span tip = Span.of("A-1", 0, "a", "b", "c");
-        SourceSpan lateFirst = new SourceSpan(Span.of("A-1", 2, "c"), tip, null, "seq-1");
+        In lateFirst = new In(Span.of("A-1", 2, "c"), tip);
         // FeedHistory found none of its events in the feed: the ingester passes next index 0
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(2)), List.of(lateFirst),
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(2)), List.of(lateFirst),
                 Map.of(StreamName.parse("A-1"), 0L), Set.of(), LIMITS, false);
         assertThat(d.ingested().add()).containsExactly(tip);
         assertThat(d.healedEvents()).isEqualTo(2);
@@ -144,9 +141,9 @@ class EpochDeciderTest {
     @Test
     void redelivered_batch_adds_nothing() {
         EpochState s = EpochState.empty(EpochId.ZERO);
-        Decision first = decide(s, in("A-1", 0, "x", "y"), in("B-1", 0, "z"));
+        EpochWrite first = decide(s, in("A-1", 0, "x", "y"), in("B-1", 0, "z"));
         s = after(s, first.ingested());
-        Decision again = decide(s, in("A-1", 0, "x", "y"), in("B-1", 0, "z"));
+        EpochWrite again = decide(s, in("A-1", 0, "x", "y"), in("B-1", 0, "z"));
         assertThat(again.writes()).isFalse();
         assertThat(again.duplicateEvents()).isEqualTo(3);
         assertThat(again.consumed()).isEqualTo(2);
@@ -155,7 +152,7 @@ class EpochDeciderTest {
     @Test
     void overlapping_span_is_trimmed_to_what_is_new() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a", "b")), List.of()));
-        Decision d = decide(s, in("A-1", 1, "b", "c", "d"));
+        EpochWrite d = decide(s, in("A-1", 1, "b", "c", "d"));
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 2, "c", "d"));
         assertThat(d.ingested().add()).isEmpty();
         assertThat(d.duplicateEvents()).isEqualTo(1);
@@ -164,7 +161,7 @@ class EpochDeciderTest {
     @Test
     void gap_stops_the_decision_at_the_span_and_names_stream_and_indexes() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        Decision d = decide(s, in("B-1", 0, "b"), in("A-1", 3, "d"), in("C-1", 0, "c"));
+        EpochWrite d = decide(s, in("B-1", 0, "b"), in("A-1", 3, "d"), in("C-1", 0, "c"));
         assertThat(d.gap()).isNotNull();
         assertThat(d.gap().stream()).isEqualTo(StreamName.parse("A-1"));
         assertThat(d.gap().expectedIndex()).isEqualTo(1);
@@ -176,8 +173,8 @@ class EpochDeciderTest {
     @Test
     void gap_is_filled_from_the_tip_when_the_tip_still_holds_the_missing_events() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        SourceSpan withTip = new SourceSpan(Span.of("A-1", 3, "d"), Span.of("A-1", 0, "a", "b", "c", "d"), null, "9");
-        Decision d = EpochDecider.decide(s, List.of(withTip), Map.of(), Set.of(), LIMITS, false);
+        In withTip = new In(Span.of("A-1", 3, "d"), Span.of("A-1", 0, "a", "b", "c", "d"));
+        EpochWrite d = EpochDecider.decide(s, List.of(withTip), Map.of(), Set.of(), LIMITS, false);
         assertThat(d.gap()).isNull();
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "b", "c", "d"));
         assertThat(d.healedEvents()).isEqualTo(2);
@@ -186,32 +183,32 @@ class EpochDeciderTest {
     @Test
     void allowed_gap_goes_through_and_is_reported() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        Decision d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), Set.of(), LIMITS, true);
+        EpochWrite d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), Set.of(), LIMITS, true);
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 3, "d"));
         assertThat(d.allowedGaps()).singleElement().satisfies(g -> assertThat(g.expectedIndex()).isEqualTo(1));
     }
 
     @Test
     void stream_known_from_an_earlier_epoch_is_deduplicated_but_added_to_this_one() {
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a", "b", "c")),
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a", "b", "c")),
                 Map.of(StreamName.parse("A-1"), 2L), Set.of(), LIMITS, false);
         assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 2, "c"));
         assertThat(d.duplicateEvents()).isEqualTo(2);
-        Decision dup = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a")),
+        EpochWrite dup = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a")),
                 Map.of(StreamName.parse("A-1"), 2L), Set.of(), LIMITS, false);
         assertThat(dup.writes()).isFalse();
     }
 
     @Test
     void unknown_stream_starting_after_zero_is_accepted_as_a_continuation() {
-        Decision d = decide(EpochState.empty(EpochId.of(4)), in("A-1", 41, "a"));
+        EpochWrite d = decide(EpochState.empty(EpochId.of(4)), in("A-1", 41, "a"));
         assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 41, "a"));
     }
 
     @Test
     void epoch_closes_at_max_streams_and_the_rest_is_left_for_the_next() {
         EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, Long.MAX_VALUE, 2);
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
                 List.of(in("A-1", 0, "a"), in("B-1", 0, "b"), in("A-1", 1, "a"), in("C-1", 0, "c"), in("D-1", 0, "d")), Map.of(), Set.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(3);
@@ -222,17 +219,17 @@ class EpochDeciderTest {
     void ingested_that_reaches_max_events_is_the_last() {
         EpochLimits limits = new EpochLimits(2, Long.MAX_VALUE, 100);
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        Decision d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), Set.of(), limits, false);
+        EpochWrite d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), Set.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(1);
-        Decision nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), Set.of(), limits, false);
+        EpochWrite nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), Set.of(), limits, false);
         assertThat(nothingNew.writes()).as("a batch of duplicates does not close the epoch").isFalse();
     }
 
     @Test
     void epoch_closes_before_passing_max_bytes_but_always_takes_one_span_when_empty() {
         EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, 60, 100);
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
                 List.of(in("Account-1", 0, "Opened", "Deposited"), in("Account-2", 0, "Opened")), Map.of(), Set.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(1);
@@ -240,11 +237,11 @@ class EpochDeciderTest {
 
     @Test
     void a_big_batch_is_split_into_writes_under_the_item_limit() {
-        List<SourceSpan> many = new java.util.ArrayList<>();
+        List<In> many = new java.util.ArrayList<>();
         for (int k = 0; k < 3000; k++) {
             many.add(in("Account-" + k, 0, "Opened", "Deposited"));
         }
-        Decision d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), Set.of(), LIMITS, false);
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), Set.of(), LIMITS, false);
         assertThat(d.close()).isFalse();
         assertThat(d.consumed()).isBetween(1, 2999);
         assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);

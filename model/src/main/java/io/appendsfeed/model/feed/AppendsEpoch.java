@@ -1,10 +1,6 @@
-package io.appendsfeed.indexer.internal;
+package io.appendsfeed.model.feed;
 
-import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
-import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Read;
@@ -17,18 +13,58 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-/** Reads and appends epoch streams in the index table. */
-public final class DynamoEpochStore {
+/**
+ * {@code $AppendsEpoch-<partition>_<epoch>}, in one place (DESIGN.md, "The index table" and "Writing an
+ * epoch"): its stream name ({@link #stream}), its events ({@link EpochEvent}, encoded by {@link FeedCodec}),
+ * its fold ({@link EpochState}), the pure decision of the next write ({@link EpochDecider}, deciding an
+ * {@link EpochWrite}) within its limits ({@link EpochLimits}), and here the reading and writing of an epoch
+ * over a {@link StoreClient} of the index table. The indexer writes epochs through this class; the reader
+ * and the {@code feed} CLI read them with {@link #decode} and {@link #after}.
+ *
+ * <p>Invariants of the format: an epoch's events are {@code Ingested} ones, then at most one {@code Closed},
+ * which is its last; offsets (event indexes) run from 0 without holes and stay below
+ * {@link Checkpoint#EPOCH_SIZE}, so that a checkpoint {@code epoch × 1,000,000 + offset} names every
+ * event; a closed epoch never changes, and the partition continues in the next epoch.
+ */
+public final class AppendsEpoch {
 
     private final StoreClient index;
     private final Clock clock;
 
-    public DynamoEpochStore(StoreClient index, Clock clock) {
+    /**
+     * @param index the index table's client
+     * @param clock the time written on the events ({@code Closed}'s is when the epoch closed)
+     */
+    public AppendsEpoch(StoreClient index, Clock clock) {
         this.index = index;
         this.clock = clock;
     }
 
-    /** The whole epoch, folded. Eventually consistent: a stale read shows up as a conflict on the next write. */
+    /** {@code $AppendsEpoch-<partition>_<epoch>}. */
+    public static StreamName stream(PartitionId partition, EpochId epoch) {
+        return FeedStreams.epoch(partition, epoch);
+    }
+
+    /**
+     * An epoch event as stored, decoded.
+     *
+     * @throws FeedFormatException when its type or body is not one this version reads
+     */
+    public static EpochEvent decode(StoredEvent e) {
+        return FeedCodec.decodeEpochEvent(e.type(), e.data());
+    }
+
+    /** Where a walk of the feed continues after {@code event}, read at {@code position}: {@code Closed} leads to the next epoch. */
+    public static Checkpoint after(Checkpoint position, EpochEvent event) {
+        return event instanceof EpochEvent.Closed ? position.nextEpoch() : position.plus(1);
+    }
+
+    /**
+     * The whole epoch, folded. Eventually consistent: a stale read shows up as a conflict on the next write.
+     *
+     * @throws FeedFormatException at an event this version cannot read
+     * @throws IllegalStateException when the epoch's events have a hole (a lagging replica, or a broken store)
+     */
     public EpochState load(PartitionId partition, EpochId epoch) {
         return catchUp(partition, EpochState.empty(epoch), false);
     }
@@ -36,7 +72,7 @@ public final class DynamoEpochStore {
     /** {@code state} plus the epoch events written after it. */
     public EpochState catchUp(PartitionId partition, EpochState state, boolean consistent) {
         Read read = Read.forward(state.version());
-        try (Stream<StoredEvent> events = index.read(FeedStreams.epoch(partition, state.epoch()), consistent ? read.strongly() : read)) {
+        try (Stream<StoredEvent> events = index.read(stream(partition, state.epoch()), consistent ? read.strongly() : read)) {
             EpochState[] s = {state};
             events.forEach(e -> s[0] = evolve(s[0], e));
             return s[0];
@@ -48,7 +84,7 @@ public final class DynamoEpochStore {
      * holds no events in an epoch we wrote, and the last calf); empty while it is open or does not exist.
      */
     public Optional<Instant> closedAt(PartitionId partition, EpochId epoch) {
-        List<StoredEvent> last = index.readAll(FeedStreams.epoch(partition, epoch), Read.backward().limit(1));
+        List<StoredEvent> last = index.readAll(stream(partition, epoch), Read.backward().limit(1));
         return last.stream().filter(e -> EpochEvent.CLOSED.equals(e.type())).map(StoredEvent::timestamp).findFirst();
     }
 
@@ -62,14 +98,14 @@ public final class DynamoEpochStore {
         return append(partition, state, events, true);
     }
 
-    /** @param moveTip false to leave the epoch's Tip behind (see {@link StoreClient#appendAsCalf(io.appendsfeed.model.StreamName, long, List, boolean)}) */
+    /** @param moveTip false to leave the epoch's Tip behind (see {@link StoreClient#appendAsCalf(StreamName, long, List, boolean)}) */
     public Optional<EpochState> append(PartitionId partition, EpochState state, List<EpochEvent> events, boolean moveTip) {
         Instant now = clock.instant();
         List<EventData> data = new ArrayList<>(events.size());
         for (EpochEvent e : events) {
             data.add(EventData.of(e.type(), FeedCodec.encode(e)).withTimestamp(now));
         }
-        AppendResult r = index.appendAsCalf(FeedStreams.epoch(partition, state.epoch()), state.version(), data, moveTip);
+        AppendResult r = index.appendAsCalf(stream(partition, state.epoch()), state.version(), data, moveTip);
         if (r instanceof AppendResult.Conflict) {
             return Optional.empty();
         }
@@ -82,19 +118,18 @@ public final class DynamoEpochStore {
 
     /** Since when this writer has left the epoch's Tip behind its calves; empty when it has not. */
     public Optional<Instant> tipBehindSince(PartitionId partition, EpochId epoch) {
-        return index.tipBehindSince(FeedStreams.epoch(partition, epoch));
+        return index.tipBehindSince(stream(partition, epoch));
     }
 
     /** Brings the epoch's Tip up to the calves this writer wrote, when it left it behind (one write; none otherwise). */
     public void moveTip(PartitionId partition, EpochId epoch) {
-        index.moveTip(FeedStreams.epoch(partition, epoch));
+        index.moveTip(stream(partition, epoch));
     }
 
     private static EpochState evolve(EpochState s, StoredEvent e) {
         if (e.index() != s.version()) {
             throw new IllegalStateException("epoch " + e.stream() + " read event " + e.index() + " where " + s.version() + " was next");
         }
-        EpochEvent event = FeedCodec.decodeEpochEvent(e.type(), e.data());
-        return s.evolve(event, e.data() == null ? 0 : e.data().length, e.timestamp());
+        return s.evolve(decode(e), e.data() == null ? 0 : e.data().length, e.timestamp());
     }
 }

@@ -1,9 +1,6 @@
-package io.appendsfeed.indexer.internal;
+package io.appendsfeed.model.feed;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.Span;
 import io.vavr.collection.HashMap;
 import io.vavr.collection.Map;
 import java.time.Instant;
