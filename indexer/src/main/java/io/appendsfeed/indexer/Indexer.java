@@ -2,6 +2,7 @@ package io.appendsfeed.indexer;
 
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
+import io.appendsfeed.indexer.internal.KnownIndex;
 import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.indexer.internal.Parsed;
 import io.appendsfeed.indexer.internal.RecordParser;
@@ -44,8 +45,8 @@ public final class Indexer {
 
     private final IndexerConfig config;
     private final AppendsEpoch epochs;
-    /** The index table: {@code $AppendsIndex-0} ({@link AppendsIndex}) and the epochs ({@link AppendsEpoch}). */
-    private final StoreClient index;
+    /** {@code $AppendsIndex-0} as last loaded or written here, shared by the partitions' ingesters. */
+    private final KnownIndex knownIndex;
     /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
     private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "appendsfeed-partition");
@@ -59,11 +60,11 @@ public final class Indexer {
 
     private final FeedHistory.StoreTimes storeTimes;
 
-    private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally) {
+    private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally, KnownIndex knownIndex) {
         this.config = config;
         this.tally = tally;
+        this.knownIndex = knownIndex;
         this.epochs = new AppendsEpoch(index, config.clock());
-        this.index = index;
         this.storeTimes = store == null ? null : (stream, at) -> {
             List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
             return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
@@ -86,12 +87,13 @@ public final class Indexer {
                 .reservedStreams(true).meter(meter).clock(config.clock()).build());
         StoreClient store = config.storeTable() == null ? null
                 : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(meter).tipCacheStreams(0).build());
-        Indexer indexer = new Indexer(config, index, store, tally);
-        IndexState state = AppendsIndex.load(index, true).state();
-        if (!state.isCreated()) {
-            state = AppendsIndex.create(index, config.partitions()).state();
-            log.info("index {}: created with {} partition(s)", config.indexTable(), state.partitions());
+        AppendsIndex.Loaded loaded = AppendsIndex.load(index, true);
+        if (!loaded.state().isCreated()) {
+            loaded = AppendsIndex.create(index, config.partitions());
+            log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
+        IndexState state = loaded.state();
+        Indexer indexer = new Indexer(config, index, store, tally, new KnownIndex(index, loaded));
         if (state.partitions() != config.partitions()) {
             throw new PartitionCountMismatchException(config.indexTable(), state.partitions(), config.partitions());
         }
@@ -271,7 +273,7 @@ public final class Indexer {
     }
 
     private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, index, config, storeTimes));
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, knownIndex, config, storeTimes));
     }
 
     private static void log(BatchOutcome o, String shard, Instant now) {

@@ -7,13 +7,11 @@ import io.appendsfeed.indexer.PartitionOutcome;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.EpochDecider;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.EpochState;
 import io.appendsfeed.model.feed.EpochWrite;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.StoreClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,13 +35,13 @@ public final class EpochIngester {
 
     private final PartitionId partition;
     private final AppendsEpoch epochs;
-    private final StoreClient index;
+    private final KnownIndex index;
     private final PriorEpochs prior;
     private final FeedHistory history;
     private final IndexerConfig config;
     private EpochState state; // the active epoch as last seen; a valid prefix of it even after a failed write
 
-    public EpochIngester(PartitionId partition, AppendsEpoch epochs, StoreClient index, IndexerConfig config,
+    public EpochIngester(PartitionId partition, AppendsEpoch epochs, KnownIndex index, IndexerConfig config,
                          FeedHistory.StoreTimes storeTimes) {
         this.partition = partition;
         this.epochs = epochs;
@@ -197,7 +195,7 @@ public final class EpochIngester {
 
     private EpochState active() {
         if (state == null) {
-            EpochId e = AppendsIndex.load(index, true).state().activeEpoch(partition);
+            EpochId e = index.activeEpoch(partition);
             state = moveOnIfClosed(epochs.load(partition, e));
         }
         return state;
@@ -224,9 +222,11 @@ public final class EpochIngester {
             }
             prior.remember(s);
             EpochId next = s.epoch().next();
-            AppendsIndex.start(index, partition, next);
+            index.start(partition, next);
             log.info("partition {}: epoch {} closed, {} active", partition, s.epoch(), next);
-            s = epochs.load(partition, next);
+            // taken as empty, not read: if another writer has written it already, the first write here
+            // conflicts and catches up (as any write does), so an epoch's roll reads nothing
+            s = EpochState.empty(next);
         }
         state = s;
         return s;

@@ -123,15 +123,29 @@ public final class AppendsIndex {
      * @throws RuntimeException from DynamoDB, after the SDK's retries
      */
     public static IndexState start(StoreClient index, PartitionId partition, EpochId epoch) {
+        return start(index, null, partition, epoch).state();
+    }
+
+    /**
+     * As {@link #start(StoreClient, PartitionId, EpochId)}, first trying the append at the index as
+     * the caller last knew it: no read when that is still current (the usual case: an indexer is the
+     * one that moves its partitions on), one load and another try when it is not.
+     *
+     * @param known the index as last loaded or written by the caller; null to load it first
+     * @return the index afterwards, with its version
+     */
+    public static Loaded start(StoreClient index, Loaded known, PartitionId partition, EpochId epoch) {
+        Loaded last = known;
         while (true) {
-            Loaded l = load(index, true);
+            Loaded l = last != null ? last : load(index, true);
+            last = null;
             if (l.state().isCreated() && l.state().activeEpoch(partition).compareTo(epoch) >= 0) {
-                return l.state();
+                return l;
             }
             IndexEvent.Started started = new IndexEvent.Started(partition, epoch);
             IndexState next = l.state().evolve(started);
             if (append(index, Expected.version(l.version()), next, List.of(started))) {
-                return next;
+                return new Loaded(next, l.version() + 1);
             }
         }
     }

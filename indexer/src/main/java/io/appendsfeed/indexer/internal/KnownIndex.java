@@ -1,0 +1,34 @@
+package io.appendsfeed.indexer.internal;
+
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.StoreClient;
+
+/**
+ * {@code $AppendsIndex-0} as this indexer last loaded or wrote it, shared by its partitions. Moving
+ * a partition on to its next epoch appends at that version first ({@link AppendsIndex#start(StoreClient,
+ * AppendsIndex.Loaded, PartitionId, EpochId)}), so an indexer that is the one moving its partitions
+ * on reads nothing when an epoch closes; a stale copy costs one conflict and one load. Thread-safe.
+ */
+public final class KnownIndex {
+
+    private final StoreClient index;
+    private AppendsIndex.Loaded known;
+
+    public KnownIndex(StoreClient index, AppendsIndex.Loaded loaded) {
+        this.index = index;
+        this.known = loaded;
+    }
+
+    /** Records {@code epoch} as the partition's active epoch (see {@link AppendsIndex#start}). */
+    public synchronized void start(PartitionId partition, EpochId epoch) {
+        known = AppendsIndex.start(index, known, partition, epoch);
+    }
+
+    /** The partition's active epoch, read again (strongly consistent): after a failure of unknown effect, or at first. */
+    public synchronized EpochId activeEpoch(PartitionId partition) {
+        known = AppendsIndex.load(index, true);
+        return known.state().activeEpoch(partition);
+    }
+}
