@@ -176,19 +176,29 @@ class TipLagTest {
     }
 
     @Test
-    void the_write_that_closes_an_epoch_moves_its_tip(LocalDynamo local) {
+    void the_write_that_closes_an_epoch_moves_its_tip_and_the_roll_reads_nothing(LocalDynamo local) {
         String table = IndexerTables.index(local);
-        Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(table)
+        List<String> ops = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(table).meter((op, t, c) -> ops.add(op))
                 .limits(new EpochLimits(4, EpochLimits.DEFAULT.maxBytes(), EpochLimits.DEFAULT.maxStreams())).build());
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(table).reservedStreams(true).build());
         AtomicLong seq = new AtomicLong();
         Map<String, Long> versions = new LinkedHashMap<>();
         BatchOutcome o = null;
+        indexer.ingest(batch(seq, versions, 1, PartitionId.of(0), 3), null, true); // the first: loads the index and epoch
         for (int b = 0; b < 10 && (o == null || o.partitions().get(0).epochsClosed() == 0); b++) {
+            ops.clear();
             o = indexer.ingest(batch(seq, versions, 1, PartitionId.of(0), 3), null, true);
         }
         assertThat(o.partitions().get(0).epochsClosed()).isEqualTo(1);
         // the closed epoch's Tip says all of it, Closed included: Tip-first readers can move on
         assertThat(tipVersion(index, PartitionId.of(0))).isEqualTo(calvesEnd(index, PartitionId.of(0)));
+        // closing, recording the successor in the index and going on in it: writes only
+        assertThat(o.partitions().get(0).epoch()).isEqualTo(EpochId.of(1));
+        assertThat(ops).as("the closing batch, which went on in the next epoch").isNotEmpty()
+                .doesNotContain("GetItem", "Query", "BatchGetItem");
+        ops.clear();
+        indexer.ingest(batch(seq, versions, 1, PartitionId.of(0), 3), null, true);
+        assertThat(ops).containsExactly("PutItem");
     }
 }

@@ -224,9 +224,8 @@ public final class EpochIngester {
             EpochId next = s.epoch().next();
             index.start(partition, next);
             log.info("partition {}: epoch {} closed, {} active", partition, s.epoch(), next);
-            // taken as empty, not read: if another writer has written it already, the first write here
-            // conflicts and catches up (as any write does), so an epoch's roll reads nothing
-            s = EpochState.empty(next);
+            // taken as empty, not read (see AppendsEpoch.begun): an epoch's roll reads nothing
+            s = epochs.begun(partition, next);
         }
         state = s;
         return s;

@@ -116,6 +116,17 @@ public final class AppendsEpoch {
         return Optional.of(s);
     }
 
+    /**
+     * The state of an epoch this writer has just recorded as its partition's active one, without
+     * reading it: empty, its Tip assumed absent. A write into an epoch another writer has begun
+     * already conflicts on its first calf's key, and the writer catches up as after any conflict; so
+     * an epoch's roll costs no read.
+     */
+    public EpochState begun(PartitionId partition, EpochId epoch) {
+        index.assumeNoTip(stream(partition, epoch));
+        return EpochState.empty(epoch);
+    }
+
     /** Since when this writer has left the epoch's Tip behind its calves; empty when it has not. */
     public Optional<Instant> tipBehindSince(PartitionId partition, EpochId epoch) {
         return index.tipBehindSince(stream(partition, epoch));

@@ -153,6 +153,18 @@ public final class StoreClient {
     }
 
     /**
+     * Tells this client that {@code stream}, written calf-first, has no Tip as far as the caller knows
+     * (it is a stream the caller has just begun, such as a new epoch), so that its first
+     * {@link #appendAsCalf} does not read the Tip to look for events a Tip-first writer left there.
+     * If another calf-first writer got there first, the append conflicts as usual; Tip-first and
+     * calf-first writers must not write one stream in any case. Nothing when the Tip is known already.
+     */
+    public void assumeNoTip(StreamName stream) {
+        checkWritable(stream);
+        calfAppender.assumeNoTip(stream);
+    }
+
+    /**
      * Moves a Tip this client left behind (appends with {@code moveTip} false) to the end of its last
      * calf: one {@code UpdateItem}, none when it is not behind.
      *

@@ -94,6 +94,13 @@ public final class CalfAppender {
         return spent[0];
     }
 
+    /** See {@code StoreClient.assumeNoTip}: a stream just begun has no Tip to read. */
+    public void assumeNoTip(StreamName stream) {
+        if (cache.get(stream) == null) {
+            cache.put(stream, new TipState(0, null, 0, 0, 0, null));
+        }
+    }
+
     public AppendResult append(StreamName stream, long expected, List<EventData> events) {
         return append(stream, expected, events, true);
     }
