@@ -40,17 +40,15 @@ class LeaseInterleavingPropertyTest {
     enum Step { START_A, START_B, CLOSE_A, CLOSE_B, RENEW, EXPIRE, OVERRIDE, INGEST }
 
     /** Every change of a stored checkpoint, in order, per partition: (value, by override). */
-    private static final class RecordingStore implements CheckpointStore, LeaseStore {
+    private static final class RecordingStore extends io.appendsfeed.reader.internal.DelegatingStore {
         record Change(Checkpoint to, boolean override) {}
 
-        final InMemoryCheckpointStore real;
         final Map<PartitionId, List<Change>> history = new HashMap<>();
 
         RecordingStore(InMemoryCheckpointStore real) {
-            this.real = real;
+            super(real);
         }
 
-        @Override public Optional<StoredCheckpoint> read(String g, PartitionId p) { return real.read(g, p); }
         @Override public synchronized CommitResult commit(String g, PartitionId p, Checkpoint to, String by, Lease fence) {
             CommitResult r = real.commit(g, p, to, by, fence);
             if (r instanceof CommitResult.Committed) {
@@ -70,17 +68,6 @@ class LeaseInterleavingPropertyTest {
             }
             return r;
         }
-        @Override public List<CheckpointOverride> overrides(String g, PartitionId p) { return real.overrides(g, p); }
-        @Override public List<StoredCheckpoint> list(String g) { return real.list(g); }
-        @Override public List<String> groups() { return real.groups(); }
-        @Override public Optional<Lease> tryAcquire(String g, PartitionId p, String owner, Duration t) {
-            return real.tryAcquire(g, p, owner, t);
-        }
-        @Override public Optional<Lease> renew(Lease l, Duration t) { return real.renew(l, t); }
-        @Override public void release(Lease l) { real.release(l); }
-        @Override public Optional<Lease> current(String g, PartitionId p) { return real.current(g, p); }
-        @Override public List<String> heartbeat(String g, String owner, Duration t) { return real.heartbeat(g, owner, t); }
-        @Override public void leave(String g, String owner) { real.leave(g, owner); }
     }
 
     /** Records calls; counts moments where two readers run one stream. */

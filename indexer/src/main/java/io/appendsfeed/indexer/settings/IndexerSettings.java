@@ -89,34 +89,28 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
 
     /** A whole number from 0 to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */
     public static long numberOrZero(Function<String, String> env, String name, long dflt) {
-        String v = blankToNull(env.apply(name));
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            long n = Long.parseLong(v.trim().replace("_", ""));
-            if (n < 0 || n > Integer.MAX_VALUE) {
-                throw new NumberFormatException("out of range");
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is '" + v + "': give a whole number, 0 or more (default " + dflt + ")", e);
-        }
+        return number(env, name, dflt, 0, Integer.MAX_VALUE, "a whole number, 0 or more");
     }
 
+    /** A whole number from 1 (to {@code Integer.MAX_VALUE}, but for the epoch bytes), or {@code dflt} when unset. */
     private static long positive(Function<String, String> env, String name, long dflt) {
+        return number(env, name, dflt, 1, name.equals(EPOCH_MAX_BYTES) ? Long.MAX_VALUE : Integer.MAX_VALUE,
+                "a positive whole number");
+    }
+
+    private static long number(Function<String, String> env, String name, long dflt, long min, long max, String what) {
         String v = blankToNull(env.apply(name));
         if (v == null) {
             return dflt;
         }
         try {
             long n = Long.parseLong(v.trim().replace("_", ""));
-            if (n < 1 || n > Integer.MAX_VALUE && !name.equals(EPOCH_MAX_BYTES)) {
+            if (n < min || n > max) {
                 throw new NumberFormatException("out of range");
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is '" + v + "': give a positive whole number (default " + dflt + ")", e);
+            throw new IllegalArgumentException(name + " is '" + v + "': give " + what + " (default " + dflt + ")", e);
         }
     }
 

@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** Hands every call to an in-memory store; tests override the calls they want to watch or hook. */
-class DelegatingStore implements CheckpointStore, LeaseStore {
+public class DelegatingStore implements CheckpointStore, LeaseStore {
 
-    final InMemoryCheckpointStore real;
+    protected final InMemoryCheckpointStore real;
 
-    DelegatingStore(InMemoryCheckpointStore real) {
+    public DelegatingStore(InMemoryCheckpointStore real) {
         this.real = real;
     }
 
