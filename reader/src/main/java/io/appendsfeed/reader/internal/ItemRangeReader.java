@@ -133,6 +133,7 @@ final class ItemRangeReader {
         }
         StreamLayouts.Layout layout = layouts.of(stream);
         long tipStart = StoreItems.firstIndex(stream, tip);
+        layout.tip(tipStart); // before the calves' read: it bounds that read to the calves below the Tip
         Map<Long, StoredEvent> out = tipStart > first ? read(stream, first, Math.min(last, tipStart - 1), consistent) : new HashMap<>();
         take(stream, tip, first, last, layout, out);
         keep(stream, tip, last);
@@ -155,7 +156,7 @@ final class ItemRangeReader {
         String range = "#i >= :k";
         if (start < 0) {
             // not known where `first` sits: the calf with the greatest first index <= first, if any
-            QueryResponse r = query(stream, "#i <= :k", first, false, 1, consistent, null);
+            QueryResponse r = query(stream, "#i <= :k", first, false, 1, consistent, null, -1);
             start = first;
             range = "#i > :k";
             if (!r.items().isEmpty() && !StoreItems.isTip(r.items().get(0))) {
@@ -168,9 +169,16 @@ final class ItemRangeReader {
             }
         }
         int limit = layout.itemsTo(start, last);
+        // when the Tip as last seen starts after `last`, every wanted event sits in a calf keyed at most
+        // `last`: bounding the key stops the page there, rather than paying for the calves after it and
+        // the Tip, which a page of more items than needed would read (and DynamoDB charge) for nothing
+        long upper = layout.tip() > last ? last : -1;
+        if (upper >= 0) {
+            range = range.equals("#i > :k") ? "#i BETWEEN :k1 AND :u" : "#i BETWEEN :k AND :u";
+        }
         Map<String, AttributeValue> from = null;
         while (true) {
-            QueryResponse r = query(stream, range, start, true, limit, consistent, from);
+            QueryResponse r = query(stream, range, start, true, limit, consistent, from, upper);
             for (Map<String, AttributeValue> item : r.items()) {
                 if (take(stream, item, first, last, layout, out)) {
                     keep(stream, item, last);
@@ -210,13 +218,23 @@ final class ItemRangeReader {
         return next > last;
     }
 
+    /** @param upper the {@code :u} of a {@code BETWEEN} range (with {@code :k1} = k + 1), or -1 for none */
     private QueryResponse query(StreamName stream, String range, long k, boolean ascending, int limit, boolean consistent,
-                                Map<String, AttributeValue> exclusiveStart) {
+                                Map<String, AttributeValue> exclusiveStart, long upper) {
+        Map<String, AttributeValue> values = new java.util.HashMap<>(4);
+        values.put(":p", AttributeValue.fromS(stream.value()));
+        if (range.contains(":k1")) {
+            values.put(":k1", AttributeValue.fromN(Long.toString(k + 1)));
+        } else {
+            values.put(":k", AttributeValue.fromN(Long.toString(k)));
+        }
+        if (upper >= 0) {
+            values.put(":u", AttributeValue.fromN(Long.toString(upper)));
+        }
         QueryRequest.Builder q = QueryRequest.builder().tableName(table)
                 .keyConditionExpression("#p = :p AND " + range)
                 .expressionAttributeNames(NAMES)
-                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()),
-                        ":k", AttributeValue.fromN(Long.toString(k))))
+                .expressionAttributeValues(values)
                 .projectionExpression(PROJECTION)
                 .scanIndexForward(ascending).limit(limit).consistentRead(consistent);
         if (exclusiveStart != null) {

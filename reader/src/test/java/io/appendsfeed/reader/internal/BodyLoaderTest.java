@@ -122,6 +122,46 @@ class BodyLoaderTest {
         assertThat(dynamo.reads.keySet()).as("calves were read too").anyMatch(k -> k.startsWith("Hot-1/") && !k.endsWith("/2147483647"));
     }
 
+    /**
+     * A range that ends in a calf before the Tip reads no item after that calf: the query is bounded by
+     * the range's last index. Unbounded, its growing pages (1, 2, 4, ... items) read, and DynamoDB
+     * charged, the calves after the range and the Tip again.
+     */
+    @Test
+    void a_range_ending_before_the_tip_reads_no_item_after_it(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        for (int k = 0; k < 48; k++) {
+            f.write("Hot-2", (Instant) null, "A", "B", "C");
+        }
+        List<Long> calves = new ArrayList<>();
+        long tipFirst = -1;
+        for (var item : local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("Hot-2")))).items()) {
+            if (Items.isTip(item)) {
+                tipFirst = Items.firstIndex(io.appendsfeed.model.StreamName.parse("Hot-2"), item);
+            } else {
+                calves.add(Items.rangeKey(item));
+            }
+        }
+        assertThat(calves).as("calves").hasSizeGreaterThan(5);
+        long last = calves.get(calves.size() - 3) - 1; // the range ends two calves before the last one
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        List<String> types = new ArrayList<>();
+        for (long i = 0; i <= last; i++) {
+            types.add(String.valueOf("ABC".charAt((int) (i % 3))));
+        }
+
+        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(io.appendsfeed.model.StreamName.parse("Hot-2"), 0, types))));
+
+        assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
+        long wantedLast = last;
+        assertThat(dynamo.reads).as("items read, by range key: each once").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+        assertThat(dynamo.reads.keySet()).as("no calf after the range")
+                .noneMatch(k -> !k.endsWith("/2147483647") && Long.parseLong(k.substring(k.indexOf('/') + 1)) > wantedLast);
+        assertThat(tipFirst).isGreaterThan(last);
+    }
+
     @Test
     void tips_of_many_streams_are_read_with_one_request(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1);
