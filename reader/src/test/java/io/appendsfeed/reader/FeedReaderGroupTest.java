@@ -72,55 +72,25 @@ class FeedReaderGroupTest {
     }
 
     /** The crashing instance's store: its network is cut at the crash; remembers the last checkpoint it saw per partition. */
-    private static final class CrashableStore implements CheckpointStore, LeaseStore {
-        final DynamoCheckpointStore real;
-        final AtomicBoolean cut = new AtomicBoolean();
+    private static final class CrashableStore extends FeedReaderLeaseTest.Severable {
         final Map<PartitionId, Checkpoint> lastSeen = new ConcurrentHashMap<>();
 
         CrashableStore(DynamoCheckpointStore real) {
-            this.real = real;
-        }
-
-        private void check() {
-            if (cut.get()) {
-                throw new IllegalStateException("network cut (test: the instance crashed)");
-            }
+            super(real);
         }
 
         @Override public Optional<StoredCheckpoint> read(String g, PartitionId p) {
-            check();
-            Optional<StoredCheckpoint> c = real.read(g, p);
+            Optional<StoredCheckpoint> c = super.read(g, p);
             c.ifPresent(x -> lastSeen.put(p, x.checkpoint()));
             return c;
         }
         @Override public CommitResult commit(String g, PartitionId p, Checkpoint to, String by, Lease fence) {
-            check();
-            CommitResult r = real.commit(g, p, to, by, fence);
+            CommitResult r = super.commit(g, p, to, by, fence);
             if (r instanceof CommitResult.Committed) {
                 lastSeen.put(p, to);
             }
             return r;
         }
-        @Override public StoredCheckpoint override(String g, PartitionId p, Checkpoint to, String reason) {
-            check();
-            return real.override(g, p, to, reason);
-        }
-        @Override public CommitResult overrideHeld(String g, PartitionId p, Checkpoint to, String reason, Lease lease) {
-            check();
-            return real.overrideHeld(g, p, to, reason, lease);
-        }
-        @Override public List<CheckpointOverride> overrides(String g, PartitionId p) { check(); return real.overrides(g, p); }
-        @Override public List<StoredCheckpoint> list(String g) { check(); return real.list(g); }
-        @Override public List<String> groups() { check(); return real.groups(); }
-        @Override public Optional<Lease> tryAcquire(String g, PartitionId p, String owner, Duration t) {
-            check();
-            return real.tryAcquire(g, p, owner, t);
-        }
-        @Override public Optional<Lease> renew(Lease l, Duration t) { check(); return real.renew(l, t); }
-        @Override public void release(Lease l) { check(); real.release(l); }
-        @Override public Optional<Lease> current(String g, PartitionId p) { check(); return real.current(g, p); }
-        @Override public List<String> heartbeat(String g, String owner, Duration t) { check(); return real.heartbeat(g, owner, t); }
-        @Override public void leave(String g, String owner) { check(); real.leave(g, owner); }
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class FeedReaderLeaseTest {
 
     /** Checkpoints and leases that stop answering when the instance "dies" (its network is cut). */
-    static final class Severable implements CheckpointStore, LeaseStore {
+    static class Severable implements CheckpointStore, LeaseStore {
         final DynamoCheckpointStore real;
         final AtomicBoolean cut = new AtomicBoolean();
 
@@ -30,9 +30,9 @@ class FeedReaderLeaseTest {
             this.real = real;
         }
 
-        private void check() {
+        void check() {
             if (cut.get()) {
-                throw new IllegalStateException("network cut (test)");
+                throw new IllegalStateException("network cut (test: the instance died)");
             }
         }
 
