@@ -67,10 +67,6 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
                 settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings), settings.batchSize());
     }
 
-    /** Whether a batch of {@code delivered} records says more are waiting: as large as the mapping's batch size. */
-    private boolean moreWaiting(int delivered) {
-        return batchSize > 0 && delivered >= batchSize;
-    }
 
     /** An indexer for records of any table but the index. */
     public IndexerHandler(Indexer indexer) {
@@ -127,7 +123,7 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
         // a large batch's images are released from the event once converted: see LambdaRecords.convertReleasing
         LambdaRecords.Converted converted = LambdaRecords.convertReleasing(event);
         int delivered = event.getRecords() == null ? 0 : event.getRecords().size();
-        BatchOutcome outcome = indexer.ingest(converted.records(), null, moreWaiting(delivered));
+        BatchOutcome outcome = indexer.ingest(converted.records(), null, LambdaSettings.moreWaiting(batchSize, delivered));
         if (!outcome.complete()) {
             return failure(outcome.firstNotIngested());
         }

@@ -159,8 +159,7 @@ public final class LambdaRecords {
         String[] out = new String[e.getL().size()];
         int k = 0;
         for (var event : e.getL()) {
-            var t = event == null || event.getM() == null ? null : event.getM().get("t");
-            out[k++] = t == null ? null : t.getS();
+            out[k++] = time(event);
         }
         return Collections.unmodifiableList(Arrays.asList(out));
     }
@@ -177,9 +176,7 @@ public final class LambdaRecords {
         return new java.util.AbstractList<>() {
             @Override
             public String get(int k) {
-                var event = events.get(k);
-                var t = event == null || event.getM() == null ? null : event.getM().get("t");
-                return t == null ? null : t.getS();
+                return time(events.get(k));
             }
 
             @Override
@@ -187,6 +184,12 @@ public final class LambdaRecords {
                 return events.size();
             }
         };
+    }
+
+    /** An event's {@code t}: null where it has none, or it is no string. */
+    private static String time(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue event) {
+        var t = event == null || event.getM() == null ? null : event.getM().get("t");
+        return t == null ? null : t.getS();
     }
 
     /**

@@ -62,6 +62,11 @@ public record LambdaSettings(String storeTable, IndexerConfig config, DynamoClie
 
     /** Whether a batch of {@code records} records says more are waiting: it is as large as the mapping's batch size. */
     public boolean moreWaiting(int records) {
+        return moreWaiting(batchSize, records);
+    }
+
+    /** The rule: with a known mapping batch size ({@code batchSize > 0}), a batch that large means more are waiting. */
+    static boolean moreWaiting(int batchSize, int records) {
         return batchSize > 0 && records >= batchSize;
     }
 }
