@@ -4,12 +4,11 @@ import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
 import io.appendsfeed.indexer.internal.FeedHistory;
-import io.appendsfeed.indexer.internal.Parsed;
-import io.appendsfeed.indexer.internal.RecordParser;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.Capacity;
@@ -17,9 +16,12 @@ import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItem;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoredEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The indexer's core, shared by every source (Lambda, KCL, the local poller, a backfill): parse
- * records into spans, route each to its partition, ingest each partition's spans into its active
+ * records into spans ({@link #parse}), route each to its partition, ingest each partition's spans into its active
  * epoch exactly once, and say up to where the batch is durably in. Thread-safe; batches for one
  * partition are ingested one at a time, the partitions of one batch at the same time.
  */
@@ -158,7 +160,7 @@ public final class Indexer {
             if (r.approximateCreation() != null && (newest == null || r.approximateCreation().isAfter(newest))) {
                 newest = r.approximateCreation();
             }
-            Parsed p = RecordParser.parse(r);
+            Parsed p = parse(r);
             log.debug("{}: {}", r, p);
             if (p instanceof Parsed.Spanned s) {
                 spans.add(s.span());
@@ -174,6 +176,100 @@ public final class Indexer {
         }
         return run(records.size(), skipped, spans, order, rejected, rejectedAt,
                 k -> records.get(k).sequenceNumber(), started, newest, shard, moreWaiting && rejected == null);
+    }
+
+    /** What {@link #parse} made of one record. */
+    public sealed interface Parsed {
+
+        /** Why a record carries nothing to index. */
+        enum SkipReason { REMOVE, CALF, NO_NEW_EVENTS, RESERVED_STREAM }
+
+        /** A Tip write that appended events. */
+        record Spanned(SourceSpan span) implements Parsed {}
+
+        /** A record of the store format with nothing to index. */
+        record Skipped(SkipReason reason) implements Parsed {}
+
+        /** A record that is not of the store format. */
+        record Rejected(RejectedRecord rejected) implements Parsed {}
+    }
+
+    /**
+     * What a Streams record of a store table carries (DESIGN.md, "The indexer", step 2): an INSERT or
+     * MODIFY of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}. REMOVE, calves,
+     * {@code a = 0} and {@code $} streams are skipped. Anything else is rejected with what is wrong. The
+     * image is read by the model's one item parser ({@link StoreItems#parseImage}); this adds the
+     * record's own facts (event name, sequence number, DynamoDB's creation time). Pure; for tools that
+     * explain a record, and what {@link #ingest(List)} does first.
+     */
+    public static Parsed parse(ChangeRecord r) {
+        String name = r.eventName();
+        if ("REMOVE".equals(name)) {
+            return new Parsed.Skipped(Parsed.SkipReason.REMOVE);
+        }
+        if (!"INSERT".equals(name) && !"MODIFY".equals(name)) {
+            return rejected(r, "event name '" + name + "' is none of INSERT, MODIFY, REMOVE");
+        }
+        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), r.eventTimes());
+        if (item instanceof StoreItem.Tip t) {
+            Span tip = new Span(t.stream(), t.first(), t.types());
+            Span span = tip.from(t.next() - t.appended());
+            List<String> times = t.times();
+            return new Parsed.Spanned(new SourceSpan(span, tip, writtenAt(r, times, (int) t.appended()), r.sequenceNumber(),
+                    times(times, t.next())));
+        } else if (item instanceof StoreItem.Unfolded) {
+            return new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS);
+        } else if (item instanceof StoreItem.Calf) {
+            return new Parsed.Skipped(Parsed.SkipReason.CALF);
+        } else if (item instanceof StoreItem.Reserved) {
+            return new Parsed.Skipped(Parsed.SkipReason.RESERVED_STREAM);
+        }
+        StoreItem.Malformed m = (StoreItem.Malformed) item;
+        if (m.problem().equals(StoreItems.NO_IMAGE)) {
+            return rejected(r, m.problem() + " (stream view type " + r.viewType()
+                    + "); enable Streams on the store table with NEW_IMAGE or NEW_AND_OLD_IMAGES");
+        }
+        return rejected(r, m.problem());
+    }
+
+    private static Parsed rejected(ChangeRecord r, String reason) {
+        return new Parsed.Rejected(new RejectedRecord(r.sequenceNumber(), r.describeKey(), reason));
+    }
+
+    /** The times of the Tip's events, parsed only when asked for (rarely: see {@link EventTimes}). */
+    private static EventTimes times(List<String> times, long n) {
+        if (times.isEmpty()) {
+            return EventTimes.NONE;
+        }
+        long first = n - times.size();
+        return index -> index < first || index >= n ? null : time(times.get((int) (index - first)));
+    }
+
+    /** A timestamp, or null when absent or unreadable: the span does not depend on it. */
+    private static Instant time(String t) {
+        if (t == null) {
+            return null;
+        }
+        try {
+            return StoreItems.timestamp(t);
+        } catch (DateTimeParseException unreadable) {
+            return null; // without it, placing the stream relies on the other times
+        }
+    }
+
+    /**
+     * The earliest of DynamoDB's creation time and the new events' own {@code t}: no later than the
+     * write. Unreadable timestamps are left out rather than rejected: the span itself is sound.
+     */
+    private static Instant writtenAt(ChangeRecord r, List<String> times, int a) {
+        Instant earliest = r.approximateCreation();
+        for (int k = Math.max(0, times.size() - a); k < times.size(); k++) {
+            Instant at = time(times.get(k));
+            if (at != null && (earliest == null || at.isBefore(earliest))) {
+                earliest = at;
+            }
+        }
+        return earliest;
     }
 
     /**

@@ -3,8 +3,7 @@ package io.appendsfeed.indexer.lambda;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.indexer.internal.Parsed;
-import io.appendsfeed.indexer.internal.RecordParser;
+import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
 import java.util.List;
@@ -29,13 +28,13 @@ class LambdaRecordsTest {
         assertThat(first.eventTimes()).as("the events' t, in order").hasSize(first.eventTypes().size())
                 .allSatisfy(t -> assertThat(t).isNotBlank());
 
-        List<Parsed> parsed = records.stream().map(RecordParser::parse).toList();
-        assertThat(((Parsed.Spanned) parsed.get(0)).span().span()).isEqualTo(Span.of("Account-17", 0, "Opened", "Deposited"));
-        assertThat(((Parsed.Spanned) parsed.get(1)).span().span()).isEqualTo(Span.of("Account-17", 2, "Withdrawn"));
-        assertThat(((Parsed.Spanned) parsed.get(1)).span().writtenAt()).isEqualTo(Instant.ofEpochSecond(1732350001));
-        assertThat(parsed.get(2)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS));
-        assertThat(parsed.get(3)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.CALF));
-        assertThat(parsed.get(4)).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.REMOVE));
+        List<Indexer.Parsed> parsed = records.stream().map(Indexer::parse).toList();
+        assertThat(((Indexer.Parsed.Spanned) parsed.get(0)).span().span()).isEqualTo(Span.of("Account-17", 0, "Opened", "Deposited"));
+        assertThat(((Indexer.Parsed.Spanned) parsed.get(1)).span().span()).isEqualTo(Span.of("Account-17", 2, "Withdrawn"));
+        assertThat(((Indexer.Parsed.Spanned) parsed.get(1)).span().writtenAt()).isEqualTo(Instant.ofEpochSecond(1732350001));
+        assertThat(parsed.get(2)).isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.NO_NEW_EVENTS));
+        assertThat(parsed.get(3)).isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.CALF));
+        assertThat(parsed.get(4)).isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.REMOVE));
     }
 
     @Test
@@ -46,14 +45,14 @@ class LambdaRecordsTest {
         ChangeRecord r = LambdaRecords.convert(event).records().get(0);
         assertThat(r.eventTypes()).isNull();
         assertThat(r.newImage()).containsKey("c");
-        assertThat(((Parsed.Rejected) RecordParser.parse(r)).rejected().reason()).contains("attribute c holds", "non-empty string (S)");
+        assertThat(((Indexer.Parsed.Rejected) Indexer.parse(r)).rejected().reason()).contains("attribute c holds", "non-empty string (S)");
     }
 
     @Test
     void keys_only_record_has_no_image_and_is_rejected() {
         ChangeRecord r = LambdaRecords.convert(LambdaEventJson.resource("keys-only.json")).records().get(0);
         assertThat(r.newImage()).isNull();
-        assertThat(RecordParser.parse(r)).isInstanceOf(Parsed.Rejected.class);
+        assertThat(Indexer.parse(r)).isInstanceOf(Indexer.Parsed.Rejected.class);
     }
 
     @Test

@@ -46,7 +46,7 @@ public final class Appender {
     /** {@code events} may be empty only for an unfold-only write ({@code a = 0}). */
     public AppendResult append(StreamName stream, Expected expected, List<EventData> events, List<Unfold> unfolds) {
         Instant now = config.clock().instant();
-        Encoded encoded = Encoded.of(events, now, config.compress());
+        EventCodec.Entries encoded = EventCodec.entries(events, now, config.compress());
         List<AttributeValue> entries = encoded.entries();
         List<AttributeValue> types = encoded.types();
         long newBytes = encoded.bytes();

@@ -110,7 +110,7 @@ public final class CalfAppender {
      *                {@link #moveTip}); true to move it to the end of this append
      */
     public AppendResult append(StreamName stream, long expected, List<EventData> events, boolean moveTip) {
-        Encoded encoded = Encoded.of(events, config.clock().instant(), config.compress());
+        EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
                 AttributeValue.fromL(encoded.types()), AttributeValue.fromL(encoded.entries()));

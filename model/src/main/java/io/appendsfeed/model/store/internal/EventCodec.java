@@ -17,17 +17,55 @@ import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Unfold;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import org.brotli.dec.BrotliInputStream;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** One element of {@code e} or {@code u}: to and from its stored map. */
+/**
+ * The store format's encoding of events, in one place: one element of {@code e} or {@code u} to and
+ * from its stored map, a batch of events as an item's {@code e} and {@code c} lists with the bytes
+ * they add, and the body encodings (0 raw UTF-8 JSON, 1 raw deflate (RFC 1951), 2 Brotli).
+ */
 public final class EventCodec {
 
+    public static final int RAW = 0;
+    public static final int DEFLATE = 1;
+    public static final int BROTLI = 2;
+
     private EventCodec() {}
+
+    /**
+     * Events encoded for an item: their {@code e} entries and {@code c} types, and the item-size bytes
+     * both add to whichever item holds them.
+     */
+    record Entries(List<AttributeValue> entries, List<AttributeValue> types, long bytes) {}
+
+    static Entries entries(List<EventData> events, Instant now, boolean compress) {
+        List<AttributeValue> entries = new ArrayList<>(events.size());
+        List<AttributeValue> types = new ArrayList<>(events.size());
+        long bytes = 0;
+        for (EventData event : events) {
+            AttributeValue entry = event(event, now, compress);
+            AttributeValue type = AttributeValue.fromS(event.type());
+            entries.add(entry);
+            types.add(type);
+            bytes += ItemSize.element(entry) + ItemSize.element(type);
+        }
+        return new Entries(entries, types, bytes);
+    }
 
     /** An element of {@code e}; zero encodings, absent meta and null ids are omitted. */
     public static AttributeValue event(EventData event, Instant now, boolean compress) {
@@ -54,15 +92,15 @@ public final class EventCodec {
     }
 
     private static void bodies(Map<String, AttributeValue> m, byte[] data, byte[] meta, boolean compress) {
-        Bodies.Encoded d = Bodies.encode(data, compress);
+        Body d = encodeBody(data, compress);
         m.put(DATA, AttributeValue.fromB(SdkBytes.fromByteArray(d.bytes())));
-        if (d.encoding() != Bodies.RAW) {
+        if (d.encoding() != RAW) {
             m.put(DATA_ENCODING, AttributeValue.fromN(Integer.toString(d.encoding())));
         }
         if (meta != null) {
-            Bodies.Encoded md = Bodies.encode(meta, compress);
+            Body md = encodeBody(meta, compress);
             m.put(META, AttributeValue.fromB(SdkBytes.fromByteArray(md.bytes())));
-            if (md.encoding() != Bodies.RAW) {
+            if (md.encoding() != RAW) {
                 m.put(META_ENCODING, AttributeValue.fromN(Integer.toString(md.encoding())));
             }
         }
@@ -123,7 +161,7 @@ public final class EventCodec {
             return DATA.equals(field) ? new byte[0] : null;
         }
         AttributeValue enc = m.get(encodingField);
-        int encoding = enc == null ? Bodies.RAW : encoding(enc, encodingField, stream, index, where + "." + field);
+        int encoding = enc == null ? RAW : encoding(enc, encodingField, stream, index, where + "." + field);
         byte[] stored;
         if (v.b() != null) {
             stored = v.b().asByteArray();
@@ -132,7 +170,7 @@ public final class EventCodec {
         } else {
             return null;
         }
-        return Bodies.decode(stored, encoding, stream, index, where + "." + field);
+        return decodeBody(stored, encoding, stream, index, where + "." + field);
     }
 
     /** Never guessed: a body read in the wrong encoding would be handed over as garbage. */
@@ -151,5 +189,94 @@ public final class EventCodec {
 
     private static String string(AttributeValue v) {
         return v == null ? null : v.s();
+    }
+
+    /** A body as stored: its bytes and encoding. */
+    public record Body(byte[] bytes, int encoding) {}
+
+    /** Encoding 1 when {@code compress} and deflating saves bytes; otherwise the bytes as they are (0). */
+    public static Body encodeBody(byte[] body, boolean compress) {
+        if (compress && body.length > 0) {
+            byte[] deflated = deflate(body);
+            if (deflated.length < body.length) {
+                return new Body(deflated, DEFLATE);
+            }
+        }
+        return new Body(body, RAW);
+    }
+
+    /**
+     * A stored body decoded.
+     *
+     * @param field for the error: where the body sits, e.g. {@code e.d}
+     * @throws BodyDecodingException on an unknown encoding or a corrupt body
+     */
+    public static byte[] decodeBody(byte[] stored, int encoding, StreamName stream, long index, String field) {
+        switch (encoding) {
+            case RAW: return stored;
+            case DEFLATE: return inflate(stored, stream, index, field);
+            case BROTLI: return unbrotli(stored, stream, index, field);
+            default: throw new BodyDecodingException(stream, index, field, encoding, "unknown encoding", null);
+        }
+    }
+
+    /**
+     * One deflater per thread, reset between bodies: setting up zlib's state (its window and tables)
+     * cost more than deflating a typical body of a few hundred bytes.
+     */
+    private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
+
+    static byte[] deflate(byte[] body) {
+        Deflater deflater = DEFLATERS.get();
+        try {
+            deflater.setInput(body);
+            deflater.finish();
+            ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 2 + 16);
+            byte[] buf = new byte[8192];
+            while (!deflater.finished()) {
+                out.write(buf, 0, deflater.deflate(buf));
+            }
+            return out.toByteArray();
+        } finally {
+            deflater.reset();
+        }
+    }
+
+    private static byte[] inflate(byte[] stored, StreamName stream, long index, String field) {
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(stored);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(stored.length * 3 + 16);
+            byte[] buf = new byte[8192];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(buf);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new BodyDecodingException(stream, index, field, DEFLATE,
+                            "the deflate stream is truncated (" + stored.length + " bytes)", null);
+                }
+                out.write(buf, 0, n);
+            }
+            return out.toByteArray();
+        } catch (DataFormatException e) {
+            throw new BodyDecodingException(stream, index, field, DEFLATE, "corrupt deflate data: " + e.getMessage(), e);
+        } finally {
+            inflater.end();
+        }
+    }
+
+    private static byte[] unbrotli(byte[] stored, StreamName stream, long index, String field) {
+        if (NativeBrotli.AVAILABLE) {
+            try {
+                return NativeBrotli.decode(stored);
+            } catch (IOException | RuntimeException e) {
+                throw new BodyDecodingException(stream, index, field, BROTLI, "corrupt Brotli data: " + e.getMessage(), e);
+            }
+        }
+        try (InputStream in = new BrotliInputStream(new ByteArrayInputStream(stored))) {
+            return in.readAllBytes();
+        } catch (IOException | RuntimeException e) {
+            // org.brotli.dec reports corrupt input as IOException or BrotliRuntimeException
+            throw new BodyDecodingException(stream, index, field, BROTLI, "corrupt Brotli data: " + e.getMessage(), e);
+        }
     }
 }

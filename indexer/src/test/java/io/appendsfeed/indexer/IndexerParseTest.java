@@ -1,9 +1,7 @@
-package io.appendsfeed.indexer.internal;
+package io.appendsfeed.indexer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.StoreItems;
 import java.time.Instant;
@@ -13,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-class RecordParserTest {
+class IndexerParseTest {
 
     static AttributeValue s(String v) { return AttributeValue.fromS(v); }
     static AttributeValue n(long v) { return AttributeValue.fromN(Long.toString(v)); }
@@ -40,8 +38,8 @@ class RecordParserTest {
 
     @Test
     void tip_insert_gives_the_last_a_events_at_n_minus_a() {
-        Parsed p = RecordParser.parse(record("MODIFY", tip("Account-1", 5, 2, "A", "B", "C", "D", "E")));
-        SourceSpan s = ((Parsed.Spanned) p).span();
+        Indexer.Parsed p = Indexer.parse(record("MODIFY", tip("Account-1", 5, 2, "A", "B", "C", "D", "E")));
+        SourceSpan s = ((Indexer.Parsed.Spanned) p).span();
         assertThat(s.span()).isEqualTo(Span.of("Account-1", 3, "D", "E"));
         assertThat(s.tip()).isEqualTo(Span.of("Account-1", 0, "A", "B", "C", "D", "E"));
         assertThat(s.position()).isEqualTo("100");
@@ -49,26 +47,26 @@ class RecordParserTest {
 
     @Test
     void tip_after_calving_starts_at_n_minus_length_of_c() {
-        SourceSpan s = ((Parsed.Spanned) RecordParser.parse(record("MODIFY", tip("Account-1", 12, 1, "K", "L")))).span();
+        SourceSpan s = ((Indexer.Parsed.Spanned) Indexer.parse(record("MODIFY", tip("Account-1", 12, 1, "K", "L")))).span();
         assertThat(s.span()).isEqualTo(Span.of("Account-1", 11, "L"));
         assertThat(s.tip()).isEqualTo(Span.of("Account-1", 10, "K", "L"));
     }
 
     @Test
     void remove_calves_unfold_only_writes_and_reserved_streams_are_skipped() {
-        assertThat(RecordParser.parse(new ChangeRecord("1", "REMOVE", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), null, null)))
-                .isEqualTo(new Parsed.Skipped(Parsed.SkipReason.REMOVE));
+        assertThat(Indexer.parse(new ChangeRecord("1", "REMOVE", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), null, null)))
+                .isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.REMOVE));
         Map<String, AttributeValue> calf = new HashMap<>(tip("Account-1", 3, 0, "A", "B", "C"));
         calf.remove("a");
         calf.put("i", n(0));
-        assertThat(RecordParser.parse(record("INSERT", calf))).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.CALF));
-        assertThat(RecordParser.parse(record("MODIFY", tip("Account-1", 3, 0, "A", "B", "C"))))
-                .isEqualTo(new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS));
+        assertThat(Indexer.parse(record("INSERT", calf))).isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.CALF));
+        assertThat(Indexer.parse(record("MODIFY", tip("Account-1", 3, 0, "A", "B", "C"))))
+                .isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.NO_NEW_EVENTS));
         Map<String, AttributeValue> noA = new HashMap<>(tip("Account-1", 3, 0, "A", "B", "C"));
         noA.remove("a");
-        assertThat(RecordParser.parse(record("MODIFY", noA))).isEqualTo(new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS));
-        assertThat(RecordParser.parse(record("INSERT", tip("$AppendsEpoch-0_0", 1, 1, "Ingested"))))
-                .isEqualTo(new Parsed.Skipped(Parsed.SkipReason.RESERVED_STREAM));
+        assertThat(Indexer.parse(record("MODIFY", noA))).isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.NO_NEW_EVENTS));
+        assertThat(Indexer.parse(record("INSERT", tip("$AppendsEpoch-0_0", 1, 1, "Ingested"))))
+                .isEqualTo(new Indexer.Parsed.Skipped(Indexer.Parsed.SkipReason.RESERVED_STREAM));
     }
 
     @Test
@@ -76,7 +74,7 @@ class RecordParserTest {
         ChangeRecord r = new ChangeRecord("777", "INSERT", "KEYS_ONLY", keys("Account-1", StoreItems.TIP_INDEX), null, null);
         String reason = rejection(r);
         assertThat(reason).contains("no new image").contains("KEYS_ONLY").contains("NEW_IMAGE");
-        var rejected = ((Parsed.Rejected) RecordParser.parse(r)).rejected();
+        var rejected = ((Indexer.Parsed.Rejected) Indexer.parse(r)).rejected();
         assertThat(rejected.sequenceNumber()).isEqualTo("777");
         assertThat(rejected.key()).isEqualTo("p=Account-1, i=2147483647");
     }
@@ -109,12 +107,12 @@ class RecordParserTest {
         ChangeRecord r = new ChangeRecord("1", "MODIFY", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), img,
                 Instant.parse("2024-05-01T10:00:01Z"));
         // the first event is older but not part of this append: only the new one counts
-        assertThat(((Parsed.Spanned) RecordParser.parse(r)).span().writtenAt()).isEqualTo(Instant.parse("2024-05-01T10:00:00.1234567Z"));
+        assertThat(((Indexer.Parsed.Spanned) Indexer.parse(r)).span().writtenAt()).isEqualTo(Instant.parse("2024-05-01T10:00:00.1234567Z"));
     }
 
     private static String rejection(ChangeRecord r) {
-        Parsed p = RecordParser.parse(r);
-        assertThat(p).isInstanceOf(Parsed.Rejected.class);
-        return ((Parsed.Rejected) p).rejected().reason();
+        Indexer.Parsed p = Indexer.parse(r);
+        assertThat(p).isInstanceOf(Indexer.Parsed.Rejected.class);
+        return ((Indexer.Parsed.Rejected) p).rejected().reason();
     }
 }

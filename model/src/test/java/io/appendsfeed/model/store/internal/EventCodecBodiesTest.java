@@ -12,15 +12,15 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
-class BodiesTest {
+class EventCodecBodiesTest {
 
     private static final StreamName S = StreamName.parse("Body-1");
 
     @Property(tries = 200)
     void whatever_is_encoded_decodes_to_itself(@ForAll byte[] body, @ForAll boolean compress) {
-        Bodies.Encoded e = Bodies.encode(body, compress);
+        EventCodec.Body e = EventCodec.encodeBody(body, compress);
 
-        assertThat(Bodies.decode(e.bytes(), e.encoding(), S, 0, "e.d")).isEqualTo(body);
+        assertThat(EventCodec.decodeBody(e.bytes(), e.encoding(), S, 0, "e.d")).isEqualTo(body);
         assertThat(e.bytes().length).isLessThanOrEqualTo(body.length);
     }
 
@@ -29,10 +29,10 @@ class BodiesTest {
         byte[] repetitive = "{\"a\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}".getBytes(StandardCharsets.UTF_8);
         byte[] tiny = "{}".getBytes(StandardCharsets.UTF_8);
 
-        assertThat(Bodies.encode(repetitive, true).encoding()).isEqualTo(Bodies.DEFLATE);
-        assertThat(Bodies.encode(repetitive, false).encoding()).isEqualTo(Bodies.RAW);
-        assertThat(Bodies.encode(tiny, true)).satisfies(e -> {
-            assertThat(e.encoding()).isEqualTo(Bodies.RAW);
+        assertThat(EventCodec.encodeBody(repetitive, true).encoding()).isEqualTo(EventCodec.DEFLATE);
+        assertThat(EventCodec.encodeBody(repetitive, false).encoding()).isEqualTo(EventCodec.RAW);
+        assertThat(EventCodec.encodeBody(tiny, true)).satisfies(e -> {
+            assertThat(e.encoding()).isEqualTo(EventCodec.RAW);
             assertThat(e.bytes()).isEqualTo(tiny);
         });
     }
@@ -42,18 +42,18 @@ class BodiesTest {
         Brotli4jLoader.ensureAvailability();
         byte[] json = ("{\"list\":[" + "1,2,3,".repeat(100) + "4]}").getBytes(StandardCharsets.UTF_8);
 
-        assertThat(Bodies.decode(Encoder.compress(json), Bodies.BROTLI, S, 3, "u.d")).isEqualTo(json);
+        assertThat(EventCodec.decodeBody(Encoder.compress(json), EventCodec.BROTLI, S, 3, "u.d")).isEqualTo(json);
     }
 
     @Test
     void garbage_in_any_compressed_encoding_is_a_decoding_error() {
         byte[] garbage = {(byte) 0xff, (byte) 0xfe, 0x00, 0x13, 0x37};
 
-        assertThatThrownBy(() -> Bodies.decode(garbage, Bodies.DEFLATE, S, 4, "e.d"))
+        assertThatThrownBy(() -> EventCodec.decodeBody(garbage, EventCodec.DEFLATE, S, 4, "e.d"))
                 .isInstanceOf(BodyDecodingException.class).hasMessageContaining("Body-1").hasMessageContaining("index 4");
-        assertThatThrownBy(() -> Bodies.decode(garbage, Bodies.BROTLI, S, 4, "e.m"))
+        assertThatThrownBy(() -> EventCodec.decodeBody(garbage, EventCodec.BROTLI, S, 4, "e.m"))
                 .isInstanceOf(BodyDecodingException.class).hasMessageContaining("e.m");
-        assertThatThrownBy(() -> Bodies.decode(new byte[0], Bodies.DEFLATE, S, 4, "e.d"))
+        assertThatThrownBy(() -> EventCodec.decodeBody(new byte[0], EventCodec.DEFLATE, S, 4, "e.d"))
                 .isInstanceOf(BodyDecodingException.class).hasMessageContaining("truncated");
     }
 }
