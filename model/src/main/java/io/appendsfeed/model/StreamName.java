@@ -85,6 +85,21 @@ public record StreamName(String value) implements Comparable<StreamName> {
         return value.startsWith(RESERVED_PREFIX);
     }
 
+    /**
+     * Written out rather than left to the record's generated one: a stream name is a key of every map
+     * on the indexer's path, and the generated methods (an {@code invokedynamic} per call) cost several
+     * times more in the Lambda's C1-compiled code (profiled: see samples/BENCHMARKS.md). Same result.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof StreamName other && value.equals(other.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return value.hashCode();
+    }
+
     @Override
     public int compareTo(StreamName o) {
         return value.compareTo(o.value);

@@ -24,7 +24,9 @@ import java.util.Set;
  * skew. So it is in one of the epochs open during [T − skew, T + window + skew], and epochs are in
  * time order: a binary search over their close times finds the first, and the search stops at the
  * first epoch that holds the stream. The times come from the record's Tip image (every event still
- * in the Tip), or, for the event just before a span that calved the Tip, from the store table.
+ * in the Tip), or, for the event just before a span that calved the Tip, from the store table; so do
+ * the times of older events the source did not keep (a large Lambda batch keeps only the new events'
+ * and the one before them).
  *
  * <p>Cost: the close time of O(log epochs) epochs (each read once per process), and the epochs open
  * around the stream's previous write, usually one. Only an event that truly never reached the feed
@@ -86,6 +88,9 @@ public final class FeedHistory {
         if (tipFirst <= k - 1) {
             for (long j = k - 1; j >= tipFirst; j--) {
                 Instant t = in.times().writtenAt(j);
+                if (t == null && store != null) {
+                    t = store.writtenAt(stream, j); // a source may carry only the times next to the span (the Lambda's large batches)
+                }
                 if (t == null) {
                     return new Placement.Unknown();
                 }

@@ -38,6 +38,30 @@ class LambdaRecordsTest {
     }
 
     @Test
+    void releasing_a_large_batch_keeps_the_times_of_the_new_events_and_the_one_before_and_parses_alike() {
+        List<ChangeRecord> viewed = LambdaRecords.convert(LambdaEventJson.resource("two-appends-and-noise.json")).records();
+        var event = LambdaEventJson.resource("two-appends-and-noise.json");
+        List<ChangeRecord> released = LambdaRecords.convert(event, true).records();
+
+        assertThat(event.getRecords()).as("the images are dropped from the event")
+                .allSatisfy(r -> assertThat(r.getDynamodb().getNewImage()).isNull());
+        // the second record's Tip holds events 0..2, of which the write appended 1 (event 2)
+        List<String> times = released.get(1).eventTimes();
+        List<String> all = viewed.get(1).eventTimes();
+        assertThat(times).hasSize(3);
+        assertThat(times.get(0)).as("older than the event before the span: not kept").isNull();
+        assertThat(times.subList(1, 3)).containsExactlyElementsOf(all.subList(1, 3)).doesNotContainNull();
+        assertThat(released.stream().map(LambdaRecordsTest::parsed).toList()).isEqualTo(viewed.stream().map(LambdaRecordsTest::parsed).toList())
+                .contains("Account-17@2[Withdrawn] of Account-17@0[Opened, Deposited, Withdrawn] at 2024-11-23T08:20:01Z");
+    }
+
+    /** What the indexer reads of a record, its event times aside (a function, without equality). */
+    private static String parsed(ChangeRecord r) {
+        return Indexer.parse(r) instanceof Indexer.Parsed.Spanned s
+                ? s.span().span() + " of " + s.span().tip() + " at " + s.span().writtenAt() : Indexer.parse(r).toString();
+    }
+
+    @Test
     void types_that_are_not_all_strings_stay_in_the_image_for_the_parser_to_name() {
         var event = LambdaEventJson.resource("two-appends-and-noise.json");
         var c = event.getRecords().get(0).getDynamodb().getNewImage().get("c");

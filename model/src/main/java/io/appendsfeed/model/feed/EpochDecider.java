@@ -190,13 +190,28 @@ public final class EpochDecider {
     }
 
     private static long typeBytes(String type) {
-        return QUOTE.quoteAsUTF8(type).length + 2;
+        return quotedBytes(type) + 2;
+    }
+
+    /**
+     * UTF-8 bytes of {@code s} escaped as Jackson writes it in a JSON string, quotes not counted.
+     * Printable ASCII without {@code "} or {@code \\} (nearly every stream name and event type) is
+     * itself; anything else is escaped to count it.
+     */
+    private static int quotedBytes(String s) {
+        for (int k = 0; k < s.length(); k++) {
+            char c = s.charAt(k);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                return QUOTE.quoteAsUTF8(s).length;
+            }
+        }
+        return s.length();
     }
 
     /** Bytes of one span in an {@code Ingested} body. */
     static long jsonBytes(Span span) {
         // {"p":<stream>,"i":<index>,"c":[<types>]}: as Jackson writes it, without building it
-        long b = 20 + QUOTE.quoteAsUTF8(span.stream().value()).length + Long.toString(span.index()).length();
+        long b = 20 + quotedBytes(span.stream().value()) + Long.toString(span.index()).length();
         for (String t : span.types()) {
             b += typeBytes(t) + 1;
         }

@@ -138,6 +138,15 @@ class EpochDeciderTest {
         }
     }
 
+    @net.jqwik.api.Property(tries = 300)
+    void span_bytes_are_those_the_codec_writes_for_any_text(@net.jqwik.api.ForAll String id,
+                                                            @net.jqwik.api.ForAll @net.jqwik.api.constraints.NotEmpty String type) {
+        net.jqwik.api.Assume.that(StreamName.problem("Cat-" + id) == null);
+        Span span = Span.of("Cat-" + id, 3, type, "Plain");
+        assertThat(EpochDecider.jsonBytes(span)).as(span.toString())
+                .isEqualTo(FeedCodec.span(span).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+    }
+
     @Test
     void redelivered_batch_adds_nothing() {
         EpochState s = EpochState.empty(EpochId.ZERO);
