@@ -68,6 +68,8 @@ public final class EpochDecider {
         }
         boolean lastIngested = state.version() + 1 >= limits.maxEvents();
         Map<StreamName, Long> known = new HashMap<>();
+        // streams the epoch held before this write: looked up in the (persistent, slower) state once each
+        Set<StreamName> held = new java.util.HashSet<>();
         // one span per stream and write: a stream's later records continue its span (equinox-js flattens likewise)
         Map<StreamName, Span> add = new LinkedHashMap<>();
         Map<StreamName, Span> app = new LinkedHashMap<>();
@@ -84,7 +86,11 @@ public final class EpochDecider {
             StreamName stream = span.stream();
             long next = known.computeIfAbsent(stream, s -> {
                 long n = state.nextIndex(s);
-                return n >= 0 ? n : prior.getOrDefault(s, -1L);
+                if (n >= 0) {
+                    held.add(s);
+                    return n;
+                }
+                return prior.getOrDefault(s, -1L);
             });
             long healing = 0;
             EpochWrite.Gap allowedGap = null;
@@ -115,7 +121,7 @@ public final class EpochDecider {
                     break;
                 }
             }
-            Map<StreamName, Span> into = state.nextIndex(stream) >= 0 || app.containsKey(stream) ? app : add;
+            Map<StreamName, Span> into = held.contains(stream) || app.containsKey(stream) ? app : add;
             Span before = into.get(stream);
             boolean joins = before != null && before.nextIndex() == span.index();
             if (before != null && !joins) {

@@ -37,7 +37,7 @@ public record EpochState(EpochId epoch, long version, Map<StreamName, Long> next
 
     /** The next index of {@code stream} per this epoch, or -1 when the epoch does not hold it. */
     public long nextIndex(StreamName stream) {
-        return next.get(stream).getOrElse(-1L);
+        return next.getOrElse(stream, -1L); // no Option per look-up: this is on every span's path
     }
 
     /**
@@ -60,7 +60,7 @@ public record EpochState(EpochId epoch, long version, Map<StreamName, Long> next
 
     /** Indexes only move forwards: a span behind what is known (written by another implementation) changes nothing. */
     private static Map<StreamName, Long> advance(Map<StreamName, Long> m, Span s) {
-        long known = m.get(s.stream()).getOrElse(-1L);
+        long known = m.getOrElse(s.stream(), -1L);
         return s.nextIndex() > known ? m.put(s.stream(), s.nextIndex()) : m;
     }
 }
