@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 import io.appendsfeed.indexer.ChangeRecord;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
@@ -129,18 +129,22 @@ public final class LambdaRecords {
      */
     static Map<String, AttributeValue> image(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m,
                                              boolean withTypes) {
-        Map<String, AttributeValue> out = new HashMap<>(8);
-        for (String name : withTypes ? PARSED : PARSED_BUT_TYPES) {
+        List<String> names = withTypes ? PARSED : PARSED_BUT_TYPES;
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, AttributeValue>[] out = new Map.Entry[names.size() + 1];
+        int n = 0;
+        for (String name : names) {
             var v = m.get(name);
             if (v != null) {
-                out.put(name, value(v));
+                out[n++] = Map.entry(name, value(v));
             }
         }
         var e = m.get("e");
         if (e != null && e.getL() == null) {
-            out.put("e", value(e)); // not a list: kept, for the parser to name
+            out[n++] = Map.entry("e", value(e)); // not a list: kept, for the parser to name
         }
-        return out;
+        // an immutable map, which ChangeRecord then keeps as it is rather than copying
+        return Map.ofEntries(n == out.length ? out : Arrays.copyOf(out, n));
     }
 
     private static final List<String> PARSED = List.of("p", "i", "a", "n", "c");
@@ -249,9 +253,13 @@ public final class LambdaRecords {
         if (m == null) {
             return Map.of();
         }
-        Map<String, AttributeValue> out = new HashMap<>(4);
-        m.forEach((k, v) -> out.put(k, value(v)));
-        return out;
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, AttributeValue>[] out = new Map.Entry[m.size()];
+        int n = 0;
+        for (var e : m.entrySet()) {
+            out[n++] = Map.entry(e.getKey(), value(e.getValue()));
+        }
+        return Map.ofEntries(out); // immutable: ChangeRecord keeps it as it is
     }
 
     static AttributeValue value(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue v) {
