@@ -25,9 +25,13 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  *                   converting {@code e} (the Lambda adapter: the image's event list is most of its
  *                   attribute values); null to read them from the image's {@code e}. Taken as given, not
  *                   copied: a read-only view over the source's own record, which must not change
- * @param eventTypes the new image's event types {@code c}, in order, every one a non-empty string, when
- *                   the adapter took them out of the image instead of converting {@code c} (the Lambda
- *                   adapter); null to read them from the image's {@code c}
+ * @param eventTypes the new image's event types {@code c}, in order, when the adapter took them out of
+ *                   the image instead of converting {@code c} (the Lambda adapter); null to read them from
+ *                   the image's {@code c}. Taken as given, not copied: a read-only view, which may read
+ *                   each type from the source's record only when asked for, and must then throw
+ *                   {@link IllegalArgumentException} saying what is wrong for one that is not a non-empty
+ *                   string (the indexer reads the new events' types when it parses the record, rejecting
+ *                   it for such a type, and the older ones only to heal a gap from the Tip)
  */
 public record ChangeRecord(String sequenceNumber, String eventName, String viewType,
                            Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
@@ -38,7 +42,7 @@ public record ChangeRecord(String sequenceNumber, String eventName, String viewT
         keys = keys == null ? Map.of() : Map.copyOf(keys);
         newImage = newImage == null ? null : Map.copyOf(newImage);
         eventTimes = eventTimes == null ? null : java.util.Collections.unmodifiableList(eventTimes);
-        eventTypes = eventTypes == null ? null : List.copyOf(eventTypes); // no copy of an immutable list
+        eventTypes = eventTypes == null ? null : java.util.Collections.unmodifiableList(eventTypes);
     }
 
     /** A record whose event times and types, if any, are in its image's {@code e} and {@code c}. */

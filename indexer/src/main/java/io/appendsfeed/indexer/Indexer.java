@@ -212,11 +212,18 @@ public final class Indexer {
         }
         StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), r.eventTimes());
         if (item instanceof StoreItem.Tip t) {
-            Span tip = new Span(t.stream(), t.first(), t.types());
-            Span span = tip.from(t.next() - t.appended());
+            List<String> types = t.types();
+            int a = (int) t.appended();
+            Span span;
+            try {
+                span = new Span(t.stream(), t.next() - a, types.subList(types.size() - a, types.size()));
+            } catch (IllegalArgumentException badType) { // a source's types read as they are used: see ChangeRecord.eventTypes
+                return rejected(r, badType.getMessage());
+            }
             List<String> times = t.times();
-            return new Parsed.Spanned(new SourceSpan(span, tip, writtenAt(r, times, (int) t.appended()), r.sequenceNumber(),
-                    times(times, t.next())));
+            // the Tip's older types are read only to heal a gap or place a stream: built when asked for
+            return new Parsed.Spanned(new SourceSpan(span, () -> new Span(t.stream(), t.first(), types),
+                    writtenAt(r, times, a), r.sequenceNumber(), times(times, t.next())));
         } else if (item instanceof StoreItem.Unfolded) {
             return new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS);
         } else if (item instanceof StoreItem.Calf) {

@@ -109,7 +109,7 @@ public final class EpochIngester {
                     // the rest of a span too big for one write goes first in the next; it settles once all of it is in
                     SourceSpan in = rest.get(0);
                     List<SourceSpan> next = new ArrayList<>(rest.size());
-                    next.add(new SourceSpan(d.remainder(), in.tip(), in.writtenAt(), in.position(), in.times()));
+                    next.add(in.with(d.remainder()));
                     next.addAll(rest.subList(1, rest.size()));
                     rest = next;
                 }

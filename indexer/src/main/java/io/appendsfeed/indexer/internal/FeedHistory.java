@@ -84,6 +84,10 @@ public final class FeedHistory {
         long k = in.span().index();
         Span tip = in.tip();
         long tipFirst = tip == null ? k : tip.index();
+        if (active.value() == 0) {
+            // no epoch before the active one, which does not hold the stream: no time needs reading
+            return tipFirst == 0 ? new Placement.Never() : new Placement.Unplaced();
+        }
         Set<Integer> checked = new HashSet<>();
         if (tipFirst <= k - 1) {
             for (long j = k - 1; j >= tipFirst; j--) {

@@ -73,6 +73,21 @@ class IndexerHandlerTest {
     }
 
     @Test
+    void a_lost_record_is_healed_from_the_next_records_tip_in_a_released_batch(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerHandler handler = handler(local, index);
+        DynamodbEvent event = LambdaEventJson.resource("two-appends-and-noise.json");
+        event.getRecords().remove(0); // the record of Account-17's first write (Opened, Deposited) never arrives
+        event.getRecords().forEach(r -> r.getDynamodb().setSizeBytes(LambdaRecords.RELEASE_BYTES));
+
+        assertThat(failures(handler.handleRequest(event, null))).isEmpty();
+
+        // the Tip of the next write still held them: its types are read then, after the images were released
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
+                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+    }
+
+    @Test
     void poison_record_is_reported_as_the_batch_item_failure_and_nothing_after_it_is_written(LocalDynamo local) {
         String index = IndexerTables.index(local);
         IndexerHandler handler = handler(local, index);

@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.Indexer;
@@ -62,14 +63,28 @@ class LambdaRecordsTest {
     }
 
     @Test
-    void types_that_are_not_all_strings_stay_in_the_image_for_the_parser_to_name() {
+    void a_new_events_type_that_is_not_a_string_rejects_the_record_naming_it() {
         var event = LambdaEventJson.resource("two-appends-and-noise.json");
         var c = event.getRecords().get(0).getDynamodb().getNewImage().get("c");
         c.getL().set(1, new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("7"));
         ChangeRecord r = LambdaRecords.convert(event).records().get(0);
-        assertThat(r.eventTypes()).isNull();
-        assertThat(r.newImage()).containsKey("c");
-        assertThat(((Indexer.Parsed.Rejected) Indexer.parse(r)).rejected().reason()).contains("attribute c holds", "non-empty string (S)");
+        assertThat(((Indexer.Parsed.Rejected) Indexer.parse(r)).rejected().reason())
+                .contains("attribute c holds", "non-empty string (S)", "event type 2 of 2", "400000000000000499660");
+    }
+
+    @Test
+    void an_older_type_that_is_not_a_string_is_read_only_to_heal_and_then_named() {
+        var event = LambdaEventJson.resource("two-appends-and-noise.json");
+        // the second record's Tip holds Opened, Deposited, Withdrawn; its write appended Withdrawn only
+        var c = event.getRecords().get(1).getDynamodb().getNewImage().get("c");
+        c.getL().set(0, new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("7"));
+        ChangeRecord r = LambdaRecords.convert(event).records().get(1);
+
+        var spanned = (Indexer.Parsed.Spanned) Indexer.parse(r);
+        assertThat(spanned.span().span()).isEqualTo(Span.of("Account-17", 2, "Withdrawn"));
+        assertThatThrownBy(() -> spanned.span().tip()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("attribute c holds").hasMessageContaining("event type 1 of 3")
+                .hasMessageContaining("400000000000000499661");
     }
 
     @Test
