@@ -153,6 +153,12 @@ class IndexerHandlerTest {
         fromElsewhere.getRecords().forEach(rec -> rec.setEventSourceARN("arn:aws:dynamodb:eu-west-1:123456789012:table/other/stream/x"));
         assertThatThrownBy(() -> handler(local, index).handleRequest(fromElsewhere, null)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("table/other/stream/x").hasMessageContaining("'store'");
+        DynamodbEvent endsElsewhere = LambdaEventJson.resource("two-appends-and-noise.json");
+        endsElsewhere.getRecords().get(endsElsewhere.getRecords().size() - 1)
+                .setEventSourceARN("arn:aws:dynamodb:eu-west-1:123456789012:table/other/stream/y");
+        assertThatThrownBy(() -> handler(local, index).handleRequest(endsElsewhere, null)).isInstanceOf(IllegalStateException.class)
+                .as("one mapping's records come from one stream: the first and the last record are checked")
+                .hasMessageContaining("table/other/stream/y");
         assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).isEmpty();
     }
 }
