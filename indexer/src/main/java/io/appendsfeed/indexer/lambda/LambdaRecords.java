@@ -147,8 +147,9 @@ public final class LambdaRecords {
         return Map.ofEntries(n == out.length ? out : Arrays.copyOf(out, n));
     }
 
-    private static final List<String> PARSED = List.of("p", "i", "a", "n", "c");
-    private static final List<String> PARSED_BUT_TYPES = List.of("p", "i", "a", "n");
+    /** Not {@code p} and {@code i}: the parser reads the key from the record's keys. */
+    private static final List<String> PARSED = List.of("a", "n", "c");
+    private static final List<String> PARSED_BUT_TYPES = List.of("a", "n");
 
     /**
      * The {@code t} of the events the write appended and of the one before them (null where it has
