@@ -51,7 +51,8 @@ public record StreamName(String value) implements Comparable<StreamName> {
         if (dash == value.length() - 1) {
             return "the id (after the first '-') is empty; use the form Category-Id, e.g. Account-42";
         }
-        int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+        // a char is at most 3 bytes of UTF-8 (a surrogate pair 4 for 2 chars): short names need no encoding
+        int bytes = value.length() * 3 <= MAX_UTF8_BYTES ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_UTF8_BYTES) {
             return "it is " + bytes + " bytes of UTF-8, over the limit of " + MAX_UTF8_BYTES + "; use a shorter id";
         }

@@ -138,7 +138,7 @@ public final class StoreItems {
             if (p.startsWith(StreamName.RESERVED_PREFIX)) {
                 return new StoreItem.Reserved(p);
             }
-            stream = StreamName.parse(p);
+            stream = stream(p);
             long index = number(item, I, "key");
             long next = number(item, N, "attribute");
             if (index != Fields.TIP_INDEX) {
@@ -167,7 +167,7 @@ public final class StoreItems {
             if (p.startsWith(StreamName.RESERVED_PREFIX)) {
                 return new StoreItem.Reserved(p);
             }
-            stream = StreamName.parse(p);
+            stream = stream(p);
             long index = number(keys, I, "key");
             if (index != Fields.TIP_INDEX) {
                 return new StoreItem.Calf(stream, index, null);
@@ -196,16 +196,18 @@ public final class StoreItems {
         return new StoreItem.Tip(stream, next, types, a, times);
     }
 
-    /** The hash key {@code p}: a stream name, or a reserved ({@code $}) name. */
+    /** The hash key {@code p}: a stream name (checked by {@link #stream}), or a reserved ({@code $}) name. */
     private static String key(Map<String, AttributeValue> keys) {
-        String p = string(keys, P, "key");
-        if (!p.startsWith(StreamName.RESERVED_PREFIX)) {
-            String problem = StreamName.problem(p);
-            if (problem != null) {
-                throw new Bad("the key p is not a stream name: " + problem);
-            }
+        return string(keys, P, "key");
+    }
+
+    /** {@code p}, not reserved, as a stream name: checked once, by its constructor. */
+    private static StreamName stream(String p) {
+        try {
+            return StreamName.parse(p);
+        } catch (IllegalArgumentException notAName) {
+            throw new Bad("the key p is not a stream name: " + StreamName.problem(p));
         }
-        return p;
     }
 
     /** {@code a}: 0 when absent. */
