@@ -252,7 +252,8 @@ public final class LambdaRecords {
                 var t = (com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue) types[k];
                 if (t == null || t.getS() == null || t.getS().isEmpty()) {
                     throw new IllegalArgumentException("attribute c holds " + t + " where a non-empty string (S) event type"
-                            + " belongs (event type " + (k + 1) + " of " + types.length + ", record " + record + ")");
+                            + " belongs (event type " + (k + 1) + " of " + types.length + ", record " + record + "); the item is"
+                            + " not of the store format: repair its c, or send the record to the on-failure destination");
                 }
                 return t.getS();
             }

@@ -88,6 +88,19 @@ class IndexerHandlerTest {
     }
 
     @Test
+    void a_heal_that_meets_an_event_type_that_is_not_a_string_fails_the_batch_at_that_record(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerHandler handler = handler(local, index);
+        DynamodbEvent event = LambdaEventJson.resource("two-appends-and-noise.json");
+        event.getRecords().remove(0); // the first write's record is lost: its events must be healed from the next Tip
+        event.getRecords().get(0).getDynamodb().getNewImage().get("c").getL()
+                .set(0, new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("7"));
+
+        assertThat(failures(handler.handleRequest(event, null))).containsExactly("400000000000000499661");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).as("nothing guessed, nothing skipped").isEmpty();
+    }
+
+    @Test
     void poison_record_is_reported_as_the_batch_item_failure_and_nothing_after_it_is_written(LocalDynamo local) {
         String index = IndexerTables.index(local);
         IndexerHandler handler = handler(local, index);
