@@ -8,8 +8,8 @@ import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.feed.Partitioner;
+import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
@@ -37,9 +37,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The indexer's core, shared by every source (Lambda, KCL, the local poller, a backfill): parse
- * records into spans ({@link #parse}), route each to its partition, ingest each partition's spans into its active
- * epoch exactly once, and say up to where the batch is durably in. Thread-safe; batches for one
- * partition are ingested one at a time, the partitions of one batch at the same time.
+ * records into spans ({@link #parse}), route each to its partition, ingest each partition's spans
+ * into its active epoch exactly once, and say up to where the batch is durably in. Thread-safe;
+ * batches for one partition are ingested one at a time, the partitions of one batch at the same time.
  */
 public final class Indexer {
 

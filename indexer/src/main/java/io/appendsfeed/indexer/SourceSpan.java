@@ -116,6 +116,7 @@ public final class SourceSpan implements EpochDecider.Input {
         return new SourceSpan(part, tip, tipSource, writtenAt, position, times);
     }
 
+    /** Equal when the parts are; a tip given as a supplier is built to compare it. */
     @Override
     public boolean equals(Object o) {
         return o == this || o instanceof SourceSpan s && span.equals(s.span) && Objects.equals(tip(), s.tip())
