@@ -32,6 +32,12 @@ class IndexerHandlerTest {
                 "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString())::get));
     }
 
+    /** The fixture's three events of Account-17, each once, in order: all the feed holds. */
+    private static void assertAccount17Whole(LocalDynamo local, String index) {
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
+                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+    }
+
     static List<String> failures(StreamsEventResponse r) {
         return r.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier).toList();
     }
@@ -44,8 +50,7 @@ class IndexerHandlerTest {
         assertThat(failures(r)).isEmpty();
         assertThat(failures(handler.handleRequest(LambdaEventJson.resource("two-appends-and-noise.json"), null)))
                 .as("a redelivery is acknowledged too").isEmpty();
-        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
-                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+        assertAccount17Whole(local, index);
     }
 
     @Test
@@ -68,8 +73,7 @@ class IndexerHandlerTest {
             assertThat(r.getDynamodb().getKeys()).isNotEmpty();
         });
         assertThat(event.getRecords().stream().map(r -> r.getDynamodb().getSequenceNumber()).toList()).isEqualTo(sequenceNumbers);
-        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
-                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+        assertAccount17Whole(local, index);
     }
 
     @Test
@@ -83,8 +87,7 @@ class IndexerHandlerTest {
         assertThat(failures(handler.handleRequest(event, null))).isEmpty();
 
         // the Tip of the next write still held them: its types are read then, after the images were released
-        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
-                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+        assertAccount17Whole(local, index);
     }
 
     @Test
