@@ -8,12 +8,6 @@ import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;
-import io.appendsfeed.model.feed.EpochDecider;
-import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.EpochLimits;
-import io.appendsfeed.model.feed.EpochState;
-import io.appendsfeed.model.feed.EpochWrite;
-import io.appendsfeed.model.feed.FeedCodec;
 import io.appendsfeed.model.metrics.EmfMetrics;
 import java.util.List;
 import java.util.Objects;
@@ -71,46 +65,6 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
     public IndexerHandler(LambdaSettings settings) {
         this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
                 settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings), settings.batchSize());
-        prime();
-    }
-
-    /**
-     * Runs a made-up Tip record through what a batch does before its write (conversion, both ways;
-     * parsing; deciding on an empty epoch; encoding the {@code Ingested}), with no call to DynamoDB:
-     * the classes and code paths a first batch needs are then loaded during the function's
-     * initialisation (which SnapStart snapshots) rather than in its first invocation. Nothing is kept.
-     */
-    static void prime() {
-        for (boolean release : new boolean[] {false, true}) {
-            Indexer.Parsed p = Indexer.parse(LambdaRecords.convert(primer(), release).records().get(0));
-            if (!(p instanceof Indexer.Parsed.Spanned s)) {
-                throw new IllegalStateException("the primer record did not parse: " + p); // a bug here, not bad input
-            }
-            EpochWrite w = EpochDecider.decide(EpochState.empty(EpochId.ZERO), List.of(s.span()), java.util.Map.of(),
-                    java.util.Set.of(), EpochLimits.DEFAULT, false);
-            FeedCodec.encode(w.ingested());
-        }
-    }
-
-    private static DynamodbEvent primer() {
-        var tip = new java.util.HashMap<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue>();
-        tip.put("p", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue("Primer-0"));
-        tip.put("i", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("2147483647"));
-        tip.put("n", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("2"));
-        tip.put("a", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withN("1"));
-        var type = new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue("Primed");
-        tip.put("c", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withL(List.of(type, type)));
-        var event = new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withM(java.util.Map.of(
-                "t", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue("2026-01-01T00:00:00.000Z")));
-        tip.put("e", new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue().withL(List.of(event, event)));
-        var record = new DynamodbEvent.DynamodbStreamRecord();
-        record.setEventName("MODIFY");
-        record.setDynamodb(new com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord()
-                .withSequenceNumber("0").withKeys(java.util.Map.of("p", tip.get("p"), "i", tip.get("i"))).withNewImage(tip)
-                .withApproximateCreationDateTime(new java.util.Date(0)));
-        DynamodbEvent e = new DynamodbEvent();
-        e.setRecords(List.of(record));
-        return e;
     }
 
 
