@@ -58,8 +58,8 @@ class LambdaRecordsTest {
 
     /** What the indexer reads of a record, its event times aside (a function, without equality). */
     private static String parsed(ChangeRecord r) {
-        return Indexer.parse(r) instanceof Indexer.Parsed.Spanned s
-                ? s.span().span() + " of " + s.span().tip() + " at " + s.span().writtenAt() : Indexer.parse(r).toString();
+        Indexer.Parsed p = Indexer.parse(r);
+        return p instanceof Indexer.Parsed.Spanned s ? s.span().span() + " of " + s.span().tip() + " at " + s.span().writtenAt() : p.toString();
     }
 
     @Test
