@@ -43,6 +43,11 @@ public final class CapacityTally implements CapacityMeter {
         next.consumed(operation, table, capacity);
     }
 
+    @Override
+    public void refused(String operation, String table) {
+        next.refused(operation, table);
+    }
+
     /** Starts a batch on this thread; {@link #end()} when it is done. */
     public Batch start() {
         Batch b = new Batch();

@@ -16,4 +16,14 @@ public interface CapacityMeter {
      * @param capacity what it consumed
      */
     void consumed(String operation, String table, Capacity capacity);
+
+    /**
+     * Told of a write DynamoDB refused because its condition failed (another writer was there first):
+     * DynamoDB reports no capacity for it. Nothing by default.
+     *
+     * @param operation the DynamoDB operation, e.g. {@code PutItem}, {@code TransactWriteItems}
+     * @param table the table name
+     */
+    default void refused(String operation, String table) {
+    }
 }

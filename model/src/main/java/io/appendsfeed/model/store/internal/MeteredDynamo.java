@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -24,7 +26,11 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 /**
  * The DynamoDB calls the store makes, each asking for its consumed capacity (unless the meter is
  * {@link CapacityMeter#NONE}) and telling the meter. DynamoDB does not report the capacity of a
- * write whose condition failed, so such calls count as zero here.
+ * write whose condition failed, so such calls count as zero here; the meter is told of them with
+ * {@link CapacityMeter#refused}.
+ *
+ * <p>With a {@link DirectPutItem}, a {@code PutItem} goes that way first and through the SDK client
+ * only when the shortcut does not complete it; the meter is told the same either way.
  */
 public final class MeteredDynamo {
 
@@ -35,9 +41,16 @@ public final class MeteredDynamo {
     private final String table;
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
+    /** The hot path's {@code PutItem} without the SDK's pipeline, or null: see {@link DirectPutItem}. */
+    private final DirectPutItem direct;
 
     public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter) {
+        this(dynamo, table, meter, null);
+    }
+
+    public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter, DirectPutItem direct) {
         this.dynamo = dynamo;
+        this.direct = direct;
         this.table = table;
         this.meter = meter;
         this.rcc = meter == CapacityMeter.NONE ? ReturnConsumedCapacity.NONE : ReturnConsumedCapacity.TOTAL;
@@ -53,7 +66,11 @@ public final class MeteredDynamo {
     }
 
     public Metered<PutItemResponse> putItem(PutItemRequest.Builder b) {
-        return call("PutItem", () -> dynamo.putItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
+        return call("PutItem", () -> {
+                    PutItemRequest request = b.tableName(table).returnConsumedCapacity(rcc).build();
+                    PutItemResponse r = direct == null ? null : direct.putItem(request);
+                    return r != null ? r : dynamo.putItem(request);
+                },
                 r -> List.of(nonNull(r.consumedCapacity())), true);
     }
 
@@ -79,7 +96,13 @@ public final class MeteredDynamo {
     }
 
     private <R> Metered<R> call(String op, Supplier<R> request, Function<R, List<ConsumedCapacity>> consumed, boolean write) {
-        R response = request.get();
+        R response;
+        try {
+            response = request.get();
+        } catch (ConditionalCheckFailedException | TransactionCanceledException e) {
+            meter.refused(op, table);
+            throw e;
+        }
         Capacity capacity = Capacity.NONE;
         for (ConsumedCapacity c : consumed.apply(response)) {
             capacity = capacity.plus(capacity(c, write));

@@ -10,8 +10,6 @@ import io.appendsfeed.indexer.lambda.IndexerHandler;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.metrics.EmfMetrics;
-import io.appendsfeed.samples.bench.internal.CapacityTally;
-import io.appendsfeed.samples.bench.internal.MeteredClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,8 +31,8 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain} uses the
  * no-argument constructor Lambda calls; {@code metered} builds the same handler from the same
- * settings the way that constructor does (its metrics, the store table it checks records against) over
- * a {@link MeteredClient}, so that every call's capacity is summed per batch.
+ * settings the way that constructor does (its metrics, the store table it checks records against), with
+ * a {@link CallMeter} as the indexer's capacity meter, so that every call's capacity is summed per batch.
  * Environment: the handler's ({@code APPENDS_INDEX_TABLE}, {@code APPENDS_STORE_TABLE},
  * {@code APPENDS_DYNAMODB_ENDPOINT}, {@code APPENDS_BATCH_SIZE}, {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch milliseconds when the parent started the
  * process. Exit 3 when a batch reports a failure (every batch must be ingested whole).
@@ -48,7 +46,7 @@ public final class HandlerDriver {
 
     /** Decodes one event file as the runtime does, hands it to the handler, and returns its batch line. */
     private static String handle(int n, Path file, PojoSerializer<DynamodbEvent> serializer,
-                                 RequestHandler<DynamodbEvent, StreamsEventResponse> handler, MeteredClient metered,
+                                 RequestHandler<DynamodbEvent, StreamsEventResponse> handler, CallMeter metered,
                                  long spawnedAt) throws IOException {
         DynamodbEvent event = serializer.fromJson(new ByteArrayInputStream(Files.readAllBytes(file)));
         double rcu = metered == null ? 0 : metered.tally().readUnits();
@@ -105,15 +103,18 @@ public final class HandlerDriver {
             System.err.println("usage: HandlerDriver plain|metered <batch dir> <output file>");
             System.exit(2);
         }
-        MeteredClient metered = null;
+        CallMeter metered = null;
         RequestHandler<DynamodbEvent, StreamsEventResponse> handler;
         if (args[0].equals("plain")) {
             handler = new IndexerHandler();
         } else {
-            // what IndexerHandler(LambdaSettings) builds (EMF metrics on stdout, the store table checked), over a metered client
+            // what IndexerHandler(LambdaSettings) builds (EMF metrics on stdout, the store table checked), its store
+            // clients telling a meter of every call: a metering wrapper around the client would turn off, and not
+            // see, the direct PutItem that the handler Lambda runs makes (model README, "The direct PutItem")
             LambdaSettings settings = LambdaSettings.from(System::getenv);
-            metered = new MeteredClient(DynamoClients.dynamoDb(settings.dynamo()), new CapacityTally());
-            handler = new IndexerHandler(Indexer.start(metered, settings.config().toBuilder().metrics(new EmfMetrics()).build()),
+            metered = new CallMeter();
+            handler = new IndexerHandler(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
+                    settings.config().toBuilder().metrics(new EmfMetrics()).meter(metered).build()),
                     settings.storeTable(), settings.batchSize());
         }
         lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));

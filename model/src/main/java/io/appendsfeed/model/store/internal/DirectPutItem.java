@@ -1,0 +1,355 @@
+package io.appendsfeed.model.store.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.HttpExecuteRequest;
+import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.endpoints.DynamoDbEndpointParams;
+import software.amazon.awssdk.services.dynamodb.endpoints.DynamoDbEndpointProvider;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+
+/**
+ * The one {@code PutItem} on the indexer's hot path, sent without the SDK's request pipeline: the
+ * body written with Jackson, signed with the SDK's own SigV4 signer, sent with the SDK's Apache HTTP
+ * client. Profiled on Lambda batches of 100 records, the pipeline around that one call (interceptors,
+ * endpoint rules, marshalling through the generic protocol layer, metrics stages) was about half of
+ * the handler's CPU; this path does what the call needs and nothing else (see samples/BENCHMARKS.md,
+ * "Indexer profile", fourth round).
+ *
+ * <p>It is a shortcut, never a second source of truth: anything but a 200 with a matching checksum
+ * (a failed condition, throttling, a validation error, a network error, a bad signature) returns
+ * null, and the caller sends the same request through the SDK client, which retries, throws its
+ * typed exceptions and reports what is wrong. Resending is what the SDK's own retry would do after
+ * such a failure; a conditional put whose first try landed fails its condition the second time, as
+ * it would after an SDK retry. A response that says the request itself was refused (4xx other than a
+ * failed condition or throttling: credentials, signature, validation) turns the shortcut off for good,
+ * with one warning, so that a configuration it does not handle costs one extra call, not one per write.
+ *
+ * <p>Only requests it can write exactly are taken: an item, an optional condition expression with its
+ * names and values, and {@code ReturnConsumedCapacity}; any other field sends the request through the
+ * SDK.
+ */
+public final class DirectPutItem implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DirectPutItem.class);
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final String TARGET = "DynamoDB_20120810.PutItem";
+    private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+
+    private final Duration timeout;
+    /** Made on the first call: a store client that never puts (the store table's, in the indexer) costs nothing. */
+    private volatile SdkHttpClient http;
+    private final URI endpoint;
+    private final String region;
+    private final IdentityProvider<? extends AwsCredentialsIdentity> credentials;
+    private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
+    private volatile boolean enabled = true;
+
+    DirectPutItem(URI endpoint, Region region, IdentityProvider<? extends AwsCredentialsIdentity> credentials, Duration timeout) {
+        this.endpoint = endpoint;
+        this.region = region.id();
+        this.credentials = credentials;
+        this.timeout = timeout;
+    }
+
+    /**
+     * The shortcut for the calls {@code dynamo} makes, or null when it cannot stand in for it: a client
+     * that is not the SDK's own (a wrapper that meters, traces or fakes calls keeps every call), one with
+     * interceptors or metric publishers of its user (tracing, metrics), or one whose region, credentials
+     * or endpoint it cannot read.
+     */
+    public static DirectPutItem of(DynamoDbClient dynamo) {
+        if (!dynamo.getClass().getName().equals("software.amazon.awssdk.services.dynamodb.DefaultDynamoDbClient")) {
+            return null;
+        }
+        try {
+            var c = dynamo.serviceClientConfiguration();
+            if (c.region() == null || c.credentialsProvider() == null) {
+                return null;
+            }
+            if (c.overrideConfiguration().executionInterceptors().stream()
+                    .anyMatch(i -> !i.getClass().getName().startsWith("software.amazon.awssdk."))
+                    || !c.overrideConfiguration().metricPublishers().isEmpty()) {
+                return null; // someone watches or changes the calls (tracing, metrics): leave every call to the SDK
+            }
+            URI endpoint = c.endpointOverride().orElse(null);
+            if (endpoint == null) {
+                endpoint = DynamoDbEndpointProvider.defaultProvider()
+                        .resolveEndpoint(DynamoDbEndpointParams.builder().region(c.region()).build()).join().url();
+            }
+            Duration timeout = c.overrideConfiguration().apiCallAttemptTimeout().orElse(Duration.ofSeconds(10));
+            return new DirectPutItem(endpoint, c.region(), c.credentialsProvider(), timeout);
+        } catch (RuntimeException | LinkageError e) {
+            log.debug("PutItem goes through the SDK: {}", e.toString());
+            return null;
+        }
+    }
+
+    /** Whether {@link #putItem} can take this request (see the class comment). */
+    static boolean takes(PutItemRequest r) {
+        return r.hasItem() && r.tableName() != null && r.returnValues() == null && r.returnItemCollectionMetrics() == null
+                && r.returnValuesOnConditionCheckFailure() == null && !r.hasExpected() && r.conditionalOperator() == null;
+    }
+
+    /**
+     * @return the response, or null when the request was not taken or did not succeed: then send it
+     *         through the SDK (see the class comment)
+     */
+    public PutItemResponse putItem(PutItemRequest request) {
+        if (!enabled || !takes(request)) {
+            return null;
+        }
+        byte[] body;
+        try {
+            body = body(request);
+        } catch (IOException | RuntimeException e) {
+            return null; // something this writer does not handle: the SDK says what is wrong
+        }
+        try {
+            SdkHttpFullRequest unsigned = SdkHttpFullRequest.builder()
+                    .method(SdkHttpMethod.POST)
+                    .uri(endpoint)
+                    .encodedPath(endpoint.getRawPath() == null || endpoint.getRawPath().isEmpty() ? "/" : endpoint.getRawPath())
+                    .putHeader("Content-Type", CONTENT_TYPE)
+                    .putHeader("X-Amz-Target", TARGET)
+                    .putHeader("Content-Length", Integer.toString(body.length))
+                    .build();
+            AwsCredentialsIdentity identity = credentials.resolveIdentity().join();
+            ContentStreamProvider payload = ContentStreamProvider.fromByteArrayUnsafe(body);
+            SignedRequest signed = signer.sign(r -> r.identity(identity).request(unsigned).payload(payload)
+                    .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "dynamodb")
+                    .putProperty(AwsV4HttpSigner.REGION_NAME, region));
+            SdkHttpRequest sent = signed.request();
+            HttpExecuteResponse response = http().prepareRequest(HttpExecuteRequest.builder()
+                    .request(sent).contentStreamProvider(payload).build()).call();
+            int status = response.httpResponse().statusCode();
+            byte[] bytes = read(response);
+            if (status != 200) {
+                refused(status, bytes);
+                return null;
+            }
+            String crc = response.httpResponse().firstMatchingHeader("x-amz-crc32").orElse(null);
+            if (crc != null && !crc.equals(Long.toString(crc32(bytes)))) {
+                return null; // the response was damaged on its way: the SDK's resend finds out what happened
+            }
+            return response(bytes);
+        } catch (IOException | RuntimeException e) {
+            log.debug("PutItem sent directly did not complete ({}); sending it through the SDK", e.toString());
+            return null;
+        }
+    }
+
+    /**
+     * The SDK's Apache client, as {@code DynamoClients} builds it (TCP no-delay, keep-alive), with a pool
+     * of its own. No idle-connection reaper: that is a JVM-wide thread holding every pool until closed,
+     * and this one goes with its store client.
+     */
+    private SdkHttpClient http() {
+        SdkHttpClient h = http;
+        if (h == null) {
+            synchronized (this) {
+                if (http == null) {
+                    http = ApacheHttpClient.builder().maxConnections(8).socketTimeout(timeout).connectionTimeout(timeout)
+                            .useIdleConnectionReaper(false).build();
+                }
+                h = http;
+            }
+        }
+        return h;
+    }
+
+    /**
+     * Errors that say this path, not the request, is at fault: how it signs or writes the call. Any of
+     * them turns the shortcut off; every other error (a failed condition, throttling, a validation error
+     * the SDK would meet too, a server error) leaves it on.
+     */
+    private static final List<String> PATH_AT_FAULT = List.of("Signature", "UnrecognizedClient", "MissingAuthenticationToken",
+            "SerializationException", "UnknownOperation", "InvalidAction");
+
+    private void refused(int status, byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (status != 403 && PATH_AT_FAULT.stream().noneMatch(text::contains)) {
+            return;
+        }
+        enabled = false;
+        log.warn("DynamoDB refused a PutItem sent without the SDK's pipeline (HTTP {}: {}); every PutItem now goes"
+                + " through the SDK client, which says what is wrong if it is not this shortcut", status,
+                text.length() > 300 ? text.substring(0, 300) : text);
+    }
+
+    /** Whether the shortcut is still on (a refusal that blames the path turns it off). */
+    boolean enabled() {
+        return enabled;
+    }
+
+    private static byte[] read(HttpExecuteResponse response) throws IOException {
+        if (response.responseBody().isEmpty()) {
+            return new byte[0];
+        }
+        try (InputStream in = response.responseBody().get()) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static long crc32(byte[] bytes) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        return crc.getValue();
+    }
+
+    static byte[] body(PutItemRequest r) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("TableName", r.tableName());
+            g.writeFieldName("Item");
+            writeMap(g, r.item());
+            if (r.conditionExpression() != null) {
+                g.writeStringField("ConditionExpression", r.conditionExpression());
+            }
+            if (r.hasExpressionAttributeNames()) {
+                g.writeObjectFieldStart("ExpressionAttributeNames");
+                for (Map.Entry<String, String> e : r.expressionAttributeNames().entrySet()) {
+                    g.writeStringField(e.getKey(), e.getValue());
+                }
+                g.writeEndObject();
+            }
+            if (r.hasExpressionAttributeValues()) {
+                g.writeFieldName("ExpressionAttributeValues");
+                writeMap(g, r.expressionAttributeValues());
+            }
+            if (r.returnConsumedCapacityAsString() != null) {
+                g.writeStringField("ReturnConsumedCapacity", r.returnConsumedCapacityAsString());
+            }
+            g.writeEndObject();
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeMap(JsonGenerator g, Map<String, AttributeValue> m) throws IOException {
+        g.writeStartObject();
+        for (Map.Entry<String, AttributeValue> e : m.entrySet()) {
+            g.writeFieldName(e.getKey());
+            write(g, e.getValue());
+        }
+        g.writeEndObject();
+    }
+
+    /** One attribute value in DynamoDB's JSON: {"S": ...}, {"N": ...}, {"B": base64}, and so on. */
+    static void write(JsonGenerator g, AttributeValue v) throws IOException {
+        g.writeStartObject();
+        switch (v.type()) {
+            case S -> g.writeStringField("S", v.s());
+            case N -> g.writeStringField("N", v.n());
+            case B -> {
+                g.writeFieldName("B");
+                g.writeBinary(v.b().asByteArrayUnsafe());
+            }
+            case BOOL -> g.writeBooleanField("BOOL", v.bool());
+            case NUL -> g.writeBooleanField("NULL", v.nul());
+            case M -> {
+                g.writeFieldName("M");
+                writeMap(g, v.m());
+            }
+            case L -> {
+                g.writeArrayFieldStart("L");
+                for (AttributeValue x : v.l()) {
+                    write(g, x);
+                }
+                g.writeEndArray();
+            }
+            case SS -> strings(g, "SS", v.ss());
+            case NS -> strings(g, "NS", v.ns());
+            case BS -> {
+                g.writeArrayFieldStart("BS");
+                for (SdkBytes b : v.bs()) {
+                    g.writeBinary(b.asByteArrayUnsafe());
+                }
+                g.writeEndArray();
+            }
+            default -> throw new IllegalArgumentException("an attribute value of no known type: " + v);
+        }
+        g.writeEndObject();
+    }
+
+    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (String s : values) {
+            g.writeString(s);
+        }
+        g.writeEndArray();
+    }
+
+    /** The fields of a PutItem response this path asks for: the consumed capacity, if any. */
+    static PutItemResponse response(byte[] bytes) throws IOException {
+        PutItemResponse.Builder b = PutItemResponse.builder();
+        try (JsonParser p = JSON.createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("a PutItem response that is not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                if (field.equals("ConsumedCapacity") && p.currentToken() == JsonToken.START_OBJECT) {
+                    b.consumedCapacity(capacity(p));
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return b.build();
+    }
+
+    private static ConsumedCapacity capacity(JsonParser p) throws IOException {
+        ConsumedCapacity.Builder c = ConsumedCapacity.builder();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "TableName" -> c.tableName(p.getText());
+                case "CapacityUnits" -> c.capacityUnits(p.getDoubleValue());
+                case "ReadCapacityUnits" -> c.readCapacityUnits(p.getDoubleValue());
+                case "WriteCapacityUnits" -> c.writeCapacityUnits(p.getDoubleValue());
+                default -> p.skipChildren();
+            }
+        }
+        return c.build();
+    }
+
+    @Override
+    public void close() {
+        SdkHttpClient h = http;
+        if (h != null) {
+            h.close();
+        }
+    }
+}
