@@ -135,14 +135,18 @@ public final class DirectPutItem implements AutoCloseable {
             return null; // something this writer does not handle: the SDK says what is wrong
         }
         try {
-            SdkHttpFullRequest unsigned = SdkHttpFullRequest.builder()
+            SdkHttpFullRequest.Builder builder = SdkHttpFullRequest.builder()
                     .method(SdkHttpMethod.POST)
                     .uri(endpoint)
                     .encodedPath(endpoint.getRawPath() == null || endpoint.getRawPath().isEmpty() ? "/" : endpoint.getRawPath())
                     .putHeader("Content-Type", CONTENT_TYPE)
                     .putHeader("X-Amz-Target", TARGET)
-                    .putHeader("Content-Length", Integer.toString(body.length))
-                    .build();
+                    .putHeader("Content-Length", Integer.toString(body.length));
+            String trace = traceId();
+            if (trace != null) {
+                builder.putHeader("X-Amzn-Trace-Id", trace);
+            }
+            SdkHttpFullRequest unsigned = builder.build();
             AwsCredentialsIdentity identity = credentials.resolveIdentity().join();
             ContentStreamProvider payload = ContentStreamProvider.fromByteArrayUnsafe(body);
             SignedRequest signed = signer.sign(r -> r.identity(identity).request(unsigned).payload(payload)
@@ -204,6 +208,18 @@ public final class DirectPutItem implements AutoCloseable {
         log.warn("DynamoDB refused a PutItem sent without the SDK's pipeline (HTTP {}: {}); every PutItem now goes"
                 + " through the SDK client, which says what is wrong if it is not this shortcut", status,
                 text.length() > 300 ? text.substring(0, 300) : text);
+    }
+
+    /**
+     * Under Lambda, the invocation's X-Ray trace header, as the SDK's {@code TraceIdExecutionInterceptor}
+     * adds it (the runtime's system property, else its environment variable); null elsewhere.
+     */
+    private static String traceId() {
+        if (System.getenv("AWS_LAMBDA_FUNCTION_NAME") == null) {
+            return null;
+        }
+        String t = System.getProperty("com.amazonaws.xray.traceHeader");
+        return t != null ? t : System.getenv("_X_AMZN_TRACE_ID");
     }
 
     /** Whether the shortcut is still on (a refusal that blames the path turns it off). */
