@@ -71,24 +71,12 @@ public final class EpochIngester {
             EpochState s = active();
             int conflicts = 0;
             while (!rest.isEmpty()) {
-                // each stream looked up in the epoch's state once: those it holds for the decider, the
-                // others to be looked up in earlier epochs
-                Map<StreamName, Long> inState = new HashMap<>();
                 Set<StreamName> unknown = new LinkedHashSet<>();
-                for (SourceSpan x : rest) {
-                    StreamName stream = x.span().stream();
-                    if (!inState.containsKey(stream) && !unknown.contains(stream)) {
-                        long n = s.nextIndex(stream);
-                        if (n >= 0) {
-                            inState.put(stream, n);
-                        } else {
-                            unknown.add(stream);
-                        }
-                    }
-                }
+                EpochState cur = s;
+                rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
                 Map<StreamName, Long> before = new HashMap<>(prior.lookup(s.epoch(), unknown, horizon));
                 Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
-                EpochWrite d = EpochDecider.decide(s, inState, rest, before, unplaced, config.limits(), config.allowGaps());
+                EpochWrite d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
                 if (d.writes()) {
                     boolean last = d.remainder() == null && d.consumed() == rest.size();
                     boolean moveTip = d.close() || (last && !moreWaiting) || tipBehindTooLong(s.epoch());

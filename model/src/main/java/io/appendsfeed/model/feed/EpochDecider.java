@@ -59,20 +59,6 @@ public final class EpochDecider {
      */
     public static EpochWrite decide(EpochState state, List<? extends Input> inputs, Map<StreamName, Long> prior,
                                   Set<StreamName> unplaced, EpochLimits limits, boolean allowGaps) {
-        return decide(state, null, inputs, prior, unplaced, limits, allowGaps);
-    }
-
-    /**
-     * As {@link #decide(EpochState, List, Map, Set, EpochLimits, boolean)}, with the state's look-ups
-     * already made by the caller, who had to make them anyway (to find the streams to look up in
-     * earlier epochs): a look-up in the persistent state is a chain of dependent loads, and was a
-     * tenth of a 100-record Lambda batch's CPU each time it was made.
-     *
-     * @param inState {@code state.nextIndex(stream)} of every stream of {@code inputs} the epoch holds
-     *                (a stream not in it is not in the epoch); null to look them up here
-     */
-    public static EpochWrite decide(EpochState state, Map<StreamName, Long> inState, List<? extends Input> inputs,
-                                  Map<StreamName, Long> prior, Set<StreamName> unplaced, EpochLimits limits, boolean allowGaps) {
         if (state.isClosed()) {
             throw new IllegalStateException("epoch " + state.epoch() + " is closed; decide on its successor");
         }
@@ -99,7 +85,7 @@ public final class EpochDecider {
             Span span = in.span();
             StreamName stream = span.stream();
             long next = known.computeIfAbsent(stream, s -> {
-                long n = inState != null ? inState.getOrDefault(s, -1L) : state.nextIndex(s);
+                long n = state.nextIndex(s);
                 if (n >= 0) {
                     held.add(s);
                     return n;

@@ -8,10 +8,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class EpochDeciderTest {
@@ -34,39 +30,6 @@ class EpochDeciderTest {
 
     static EpochWrite decide(EpochState s, In... inputs) {
         return EpochDecider.decide(s, List.of(inputs), Map.of(), Set.of(), LIMITS, false);
-    }
-
-    /**
-     * The caller's look-ups of the state (the indexer makes them to find the streams to look up in
-     * earlier epochs) decide exactly as the decider's own: streams 0-5 at random indexes in the
-     * epoch, records of streams 0-9 at random indexes (duplicates, gaps, new streams), some with prior
-     * epochs' indexes.
-     */
-    @Property(tries = 300)
-    void deciding_on_the_callers_state_look_ups_is_deciding_on_the_state(
-            @ForAll @Size(max = 6) List<@IntRange(min = 0, max = 5) Integer> held,
-            @ForAll @Size(min = 1, max = 30) List<@IntRange(min = 0, max = 9) Integer> streams,
-            @ForAll @Size(min = 30, max = 30) List<@IntRange(min = 0, max = 6) Integer> indexes,
-            @ForAll boolean allowGaps) {
-        EpochState s = EpochState.empty(EpochId.of(1));
-        for (int k = 0; k < held.size(); k++) {
-            s = after(s, new EpochEvent.Ingested(List.of(Span.of("S-" + held.get(k), 0, "t".repeat(1 + k % 3).split(""))), List.of()));
-        }
-        List<In> inputs = new java.util.ArrayList<>();
-        for (int k = 0; k < streams.size(); k++) {
-            inputs.add(in("S-" + streams.get(k), indexes.get(k), "a", "b"));
-        }
-        Map<StreamName, Long> prior = Map.of(StreamName.parse("S-7"), 2L, StreamName.parse("S-8"), 0L);
-        Map<StreamName, Long> inState = new java.util.HashMap<>();
-        for (In x : inputs) {
-            long n = s.nextIndex(x.span().stream());
-            if (n >= 0) {
-                inState.put(x.span().stream(), n);
-            }
-        }
-
-        assertThat(EpochDecider.decide(s, inState, inputs, prior, Set.of(), LIMITS, allowGaps))
-                .isEqualTo(EpochDecider.decide(s, inputs, prior, Set.of(), LIMITS, allowGaps));
     }
 
     @Test
