@@ -1,8 +1,7 @@
 package io.appendsfeed.model.metrics;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,46 +82,81 @@ public final class EmfMetrics implements Metrics {
         pending.clear();
     }
 
+    /**
+     * One line, written with Jackson's streaming generator: building a tree first and printing it was
+     * 7% of a 100-record Lambda batch's CPU (samples/BENCHMARKS.md, "Indexer profile").
+     */
     private void write(Pending p, boolean withContext) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode aws = root.putObject("_aws");
-        aws.put("Timestamp", p.time.toEpochMilli());
-        ObjectNode directive = aws.putArray("CloudWatchMetrics").addObject();
-        directive.put("Namespace", namespace);
-        ArrayNode sets = directive.putArray("Dimensions");
-        List<String> names = new ArrayList<>(p.dimensions.keySet());
-        if (!names.isEmpty()) {
-            ArrayNode all = sets.addArray();
-            names.forEach(all::add);
+        java.io.StringWriter line = new java.io.StringWriter(512);
+        try (JsonGenerator g = JSON.getFactory().createGenerator(line)) {
+            g.writeStartObject();
+            g.writeObjectFieldStart("_aws");
+            g.writeNumberField("Timestamp", p.time.toEpochMilli());
+            g.writeArrayFieldStart("CloudWatchMetrics");
+            g.writeStartObject();
+            g.writeStringField("Namespace", namespace);
+            g.writeArrayFieldStart("Dimensions");
+            List<String> names = new ArrayList<>(p.dimensions.keySet());
+            strings(g, names);
             if (names.size() > 1) {
-                ArrayNode coarser = sets.addArray();
-                names.subList(0, names.size() - 1).forEach(coarser::add);
+                strings(g, names.subList(0, names.size() - 1));
             }
-        } else {
-            sets.addArray();
-        }
-        ArrayNode defs = directive.putArray("Metrics");
-        for (Map.Entry<Metric, List<Double>> e : p.values.entrySet()) {
-            Metric m = e.getKey();
-            defs.addObject().put("Name", m.name()).put("Unit", m.unit().cloudWatch());
-            List<Double> v = e.getValue();
-            if (v.size() == 1) {
-                root.put(m.name(), v.get(0));
-            } else {
-                ArrayNode arr = root.putArray(m.name());
-                v.forEach(arr::add);
+            g.writeEndArray();
+            g.writeArrayFieldStart("Metrics");
+            for (Metric m : p.values.keySet()) {
+                g.writeStartObject();
+                g.writeStringField("Name", m.name());
+                g.writeStringField("Unit", m.unit().cloudWatch());
+                g.writeEndObject();
             }
-        }
-        p.dimensions.forEach(root::put);
-        Map<String, String> context = withContext ? MDC.getCopyOfContextMap() : null;
-        if (context != null) {
-            context.forEach((k, v) -> {
-                if (!root.has(k) && v != null) {
-                    root.put(k, v);
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeEndObject();
+            java.util.Set<String> members = new java.util.HashSet<>();
+            members.add("_aws");
+            for (Map.Entry<Metric, List<Double>> e : p.values.entrySet()) {
+                String name = e.getKey().name();
+                List<Double> v = e.getValue();
+                if (members.add(name)) {
+                    if (v.size() == 1) {
+                        g.writeNumberField(name, v.get(0));
+                    } else {
+                        g.writeArrayFieldStart(name);
+                        for (Double d : v) {
+                            g.writeNumber(d);
+                        }
+                        g.writeEndArray();
+                    }
                 }
-            });
+            }
+            for (Map.Entry<String, String> d : p.dimensions.entrySet()) {
+                if (members.add(d.getKey())) {
+                    g.writeStringField(d.getKey(), d.getValue());
+                }
+            }
+            Map<String, String> context = withContext ? MDC.getCopyOfContextMap() : null;
+            if (context != null) {
+                for (Map.Entry<String, String> c : context.entrySet()) {
+                    if (c.getValue() != null && members.add(c.getKey())) {
+                        g.writeStringField(c.getKey(), c.getValue());
+                    }
+                }
+            }
+            g.writeEndObject();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
         }
-        (out != null ? out : System.out).println(root);
+        (out != null ? out : System.out).println(line);
+    }
+
+    /** One dimension set: an array of names (an empty one when there are none). */
+    private static void strings(JsonGenerator g, List<String> names) throws java.io.IOException {
+        g.writeStartArray();
+        for (String n : names) {
+            g.writeString(n);
+        }
+        g.writeEndArray();
     }
 
     /** What was recorded for one set of dimensions since the last line. */
