@@ -251,8 +251,13 @@ public final class PartitionCoordinator {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // the partitions read to their tail know it: the lag report reads only the others' tails
+        Set<PartitionId> readToTail = runners.values().stream().map(Running::runner)
+                .filter(r -> r.drained() && r.state() != PartitionLag.State.FAILED)
+                .map(PartitionRunner::partition).collect(java.util.stream.Collectors.toSet());
         close();
-        return new CatchUpResult(caughtUp, lag(true));
+        return new CatchUpResult(caughtUp, LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), true,
+                readToTail));
     }
 
     /**
