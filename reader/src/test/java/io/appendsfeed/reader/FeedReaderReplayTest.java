@@ -99,7 +99,23 @@ class FeedReaderReplayTest {
                             }
                         });
 
-        CatchUpResult r = new FeedReader(watched, f.config("tail-known").build(), new Recorder())
+        List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.io.PrintStream metricsOut = new java.io.PrintStream(new java.io.OutputStream() {
+            private final StringBuilder line = new StringBuilder();
+
+            @Override
+            public void write(int b) {
+                if (b == '\n') {
+                    lines.add(line.toString());
+                    line.setLength(0);
+                } else {
+                    line.append((char) b);
+                }
+            }
+        }, true);
+        // with metrics, whose last sample at the close asks for the lag again
+        CatchUpResult r = new FeedReader(watched, f.config("tail-known")
+                .metrics(new io.appendsfeed.model.metrics.EmfMetrics(metricsOut, "test", Map.of())).build(), new Recorder())
                 .runUntilCaughtUp(Duration.ofSeconds(30));
 
         assertThat(r.caughtUp()).isTrue();
@@ -108,6 +124,7 @@ class FeedReaderReplayTest {
             assertThat(l.tail()).isEqualTo(l.committed())
                     .isEqualTo(new io.appendsfeed.reader.internal.FeedPositions(f.index).tail(l.partition()));
         });
+        assertThat(lines).as("the close's metrics sample").anyMatch(l -> l.contains("\"partition\":\"1\""));
         int lastWrite = calls.lastIndexOf("write");
         assertThat(lastWrite).isPositive();
         assertThat(calls.subList(lastWrite, calls.size())).doesNotContain("read of the feed");

@@ -59,6 +59,8 @@ public final class PartitionCoordinator {
     private volatile boolean settled;
     private long nextParkedPoll;
     private long nextLagLog;
+    /** The lag a catch-up run ended with, once it has: what {@link #lag()} says from then on. */
+    private volatile List<PartitionLag> caughtUpLag;
 
     public PartitionCoordinator(ReaderContext ctx, ScheduledExecutorService ticker) {
         this.ctx = ctx;
@@ -228,6 +230,10 @@ public final class PartitionCoordinator {
 
     /** @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing */
     private List<PartitionLag> lag(boolean tolerant) {
+        List<PartitionLag> ended = caughtUpLag;
+        if (ended != null) {
+            return ended; // a catch-up run is over: its lag stands (the close's metrics sample asks again)
+        }
         return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant);
     }
 
@@ -256,8 +262,9 @@ public final class PartitionCoordinator {
                 .filter(r -> r.drained() && r.state() != PartitionLag.State.FAILED)
                 .map(PartitionRunner::partition).collect(java.util.stream.Collectors.toSet());
         close();
-        return new CatchUpResult(caughtUp, LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), true,
-                readToTail));
+        List<PartitionLag> lag = LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), true, readToTail);
+        caughtUpLag = lag;
+        return new CatchUpResult(caughtUp, lag);
     }
 
     /**
