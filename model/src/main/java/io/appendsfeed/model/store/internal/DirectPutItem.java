@@ -73,6 +73,14 @@ public final class DirectPutItem implements AutoCloseable {
     private final IdentityProvider<? extends AwsCredentialsIdentity> credentials;
     private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
     private volatile boolean enabled = true;
+    /**
+     * Calls in a row that did not get an answer (a network error, a timeout): the SDK's client may reach
+     * DynamoDB where this path cannot (a proxy of its user's), so a few of them turn the shortcut off.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+    static final int MAX_FAILURES_IN_A_ROW = 3;
+    /** The Apache client's connection timeout as the SDK sets it by default: a path that cannot connect is found out fast. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     DirectPutItem(URI endpoint, Region region, IdentityProvider<? extends AwsCredentialsIdentity> credentials, Duration timeout) {
         this.endpoint = endpoint;
@@ -102,6 +110,10 @@ public final class DirectPutItem implements AutoCloseable {
                 return null; // someone watches or changes the calls (tracing, metrics): leave every call to the SDK
             }
             URI endpoint = c.endpointOverride().orElse(null);
+            if (endpoint == null && (setting("AWS_USE_FIPS_ENDPOINT", "aws.useFipsEndpoint")
+                    || setting("AWS_USE_DUALSTACK_ENDPOINT", "aws.useDualstackEndpoint"))) {
+                return null; // a FIPS or dual-stack endpoint: resolved by the SDK, call by call
+            }
             if (endpoint == null) {
                 endpoint = DynamoDbEndpointProvider.defaultProvider()
                         .resolveEndpoint(DynamoDbEndpointParams.builder().region(c.region()).build()).join().url();
@@ -112,6 +124,12 @@ public final class DirectPutItem implements AutoCloseable {
             log.debug("PutItem goes through the SDK: {}", e.toString());
             return null;
         }
+    }
+
+    /** Whether the SDK's environment variable or system property of that name is set to true. */
+    private static boolean setting(String env, String property) {
+        String v = System.getProperty(property, System.getenv(env));
+        return v != null && v.trim().equalsIgnoreCase("true");
     }
 
     /** Whether {@link #putItem} can take this request (see the class comment). */
@@ -157,6 +175,7 @@ public final class DirectPutItem implements AutoCloseable {
                     .request(sent).contentStreamProvider(payload).build()).call();
             int status = response.httpResponse().statusCode();
             byte[] bytes = read(response);
+            failures.set(0); // an answer: the path reaches DynamoDB
             if (status != 200) {
                 refused(status, bytes);
                 return null;
@@ -167,7 +186,13 @@ public final class DirectPutItem implements AutoCloseable {
             }
             return response(bytes);
         } catch (IOException | RuntimeException e) {
-            log.debug("PutItem sent directly did not complete ({}); sending it through the SDK", e.toString());
+            if (failures.incrementAndGet() >= MAX_FAILURES_IN_A_ROW) {
+                enabled = false;
+                log.warn("PutItem sent without the SDK's pipeline failed {} times in a row (last: {}); every PutItem now goes"
+                        + " through the SDK client", MAX_FAILURES_IN_A_ROW, e.toString());
+            } else {
+                log.debug("PutItem sent directly did not complete ({}); sending it through the SDK", e.toString());
+            }
             return null;
         }
     }
@@ -182,7 +207,8 @@ public final class DirectPutItem implements AutoCloseable {
         if (h == null) {
             synchronized (this) {
                 if (http == null) {
-                    http = ApacheHttpClient.builder().maxConnections(8).socketTimeout(timeout).connectionTimeout(timeout)
+                    http = ApacheHttpClient.builder().maxConnections(8).socketTimeout(timeout)
+                            .connectionTimeout(timeout.compareTo(CONNECT_TIMEOUT) < 0 ? timeout : CONNECT_TIMEOUT)
                             .useIdleConnectionReaper(false).build();
                 }
                 h = http;

@@ -299,4 +299,21 @@ class DirectPutItemTest {
             direct.close();
         }
     }
+
+    @Test
+    void calls_that_get_no_answer_three_times_in_a_row_turn_it_off() throws IOException {
+        int port;
+        try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+            port = closed.getLocalPort(); // nothing listens there once closed: every connection is refused
+        }
+        DirectPutItem direct = new DirectPutItem(URI.create("http://127.0.0.1:" + port), Region.US_EAST_1,
+                DynamoClients.LOCAL_CREDENTIALS, Duration.ofSeconds(5));
+        for (int k = 1; k < DirectPutItem.MAX_FAILURES_IN_A_ROW; k++) {
+            assertThat(direct.putItem(simple())).isNull();
+            assertThat(direct.enabled()).as("after %d failures", k).isTrue();
+        }
+        assertThat(direct.putItem(simple())).isNull();
+        assertThat(direct.enabled()).isFalse();
+        direct.close();
+    }
 }
