@@ -99,8 +99,14 @@ public final class MeteredDynamo {
         R response;
         try {
             response = request.get();
-        } catch (ConditionalCheckFailedException | TransactionCanceledException e) {
+        } catch (ConditionalCheckFailedException e) {
             meter.refused(op, table);
+            throw e;
+        } catch (TransactionCanceledException e) {
+            if (e.hasCancellationReasons()
+                    && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+                meter.refused(op, table);
+            }
             throw e;
         }
         Capacity capacity = Capacity.NONE;
