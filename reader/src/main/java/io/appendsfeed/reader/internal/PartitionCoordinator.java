@@ -175,7 +175,8 @@ public final class PartitionCoordinator {
             return config.partitions().stream().sorted().collect(Collectors.toList());
         }
         List<PartitionId> all = new ArrayList<>();
-        for (int p = 0; p < ctx.feed().partitions(); p++) {
+        int partitions = ctx.feed().partitions(); // one read of the index per tick (it was read again for each partition)
+        for (int p = 0; p < partitions; p++) {
             all.add(PartitionId.of(p));
         }
         return all;
