@@ -261,7 +261,7 @@ public final class PartitionCoordinator {
         // the partitions read to their tail know it: the lag report reads only the others' tails
         Set<PartitionId> readToTail = runners.values().stream().map(Running::runner)
                 .filter(r -> r.drained() && r.state() != PartitionLag.State.FAILED)
-                .map(PartitionRunner::partition).collect(java.util.stream.Collectors.toSet());
+                .map(PartitionRunner::partition).collect(Collectors.toSet());
         close();
         List<PartitionLag> lag = LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), true, readToTail);
         caughtUpLag = lag;

@@ -68,8 +68,9 @@ public final class DirectPutItem implements AutoCloseable {
     private final Duration timeout;
     /** Made on the first call: a store client that never puts (the store table's, in the indexer) costs nothing. */
     private volatile SdkHttpClient http;
-    private final URI endpoint;
-    private final String region;
+    /** The endpoint override, or the region's endpoint once resolved; null until the first call without an override. */
+    private volatile URI endpoint;
+    private final Region region;
     private final IdentityProvider<? extends AwsCredentialsIdentity> credentials;
     private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
     private volatile boolean enabled = true;
@@ -82,9 +83,10 @@ public final class DirectPutItem implements AutoCloseable {
     /** The Apache client's connection timeout as the SDK sets it by default: a path that cannot connect is found out fast. */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
+    /** @param endpoint the endpoint, or null for the region's, resolved on the first call */
     DirectPutItem(URI endpoint, Region region, IdentityProvider<? extends AwsCredentialsIdentity> credentials, Duration timeout) {
         this.endpoint = endpoint;
-        this.region = region.id();
+        this.region = region;
         this.credentials = credentials;
         this.timeout = timeout;
     }
@@ -113,10 +115,6 @@ public final class DirectPutItem implements AutoCloseable {
             if (endpoint == null && (setting("AWS_USE_FIPS_ENDPOINT", "aws.useFipsEndpoint")
                     || setting("AWS_USE_DUALSTACK_ENDPOINT", "aws.useDualstackEndpoint"))) {
                 return null; // a FIPS or dual-stack endpoint: resolved by the SDK, call by call
-            }
-            if (endpoint == null) {
-                endpoint = DynamoDbEndpointProvider.defaultProvider()
-                        .resolveEndpoint(DynamoDbEndpointParams.builder().region(c.region()).build()).join().url();
             }
             Duration timeout = c.overrideConfiguration().apiCallAttemptTimeout().orElse(Duration.ofSeconds(10));
             return new DirectPutItem(endpoint, c.region(), c.credentialsProvider(), timeout);
@@ -152,6 +150,15 @@ public final class DirectPutItem implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             return null; // something this writer does not handle: the SDK says what is wrong
         }
+        URI endpoint;
+        try {
+            endpoint = endpoint();
+        } catch (RuntimeException e) {
+            enabled = false;
+            log.warn("No endpoint for a PutItem sent without the SDK's pipeline ({}); every PutItem goes through the SDK client",
+                    e.toString());
+            return null;
+        }
         try {
             SdkHttpFullRequest.Builder builder = SdkHttpFullRequest.builder()
                     .method(SdkHttpMethod.POST)
@@ -169,7 +176,7 @@ public final class DirectPutItem implements AutoCloseable {
             ContentStreamProvider payload = ContentStreamProvider.fromByteArrayUnsafe(body);
             SignedRequest signed = signer.sign(r -> r.identity(identity).request(unsigned).payload(payload)
                     .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "dynamodb")
-                    .putProperty(AwsV4HttpSigner.REGION_NAME, region));
+                    .putProperty(AwsV4HttpSigner.REGION_NAME, region.id()));
             SdkHttpRequest sent = signed.request();
             HttpExecuteResponse response = http().prepareRequest(HttpExecuteRequest.builder()
                     .request(sent).contentStreamProvider(payload).build()).call();
@@ -234,6 +241,21 @@ public final class DirectPutItem implements AutoCloseable {
         log.warn("DynamoDB refused a PutItem sent without the SDK's pipeline (HTTP {}: {}); every PutItem now goes"
                 + " through the SDK client, which says what is wrong if it is not this shortcut", status,
                 text.length() > 300 ? text.substring(0, 300) : text);
+    }
+
+    /**
+     * The endpoint override, else the region's endpoint by the SDK's endpoint provider, resolved on the
+     * first call rather than when the store client is made: a client that never puts (a reader's) does
+     * not run the endpoint rules at start-up.
+     */
+    URI endpoint() {
+        URI e = endpoint;
+        if (e == null) {
+            e = DynamoDbEndpointProvider.defaultProvider()
+                    .resolveEndpoint(DynamoDbEndpointParams.builder().region(region).build()).join().url();
+            endpoint = e;
+        }
+        return e;
     }
 
     /**

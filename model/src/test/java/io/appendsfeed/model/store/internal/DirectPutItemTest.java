@@ -316,4 +316,13 @@ class DirectPutItemTest {
         assertThat(direct.enabled()).isFalse();
         direct.close();
     }
+
+    @Test
+    void without_an_override_the_regions_endpoint_is_resolved_on_first_use_by_the_sdks_provider() {
+        DirectPutItem direct = new DirectPutItem(null, Region.EU_WEST_1, DynamoClients.LOCAL_CREDENTIALS, Duration.ofSeconds(5));
+
+        assertThat(direct.endpoint()).isEqualTo(URI.create("https://dynamodb.eu-west-1.amazonaws.com"));
+        assertThat(direct.endpoint()).as("kept").isSameAs(direct.endpoint());
+        direct.close();
+    }
 }
