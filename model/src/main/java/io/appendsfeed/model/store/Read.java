@@ -10,10 +10,12 @@ package io.appendsfeed.model.store;
  * @param consistent strongly consistent reads (double the read cost)
  * @param bodies false to read event types only (data and meta are then null), which reads the
  *               calves' {@code c} without their bodies
- * @param wholeItems forwards: when {@code maxEvents} is reached inside an item, the rest of that item's
- *                   events come too (so more than {@code maxEvents} may come): DynamoDB charges a read of
- *                   the whole item anyway, and the next read then starts where an item starts instead of
- *                   reading that item again. For walkers that read on from where a read ended
+ * @param wholeItems forwards: when {@code maxEvents} is reached, the rest of what was fetched comes too,
+ *                   the item the last event came from and the items after it in the same {@code Query}
+ *                   page (so more than {@code maxEvents} may come, at most one page's worth): DynamoDB has
+ *                   charged for them, and the next read then starts where an item starts instead of
+ *                   reading them again. A stream's first page then asks for as many items as could hold
+ *                   the events wanted, rounded once. For walkers that read on from where a read ended
  */
 public record Read(Direction direction, long fromIndex, long maxEvents, boolean consistent, boolean bodies, boolean wholeItems) {
 
@@ -55,7 +57,7 @@ public record Read(Direction direction, long fromIndex, long maxEvents, boolean 
         return new Read(direction, fromIndex, maxEvents, consistent, false, wholeItems);
     }
 
-    /** The rest of the last item's events too, past {@code maxEvents}: see {@code wholeItems} above. */
+    /** The rest of what was fetched too, past {@code maxEvents}: see {@code wholeItems} above. */
     public Read toItemEnd() {
         return new Read(direction, fromIndex, maxEvents, consistent, bodies, true);
     }

@@ -220,6 +220,19 @@ public final class StoreClient {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
+    /**
+     * All of a forward {@link #read(StreamName, Read)}, and whether it reached the stream's end:
+     * a walker that reads on from where each read ended (the feed's reader) need not read once more
+     * only to find nothing new after a read that already took the Tip.
+     */
+    public StreamSlice readSlice(StreamName stream, Read read) {
+        Objects.requireNonNull(stream, "stream");
+        StreamReader reader = new StreamReader(metered, cache, stream, read, config.queryPageItems(), itemSizeHints);
+        List<StoredEvent> events = new java.util.ArrayList<>();
+        reader.forEachRemaining(events::add);
+        return new StreamSlice(events, reader.atEnd());
+    }
+
     /** All of {@link #read(StreamName, Read)} in a list. */
     public List<StoredEvent> readAll(StreamName stream, Read read) {
         try (Stream<StoredEvent> s = read(stream, read)) {

@@ -80,14 +80,25 @@ class ReadTest {
         assertThat(client.readAll(STREAM, Read.forward(0))).hasSize(120);
         double once = units.sum();
 
-        StoreClient walker = f.client(c -> c.meter((op, table, cap) -> units.add(cap.readUnits())));
+        List<String> calls = new CopyOnWriteArrayList<>();
+        StoreClient walker = f.client(c -> c.meter((op, table, cap) -> {
+            units.add(cap.readUnits());
+            calls.add(op);
+        }));
         units.reset();
         List<Long> seen = new java.util.ArrayList<>();
         long from = 0;
         for (int reads = 0; from < 120; reads++) {
             assertThat(reads).as("reads").isLessThan(120);
+            calls.clear();
             List<StoredEvent> got = walker.readAll(STREAM, Read.forward(from).limit(5).toItemEnd());
-            assertThat(got).as("at least what was asked for, the rest of an item at most").hasSizeBetween(1, 5 + 11);
+            if (reads == 0) {
+                // nothing known of the stream: one page of as many items as could hold 5 events, all of it returned
+                assertThat(calls).as("the first read's queries").hasSize(1);
+                assertThat(got).as("the first page, 6 items of up to 12 events").hasSizeBetween(6, 6 * 12);
+            } else {
+                assertThat(got).as("at least what was asked for, the rest of an item at most").hasSizeBetween(1, 5 + 11);
+            }
             got.forEach(e -> seen.add(e.index()));
             from = got.get(got.size() - 1).index() + 1;
         }
@@ -96,6 +107,32 @@ class ReadTest {
                 .isLessThanOrEqualTo(once * 1.5);
         // without toItemEnd, exactly the limit
         assertThat(walker.readAll(STREAM, Read.forward(13).limit(5))).extracting(StoredEvent::index).containsExactly(13L, 14L, 15L, 16L, 17L);
+    }
+
+    /**
+     * A forward read that took the Tip says so (a walker then need not read again only to find
+     * nothing), and asks for no page after it even when its last page came back full.
+     */
+    @Test
+    void a_read_that_takes_the_tip_reached_the_end_and_queries_nothing_after_it(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        StoreClient client = twentyEvents(f, (op, table, capacity) -> calls.add(op));
+
+        calls.clear();
+        StreamSlice fromLastCalf = client.readSlice(STREAM, Read.forward(12)); // a page of 2 items: calf 12 and the Tip
+        assertThat(indexes(fromLastCalf.events())).isEqualTo(range(12, 20));
+        assertThat(fromLastCalf.atEnd()).isTrue();
+        assertThat(calls).as("a full page ending on the Tip is not followed by an empty one").containsExactly("Query");
+
+        assertThat(client.readSlice(STREAM, Read.forward(0)).atEnd()).isTrue();
+        assertThat(client.readSlice(STREAM, Read.forward(20)).atEnd()).as("past the end: the Tip holds nothing new").isTrue();
+        StreamSlice limited = client.readSlice(STREAM, Read.forward(0).limit(5));
+        assertThat(indexes(limited.events())).isEqualTo(range(0, 5));
+        assertThat(limited.atEnd()).as("stopped before the Tip").isFalse();
+        assertThat(client.readSlice(STREAM, Read.forward(14).limit(2)).atEnd()).as("stopped before the Tip's events").isFalse();
+        assertThat(client.readSlice(STREAM, Read.backward()).atEnd()).as("backwards").isFalse();
+        assertThat(client.readSlice(StreamName.parse("Read-none"), Read.forward(0)).atEnd()).as("no Tip").isFalse();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.appendsfeed.model.store.internal;
 import io.appendsfeed.model.StreamName;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -12,7 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /** The items of one stream's key range, fetched a {@code Query} page at a time, only when wanted. */
-final class ItemPages implements Iterator<Map<String, AttributeValue>> {
+final class ItemPages implements StreamReader.FetchedItems {
 
     /** Projection of a types-only read: the keys, {@code n} and {@code c}, no bodies. */
     private static final String TYPES_ONLY = "#p, #i, #n, #c";
@@ -71,6 +70,16 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
             exhausted = startKey == null || onePage;
         }
         return !buffered.isEmpty();
+    }
+
+    @Override
+    public boolean hasFetched() {
+        return !buffered.isEmpty();
+    }
+
+    @Override
+    public boolean done() {
+        return buffered.isEmpty() && exhausted;
     }
 
     @Override

@@ -35,11 +35,13 @@ public final class StreamReader implements Iterator<StoredEvent> {
     /** Items holding events, and their events, taken so far (forwards): what later pages are sized by. */
     private long itemsSeen;
     private long eventsSeen;
-    private Iterator<Map<String, AttributeValue>> items;
+    private FetchedItems items;
     /** Forwards: the next index wanted; backwards: the index below which events are still wanted. */
     private long cursor;
     private long emitted;
     private boolean restarted;
+    /** Forwards: the Tip (the stream's last item) was taken and its events buffered. */
+    private boolean tipTaken;
 
     /** Items of the first page of a bounded forward read of a stream not read before: enough to learn how many events an item holds. */
     static final int FIRST_PAGE_ITEMS = 1;
@@ -59,14 +61,24 @@ public final class StreamReader implements Iterator<StoredEvent> {
         this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
     }
 
-    private Iterator<Map<String, AttributeValue>> forwardFrom(long from) {
+    /** Items in key order, fetched a page at a time; says what it holds without asking DynamoDB. */
+    interface FetchedItems extends Iterator<Map<String, AttributeValue>> {
+
+        /** {@link #next()} would return an item already fetched, without a query. */
+        boolean hasFetched();
+
+        /** Nothing more, known without a query. */
+        boolean done();
+    }
+
+    private FetchedItems forwardFrom(long from) {
         ItemPages atOrAfter = pages("#i >= :k", from, true, pageItems);
         if (from == 0) {
             return atOrAfter;
         }
         if (atOrAfter.hasNext()) {
             Map<String, AttributeValue> first = atOrAfter.next();
-            Iterator<Map<String, AttributeValue>> all = concat(List.of(first).iterator(), atOrAfter);
+            FetchedItems all = concat(one(first), atOrAfter);
             // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
             if (Items.rangeKey(first) == from || Items.isTip(first) && Items.firstIndex(stream, first) <= from) {
                 return all;
@@ -82,9 +94,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     /** {@code first}'s items, then {@code then}'s; {@code then} is not queried before {@code first} is done. */
-    private static Iterator<Map<String, AttributeValue>> concat(Iterator<Map<String, AttributeValue>> first,
-                                                                Iterator<Map<String, AttributeValue>> then) {
-        return new Iterator<>() {
+    private static FetchedItems concat(FetchedItems first, FetchedItems then) {
+        return new FetchedItems() {
             @Override
             public boolean hasNext() {
                 return first.hasNext() || then.hasNext();
@@ -94,10 +105,51 @@ public final class StreamReader implements Iterator<StoredEvent> {
             public Map<String, AttributeValue> next() {
                 return first.hasNext() ? first.next() : then.next();
             }
+
+            @Override
+            public boolean hasFetched() {
+                return first.hasFetched() || first.done() && then.hasFetched();
+            }
+
+            @Override
+            public boolean done() {
+                return first.done() && then.done();
+            }
         };
     }
 
-    private Iterator<Map<String, AttributeValue>> backward() {
+    /** An item already fetched. */
+    private static FetchedItems one(Map<String, AttributeValue> item) {
+        return new FetchedItems() {
+            private boolean taken;
+
+            @Override
+            public boolean hasNext() {
+                return !taken;
+            }
+
+            @Override
+            public Map<String, AttributeValue> next() {
+                if (taken) {
+                    throw new NoSuchElementException();
+                }
+                taken = true;
+                return item;
+            }
+
+            @Override
+            public boolean hasFetched() {
+                return !taken;
+            }
+
+            @Override
+            public boolean done() {
+                return taken;
+            }
+        };
+    }
+
+    private FetchedItems backward() {
         long before = read.fromIndex();
         if (before >= Fields.TIP_INDEX) {
             return pages(null, 0, false, pageItems);
@@ -119,16 +171,19 @@ public final class StreamReader implements Iterator<StoredEvent> {
 
     /**
      * Items for the next page of a bounded forward read: the events still wanted over the events per
-     * item seen (in this read, else in the stream's last read); a stream not read before starts with
-     * {@value #FIRST_PAGE_ITEMS} item to learn it. A page that comes short (an item smaller than the
-     * average, the Tip of a calf-first stream holding none) costs one more query, never a read of
-     * items not wanted. Every item holds at least one event but the Tip, so this never asks for more
-     * than {@code wanted + 1}.
+     * item seen (in this read, else in the stream's last read). A stream not read before starts with
+     * {@value #FIRST_PAGE_ITEMS} item to learn it, unless the read takes whole pages
+     * ({@link Read#wholeItems()}): then nothing fetched is wasted, and the first page asks for as many
+     * items as could be wanted (an equinox-js epoch, dozens of events per item, is then read in one
+     * page, rounded once, where pages of 1, 3, 4... items were each rounded on their own). A page that
+     * comes short (an item smaller than the average, the Tip of a calf-first stream holding none)
+     * costs one more query, never a read of items not wanted. Every item holds at least one event but
+     * the Tip, so this never asks for more than {@code wanted + 1}.
      */
     private int nextPageItems(int limit) {
         long wanted = Math.max(1, read.maxEvents() - emitted - buffered.size());
         double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : hints.get(stream);
-        long items = perItem <= 0 ? FIRST_PAGE_ITEMS : (long) Math.ceil(wanted / perItem);
+        long items = perItem > 0 ? (long) Math.ceil(wanted / perItem) : read.wholeItems() ? wanted + 1 : FIRST_PAGE_ITEMS;
         return (int) Math.max(1, Math.min(items, Math.min(limit, wanted + 1)));
     }
 
@@ -136,13 +191,30 @@ public final class StreamReader implements Iterator<StoredEvent> {
         return new ItemPages(dynamo, stream, range, k, ascending, limit, true, read.consistent(), read.bodies());
     }
 
+    /**
+     * Forwards, once consumed: every event up to the stream's end, as it stood when its Tip was read,
+     * has been returned. The Tip sorts after every calf, so a read that took it and handed out all it
+     * held has nothing left after it.
+     */
+    public boolean atEnd() {
+        return read.direction() == Read.Direction.FORWARD && tipTaken && buffered.isEmpty();
+    }
+
     @Override
     public boolean hasNext() {
+        boolean forward = read.direction() == Read.Direction.FORWARD;
         if (emitted >= read.maxEvents()) {
-            // the rest of the item the last event came from, when asked for; buffered holds that item's only
-            return read.wholeItems() && read.direction() == Read.Direction.FORWARD && !buffered.isEmpty();
+            if (!read.wholeItems() || !forward) {
+                return false;
+            }
+            // the rest of what was paid for: the item the last event came from, and the page's items after it
+            while (buffered.isEmpty() && !tipTaken && items.hasFetched()) {
+                take(items.next());
+            }
+            return !buffered.isEmpty();
         }
-        while (buffered.isEmpty() && items.hasNext()) {
+        // forwards, nothing follows the Tip: a page that ended on it need not be followed by an empty one
+        while (buffered.isEmpty() && !(forward && tipTaken) && items.hasNext()) {
             take(items.next());
         }
         return !buffered.isEmpty();
@@ -170,6 +242,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
             }
             List<StoredEvent> events = Items.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
             buffered.addAll(events);
+            tipTaken = tip;
             long held = Items.next(stream, item) - (tip ? Items.firstIndex(stream, item) : Items.rangeKey(item));
             if (held > 0) {
                 itemsSeen++;
