@@ -13,6 +13,7 @@ import io.appendsfeed.reader.cli.Connection;
 import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.internal.PositionArgument;
 import io.appendsfeed.reader.cli.UsageException;
+import io.appendsfeed.reader.internal.EpochPage;
 import io.appendsfeed.reader.internal.EpochReader;
 import io.appendsfeed.reader.internal.EpochRecord;
 import io.appendsfeed.reader.internal.FeedPositions;
@@ -95,7 +96,7 @@ final class TailCommand implements Callable<Integer> {
             while (true) {
                 boolean caughtUp = true;
                 for (Map.Entry<PartitionId, Checkpoint> e : at.entrySet()) {
-                    List<EpochRecord> page;
+                    EpochPage page;
                     try {
                         page = reader.read(e.getKey(), e.getValue(), PAGE_ENTRIES);
                     } catch (FeedFormatException unreadable) {
@@ -105,11 +106,12 @@ final class TailCommand implements Callable<Integer> {
                         ctx.err().flush();
                         return FeedCli.PROBLEM;
                     }
-                    // caught up only on an empty read: a short page may end before an event it could not read, or a lagging replica's hole
-                    if (!page.isEmpty()) {
+                    // caught up on an empty read, or one that took the tail with it; a short page may
+                    // end before an event it could not read, or at a lagging replica's hole
+                    if (!page.tail()) {
                         caughtUp = false;
                     }
-                    for (EpochRecord r : page) {
+                    for (EpochRecord r : page.records()) {
                         for (Span s : spans(r)) {
                             print(e.getKey(), r, s);
                             if (max != null && ++printed >= max) {

@@ -32,7 +32,7 @@ public final class DynamoFeed implements Feed {
     }
 
     @Override
-    public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
+    public EpochPage read(PartitionId partition, Checkpoint from, int max) {
         return epochs.read(partition, from, max);
     }
 

@@ -8,9 +8,9 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.store.StreamSlice;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Reads a partition's epoch events from a position; an epoch stream that does not exist yet reads as empty.
@@ -46,40 +46,45 @@ public final class EpochReader {
      * item holding the {@code max}th comes too (its read is paid for whole, and the next read then
      * starts at an item of its own instead of reading it again: an equinox-js epoch holds dozens of
      * events per item). A read that comes back with a hole (a lagging replica) returns only what
-     * precedes it. Stops after {@code Closed}.
+     * precedes it. Stops after {@code Closed}. Says whether the read took the epoch's last item
+     * with everything it held ({@link EpochPage#atTail()}), so the walker need not read again only to
+     * find nothing.
      *
      * @throws FeedFormatException when the first event has a type or body this version cannot
      *         read (events before an unreadable one are returned first); the caller must stop the
      *         partition, never skip it
      */
-    public List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
+    public EpochPage read(PartitionId partition, Checkpoint from, int max) {
+        StreamSlice slice = index.readSlice(AppendsEpoch.stream(partition, from.epoch()),
+                Read.forward(from.offset()).limit(max).toItemEnd());
         List<EpochRecord> out = new ArrayList<>();
         long expected = from.offset();
-        try (Stream<StoredEvent> events = index.read(AppendsEpoch.stream(partition, from.epoch()),
-                Read.forward(from.offset()).limit(max).toItemEnd())) {
-            for (StoredEvent e : (Iterable<StoredEvent>) events::iterator) {
-                if (e.index() < expected) {
-                    continue;
+        boolean whole = true;
+        for (StoredEvent e : slice.events()) {
+            if (e.index() < expected) {
+                continue;
+            }
+            if (e.index() > expected) {
+                whole = false;
+                break;
+            }
+            EpochEvent event;
+            try {
+                event = AppendsEpoch.decode(e);
+            } catch (FeedFormatException unreadable) {
+                if (out.isEmpty()) {
+                    throw unreadable;
                 }
-                if (e.index() > expected) {
-                    break;
-                }
-                EpochEvent event;
-                try {
-                    event = AppendsEpoch.decode(e);
-                } catch (FeedFormatException unreadable) {
-                    if (out.isEmpty()) {
-                        throw unreadable;
-                    }
-                    break; // hand over what precedes it; the next read starts at it and fails there
-                }
-                out.add(EpochRecord.of(Checkpoint.of(from.epoch(), expected), e.timestamp(), event));
-                expected++;
-                if (event instanceof EpochEvent.Closed) {
-                    break;
-                }
+                whole = false;
+                break; // hand over what precedes it; the next read starts at it and fails there
+            }
+            out.add(EpochRecord.of(Checkpoint.of(from.epoch(), expected), e.timestamp(), event));
+            expected++;
+            if (event instanceof EpochEvent.Closed) {
+                whole = false; // the next epoch follows
+                break;
             }
         }
-        return out;
+        return new EpochPage(out, whole && slice.atEnd());
     }
 }

@@ -26,12 +26,13 @@ public interface Feed {
 
     /**
      * Up to {@code max} epoch events from {@code from}, in order and without gaps, stopping after
-     * {@code Closed}; empty at the tail.
+     * {@code Closed}; empty at the tail, and marked {@link EpochPage#atTail() at the tail} when the
+     * read took the tail with it.
      *
      * @throws FeedFormatException when the first event cannot be read by this version; the
      *         partition must stop there, never skip it
      */
-    List<EpochRecord> read(PartitionId partition, Checkpoint from, int max);
+    EpochPage read(PartitionId partition, Checkpoint from, int max);
 
     /** {@code from}, or the start of the next epoch when {@code from} points just past its epoch's {@code Closed}. */
     Checkpoint normalize(PartitionId partition, Checkpoint from);

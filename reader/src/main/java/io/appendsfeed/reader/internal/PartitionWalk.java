@@ -5,7 +5,6 @@ import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.FeedReaderConfig;
 import java.time.Duration;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,9 +55,9 @@ final class PartitionWalk {
             if (st == null || st.buffered() >= config.maxBufferedEpochEvents()) {
                 continue;
             }
-            List<EpochRecord> records;
+            EpochPage page;
             try {
-                records = ctx.feed().read(partition, pos, config.maxReadEvents());
+                page = ctx.feed().read(partition, pos, config.maxReadEvents());
                 failures = 0;
             } catch (FeedFormatException e) {
                 throw e;
@@ -70,21 +69,28 @@ final class PartitionWalk {
                 state.pause(wait);
                 continue;
             }
-            for (EpochRecord r : records) {
+            for (EpochRecord r : page.records()) {
                 if (!ctx.scheduler().offer(partition, r)) {
                     return; // the partition was closed under us (lease lost)
                 }
                 pos = r.next();
             }
-            boolean tail = records.isEmpty();
+            // a read that took the tail with it waits as an empty one would: reading again at once
+            // could only find nothing, and would pay for the epoch's Tip to say so
+            boolean tail = page.tail();
             if (state.get().atTail() != tail) {
                 state.update(s -> s.withAtTail(tail));
             }
+            if (!page.records().isEmpty()) {
+                tailWait = TailPoll.first(config.pollInterval());
+            }
             if (tail) {
                 state.pause(tailWait);
+                // while what was read is still being handled, a read of the tail could only queue more
+                // behind it: wait for it to be handled first (at most the poll interval), so that a
+                // partition finishing a catch-up does not pay for its Tip every few tens of milliseconds
+                ctx.scheduler().awaitCapacity(partition, 1, config.pollInterval());
                 tailWait = TailPoll.next(tailWait, config.pollInterval());
-            } else {
-                tailWait = TailPoll.first(config.pollInterval());
             }
         }
     }

@@ -8,6 +8,7 @@ import io.appendsfeed.reader.InMemoryCheckpointStore;
 import io.appendsfeed.reader.InMemoryParkedStreams;
 import io.appendsfeed.reader.Lease;
 import io.appendsfeed.reader.LeaseStore;
+import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.reader.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,10 +52,15 @@ final class CoreFixture implements AutoCloseable {
     }
 
     ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints, LeaseStore leases) {
+        return context(config, feed, checkpoints, leases, (stream, events) -> HandlerResult.handled());
+    }
+
+    /** With {@code then} called after each batch is recorded, on the handler's thread (it may block). */
+    ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints, LeaseStore leases, StreamHandler then) {
         EventFilter filter = new EventFilter(config.categories(), config.eventTypes());
         StreamCall call = new StreamCall(config.group(), (stream, events) -> {
             events.forEach(e -> handled.add(e.toString()));
-            return HandlerResult.handled();
+            return then.handle(stream, events);
         }, null, parked, filter, false, config.maxBatchEvents(), clock);
         Scheduler scheduler = new Scheduler(call, filter, 2, config.maxBatchEvents(), config.parkAfterAttempts(),
                 new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);

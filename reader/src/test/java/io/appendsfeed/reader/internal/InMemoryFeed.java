@@ -86,12 +86,15 @@ public final class InMemoryFeed implements Feed {
     }
 
     @Override
-    public synchronized List<EpochRecord> read(PartitionId partition, Checkpoint from, int max) {
+    public synchronized EpochPage read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> epoch = epoch(partition, from.epoch().value());
         if (from.offset() >= epoch.size()) {
-            return List.of();
+            return EpochPage.empty();
         }
-        return List.copyOf(epoch.subList((int) from.offset(), (int) Math.min(epoch.size(), from.offset() + max)));
+        int end = (int) Math.min(epoch.size(), from.offset() + max);
+        List<EpochRecord> records = epoch.subList((int) from.offset(), end);
+        boolean atTail = end == epoch.size() && !(records.get(records.size() - 1).event() instanceof EpochEvent.Closed);
+        return new EpochPage(records, atTail);
     }
 
     @Override

@@ -1,0 +1,104 @@
+package io.appendsfeed.reader.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.Lease;
+import io.appendsfeed.reader.StartPosition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a runner reads at the tail. A read that took the tail with it ({@link EpochPage#atTail()})
+ * is not followed at once by one that can only come back empty, and while what was read is still
+ * being handled the runner does not poll the tail: each such read costs the epoch's Tip.
+ */
+class TailReadTest {
+
+    private static final PartitionId P = PartitionId.of(0);
+
+    /** The feed in memory, with every read it answered: how many records, and whether at the tail. */
+    private static final class Recording implements Feed {
+        final Feed feed;
+        final List<String> reads = new CopyOnWriteArrayList<>();
+
+        Recording(Feed feed) {
+            this.feed = feed;
+        }
+
+        @Override
+        public EpochPage read(PartitionId partition, Checkpoint from, int max) {
+            EpochPage page = feed.read(partition, from, max);
+            reads.add(page.records().size() + (page.atTail() ? "@tail" : ""));
+            return page;
+        }
+
+        @Override public int partitions() { return feed.partitions(); }
+        @Override public Checkpoint normalize(PartitionId p, Checkpoint from) { return feed.normalize(p, from); }
+        @Override public Checkpoint tail(PartitionId p) { return feed.tail(p); }
+        @Override public Checkpoint firstIndexedAtOrAfter(PartitionId p, Instant t) { return feed.firstIndexedAtOrAfter(p, t); }
+        @Override public long distance(PartitionId p, Checkpoint from, Checkpoint to) { return feed.distance(p, from, to); }
+        @Override public Duration age(PartitionId p, Checkpoint at, Instant now) { return feed.age(p, at, now); }
+    }
+
+    @Test
+    void a_read_that_took_the_tail_is_not_followed_by_polls_while_its_events_are_handled() throws Exception {
+        try (CoreFixture f = new CoreFixture(1)) {
+            f.feed.ingest(f.feed.write("Account-1", "Opened"), f.feed.write("Account-2", "Opened"));
+            f.feed.ingest(f.feed.write("Account-1", "Changed"));
+            Recording feed = new Recording(f.feed);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            // a long poll interval: the runner's waits at the tail are bounded by it
+            FeedReaderConfig config = f.config("tail").start(StartPosition.beginning()).pollInterval(Duration.ofSeconds(30)).build();
+            ReaderContext ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
+                entered.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                return HandlerResult.handled();
+            });
+            Lease lease = f.store.tryAcquire("tail", P, config.owner(), config.leaseTimeout()).orElseThrow();
+            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+
+            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
+            // one read took the whole feed and its tail; while the handler holds its events nothing is read
+            // again (before, an empty read followed at once, then one every 25, 50, 100... ms)
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> feed.reads.equals(List.of("2@tail")));
+
+            release.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(r::drained);
+            assertThat(f.handled).containsExactlyInAnyOrder("Account-1@0:Opened", "Account-2@0:Opened", "Account-1@1:Changed");
+            // handled: the next read of the tail follows (its waits are those of an empty read)
+            await().atMost(Duration.ofSeconds(10)).until(() -> feed.reads.size() >= 2);
+            assertThat(feed.reads.get(1)).isEqualTo("0@tail");
+            f.close(ctx, r);
+        }
+    }
+
+    @Test
+    void a_read_cut_by_its_limit_is_followed_at_once() throws Exception {
+        try (CoreFixture f = new CoreFixture(1)) {
+            for (int k = 0; k < 5; k++) {
+                f.feed.ingest(f.feed.write("Account-" + k, "Opened"));
+            }
+            Recording feed = new Recording(f.feed);
+            FeedReaderConfig config = f.config("cut").start(StartPosition.beginning()).pollInterval(Duration.ofSeconds(30))
+                    .maxReadEvents(2).build();
+            ReaderContext ctx = f.context(config, feed, f.store, f.store);
+            Lease lease = f.store.tryAcquire("cut", P, config.owner(), config.leaseTimeout()).orElseThrow();
+            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.handled.size() == 5 && r.drained());
+            assertThat(feed.reads).startsWith("2", "2", "1@tail");
+            f.close(ctx, r);
+        }
+    }
+}
