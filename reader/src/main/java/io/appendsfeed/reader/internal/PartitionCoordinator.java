@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,8 @@ public final class PartitionCoordinator {
     private long nextLagLog;
     /** The lag a catch-up run ended with, once it has: what {@link #lag()} says from then on. */
     private volatile List<PartitionLag> caughtUpLag;
+    /** The partitions start() counted, for the first tick (right after it) to use instead of reading the index again. */
+    private final AtomicReference<Integer> countedAtStart = new AtomicReference<>();
 
     public PartitionCoordinator(ReaderContext ctx, ScheduledExecutorService ticker) {
         this.ctx = ctx;
@@ -77,7 +80,7 @@ public final class PartitionCoordinator {
             phase = Phase.STARTING;
         }
         try {
-            ctx.feed().partitions();
+            countedAtStart.set(ctx.feed().partitions());
         } catch (FeedMissingException e) {
             synchronized (lock) {
                 phase = phase == Phase.STARTING ? Phase.NEW : phase;
@@ -175,7 +178,9 @@ public final class PartitionCoordinator {
             return config.partitions().stream().sorted().collect(Collectors.toList());
         }
         List<PartitionId> all = new ArrayList<>();
-        int partitions = ctx.feed().partitions(); // one read of the index per tick (it was read again for each partition)
+        // one read of the index per tick (it was read again for each partition); the first tick's is start()'s
+        Integer counted = countedAtStart.getAndSet(null);
+        int partitions = counted != null ? counted : ctx.feed().partitions();
         for (int p = 0; p < partitions; p++) {
             all.add(PartitionId.of(p));
         }
