@@ -10,8 +10,8 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Per stream, the last store items (at most {@link #ITEMS_PER_STREAM}: the calf a load ended in and
- * the Tip read with it) that still hold events after the ones loaded, as read (bodies not decoded):
+ * Per stream, the last store items (at most {@link #ITEMS_PER_STREAM}: the calf a load ended in, the
+ * calves read ahead with it and the Tip) that still hold events after the ones loaded, as read (bodies not decoded):
  * the stream's next loads (later spans, or the rest of a range cut at {@code maxBatchEvents})
  * usually want them and would otherwise read the same items again. Events never change once
  * written, so an item is good for any range it covers, however old. Bounded by bytes (DynamoDB's
@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class ItemCache {
 
-    static final int ITEMS_PER_STREAM = 2;
+    static final int ITEMS_PER_STREAM = ItemRangeReader.READ_AHEAD_ITEMS + 2;
 
     private record Entry(Map<String, AttributeValue> item, long first, long next, long bytes) {}
 
@@ -55,6 +55,26 @@ final class ItemCache {
             }
         }
         return out;
+    }
+
+    /** Whether an item starting at {@code first} is cached for the stream. */
+    synchronized boolean holds(StreamName stream, long first) {
+        List<Entry> items = entries.get(stream);
+        return items != null && items.stream().anyMatch(e -> e.first == first);
+    }
+
+    /** The first index of the earliest cached item of the stream that starts after {@code index}, or -1. */
+    synchronized long firstAfter(StreamName stream, long index) {
+        List<Entry> items = entries.get(stream);
+        long found = -1;
+        if (items != null) {
+            for (Entry e : items) {
+                if (e.first > index && (found < 0 || e.first < found)) {
+                    found = e.first;
+                }
+            }
+        }
+        return found;
     }
 
     /** Keeps {@code item} (holding {@code [first, next)}), dropping the stream's oldest beyond {@link #ITEMS_PER_STREAM}. */

@@ -34,6 +34,8 @@ final class ItemRangeReader {
     private static final Map<String, String> NAMES = Map.of("#p", StoreItems.STREAM, "#i", StoreItems.RANGE, "#n", StoreItems.NEXT,
             "#c", StoreItems.TYPES, "#e", StoreItems.EVENTS);
     private static final int MAX_PAGE_ITEMS = 100;
+    /** Calves a query reads past the range it loads, for the stream's next loads (kept in the item cache). */
+    static final int READ_AHEAD_ITEMS = 8;
     private static final int BATCH_GET_KEYS = 100;
     /** Rounds of a {@code BatchGetItem} for keys DynamoDB left unprocessed; still unread then, a stream is queried alone. */
     private static final int BATCH_GET_ROUNDS = 3;
@@ -142,18 +144,39 @@ final class ItemRangeReader {
 
     /**
      * The events of {@code [first, last]} found, by index: from the item cache as far as it goes
-     * (unless {@code consistent}: a strongly consistent read is a re-read after a miss), then read.
+     * (unless {@code consistent}: a strongly consistent read is a re-read after a miss), then read,
+     * then from the cache again past what was read, and so on.
+     *
+     * <p>A query of calves reads up to {@value #READ_AHEAD_ITEMS} calves past the range, which the
+     * stream's next loads want, and keeps them: DynamoDB rounds a query's items up to 4 KB together,
+     * where reading them one load at a time rounded each on its own. It never reads an item the cache
+     * holds (its key is bounded below it), nor the Tip when it is known to start after the range.
      */
     Map<Long, StoredEvent> read(StreamName stream, long wanted, long last, boolean consistent) {
         StreamLayouts.Layout layout = layouts.of(stream);
         Map<Long, StoredEvent> out = new HashMap<>();
         long first = consistent ? wanted : fromCache(stream, wanted, last, out);
-        if (first > last) {
-            cache.consumed(stream, last + 1);
-            return out;
+        while (first <= last) {
+            long next = readFrom(stream, layout, first, last, consistent, out);
+            if (next <= first) {
+                return out; // the stream ends before `last` (a lagging replica, or a bad feed)
+            }
+            first = consistent ? next : fromCache(stream, next, last, out);
         }
+        cache.consumed(stream, last + 1);
+        return out;
+    }
+
+    /**
+     * Reads from the item holding {@code first} towards {@code last}, adding the events in range;
+     * returns the index after the last event read (past {@code last} when the range was reached), or
+     * -1 when the read took the Tip without reaching {@code last}: nothing follows it.
+     */
+    private long readFrom(StreamName stream, StreamLayouts.Layout layout, long first, long last, boolean consistent,
+                          Map<Long, StoredEvent> out) {
         long start = first == 0 ? 0 : layout.startKey(first);
         String range = "#i >= :k";
+        long reached = first;
         if (start < 0) {
             // not known where `first` sits: the calf with the greatest first index <= first, if any
             QueryResponse r = query(stream, "#i <= :k", first, false, 1, consistent, null, -1);
@@ -161,32 +184,53 @@ final class ItemRangeReader {
             range = "#i > :k";
             if (!r.items().isEmpty() && !StoreItems.isTip(r.items().get(0))) {
                 Map<String, AttributeValue> calf = r.items().get(0);
+                reached = StoreItems.next(stream, calf);
                 if (take(stream, calf, first, last, layout, out)) {
                     keep(stream, calf, last);
-                    return out;
+                    return reached;
                 }
                 start = StoreItems.rangeKey(calf);
             }
         }
-        int limit = layout.itemsTo(start, last);
-        // when the Tip as last seen starts after `last`, every wanted event sits in a calf keyed at most
-        // `last`: bounding the key stops the page there, rather than paying for the calves after it and
-        // the Tip, which a page of more items than needed would read (and DynamoDB charge) for nothing
-        long upper = layout.tip() > last ? last : -1;
+        // what the query need not read: the Tip when it is known to start after the range or is
+        // cached (every wanted event before it sits in a calf keyed below it), and any item cached
+        // after `first` (its events come from the cache)
+        long upper = -1;
+        long tip = layout.tip();
+        if (tip > first && (tip > last || cache.holds(stream, tip))) {
+            upper = tip - 1;
+        }
+        long cachedAfter = consistent ? -1 : cache.firstAfter(stream, first);
+        if (cachedAfter > first) {
+            upper = upper < 0 ? cachedAfter - 1 : Math.min(upper, cachedAfter - 1);
+        }
         if (upper >= 0) {
+            if (upper < (range.equals("#i > :k") ? start + 1 : start)) {
+                return reached; // nothing between: the rest comes from the cache
+            }
             range = range.equals("#i > :k") ? "#i BETWEEN :k1 AND :u" : "#i BETWEEN :k AND :u";
         }
+        int limit = Math.min(MAX_PAGE_ITEMS, layout.itemsTo(start, last) + READ_AHEAD_ITEMS);
         Map<String, AttributeValue> from = null;
+        boolean done = false;
         while (true) {
             QueryResponse r = query(stream, range, start, true, limit, consistent, from, upper);
             for (Map<String, AttributeValue> item : r.items()) {
+                if (done) {
+                    take(stream, item, first, last, layout, out); // learns where it sits; holds nothing in range
+                    keep(stream, item, last); // read ahead: the stream's next loads want it
+                    continue;
+                }
+                reached = Math.max(reached, StoreItems.next(stream, item));
                 if (take(stream, item, first, last, layout, out)) {
                     keep(stream, item, last);
-                    return out;
+                    done = true;
+                } else if (StoreItems.isTip(item)) {
+                    return -1;
                 }
             }
-            if (!r.hasLastEvaluatedKey() || r.lastEvaluatedKey().isEmpty()) {
-                return out; // the stream ends before `last` here (a lagging replica, or a bad feed)
+            if (done || !r.hasLastEvaluatedKey() || r.lastEvaluatedKey().isEmpty()) {
+                return reached;
             }
             from = r.lastEvaluatedKey();
             limit = Math.min(MAX_PAGE_ITEMS, limit * 2);

@@ -123,12 +123,15 @@ class BodyLoaderTest {
     }
 
     /**
-     * A range that ends in a calf before the Tip reads no item after that calf: the query is bounded by
-     * the range's last index. Unbounded, its growing pages (1, 2, 4, ... items) read, and DynamoDB
-     * charged, the calves after the range and the Tip again.
+     * A range that ends in a calf before the Tip reads its calves and at most
+     * {@value ItemRangeReader#READ_AHEAD_ITEMS} calves after them in the same query, and never the Tip
+     * (known from the Tip read first, and kept): DynamoDB rounds a query's items together, and the
+     * stream's next load finds the calves read ahead in the cache. Unbounded, the query's growing pages
+     * (1, 2, 4, ... items) read, and DynamoDB charged, the Tip again; one calf at a time, each calf was
+     * rounded up to 4 KB on its own.
      */
     @Test
-    void a_range_ending_before_the_tip_reads_no_item_after_it(LocalDynamo local) throws Exception {
+    void a_range_ending_before_the_tip_reads_a_few_calves_ahead_and_not_the_tip_again(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
         for (int k = 0; k < 48; k++) {
             f.write("Hot-2", (Instant) null, "A", "B", "C");
@@ -157,9 +160,22 @@ class BodyLoaderTest {
         assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
         long wantedLast = last;
         assertThat(dynamo.reads).as("items read, by range key: each once").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
-        assertThat(dynamo.reads.keySet()).as("no calf after the range")
-                .noneMatch(k -> !k.endsWith("/2147483647") && Long.parseLong(k.substring(k.indexOf('/') + 1)) > wantedLast);
+        assertThat(dynamo.reads.keySet()).as("calves read ahead, past the range")
+                .filteredOn(k -> !k.endsWith("/2147483647") && Long.parseLong(k.substring(k.indexOf('/') + 1)) > wantedLast)
+                .hasSizeBetween(1, ItemRangeReader.READ_AHEAD_ITEMS);
         assertThat(tipFirst).isGreaterThan(last);
+
+        // the stream's next load, up to the Tip: the calves read ahead come from the cache, the Tip too
+        int before = dynamo.requests.get();
+        List<String> rest = new ArrayList<>();
+        for (long i = last + 1; i < tipFirst + 1; i++) {
+            rest.add(String.valueOf("ABC".charAt((int) (i % 3))));
+        }
+        Map<Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(io.appendsfeed.model.StreamName.parse("Hot-2"), last + 1, rest))));
+        assertThat(bodies(next.values().iterator().next())).hasSize(rest.size());
+        assertThat(dynamo.reads).as("items read, by range key: each once, over both loads").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+        assertThat(dynamo.reads.keySet()).as("every calf read by now").filteredOn(k -> !k.endsWith("/2147483647")).hasSize(calves.size());
+        assertThat(dynamo.requests.get() - before).as("requests of the second load: the calves not read ahead, if any").isLessThanOrEqualTo(1);
     }
 
     @Test
