@@ -175,6 +175,7 @@ final class ItemRangeReader {
     private long readFrom(StreamName stream, StreamLayouts.Layout layout, long first, long last, boolean consistent,
                           Map<Long, StoredEvent> out) {
         long start = first == 0 ? 0 : layout.startKey(first);
+        boolean hinted = first != 0 && start >= 0;
         String range = "#i >= :k";
         long reached = first;
         if (start < 0) {
@@ -213,9 +214,16 @@ final class ItemRangeReader {
         int limit = Math.min(MAX_PAGE_ITEMS, layout.itemsTo(start, last) + READ_AHEAD_ITEMS);
         Map<String, AttributeValue> from = null;
         boolean done = false;
+        boolean firstItem = hinted;
         while (true) {
             QueryResponse r = query(stream, range, start, true, limit, consistent, from, upper);
             for (Map<String, AttributeValue> item : r.items()) {
+                if (firstItem && StoreItems.firstIndex(stream, item) > first) {
+                    // the layout's hint was wrong (it never should be): find the item holding `first` instead
+                    layout.forget();
+                    return readFrom(stream, layout, first, last, consistent, out);
+                }
+                firstItem = false;
                 if (done) {
                     take(stream, item, first, last, layout, out); // learns where it sits; holds nothing in range
                     keep(stream, item, last); // read ahead: the stream's next loads want it

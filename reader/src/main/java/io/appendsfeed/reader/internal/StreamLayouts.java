@@ -33,7 +33,15 @@ final class StreamLayouts {
                 return tipFirst; // the Tip, or the first calf made from it since
             }
             Map.Entry<Long, Long> calf = calves.floorEntry(index);
-            return calf != null && index < calf.getValue() ? calf.getKey() : -1;
+            if (calf == null) {
+                return -1;
+            }
+            if (index < calf.getValue()) {
+                return calf.getKey();
+            }
+            // right after a known calf: a stream's items are contiguous (a calf is keyed at the first
+            // index of the Tip it came from, and the Tip then starts where it ends), so an item starts here
+            return index == calf.getValue() ? index : -1;
         }
 
         /** Items a forward query from {@code startKey} needs to reach {@code last}, as far as known (at least 1). */
@@ -52,6 +60,12 @@ final class StreamLayouts {
         /** First index of the Tip when last read, -1 when not seen. */
         synchronized long tip() {
             return tipFirst;
+        }
+
+        /** Forgets what was seen (a hint that proved wrong). */
+        synchronized void forget() {
+            calves.clear();
+            tipFirst = -1;
         }
 
         synchronized void calf(long first, long next) {

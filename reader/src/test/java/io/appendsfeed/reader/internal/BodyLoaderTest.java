@@ -178,6 +178,79 @@ class BodyLoaderTest {
         assertThat(dynamo.requests.get() - before).as("requests of the second load: the calves not read ahead, if any").isLessThanOrEqualTo(1);
     }
 
+    /**
+     * A load that starts right after the calves read before it queries from there at once: a stream's
+     * items are contiguous, so the item after a known calf starts where that calf ends. Without
+     * knowing it, the load first looked the calf up with a descending query of its own, a read (and a
+     * rounding to 4 KB) of that calf alone.
+     */
+    @Test
+    void a_load_right_after_the_calves_read_before_needs_no_look_up(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        StreamName hot = StreamName.parse("Hot-3");
+        for (int k = 0; k < 120; k++) {
+            f.write("Hot-3", (Instant) null, "A", "B", "C");
+        }
+        List<Long> calves = new ArrayList<>();
+        for (var item : local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("Hot-3")))).items()) {
+            if (!Items.isTip(item)) {
+                calves.add(Items.rangeKey(item));
+            }
+        }
+        int readAhead = ItemRangeReader.READ_AHEAD_ITEMS;
+        assertThat(calves).as("calves").hasSizeGreaterThan(readAhead + 3);
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        // the first calf's events: the Tip (read first, nothing being known), then the calf and the ones read ahead
+        loader.loadAll(List.of(work(new Span(hot, 0, types(0, calves.get(1) - 1)))));
+        long after = calves.get(readAhead + 1); // the first calf not read ahead
+        assertThat(dynamo.reads).as("not read yet").doesNotContainKey("Hot-3/" + after);
+
+        long end = calves.get(readAhead + 2); // two calves' events and the first of the third: more than one item
+        int before = dynamo.requests.get();
+        Map<Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(hot, after, types(after, end)))));
+
+        assertThat(bodies(next.values().iterator().next())).hasSize((int) (end - after + 1));
+        assertThat(dynamo.requests.get() - before).as("requests: one query from the calf").isEqualTo(1);
+        assertThat(dynamo.reads).as("items read, by range key: each once").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+    }
+
+    /** A layout hint that proved wrong (it cannot be, a stream's items being contiguous) costs a look-up, never an event. */
+    @Test
+    void a_wrong_layout_hint_is_dropped_and_the_item_holding_the_range_found(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        StreamName hot = StreamName.parse("Hot-4");
+        for (int k = 0; k < 12; k++) {
+            f.write("Hot-4", (Instant) null, "A", "B", "C");
+        }
+        List<Long> calves = new ArrayList<>();
+        for (var item : local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("Hot-4")))).items()) {
+            if (!Items.isTip(item)) {
+                calves.add(Items.rangeKey(item));
+            }
+        }
+        assertThat(calves).hasSizeGreaterThan(2);
+        long wanted = calves.get(1) + 1; // inside the second calf
+        StreamLayouts layouts = new StreamLayouts(10);
+        layouts.of(hot).calf(0, wanted); // wrong: says the first calf ends where the range starts
+        ItemRangeReader reader = new ItemRangeReader(local.dynamo(), f.storeTable, layouts, new ItemCache(1 << 20),
+                io.appendsfeed.model.store.CapacityMeter.NONE);
+
+        Map<Long, io.appendsfeed.model.store.StoredEvent> got = reader.read(hot, wanted, wanted + 2, false);
+
+        assertThat(got.keySet()).containsExactlyInAnyOrder(wanted, wanted + 1, wanted + 2);
+    }
+
+    private static List<String> types(long first, long last) {
+        List<String> types = new ArrayList<>();
+        for (long i = first; i <= last; i++) {
+            types.add(String.valueOf("ABC".charAt((int) (i % 3))));
+        }
+        return types;
+    }
+
     @Test
     void tips_of_many_streams_are_read_with_one_request(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1);
