@@ -133,29 +133,13 @@ class BodyLoaderTest {
     @Test
     void a_range_ending_before_the_tip_reads_a_few_calves_ahead_and_not_the_tip_again(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
-        for (int k = 0; k < 48; k++) {
-            f.write("Hot-2", (Instant) null, "A", "B", "C");
-        }
-        List<Long> calves = new ArrayList<>();
-        long tipFirst = -1;
-        for (var item : local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
-                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("Hot-2")))).items()) {
-            if (Items.isTip(item)) {
-                tipFirst = Items.firstIndex(io.appendsfeed.model.StreamName.parse("Hot-2"), item);
-            } else {
-                calves.add(Items.rangeKey(item));
-            }
-        }
+        List<Long> calves = writeHot(local, f, "Hot-2", 48);
+        long tipFirst = tipFirst(local, f, "Hot-2");
         assertThat(calves).as("calves").hasSizeGreaterThan(5);
         long last = calves.get(calves.size() - 3) - 1; // the range ends two calves before the last one
         Counting dynamo = new Counting(local.dynamo());
         BodyLoader loader = new BodyLoader(f.store, dynamo);
-        List<String> types = new ArrayList<>();
-        for (long i = 0; i <= last; i++) {
-            types.add(String.valueOf("ABC".charAt((int) (i % 3))));
-        }
-
-        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(io.appendsfeed.model.StreamName.parse("Hot-2"), 0, types))));
+        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), 0, types(0, last)))));
 
         assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
         long wantedLast = last;
@@ -167,11 +151,8 @@ class BodyLoaderTest {
 
         // the stream's next load, up to the Tip: the calves read ahead come from the cache, the Tip too
         int before = dynamo.requests.get();
-        List<String> rest = new ArrayList<>();
-        for (long i = last + 1; i < tipFirst + 1; i++) {
-            rest.add(String.valueOf("ABC".charAt((int) (i % 3))));
-        }
-        Map<Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(io.appendsfeed.model.StreamName.parse("Hot-2"), last + 1, rest))));
+        List<String> rest = types(last + 1, tipFirst);
+        Map<Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), last + 1, rest))));
         assertThat(bodies(next.values().iterator().next())).hasSize(rest.size());
         assertThat(dynamo.reads).as("items read, by range key: each once, over both loads").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
         assertThat(dynamo.reads.keySet()).as("every calf read by now").filteredOn(k -> !k.endsWith("/2147483647")).hasSize(calves.size());
@@ -188,16 +169,7 @@ class BodyLoaderTest {
     void a_load_right_after_the_calves_read_before_needs_no_look_up(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
         StreamName hot = StreamName.parse("Hot-3");
-        for (int k = 0; k < 120; k++) {
-            f.write("Hot-3", (Instant) null, "A", "B", "C");
-        }
-        List<Long> calves = new ArrayList<>();
-        for (var item : local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
-                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("Hot-3")))).items()) {
-            if (!Items.isTip(item)) {
-                calves.add(Items.rangeKey(item));
-            }
-        }
+        List<Long> calves = writeHot(local, f, "Hot-3", 120);
         int readAhead = ItemRangeReader.READ_AHEAD_ITEMS;
         assertThat(calves).as("calves").hasSizeGreaterThan(readAhead + 3);
         Counting dynamo = new Counting(local.dynamo());
@@ -221,16 +193,7 @@ class BodyLoaderTest {
     void a_wrong_layout_hint_is_dropped_and_the_item_holding_the_range_found(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
         StreamName hot = StreamName.parse("Hot-4");
-        for (int k = 0; k < 12; k++) {
-            f.write("Hot-4", (Instant) null, "A", "B", "C");
-        }
-        List<Long> calves = new ArrayList<>();
-        for (var item : local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
-                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("Hot-4")))).items()) {
-            if (!Items.isTip(item)) {
-                calves.add(Items.rangeKey(item));
-            }
-        }
+        List<Long> calves = writeHot(local, f, "Hot-4", 12);
         assertThat(calves).hasSizeGreaterThan(2);
         long wanted = calves.get(1) + 1; // inside the second calf
         StreamLayouts layouts = new StreamLayouts(10);
@@ -241,6 +204,24 @@ class BodyLoaderTest {
         Map<Long, io.appendsfeed.model.store.StoredEvent> got = reader.read(hot, wanted, wanted + 2, false);
 
         assertThat(got.keySet()).containsExactlyInAnyOrder(wanted, wanted + 1, wanted + 2);
+    }
+
+    /** Appends of three events (A, B, C) to {@code stream}; returns the first indices of its calves, in order. */
+    private static List<Long> writeHot(LocalDynamo local, FeedFixture f, String stream, int appends) {
+        for (int k = 0; k < appends; k++) {
+            f.write(stream, (Instant) null, "A", "B", "C");
+        }
+        return items(local, f, stream).stream().filter(item -> !Items.isTip(item)).map(Items::rangeKey).toList();
+    }
+
+    private static long tipFirst(LocalDynamo local, FeedFixture f, String stream) {
+        return items(local, f, stream).stream().filter(Items::isTip).mapToLong(item -> Items.firstIndex(StreamName.parse(stream), item))
+                .findFirst().orElse(-1);
+    }
+
+    private static List<Map<String, AttributeValue>> items(LocalDynamo local, FeedFixture f, String stream) {
+        return local.dynamo().query(q -> q.tableName(f.storeTable).keyConditionExpression("p = :p")
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream)))).items();
     }
 
     private static List<String> types(long first, long last) {
