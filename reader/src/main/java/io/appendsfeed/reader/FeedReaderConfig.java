@@ -22,7 +22,8 @@ import java.util.UUID;
  * @param start where to start (default: the stored checkpoint, else the beginning)
  * @param pollInterval the longest wait at the tail before reading again: right after new events the reader
  *                     reads again within 25 ms, doubling the wait while it finds none, up to this
- * @param maxReadEvents epoch events per read of the index
+ * @param maxReadEvents epoch events per read of the index, about: a read also hands over the rest of
+ *                      what its {@code Query} pages brought (paid for), at most one page (1 MB) more
  * @param maxBufferedEpochEvents per partition, epoch events read ahead of the handled position
  * @param maxConcurrentStreams handler calls (with their body loads) in parallel
  * @param maxBatchEvents most events per handler call

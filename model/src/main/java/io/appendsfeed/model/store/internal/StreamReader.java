@@ -43,7 +43,10 @@ public final class StreamReader implements Iterator<StoredEvent> {
     /** Forwards: the Tip (the stream's last item) was taken and its events buffered. */
     private boolean tipTaken;
 
-    /** Items of the first page of a bounded forward read of a stream not read before: enough to learn how many events an item holds. */
+    /**
+     * Items of the first page of a bounded forward read of a stream not read before, unless it takes
+     * whole pages: enough to learn how many events an item holds.
+     */
     static final int FIRST_PAGE_ITEMS = 1;
 
     public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems) {
