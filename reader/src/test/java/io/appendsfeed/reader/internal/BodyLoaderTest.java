@@ -102,8 +102,9 @@ class BodyLoaderTest {
         // spans in feed order, a few calls at a time, as the scheduler hands them over
         List<String> got = new ArrayList<>();
         Work coldWork = work(cold);
-        Map<Work, BodyLoader.Loaded> first = loader.loadAll(List.of(work(hot.get(0)), coldWork));
-        got.addAll(bodies(first.get(work(hot.get(0)))));
+        Work hotWork = work(hot.get(0));
+        Map<Work, BodyLoader.Loaded> first = loader.loadAll(List.of(hotWork, coldWork));
+        got.addAll(bodies(first.get(hotWork)));
         assertThat(bodies(first.get(coldWork))).containsExactly(
                 "0:X:{\"stream\":\"Cold-1\",\"n\":0}", "1:Y:{\"stream\":\"Cold-1\",\"n\":1}");
         for (int k = 1; k < hot.size(); k += 2) {
