@@ -215,8 +215,7 @@ public final class StoreClient {
      * @throws StoreFormatException or {@link BodyDecodingException} (while consuming) on an item not of the format
      */
     public Stream<StoredEvent> read(StreamName stream, Read read) {
-        Objects.requireNonNull(stream, "stream");
-        StreamReader reader = new StreamReader(metered, cache, stream, read, config.queryPageItems(), itemSizeHints);
+        StreamReader reader = reader(stream, read);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
@@ -226,11 +225,15 @@ public final class StoreClient {
      * only to find nothing new after a read that already took the Tip.
      */
     public StreamSlice readSlice(StreamName stream, Read read) {
-        Objects.requireNonNull(stream, "stream");
-        StreamReader reader = new StreamReader(metered, cache, stream, read, config.queryPageItems(), itemSizeHints);
+        StreamReader reader = reader(stream, read);
         List<StoredEvent> events = new java.util.ArrayList<>();
         reader.forEachRemaining(events::add);
         return new StreamSlice(events, reader.atEnd());
+    }
+
+    private StreamReader reader(StreamName stream, Read read) {
+        Objects.requireNonNull(stream, "stream");
+        return new StreamReader(metered, cache, stream, read, config.queryPageItems(), itemSizeHints);
     }
 
     /** All of {@link #read(StreamName, Read)} in a list. */
