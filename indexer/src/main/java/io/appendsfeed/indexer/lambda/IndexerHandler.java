@@ -4,20 +4,17 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
-import io.appendsfeed.model.DynamoClients;
-import io.appendsfeed.model.metrics.EmfMetrics;
 import java.util.List;
-import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The Lambda function: subscribe it to the store table's stream with {@code ReportBatchItemFailures}
- * on. Each invocation ingests the batch and reports, as the one batch item failure, the first
+ * The Lambda function as a {@code RequestHandler} of the runtime's {@code DynamodbEvent}: subscribe it
+ * to the store table's stream with {@code ReportBatchItemFailures} on. The template deploys
+ * {@link IndexerStreamHandler} instead, which does the same from the event's JSON and costs a
+ * fraction of this one per record (it does not have the runtime decode every event body into maps);
+ * this one stays for functions built around the runtime's event types. Each invocation ingests the batch and reports, as the one batch item failure, the first
  * record not durably in the feed, so that Lambda retries from there (and bisects, or sends it to the
  * on-failure destination, as the event source mapping says). Settings: {@link LambdaSettings}.
  *
@@ -31,7 +28,7 @@ import org.slf4j.MDC;
  * log lines and the batch's metrics line carry it.
  *
  * <p>Metrics are on: each batch writes one CloudWatch Embedded Metric Format line to stdout
- * (namespace {@value EmfMetrics#NAMESPACE}, figures in {@link io.appendsfeed.indexer.IndexerMetrics}),
+ * (namespace {@value io.appendsfeed.model.metrics.EmfMetrics#NAMESPACE}, figures in {@link io.appendsfeed.indexer.IndexerMetrics}),
  * which CloudWatch Logs turns into metrics with no call from the function and no permission.
  */
 public final class IndexerHandler implements RequestHandler<DynamodbEvent, StreamsEventResponse> {
@@ -39,12 +36,7 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
     /** The MDC key of the request id: the name Lambda's own JSON log lines give it. */
     public static final String REQUEST_ID = "AWSRequestId";
 
-    private static final Logger log = LoggerFactory.getLogger(IndexerHandler.class);
-
-    private final Indexer indexer;
-    private final String storeTable;
-    /** The event source mapping's batch size, 0 when unknown: a batch this large means more records are waiting. */
-    private final int batchSize;
+    private final LambdaIngest ingest;
 
     /**
      * Used by Lambda: settings from the environment; the index is opened at initialisation.
@@ -63,10 +55,8 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
      * @throws IllegalArgumentException when the settings name no store table
      */
     public IndexerHandler(LambdaSettings settings) {
-        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
-                settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings), settings.batchSize());
+        this.ingest = LambdaIngest.of(settings);
     }
-
 
     /** An indexer for records of any table but the index. */
     public IndexerHandler(Indexer indexer) {
@@ -89,13 +79,7 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
      *                  Tips behind (see {@link Indexer#ingest(List, String, boolean)}); 0 when unknown
      */
     public IndexerHandler(Indexer indexer, String storeTable, int batchSize) {
-        this.indexer = Objects.requireNonNull(indexer, "indexer");
-        this.storeTable = storeTable;
-        if (batchSize < 0) {
-            throw new IllegalArgumentException("batchSize must be >= 0 (0: unknown), was " + batchSize);
-        }
-        this.batchSize = batchSize;
-        SameTableException.check(storeTable, indexer.config().indexTable());
+        this.ingest = new LambdaIngest(indexer, storeTable, batchSize);
     }
 
     /**
@@ -123,29 +107,11 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
         // a large batch's images are released from the event once converted: see LambdaRecords.convertReleasing
         LambdaRecords.Converted converted = LambdaRecords.convertReleasing(event);
         int delivered = event.getRecords() == null ? 0 : event.getRecords().size();
-        BatchOutcome outcome = indexer.ingest(converted.records(), null, LambdaSettings.moreWaiting(batchSize, delivered));
-        if (!outcome.complete()) {
-            return failure(outcome.firstNotIngested());
-        }
-        if (converted.unidentified() != null) {
-            log.error("{}: the records before it are in the feed; it is reported as the batch item failure (an empty identifier:"
-                    + " Lambda retries the batch, bisecting, then sends its range to the on-failure destination)", converted.unidentified());
-            return failure("");
-        }
-        return new StreamsEventResponse(List.of());
+        String failure = ingest.ingest(converted, delivered);
+        return new StreamsEventResponse(failure == null ? List.of() : List.of(new StreamsEventResponse.BatchItemFailure(failure)));
     }
 
-    private static StreamsEventResponse failure(String sequenceNumber) {
-        return new StreamsEventResponse(List.of(new StreamsEventResponse.BatchItemFailure(sequenceNumber)));
-    }
-
-    /**
-     * The table of the records' stream ARN must be the store table, never the index. An invocation's
-     * records come from one event source mapping, so one stream: the first record that names its ARN
-     * is checked, and the last one as well, in case another source builds events by hand. Checking
-     * every record read each one's ARN, a cache miss per record in a large batch (6% of the handler's
-     * CPU at 1,000 records).
-     */
+    /** The first record that names its stream's ARN, and the last one: see {@link LambdaIngest#checkSource}. */
     private void checkSource(DynamodbEvent event) {
         List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords();
         if (records == null || records.isEmpty()) {
@@ -161,29 +127,11 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
         if (first == null) {
             return;
         }
-        check(first);
+        ingest.checkSource(first.getEventID(), first.getEventSourceARN());
         DynamodbEvent.DynamodbStreamRecord last = records instanceof java.util.Deque<?> d
                 ? (DynamodbEvent.DynamodbStreamRecord) d.peekLast() : records.get(records.size() - 1);
         if (last != null && last.getEventSourceARN() != null && !last.getEventSourceARN().equals(first.getEventSourceARN())) {
-            check(last);
+            ingest.checkSource(last.getEventID(), last.getEventSourceARN());
         }
-    }
-
-    private void check(DynamodbEvent.DynamodbStreamRecord r) {
-        String arn = r.getEventSourceARN();
-        SameTableException.check(arn, indexer.config().indexTable());
-        if (storeTable != null && !SameTableException.tableName(arn).equals(SameTableException.tableName(storeTable))) {
-            throw new IllegalStateException("record " + r.getEventID() + " comes from the stream " + arn + ", not from the store"
-                    + " table '" + storeTable + "' (" + LambdaSettings.STORE_TABLE + "): map the function to that table's"
-                    + " stream, or set " + LambdaSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
-        }
-    }
-
-    private static String requireStoreTable(LambdaSettings settings) {
-        if (settings.storeTable() == null) {
-            throw new IllegalArgumentException(LambdaSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
-                    + " the function is mapped to (the template sets it from StoreStreamArn)");
-        }
-        return settings.storeTable();
     }
 }

@@ -251,9 +251,7 @@ public final class LambdaRecords {
             public String get(int k) {
                 var t = (com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue) types[k];
                 if (t == null || t.getS() == null || t.getS().isEmpty()) {
-                    throw new IllegalArgumentException("attribute c holds " + t + " where a non-empty string (S) event type"
-                            + " belongs (event type " + (k + 1) + " of " + types.length + ", record " + record + "); the item is"
-                            + " not of the store format: repair its c, or send the record to the on-failure destination");
+                    throw notAType(String.valueOf(t), k, types.length, record);
                 }
                 return t.getS();
             }
@@ -263,6 +261,13 @@ public final class LambdaRecords {
                 return types.length;
             }
         };
+    }
+
+    /** The refusal of the {@code k}-th (0-based) of {@code size} event types, which is {@code held} and not a non-empty string. */
+    static IllegalArgumentException notAType(String held, int k, int size, String record) {
+        return new IllegalArgumentException("attribute c holds " + held + " where a non-empty string (S) event type"
+                + " belongs (event type " + (k + 1) + " of " + size + ", record " + record + "); the item is"
+                + " not of the store format: repair its c, or send the record to the on-failure destination");
     }
 
     static Map<String, AttributeValue> map(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {

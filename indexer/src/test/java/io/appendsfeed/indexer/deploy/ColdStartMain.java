@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.deploy;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
@@ -16,7 +17,8 @@ import java.nio.file.Path;
  * Run by {@link LambdaJarIT} in a fresh JVM whose class path is the Lambda jar, the Lambda runtime's
  * event serializer and this class only: does what the Lambda Java runtime does on a cold start
  * (construct the handler named by {@code args[0]} with its no-arg constructor, settings from the
- * environment; read each event file with the runtime's serializer, call the handler, write the
+ * environment; hand a stream handler each event file's bytes and take its response's; for a
+ * request handler, read each event file with the runtime's serializer, call the handler, write the
  * response with it) and prints one line per step with the milliseconds since the parent started
  * the process (system property {@code spawnedAt}).
  *
@@ -31,10 +33,22 @@ public final class ColdStartMain {
         long spawnedAt = Long.parseLong(System.getProperty("spawnedAt"));
         System.out.println("main " + (System.currentTimeMillis() - spawnedAt));
         ClassLoader loader = ColdStartMain.class.getClassLoader();
-        @SuppressWarnings("unchecked")
-        RequestHandler<DynamodbEvent, StreamsEventResponse> handler = (RequestHandler<DynamodbEvent, StreamsEventResponse>)
-                Class.forName(args[0], true, loader).getConstructor().newInstance();
+        Object constructed = Class.forName(args[0], true, loader).getConstructor().newInstance();
         System.out.println("constructed " + (System.currentTimeMillis() - spawnedAt));
+        if (constructed instanceof RequestStreamHandler stream) {
+            for (int k = 1; k < args.length; k++) {
+                long start = System.currentTimeMillis();
+                ByteArrayOutputStream json = new ByteArrayOutputStream();
+                try (InputStream s = Files.newInputStream(Path.of(args[k]))) {
+                    stream.handleRequest(s, json, null);
+                }
+                long now = System.currentTimeMillis();
+                System.out.println("handled " + (now - spawnedAt) + " " + (now - start) + " " + json.toString(StandardCharsets.UTF_8));
+            }
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        RequestHandler<DynamodbEvent, StreamsEventResponse> handler = (RequestHandler<DynamodbEvent, StreamsEventResponse>) constructed;
         PojoSerializer<DynamodbEvent> in = LambdaEventSerializers.serializerFor(DynamodbEvent.class, loader);
         PojoSerializer<StreamsEventResponse> out = LambdaEventSerializers.serializerFor(StreamsEventResponse.class, loader);
         for (int k = 1; k < args.length; k++) {

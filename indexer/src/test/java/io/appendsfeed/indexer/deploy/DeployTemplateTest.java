@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,10 +37,25 @@ class DeployTemplateTest {
     }
 
     @Test
-    void handler_names_a_public_request_handler_of_dynamodb_events_with_a_no_arg_constructor() throws Exception {
+    void handler_names_a_public_stream_handler_with_a_no_arg_constructor() throws Exception {
         String[] handler = function.path("Handler").asText().split("::");
         assertThat(handler).hasSize(2);
         Class<?> type = Class.forName(handler[0]);
+        assertThat(type).isEqualTo(io.appendsfeed.indexer.lambda.IndexerStreamHandler.class);
+        assertThat(RequestStreamHandler.class).isAssignableFrom(type);
+        assertThat(RequestHandler.class.isAssignableFrom(type)).as("one kind of handler: the runtime would pick one").isFalse();
+        assertThat(Modifier.isPublic(type.getModifiers())).isTrue();
+        assertThat(Modifier.isAbstract(type.getModifiers())).isFalse();
+        assertThat(Modifier.isPublic(type.getConstructor().getModifiers())).isTrue();
+        Method method = type.getMethod(handler[1], InputStream.class, java.io.OutputStream.class, Context.class);
+        assertThat(method.getReturnType()).isEqualTo(void.class);
+    }
+
+    @Test
+    void the_event_handler_is_a_public_request_handler_of_dynamodb_events_with_a_no_arg_constructor() throws Exception {
+        // not the template's, but there for functions built around the runtime's event types
+        Class<?> type = io.appendsfeed.indexer.lambda.IndexerHandler.class;
+        String[] handler = {type.getName(), "handleRequest"};
 
         ParameterizedType requestHandler = Arrays.stream(type.getGenericInterfaces())
                 .filter(t -> t instanceof ParameterizedType p && p.getRawType() == RequestHandler.class)

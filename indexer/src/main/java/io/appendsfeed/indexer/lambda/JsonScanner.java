@@ -1,0 +1,508 @@
+package io.appendsfeed.indexer.lambda;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A cursor over one JSON document held as UTF-8 bytes, for a reader that knows the document's shape
+ * and wants a few values out of a large one: it steps over what it is not asked for (a string by
+ * looking for its closing quote, an object or array by its brackets) without making tokens, strings
+ * or objects of it, and makes a string only of what is asked for. Jackson's tokenizer, which the
+ * Lambda event reader used first, spent most of an event's time making tokens of the event bodies it
+ * then skipped (samples/BENCHMARKS.md, "The Lambda event, read by the handler").
+ *
+ * <p>Strict where it reads (structure, names, separators, literals) and where it skips (brackets must
+ * match, strings must close): input that is not JSON fails with a {@link Malformed} naming the byte
+ * offset. Not checked where skipped: the characters inside strings and the digits of numbers.
+ */
+final class JsonScanner {
+
+    /** The document is not JSON, or not of the shape the reader expects, at {@link #offset}. */
+    static final class Malformed extends IllegalArgumentException {
+        final int offset;
+
+        Malformed(String problem, int offset) {
+            super(problem + " (at byte " + offset + ")");
+            this.offset = offset;
+        }
+    }
+
+    private final byte[] b;
+    private final int end;
+    private int pos;
+    private byte[] closers = new byte[16];
+
+    // the last member name read by nextMember
+    private int nameStart;
+    private int nameEnd;
+    private boolean nameEscaped;
+
+    // the last string whose bounds stringBounds() gave
+    private int stringEnd;
+    private boolean stringEscaped;
+
+    JsonScanner(byte[] json) {
+        this(json, 0);
+    }
+
+    /** A cursor at {@code offset}, where a value starts (one this document's reader noted with {@link #offset}). */
+    JsonScanner(byte[] json, int offset) {
+        this.b = json;
+        this.end = json.length;
+        this.pos = offset;
+    }
+
+    byte[] bytes() {
+        return b;
+    }
+
+    /** Where the cursor is: after {@link #peek}, where the next value starts. */
+    int offset() {
+        return pos;
+    }
+
+    Malformed malformed(String problem) {
+        return new Malformed(problem, pos);
+    }
+
+    private void ws() {
+        while (pos < end) {
+            byte c = b[pos];
+            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                pos++;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** The next byte that is not white space, not consumed. */
+    byte peek() {
+        ws();
+        if (pos >= end) {
+            throw malformed("the JSON ends early");
+        }
+        return b[pos];
+    }
+
+    /** Whether only white space is left. */
+    boolean atEnd() {
+        ws();
+        return pos >= end;
+    }
+
+    /** Consumes a {@code null} if one is next. */
+    boolean nullNext() {
+        if (peek() != 'n') {
+            return false;
+        }
+        literal("null");
+        return true;
+    }
+
+    boolean objectNext() {
+        return peek() == '{';
+    }
+
+    boolean arrayNext() {
+        return peek() == '[';
+    }
+
+    boolean stringNext() {
+        return peek() == '"';
+    }
+
+    /** @throws Malformed unless an object starts here, saying what the value should have been */
+    void startObject(String what) {
+        if (peek() != '{') {
+            throw malformed(what + " is not a JSON object");
+        }
+        pos++;
+    }
+
+    /** @throws Malformed unless an array starts here */
+    void startArray(String what) {
+        if (peek() != '[') {
+            throw malformed(what + " is not a JSON array");
+        }
+        pos++;
+    }
+
+    /**
+     * Moves to the next member's value, its name then in {@link #nameIs}/{@link #name}; false at the
+     * object's end (consumed).
+     *
+     * @param first whether this is the first call since the object started
+     */
+    boolean nextMember(boolean first) {
+        byte c = peek();
+        if (c == '}') {
+            pos++;
+            return false;
+        }
+        if (!first) {
+            if (c != ',') {
+                throw malformed("expected ',' or '}' after an object's member");
+            }
+            pos++;
+            c = peek();
+        }
+        if (c != '"') {
+            throw malformed("expected a member name (a string)");
+        }
+        nameStart = pos + 1;
+        pos = skipString(nameStart);
+        nameEnd = pos - 1;
+        nameEscaped = stringEscaped;
+        if (peek() != ':') {
+            throw malformed("expected ':' after a member name");
+        }
+        pos++;
+        return true;
+    }
+
+    /** Moves to the next element; false at the array's end (consumed). */
+    boolean nextElement(boolean first) {
+        byte c = peek();
+        if (c == ']') {
+            pos++;
+            return false;
+        }
+        if (!first) {
+            if (c != ',') {
+                throw malformed("expected ',' or ']' after an array's element");
+            }
+            pos++;
+        }
+        return true;
+    }
+
+    /** Whether the last member name is {@code ascii}, compared byte by byte (no string made). */
+    boolean nameIs(byte[] ascii) {
+        if (nameEscaped) {
+            return name().equals(new String(ascii, StandardCharsets.US_ASCII));
+        }
+        return Arrays.equals(b, nameStart, nameEnd, ascii, 0, ascii.length);
+    }
+
+    /** Whether the last member name is the one-byte name {@code c}. */
+    boolean nameIs(char c) {
+        return nameEnd - nameStart == 1 ? b[nameStart] == c : nameEscaped && name().equals(String.valueOf(c));
+    }
+
+    String name() {
+        return decode(nameStart, nameEnd, nameEscaped);
+    }
+
+    static byte[] ascii(String name) {
+        return name.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** A string value. @throws Malformed when the value is not a string */
+    String string(String what) {
+        int start = stringBounds(what);
+        return decode(start, stringEnd, stringEscaped);
+    }
+
+    /**
+     * Steps over a string value and gives where its characters start; they end at {@link #stringEnd()}
+     * (the closing quote), and {@link #stringEscaped()} says whether they hold escapes.
+     */
+    int stringBounds(String what) {
+        if (peek() != '"') {
+            throw malformed(what + " is not a string");
+        }
+        int start = pos + 1;
+        pos = skipString(start);
+        stringEnd = pos - 1;
+        return start;
+    }
+
+    int stringEnd() {
+        return stringEnd;
+    }
+
+    boolean stringEscaped() {
+        return stringEscaped;
+    }
+
+    /** The text of bytes {@code [start, end)} of a string, escapes decoded when it has any. */
+    String decode(int start, int end, boolean escaped) {
+        if (!escaped) {
+            return new String(b, start, end - start, StandardCharsets.UTF_8);
+        }
+        StringBuilder out = new StringBuilder(end - start);
+        int run = start;
+        int k = start;
+        while (k < end) {
+            if (b[k] != '\\') {
+                k++;
+                continue;
+            }
+            out.append(new String(b, run, k - run, StandardCharsets.UTF_8));
+            byte e = b[k + 1];
+            switch (e) {
+                case '"', '\\', '/' -> out.append((char) e);
+                case 'b' -> out.append('\b');
+                case 'f' -> out.append('\f');
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                case 'u' -> {
+                    if (k + 6 > end) {
+                        throw new Malformed("a \\u escape is cut short", k);
+                    }
+                    try {
+                        out.append((char) Integer.parseInt(new String(b, k + 2, 4, StandardCharsets.US_ASCII), 16));
+                    } catch (NumberFormatException notHex) {
+                        throw new Malformed("a \\u escape is not four hexadecimal digits", k);
+                    }
+                    k += 4;
+                }
+                default -> throw new Malformed("'\\" + (char) e + "' is not a JSON escape", k);
+            }
+            k += 2;
+            run = k;
+        }
+        return out.append(new String(b, run, end - run, StandardCharsets.UTF_8)).toString();
+    }
+
+    /**
+     * A scalar as text: a string's characters, a number's or a literal's text ({@code true}); null for
+     * {@code null}. What a JSON object reader does with a string field given a number or a boolean.
+     *
+     * @throws Malformed for an object or an array
+     */
+    String scalarText(String what) {
+        byte c = peek();
+        if (c == '"') {
+            return string(what);
+        }
+        if (c == '{' || c == '[') {
+            throw malformed(what + " is not a string");
+        }
+        if (nullNext()) {
+            return null;
+        }
+        int start = pos;
+        skipScalar();
+        return new String(b, start, pos - start, StandardCharsets.US_ASCII);
+    }
+
+    /** {@code true} or {@code false} (or the strings "true", "false"); null for {@code null}. */
+    Boolean bool(String what) {
+        byte c = peek();
+        if (c == 't' && literal("true") || c == 'f' && literal("false")) {
+            return c == 't';
+        }
+        if (nullNext()) {
+            return null;
+        }
+        if (c == '"') {
+            String s = string(what);
+            if (s.equals("true") || s.equals("false")) {
+                return Boolean.valueOf(s);
+            }
+        }
+        throw malformed(what + " is not a boolean");
+    }
+
+    /** A number. @throws Malformed when it is none */
+    double number(String what) {
+        byte c = peek();
+        if (c != '-' && (c < '0' || c > '9')) {
+            throw malformed(what + " is not a number");
+        }
+        int start = pos;
+        skipScalar();
+        try {
+            return Double.parseDouble(new String(b, start, pos - start, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            pos = start;
+            throw malformed(what + " is not a number");
+        }
+    }
+
+    /** Steps over the next value, whatever it is. */
+    void skipValue() {
+        byte c = peek();
+        if (c == '"') {
+            pos = skipString(pos + 1);
+        } else if (c == '{' || c == '[') {
+            skipNested();
+        } else {
+            skipScalar();
+        }
+    }
+
+    private boolean literal(String word) {
+        int n = word.length();
+        if (pos + n > end) {
+            throw malformed("the JSON ends early");
+        }
+        for (int k = 0; k < n; k++) {
+            if (b[pos + k] != word.charAt(k)) {
+                throw malformed("'" + word + "' misspelt");
+            }
+        }
+        pos += n;
+        return true;
+    }
+
+    /** A number or a literal: up to the next separator. */
+    private void skipScalar() {
+        byte c = b[pos];
+        if (c == 't') {
+            literal("true");
+            return;
+        }
+        if (c == 'f') {
+            literal("false");
+            return;
+        }
+        if (c == 'n') {
+            literal("null");
+            return;
+        }
+        if (c != '-' && (c < '0' || c > '9')) {
+            throw malformed("'" + (char) c + "' does not start a JSON value");
+        }
+        int start = pos;
+        while (pos < end) {
+            c = b[pos];
+            if (c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+                pos++;
+            } else {
+                break;
+            }
+        }
+        if (pos == start) {
+            throw malformed("a number is empty");
+        }
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5c5c5c5c5c5c5c5cL;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * From the first character of a string to just past its closing quote; notes whether it held
+     * escapes. Eight bytes at a time until one of them is a quote or a backslash (a string's bytes are
+     * mostly base64 bodies here), then byte by byte: a quarter faster than bytes alone, measured with
+     * the C1 compiler the template runs.
+     */
+    private int skipString(int k) {
+        boolean escaped = false;
+        byte[] b = this.b;
+        int end = this.end;
+        while (k + 8 <= end) {
+            long w = (long) LONGS.get(b, k);
+            long q = w ^ QUOTES;
+            long s = w ^ BACKSLASHES;
+            // a byte of q or s is zero where w holds a quote or a backslash; the lowest such byte is exact
+            long hit = ((q - ONES) & ~q | (s - ONES) & ~s) & HIGHS;
+            if (hit != 0) {
+                k += Long.numberOfTrailingZeros(hit) >>> 3;
+                break;
+            }
+            k += 8;
+        }
+        while (k < end) {
+            byte c = b[k++];
+            if (c == '"') {
+                stringEscaped = escaped;
+                return k;
+            }
+            if (c == '\\') {
+                escaped = true;
+                k++;
+            }
+        }
+        throw new Malformed("a string does not end", Math.min(k, end));
+    }
+
+    /**
+     * Steps over an array (the cursor on its {@code [}), noting where each element starts (after white
+     * space) in one pass over its bytes.
+     *
+     * @return the starts, the first {@code count[0]} of the array given back or of a larger one
+     */
+    int[] elementStarts(int[] starts, int[] count) {
+        byte[] b = this.b;
+        int end = this.end;
+        int n = 0;
+        int depth = 0;
+        int k = pos;
+        boolean expectValue = false;
+        while (k < end) {
+            byte c = b[k];
+            if (expectValue && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                if (c == ']' && n == 0 && depth == 1) {
+                    // the empty array: nothing starts
+                } else {
+                    if (c == ',' || c == ']') {
+                        throw new Malformed("an array's element is missing", k);
+                    }
+                    if (n == starts.length) {
+                        starts = Arrays.copyOf(starts, n * 2);
+                    }
+                    starts[n++] = k;
+                }
+                expectValue = false;
+            }
+            k++;
+            if (c == '"') {
+                k = skipString(k);
+            } else if (c == '{' || c == '[') {
+                if (depth == closers.length) {
+                    closers = Arrays.copyOf(closers, depth * 2);
+                }
+                closers[depth++] = c == '{' ? (byte) '}' : (byte) ']';
+                expectValue = depth == 1;
+            } else if (c == '}' || c == ']') {
+                if (depth == 0 || closers[--depth] != c) {
+                    throw new Malformed("'" + (char) c + "' closes nothing opened", k - 1);
+                }
+                if (depth == 0) {
+                    pos = k;
+                    count[0] = n;
+                    return starts;
+                }
+            } else if (c == ',' && depth == 1) {
+                expectValue = true;
+            }
+        }
+        throw new Malformed("an array does not end", end);
+    }
+
+    /** An object or array, by its brackets (each closed by its own kind), stepping over strings. */
+    private void skipNested() {
+        byte[] b = this.b;
+        int end = this.end;
+        int depth = 0;
+        int k = pos;
+        while (k < end) {
+            byte c = b[k++];
+            if (c == '"') {
+                k = skipString(k);
+            } else if (c == '{' || c == '[') {
+                if (depth == closers.length) {
+                    closers = Arrays.copyOf(closers, depth * 2);
+                }
+                closers[depth++] = c == '{' ? (byte) '}' : (byte) ']';
+            } else if (c == '}' || c == ']') {
+                if (depth == 0 || closers[--depth] != c) {
+                    throw new Malformed("'" + (char) c + "' closes nothing opened", k - 1);
+                }
+                if (depth == 0) {
+                    pos = k;
+                    return;
+                }
+            }
+        }
+        throw new Malformed("an object or array does not end", end);
+    }
+}

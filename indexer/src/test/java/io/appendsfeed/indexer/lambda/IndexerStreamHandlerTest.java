@@ -1,0 +1,196 @@
+package io.appendsfeed.indexer.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.appendsfeed.indexer.FeedReadback;
+import io.appendsfeed.indexer.Indexer;
+import io.appendsfeed.indexer.IndexerConfig;
+import io.appendsfeed.indexer.IndexerTables;
+import io.appendsfeed.indexer.SameTableException;
+import io.appendsfeed.indexer.StreamRecords;
+import io.appendsfeed.indexer.deploy.AwsEventJson;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.Expected;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.testing.LocalDynamo;
+import io.appendsfeed.model.testing.LocalDynamoExtension;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+/** The handler the template deploys, fed the event's JSON as the Lambda runtime hands it over, against DynamoDB Local. */
+@ExtendWith(LocalDynamoExtension.class)
+class IndexerStreamHandlerTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static IndexerStreamHandler handler(LocalDynamo local, String indexTable) {
+        // the fixtures come from the stream of a table named "store"
+        return new IndexerStreamHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", "store",
+                "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString())::get));
+    }
+
+    /** Calls the handler as the runtime does; the batch item failures' identifiers it answered with. */
+    static List<String> failures(IndexerStreamHandler handler, JsonNode event) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            handler.handleRequest(new ByteArrayInputStream(JSON.writeValueAsBytes(event)), out, null);
+            JsonNode response = JSON.readTree(out.toByteArray());
+            assertThat(response.fieldNames()).toIterable().containsExactly("batchItemFailures");
+            List<String> ids = new ArrayList<>();
+            response.get("batchItemFailures").forEach(f -> {
+                assertThat(f.fieldNames()).toIterable().containsExactly("itemIdentifier");
+                ids.add(f.get("itemIdentifier").asText());
+            });
+            return ids;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static ObjectNode resource(String name) {
+        try (InputStream in = IndexerStreamHandlerTest.class.getResourceAsStream("/lambda/" + name)) {
+            return (ObjectNode) JSON.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void assertAccount17Whole(LocalDynamo local, String index) {
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
+                StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+    }
+
+    @Test
+    void aws_shaped_batch_is_ingested_and_acknowledged_whole(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerStreamHandler handler = handler(local, index);
+        assertThat(failures(handler, resource("two-appends-and-noise.json"))).isEmpty();
+        assertThat(failures(handler, resource("two-appends-and-noise.json"))).as("a redelivery is acknowledged too").isEmpty();
+        assertAccount17Whole(local, index);
+    }
+
+    @Test
+    void a_lost_record_is_healed_from_the_next_records_tip(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        ObjectNode event = resource("two-appends-and-noise.json");
+        ((ArrayNode) event.get("Records")).remove(0); // the record of Account-17's first write (Opened, Deposited) never arrives
+        assertThat(failures(handler(local, index), event)).isEmpty();
+        // the Tip of the next write still held them: their types are read from the event's JSON when the heal asks
+        assertAccount17Whole(local, index);
+    }
+
+    @Test
+    void a_heal_that_meets_an_event_type_that_is_not_a_string_fails_the_batch_at_that_record(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        ObjectNode event = resource("two-appends-and-noise.json");
+        ((ArrayNode) event.get("Records")).remove(0);
+        JsonNode record = event.get("Records").get(0);
+        ((ArrayNode) record.at("/dynamodb/NewImage/c/L")).set(0, JSON.createObjectNode().put("N", "7"));
+        assertThat(failures(handler(local, index), event)).containsExactly(record.at("/dynamodb/SequenceNumber").asText());
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).as("nothing guessed, nothing skipped").isEmpty();
+    }
+
+    @Test
+    void poison_record_is_reported_as_the_batch_item_failure_and_nothing_after_it_is_written(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerStreamHandler handler = handler(local, index);
+        ObjectNode event = resource("poison-in-the-middle.json");
+        assertThat(failures(handler, event)).containsExactly("500000000000000000101");
+        ((ArrayNode) event.get("Records")).remove(0); // Lambda retries from the reported record: refused the same way
+        assertThat(failures(handler, event)).containsExactly("500000000000000000101");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).containsOnlyKeys(StreamName.parse("Cart-3"));
+    }
+
+    @Test
+    void events_made_of_the_tables_own_stream_records_index_every_event_once(LocalDynamo local) {
+        String store = IndexerTables.store(local);
+        String index = IndexerTables.index(local);
+        StoreClient client = new StoreClient(local.dynamo(), StoreConfig.builder(store).tipMaxBytes(256).build());
+        List<String> expected = new ArrayList<>();
+        for (int k = 0; k < 12; k++) {
+            // small Tips: the stream calves several times, so the records include calves
+            client.append(StreamName.parse("Account-1"), Expected.version(k), List.of(EventData.json("Deposited" + k, "{\"amount\":" + k + "}")));
+            expected.add("Deposited" + k);
+        }
+        List<Record> records = StreamRecords.all(local.dynamo(), local.streams(), store);
+        String arn = local.dynamo().describeTable(b -> b.tableName(store)).table().latestStreamArn();
+        IndexerStreamHandler handler = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index).build()),
+                store, 0);
+        // as Lambda would: two batches, the second delivered twice
+        int half = records.size() / 2;
+        assertThat(failures(handler, AwsEventJson.event(records.subList(0, half), arn))).isEmpty();
+        assertThat(failures(handler, AwsEventJson.event(records.subList(half, records.size()), arn))).isEmpty();
+        assertThat(failures(handler, AwsEventJson.event(records.subList(half, records.size()), arn))).isEmpty();
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-1"), expected));
+    }
+
+    @Test
+    void a_record_without_a_sequence_number_is_reported_as_the_failure_after_the_records_before_it_are_in(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        // it has no identifier of its own: an empty one, which Lambda retries (bisecting) as a failed batch
+        assertThat(failures(handler(local, index), resource("no-sequence-number.json"))).containsExactly("");
+        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-17"), List.of("Opened", "Deposited")));
+    }
+
+    @Test
+    void input_that_is_not_a_stream_event_fails_the_invocation_and_writes_nothing(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        IndexerStreamHandler handler = handler(local, index);
+        byte[] json = "{\"Records\": [{\"eventID\": \"1\", \"dynamodb\": ".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> handler.handleRequest(new ByteArrayInputStream(json), new ByteArrayOutputStream(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the Lambda event is not a DynamoDB stream event: record 1: the JSON ends early")
+                .hasMessageContaining("Nothing was written");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).isEmpty();
+    }
+
+    @Test
+    void the_store_table_as_index_or_records_of_another_table_are_refused_naming_both(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        Map<String, String> env = Map.of("APPENDS_INDEX_TABLE", index, "APPENDS_STORE_TABLE", index,
+                "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString());
+        assertThatThrownBy(() -> new IndexerStreamHandler(LambdaSettings.from(env::get))).isInstanceOf(SameTableException.class)
+                .hasMessageContaining("the store table '" + index + "' and the index table '" + index + "' are the same table");
+        assertThatThrownBy(() -> new IndexerStreamHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", index,
+                "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString())::get))).hasMessageContaining("APPENDS_STORE_TABLE is not set");
+
+        ObjectNode fromIndex = resource("two-appends-and-noise.json");
+        fromIndex.get("Records").forEach(r -> ((ObjectNode) r).put("eventSourceARN", "arn:aws:dynamodb:eu-west-1:123456789012:table/"
+                + index + "/stream/2024-11-23T08:00:00.000"));
+        IndexerStreamHandler anyTable = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index).build()), null, 0);
+        assertThatThrownBy(() -> failures(anyTable, fromIndex)).isInstanceOf(SameTableException.class).hasMessageContaining(index);
+        ObjectNode fromElsewhere = resource("two-appends-and-noise.json");
+        fromElsewhere.get("Records").forEach(r -> ((ObjectNode) r).put("eventSourceARN", "arn:aws:dynamodb:eu-west-1:123456789012:table/other/stream/x"));
+        assertThatThrownBy(() -> failures(handler(local, index), fromElsewhere)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("table/other/stream/x").hasMessageContaining("'store'");
+        ObjectNode endsElsewhere = resource("two-appends-and-noise.json");
+        ArrayNode records = (ArrayNode) endsElsewhere.get("Records");
+        ((ObjectNode) records.get(records.size() - 1)).put("eventSourceARN", "arn:aws:dynamodb:eu-west-1:123456789012:table/other/stream/y");
+        assertThatThrownBy(() -> failures(handler(local, index), endsElsewhere)).isInstanceOf(IllegalStateException.class)
+                .as("one mapping's records come from one stream: the first and the last record are checked")
+                .hasMessageContaining("table/other/stream/y");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).isEmpty();
+    }
+
+    @Test
+    void a_failure_identifier_is_written_as_json_whatever_it_holds() throws IOException {
+        JsonNode response = JSON.readTree(IndexerStreamHandler.failureJson("a\"b\\c\n"));
+        assertThat(response.at("/batchItemFailures/0/itemIdentifier").asText()).isEqualTo("a\"b\\c\n");
+    }
+}
