@@ -13,6 +13,9 @@ import java.util.stream.IntStream;
  * @param implementation {@code appendsfeed} or {@code equinox-js}
  * @param loadedMs from spawning the process to the handler being ready
  * @param firstBatchDoneMs from spawning the process to the end of the first batch
+ * @param invocationRecordsPerSecond records over invocation time (the event decoded, then the handler), all
+ *                                   batches; {@code invocationFirst10}/{@code invocationSteady} as below: what a
+ *                                   function spends, where the handler time leaves out the runtime's decoding
  * @param recordsPerSecond records over handler time, all batches
  * @param first10RecordsPerSecond the first 10 batches after the cold start
  * @param steadyRecordsPerSecond the second half of the batches
@@ -24,10 +27,13 @@ import java.util.stream.IntStream;
  *                       {@code TransactWriteItems} (items charged twice), all and in the steady state
  * @param conditionFailures writes refused by their condition (no other indexer runs: a non-zero count is a bug)
  * @param problems how the index differs from the store; empty when every event is in it once, in order
- * @param runs how many runs (each into a fresh index) this is the median of, by {@code recordsPerSecond};
- *             {@code recordsPerSecondMin}/{@code Max} their spread
+ * @param decodeShare the share of the invocation time spent decoding the event before the handler ran
+ * @param runs how many runs (each into a fresh index) this is the median of, by {@code invocationRecordsPerSecond};
+ *             {@code recordsPerSecondMin}/{@code Max} the spread of their invocation rates
  */
 public record Indexing(String implementation, String indexTable, int batches, long records, long loadedMs, long firstBatchDoneMs,
+                       double invocationRecordsPerSecond, double invocationFirst10RecordsPerSecond,
+                       double invocationSteadyRecordsPerSecond, double decodeShare,
                        double handlerSeconds, double recordsPerSecond, double first10RecordsPerSecond,
                        double steadyRecordsPerSecond, double writeUnits, double writeUnitsPerEvent, long floorWriteUnits,
                        double floorWriteUnitsPerEvent, double overFloor, double readUnits, double readUnitsPerBatch,
@@ -47,7 +53,7 @@ public record Indexing(String implementation, String indexTable, int batches, lo
     /** The run with the median rate (the lower middle of an even count); the problems of every run's index. */
     static Indexing median(String implementation, List<HandlerRun> runs, List<IndexCheck> checks, long storedEvents) {
         List<Integer> order = IntStream.range(0, runs.size()).boxed()
-                .sorted(Comparator.comparingDouble(i -> runs.get(i).recordsPerSecond())).toList();
+                .sorted(Comparator.comparingDouble(i -> HandlerRun.invocationRate(runs.get(i).batches()))).toList();
         int m = order.get((order.size() - 1) / 2);
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < checks.size(); i++) {
@@ -56,7 +62,8 @@ public record Indexing(String implementation, String indexTable, int batches, lo
             }
         }
         return of(implementation, runs.get(m), checks.get(m), storedEvents, problems, runs.size(),
-                runs.get(order.get(0)).recordsPerSecond(), runs.get(order.get(order.size() - 1)).recordsPerSecond());
+                HandlerRun.invocationRate(runs.get(order.get(0)).batches()),
+                HandlerRun.invocationRate(runs.get(order.get(order.size() - 1)).batches()));
     }
 
     private static Indexing of(String implementation, HandlerRun run, IndexCheck check, long storedEvents, List<String> problems,
@@ -65,7 +72,9 @@ public record Indexing(String implementation, String indexTable, int batches, lo
         double wcuPerEvent = run.writeUnits() / storedEvents;
         double floorPerEvent = (double) check.floorWriteUnits() / storedEvents;
         return new Indexing(implementation, check.indexTable(), run.batches().size(), run.records(), run.loadedMs(),
-                run.batches().isEmpty() ? -1 : run.batches().get(0).doneMs(), run.handlerSeconds(), run.recordsPerSecond(),
+                run.batches().isEmpty() ? -1 : run.batches().get(0).doneMs(),
+                HandlerRun.invocationRate(run.batches()), HandlerRun.invocationRate(run.first(10)), HandlerRun.invocationRate(steady),
+                decodeShare(run.batches()), run.handlerSeconds(), run.recordsPerSecond(),
                 HandlerRun.rate(run.first(10)), HandlerRun.rate(steady), run.writeUnits(), wcuPerEvent,
                 check.floorWriteUnits(), floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent,
                 run.readUnits(), HandlerRun.readUnitsPerBatch(run.batches()), HandlerRun.readUnitsPerBatch(steady),
@@ -73,5 +82,11 @@ public record Indexing(String implementation, String indexTable, int batches, lo
                 HandlerRun.writesPerBatch(run.batches()), HandlerRun.transactionsPerBatch(run.batches()),
                 HandlerRun.transactionsPerBatch(steady), run.conditionFailures(),
                 check.spans(), check.ingested(), check.epochs(), check.storedBytes(), check.events(), problems, runs, min, max);
+    }
+
+    private static double decodeShare(List<HandlerRun.Batch> batches) {
+        long decode = batches.stream().mapToLong(HandlerRun.Batch::decodeMicros).sum();
+        long all = batches.stream().mapToLong(HandlerRun.Batch::invocationMicros).sum();
+        return all == 0 ? 0 : (double) decode / all;
     }
 }
