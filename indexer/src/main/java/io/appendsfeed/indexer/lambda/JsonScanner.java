@@ -431,6 +431,24 @@ final class JsonScanner {
      * @return the starts, the first {@code count[0]} of the array given back or of a larger one
      */
     int[] elementStarts(int[] starts, int[] count) {
+        if (b[pos] != '[') {
+            throw malformed("expected an array");
+        }
+        return nested(starts, count);
+    }
+
+    /** An object or array, by its brackets (each closed by its own kind), stepping over strings. */
+    private void skipNested() {
+        nested(null, null);
+    }
+
+    /**
+     * The one loop over an object's or array's bytes (the cursor on its bracket): strings stepped over
+     * in place, eight bytes at a time as in {@link #skipString} (a call per string was a fifth of the
+     * loop's time with C1), brackets matched, and with {@code starts} given, where each element of the
+     * outermost array starts.
+     */
+    private int[] nested(int[] starts, int[] count) {
         byte[] b = this.b;
         int end = this.end;
         int n = 0;
@@ -455,52 +473,48 @@ final class JsonScanner {
             }
             k++;
             if (c == '"') {
-                k = skipString(k);
+                while (k + 8 <= end) {
+                    long w = (long) LONGS.get(b, k);
+                    long q = w ^ QUOTES;
+                    long s = w ^ BACKSLASHES;
+                    long hit = ((q - ONES) & ~q | (s - ONES) & ~s) & HIGHS;
+                    if (hit != 0) {
+                        k += Long.numberOfTrailingZeros(hit) >>> 3;
+                        break;
+                    }
+                    k += 8;
+                }
+                while (true) {
+                    if (k >= end) {
+                        throw new Malformed("a string does not end", end);
+                    }
+                    byte x = b[k++];
+                    if (x == '"') {
+                        break;
+                    }
+                    if (x == '\\') {
+                        k++;
+                    }
+                }
             } else if (c == '{' || c == '[') {
                 if (depth == closers.length) {
                     closers = Arrays.copyOf(closers, depth * 2);
                 }
                 closers[depth++] = c == '{' ? (byte) '}' : (byte) ']';
-                expectValue = depth == 1;
+                expectValue = starts != null && depth == 1;
             } else if (c == '}' || c == ']') {
                 if (depth == 0 || closers[--depth] != c) {
                     throw new Malformed("'" + (char) c + "' closes nothing opened", k - 1);
                 }
                 if (depth == 0) {
                     pos = k;
-                    count[0] = n;
+                    if (count != null) {
+                        count[0] = n;
+                    }
                     return starts;
                 }
-            } else if (c == ',' && depth == 1) {
+            } else if (c == ',' && depth == 1 && starts != null) {
                 expectValue = true;
-            }
-        }
-        throw new Malformed("an array does not end", end);
-    }
-
-    /** An object or array, by its brackets (each closed by its own kind), stepping over strings. */
-    private void skipNested() {
-        byte[] b = this.b;
-        int end = this.end;
-        int depth = 0;
-        int k = pos;
-        while (k < end) {
-            byte c = b[k++];
-            if (c == '"') {
-                k = skipString(k);
-            } else if (c == '{' || c == '[') {
-                if (depth == closers.length) {
-                    closers = Arrays.copyOf(closers, depth * 2);
-                }
-                closers[depth++] = c == '{' ? (byte) '}' : (byte) ']';
-            } else if (c == '}' || c == ']') {
-                if (depth == 0 || closers[--depth] != c) {
-                    throw new Malformed("'" + (char) c + "' closes nothing opened", k - 1);
-                }
-                if (depth == 0) {
-                    pos = k;
-                    return;
-                }
             }
         }
         throw new Malformed("an object or array does not end", end);
