@@ -405,8 +405,7 @@ final class JsonScanner {
             // a byte of q or s is zero where w holds a quote or a backslash; the lowest such byte is exact
             long hit = ((q - ONES) & ~q | (s - ONES) & ~s) & HIGHS;
             if (hit != 0) {
-                k += Long.numberOfTrailingZeros(hit) >>> 3;
-                break;
+                break; // within these eight bytes: the byte loop finds it (Long.numberOfTrailingZeros is no intrinsic in C1)
             }
             k += 8;
         }
@@ -479,7 +478,6 @@ final class JsonScanner {
                     long s = w ^ BACKSLASHES;
                     long hit = ((q - ONES) & ~q | (s - ONES) & ~s) & HIGHS;
                     if (hit != 0) {
-                        k += Long.numberOfTrailingZeros(hit) >>> 3;
                         break;
                     }
                     k += 8;
