@@ -135,19 +135,10 @@ final class JsonScanner {
      * @param first whether this is the first call since the object started
      */
     boolean nextMember(boolean first) {
-        byte c = peek();
-        if (c == '}') {
-            pos++;
+        if (!next(first, '}', "expected ',' or '}' after an object's member")) {
             return false;
         }
-        if (!first) {
-            if (c != ',') {
-                throw malformed("expected ',' or '}' after an object's member");
-            }
-            pos++;
-            c = peek();
-        }
-        if (c != '"') {
+        if (peek() != '"') {
             throw malformed("expected a member name (a string)");
         }
         nameStart = pos + 1;
@@ -163,14 +154,19 @@ final class JsonScanner {
 
     /** Moves to the next element; false at the array's end (consumed). */
     boolean nextElement(boolean first) {
+        return next(first, ']', "expected ',' or ']' after an array's element");
+    }
+
+    /** False at the closing bracket (consumed); otherwise past the comma that must separate one from the last. */
+    private boolean next(boolean first, char close, String expected) {
         byte c = peek();
-        if (c == ']') {
+        if (c == close) {
             pos++;
             return false;
         }
         if (!first) {
             if (c != ',') {
-                throw malformed("expected ',' or ']' after an array's element");
+                throw malformed(expected);
             }
             pos++;
         }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -298,70 +297,70 @@ final class LambdaEventReader {
         }
     }
 
-    /** A Tip's event types, each read from the event's JSON when asked for. */
-    private static final class Types extends java.util.AbstractList<String> {
-        private final byte[] json;
-        private final int[] at;
+    /** The elements of an array of the event's JSON, by where each starts, each read when asked for. */
+    private abstract static class Elements extends java.util.AbstractList<String> {
+        final byte[] json;
+        final int[] at;
         private final int size;
-        private final String record;
 
-        Types(byte[] json, int[] at, int size, String record) {
+        Elements(byte[] json, int[] at, int size) {
             this.json = json;
             this.at = at;
             this.size = size;
+        }
+
+        @Override
+        public final int size() {
+            return size;
+        }
+    }
+
+    /** A Tip's event types, each read from the event's JSON when asked for. */
+    private static final class Types extends Elements {
+        private final String record;
+
+        Types(byte[] json, int[] at, int size, String record) {
+            super(json, at, size);
             this.record = record;
         }
 
         /** @throws IllegalArgumentException, naming the record, for an element without a non-empty {@code S} (as {@link LambdaRecords}) */
         @Override
         public String get(int k) {
-            java.util.Objects.checkIndex(k, size);
+            java.util.Objects.checkIndex(k, size());
             JsonScanner p = new JsonScanner(json, at[k]);
             if (!p.objectNext()) {
                 p.skipValue();
-                throw LambdaRecords.notAType(p.decode(at[k], p.offset(), false), k, size, record);
+                throw LambdaRecords.notAType(p.decode(at[k], p.offset(), false), k, size(), record);
             }
             Attr type = Attr.read(p, "NewImage.c.L (an attribute value)");
             if (type.s == null || type.s.isEmpty()) {
-                throw LambdaRecords.notAType(type.value().toString(), k, size, record);
+                throw LambdaRecords.notAType(type.value().toString(), k, size(), record);
             }
             return type.s;
-        }
-
-        @Override
-        public int size() {
-            return size;
         }
     }
 
     /** A Tip's events' timestamps: the {@code S} of each event's {@code M}'s {@code t}, read when asked for; null where there is none. */
-    private static final class Times extends java.util.AbstractList<String> {
-        private final byte[] json;
-        private final int[] at;
-        private final int size;
-
+    private static final class Times extends Elements {
         Times(byte[] json, int[] at, int size) {
-            this.json = json;
-            this.at = at;
-            this.size = size;
+            super(json, at, size);
         }
 
         @Override
         public String get(int k) {
-            java.util.Objects.checkIndex(k, size);
+            java.util.Objects.checkIndex(k, size());
             JsonScanner p = new JsonScanner(json, at[k]);
             if (!p.objectNext()) {
                 return null;
             }
-            String time = null;
             p.startObject("an event");
             for (boolean first = true; p.nextMember(first); first = false) {
                 if (p.nameIs(M) && p.objectNext()) {
                     p.startObject("an event's M");
                     for (boolean firstField = true; p.nextMember(firstField); firstField = false) {
                         if (p.nameIs('t') && p.objectNext()) {
-                            Attr t = Attr.read(p, "an event's t");
-                            return t.s;
+                            return Attr.read(p, "an event's t").s;
                         }
                         p.skipValue();
                     }
@@ -369,12 +368,7 @@ final class LambdaEventReader {
                 }
                 p.skipValue();
             }
-            return time;
-        }
-
-        @Override
-        public int size() {
-            return size;
+            return null;
         }
     }
 

@@ -8,20 +8,13 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.SameTableException;
-import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.EventData;
-import io.appendsfeed.model.store.Expected;
-import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 
 @ExtendWith(LocalDynamoExtension.class)
 class IndexerHandlerTest {
@@ -119,23 +112,14 @@ class IndexerHandlerTest {
 
     @Test
     void events_built_from_the_tables_own_stream_records_index_every_event_once(LocalDynamo local) {
-        String store = IndexerTables.store(local);
         String index = IndexerTables.index(local);
-        StoreClient client = new StoreClient(local.dynamo(), StoreConfig.builder(store).tipMaxBytes(256).build());
-        List<String> expected = new ArrayList<>();
-        for (int k = 0; k < 12; k++) {
-            // small Tips: the stream calves several times, so the records include calves
-            client.append(StreamName.parse("Account-1"), Expected.version(k), List.of(EventData.json("Deposited" + k, "{\"amount\":" + k + "}")));
-            expected.add("Deposited" + k);
-        }
-        List<Record> records = StreamRecords.all(local.dynamo(), local.streams(), store);
+        CalvingStream stream = CalvingStream.write(local, IndexerTables.store(local));
         IndexerHandler handler = handler(local, index);
         // as Lambda would: two batches, the second delivered twice
-        int half = records.size() / 2;
-        assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(0, half)), null))).isEmpty();
-        assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(half, records.size())), null))).isEmpty();
-        assertThat(failures(handler.handleRequest(LambdaEvents.of(records.subList(half, records.size())), null))).isEmpty();
-        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-1"), expected));
+        assertThat(failures(handler.handleRequest(LambdaEvents.of(stream.firstHalf()), null))).isEmpty();
+        assertThat(failures(handler.handleRequest(LambdaEvents.of(stream.secondHalf()), null))).isEmpty();
+        assertThat(failures(handler.handleRequest(LambdaEvents.of(stream.secondHalf()), null))).isEmpty();
+        stream.assertIndexed(local, index);
     }
 
     @Test

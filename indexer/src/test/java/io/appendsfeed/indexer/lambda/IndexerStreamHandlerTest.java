@@ -12,13 +12,8 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.SameTableException;
-import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.indexer.deploy.AwsEventJson;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.EventData;
-import io.appendsfeed.model.store.Expected;
-import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.io.ByteArrayInputStream;
@@ -31,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /** The handler the template deploys, fed the event's JSON as the Lambda runtime hands it over, against DynamoDB Local. */
 @ExtendWith(LocalDynamoExtension.class)
@@ -121,23 +115,15 @@ class IndexerStreamHandlerTest {
     void events_made_of_the_tables_own_stream_records_index_every_event_once(LocalDynamo local) {
         String store = IndexerTables.store(local);
         String index = IndexerTables.index(local);
-        StoreClient client = new StoreClient(local.dynamo(), StoreConfig.builder(store).tipMaxBytes(256).build());
-        List<String> expected = new ArrayList<>();
-        for (int k = 0; k < 12; k++) {
-            // small Tips: the stream calves several times, so the records include calves
-            client.append(StreamName.parse("Account-1"), Expected.version(k), List.of(EventData.json("Deposited" + k, "{\"amount\":" + k + "}")));
-            expected.add("Deposited" + k);
-        }
-        List<Record> records = StreamRecords.all(local.dynamo(), local.streams(), store);
+        CalvingStream stream = CalvingStream.write(local, store);
         String arn = local.dynamo().describeTable(b -> b.tableName(store)).table().latestStreamArn();
         IndexerStreamHandler handler = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index).build()),
                 store, 0);
         // as Lambda would: two batches, the second delivered twice
-        int half = records.size() / 2;
-        assertThat(failures(handler, AwsEventJson.event(records.subList(0, half), arn))).isEmpty();
-        assertThat(failures(handler, AwsEventJson.event(records.subList(half, records.size()), arn))).isEmpty();
-        assertThat(failures(handler, AwsEventJson.event(records.subList(half, records.size()), arn))).isEmpty();
-        new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(StreamName.parse("Account-1"), expected));
+        assertThat(failures(handler, AwsEventJson.event(stream.firstHalf(), arn))).isEmpty();
+        assertThat(failures(handler, AwsEventJson.event(stream.secondHalf(), arn))).isEmpty();
+        assertThat(failures(handler, AwsEventJson.event(stream.secondHalf(), arn))).isEmpty();
+        stream.assertIndexed(local, index);
     }
 
     @Test
