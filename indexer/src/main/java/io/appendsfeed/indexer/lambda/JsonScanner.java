@@ -37,8 +37,7 @@ final class JsonScanner {
     private int nameEnd;
     private boolean nameEscaped;
 
-    // the last string whose bounds stringBounds() gave
-    private int stringEnd;
+    // whether the last string skipString stepped over held escapes
     private boolean stringEscaped;
 
     JsonScanner(byte[] json) {
@@ -106,10 +105,6 @@ final class JsonScanner {
 
     boolean arrayNext() {
         return peek() == '[';
-    }
-
-    boolean stringNext() {
-        return peek() == '"';
     }
 
     /** @throws Malformed unless an object starts here, saying what the value should have been */
@@ -195,31 +190,13 @@ final class JsonScanner {
     }
 
     /** A string value. @throws Malformed when the value is not a string */
-    String string(String what) {
-        int start = stringBounds(what);
-        return decode(start, stringEnd, stringEscaped);
-    }
-
-    /**
-     * Steps over a string value and gives where its characters start; they end at {@link #stringEnd()}
-     * (the closing quote), and {@link #stringEscaped()} says whether they hold escapes.
-     */
-    int stringBounds(String what) {
+    private String string(String what) {
         if (peek() != '"') {
             throw malformed(what + " is not a string");
         }
         int start = pos + 1;
         pos = skipString(start);
-        stringEnd = pos - 1;
-        return start;
-    }
-
-    int stringEnd() {
-        return stringEnd;
-    }
-
-    boolean stringEscaped() {
-        return stringEscaped;
+        return decode(start, pos - 1, stringEscaped);
     }
 
     /** The text of bytes {@code [start, end)} of a string, escapes decoded when it has any. */
