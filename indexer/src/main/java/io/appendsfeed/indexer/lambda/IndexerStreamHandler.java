@@ -18,7 +18,7 @@ import org.slf4j.MDC;
  * does what {@link IndexerHandler} does with the runtime's {@code DynamodbEvent}, for a fraction of the
  * cost per record. The runtime would otherwise decode every event body and unfold of every Tip image
  * into maps before the handler ran: at 1,000 records of equinox-js Tips, about five times the
- * handler's own work (samples/BENCHMARKS.md, "The Lambda event, read by the handler").
+ * handler's own work (samples/BENCHMARKS.md, "Indexer profile", sixth round).
  *
  * <p>Each invocation ingests the batch and reports, as the one batch item failure, the first record
  * not durably in the feed, so that Lambda retries from there (and bisects, or sends it to the

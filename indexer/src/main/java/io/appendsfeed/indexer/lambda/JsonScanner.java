@@ -9,7 +9,7 @@ import java.util.Arrays;
  * looking for its closing quote, an object or array by its brackets) without making tokens, strings
  * or objects of it, and makes a string only of what is asked for. Jackson's tokenizer, which the
  * Lambda event reader used first, spent most of an event's time making tokens of the event bodies it
- * then skipped (samples/BENCHMARKS.md, "The Lambda event, read by the handler").
+ * then skipped (samples/BENCHMARKS.md, "Indexer profile", sixth round).
  *
  * <p>Strict where it reads (structure, names, separators, literals) and where it skips (brackets must
  * match, strings must close): input that is not JSON fails with a {@link Malformed} naming the byte
