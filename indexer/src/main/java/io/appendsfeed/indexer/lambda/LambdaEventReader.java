@@ -46,7 +46,58 @@ final class LambdaEventReader {
      * @throws IOException when the input cannot be read
      */
     static Event read(InputStream in) throws IOException {
-        return read(in.readAllBytes());
+        return read(bytes(in));
+    }
+
+    /**
+     * The input's bytes. The Lambda runtime hands a stream handler a {@code ByteArrayInputStream} over
+     * the event it received, which gives its whole array to {@code transferTo} in one write: that array
+     * is read in place rather than copied (16 MB for 1,000 equinox-js Tips). Safe because nothing keeps a
+     * view of the event past the invocation (a {@code Span} copies its types) and nothing writes to it.
+     * Any other stream, or a write of part of an array, is copied as {@code readAllBytes} would.
+     */
+    static byte[] bytes(InputStream in) throws IOException {
+        if (!(in instanceof java.io.ByteArrayInputStream)) {
+            return in.readAllBytes();
+        }
+        Borrowed out = new Borrowed();
+        in.transferTo(out);
+        return out.bytes();
+    }
+
+    /** Keeps the array of a single whole-array write; copies anything else. */
+    private static final class Borrowed extends java.io.OutputStream {
+        private byte[] whole;
+        private java.io.ByteArrayOutputStream copied;
+
+        @Override
+        public void write(int b) {
+            copy().write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (whole == null && copied == null && off == 0 && len == b.length) {
+                whole = b;
+            } else {
+                copy().write(b, off, len);
+            }
+        }
+
+        private java.io.ByteArrayOutputStream copy() {
+            if (copied == null) {
+                copied = new java.io.ByteArrayOutputStream();
+                if (whole != null) {
+                    copied.write(whole, 0, whole.length);
+                    whole = null;
+                }
+            }
+            return copied;
+        }
+
+        byte[] bytes() {
+            return whole != null ? whole : copied == null ? new byte[0] : copied.toByteArray();
+        }
     }
 
     /** @see #read(InputStream) */

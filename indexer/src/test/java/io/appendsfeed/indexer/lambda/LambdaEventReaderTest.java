@@ -80,6 +80,31 @@ class LambdaEventReaderTest {
     }
 
     @Test
+    void the_runtimes_event_array_is_read_in_place_and_any_other_input_is_copied() throws IOException {
+        byte[] event = "{\"Records\":[]}".getBytes(StandardCharsets.UTF_8);
+        // the runtime's ByteArrayInputStream hands its whole array over: not copied
+        assertThat(LambdaEventReader.bytes(new ByteArrayInputStream(event))).isSameAs(event);
+        // part of an array, a stream already partly read, another kind of stream, chunks: copied, whole
+        byte[] padded = ("xx" + new String(event, StandardCharsets.UTF_8) + "yy").getBytes(StandardCharsets.UTF_8);
+        assertThat(LambdaEventReader.bytes(new ByteArrayInputStream(padded, 2, event.length))).isEqualTo(event).isNotSameAs(padded);
+        ByteArrayInputStream partlyRead = new ByteArrayInputStream(padded);
+        assertThat(partlyRead.skip(2)).isEqualTo(2);
+        assertThat(LambdaEventReader.bytes(partlyRead)).isEqualTo(("{\"Records\":[]}yy").getBytes(StandardCharsets.UTF_8));
+        assertThat(LambdaEventReader.bytes(new java.io.BufferedInputStream(new ByteArrayInputStream(event)))).isEqualTo(event);
+        ByteArrayInputStream chunked = new ByteArrayInputStream(event) {
+            @Override
+            public synchronized long transferTo(java.io.OutputStream out) throws IOException {
+                out.write(event, 0, event.length); // the whole array first, then more: the first write must not be kept alone
+                out.write('!');
+                out.write(event, 0, 3);
+                return event.length + 4;
+            }
+        };
+        assertThat(new String(LambdaEventReader.bytes(chunked), StandardCharsets.UTF_8)).isEqualTo("{\"Records\":[]}!{\"R");
+        assertThat(LambdaEventReader.read(new ByteArrayInputStream(event)).delivered()).isZero();
+    }
+
+    @Test
     void input_that_is_not_a_stream_event_is_refused_saying_where_and_what_to_do() {
         assertRefused("", "the JSON ends early");
         assertRefused("[]", "the event is not a JSON object");
