@@ -58,6 +58,8 @@ public final class BodyLoader {
                 Map<Long, StoredEvent> cached = items.cached(w.stream(), w.firstIndex(), w.lastIndex());
                 if (cached != null) {
                     found.put(w, cached);
+                } else if (items.likelyCalved(w.stream(), w.firstIndex(), w.lastIndex())) {
+                    found.put(w, items.readWhole(w.stream(), w.lastIndex()));
                 } else if (items.tipFirst(w.stream(), w.firstIndex())) {
                     viaTip.add(w);
                 } else {

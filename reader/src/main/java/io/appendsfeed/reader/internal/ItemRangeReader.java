@@ -48,6 +48,28 @@ final class ItemRangeReader {
     /** Told the read capacity of each call, as the store client's calls are (the reader's metrics). */
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
+    /**
+     * Per category, how many events its items were seen to hold: a writer calves a Tip by its size, so
+     * streams of one category (events of like sizes) calve at like counts. Bounded like the layouts.
+     */
+    private final Map<String, ItemSizes> sizes = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ItemSizes> eldest) {
+            return size() > MAX_CATEGORIES;
+        }
+    });
+    private static final int MAX_CATEGORIES = 10_000;
+    /**
+     * Before a category's Tips or calves have been seen, a stream is taken to have calved when a load
+     * wants more events than this: a guess that costs a request when wrong, never capacity.
+     */
+    static final long CALVED_GUESS = 32;
+
+    /** The most events a Tip of a category held, and the fewest a calf held (a Tip calves when full). */
+    private static final class ItemSizes {
+        long mostInTip;
+        long fewestInCalf = Long.MAX_VALUE;
+    }
 
     ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, ItemCache cache, CapacityMeter meter) {
         this.dynamo = dynamo;
@@ -97,6 +119,47 @@ final class ItemRangeReader {
         StreamLayouts.Layout layout = layouts.of(stream);
         long start = layout.startKey(first);
         return start < 0 ? !layout.anyCalf() : start == layout.tip();
+    }
+
+    /**
+     * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves: it wants
+     * more events than the fullest Tip read so far held, or than the emptiest calf. Such a stream is read
+     * whole by one forward {@code Query} ({@link #readWhole}), its calves and Tip rounded up to 4 KB
+     * together as equinox-js's reader reads every stream; read by its Tip first, the Tip and the calves
+     * are each rounded on their own. A wrong guess costs a request, not capacity: a query that finds
+     * the Tip alone reads what {@code BatchGetItem} would.
+     */
+    boolean likelyCalved(StreamName stream, long first, long last) {
+        if (first != 0) {
+            return false; // where a later event sits is not known without a look-up, which is a read of its own
+        }
+        StreamLayouts.Layout layout = layouts.of(stream);
+        if (layout.tip() >= 0 || layout.anyCalf()) {
+            return false;
+        }
+        long wanted = last + 1;
+        ItemSizes seen = sizes.get(stream.category());
+        if (seen == null) {
+            return wanted > CALVED_GUESS;
+        }
+        synchronized (seen) {
+            return seen.mostInTip > 0 && wanted > seen.mostInTip || wanted > seen.fewestInCalf;
+        }
+    }
+
+    /**
+     * The events of {@code [0, last]} of a stream read from its first item with one forward {@code Query}
+     * that goes on to the Tip (up to {@value #MAX_PAGE_ITEMS} items or DynamoDB's 1 MB a page): the items
+     * after the range are kept for the stream's next loads.
+     */
+    Map<Long, StoredEvent> readWhole(StreamName stream, long last) {
+        Map<Long, StoredEvent> out = new HashMap<>();
+        long next = readFrom(stream, layouts.of(stream), 0, last, false, out, MAX_PAGE_ITEMS);
+        if (next >= 0 && next <= last) {
+            out.putAll(read(stream, next, last, false));
+        }
+        cache.consumed(stream, last + 1);
+        return out;
     }
 
     /**
@@ -157,7 +220,7 @@ final class ItemRangeReader {
         Map<Long, StoredEvent> out = new HashMap<>();
         long first = consistent ? wanted : fromCache(stream, wanted, last, out);
         while (first <= last) {
-            long next = readFrom(stream, layout, first, last, consistent, out);
+            long next = readFrom(stream, layout, first, last, consistent, out, READ_AHEAD_ITEMS);
             if (next <= first) {
                 return out; // the stream ends before `last` (a lagging replica, or a bad feed)
             }
@@ -173,7 +236,7 @@ final class ItemRangeReader {
      * -1 when the read took the Tip without reaching {@code last}: nothing follows it.
      */
     private long readFrom(StreamName stream, StreamLayouts.Layout layout, long first, long last, boolean consistent,
-                          Map<Long, StoredEvent> out) {
+                          Map<Long, StoredEvent> out, int readAhead) {
         long start = first == 0 ? 0 : layout.startKey(first);
         boolean hinted = first != 0 && start >= 0;
         String range = "#i >= :k";
@@ -211,7 +274,7 @@ final class ItemRangeReader {
             }
             range = range.equals("#i > :k") ? "#i BETWEEN :k1 AND :u" : "#i BETWEEN :k AND :u";
         }
-        int limit = Math.min(MAX_PAGE_ITEMS, layout.itemsTo(start, last) + READ_AHEAD_ITEMS);
+        int limit = Math.min(MAX_PAGE_ITEMS, layout.itemsTo(start, last) + readAhead);
         Map<String, AttributeValue> from = null;
         boolean done = false;
         boolean firstItem = hinted;
@@ -221,7 +284,7 @@ final class ItemRangeReader {
                 if (firstItem && StoreItems.firstIndex(stream, item) > first) {
                     // the layout's hint was wrong (it never should be): find the item holding `first` instead
                     layout.forget();
-                    return readFrom(stream, layout, first, last, consistent, out);
+                    return readFrom(stream, layout, first, last, consistent, out, readAhead);
                 }
                 firstItem = false;
                 if (done) {
@@ -255,13 +318,23 @@ final class ItemRangeReader {
     }
 
     /** Adds the item's events in range; true when it reaches past {@code last}, so nothing after it is needed. */
-    private static boolean take(StreamName stream, Map<String, AttributeValue> item, long first, long last,
-                                StreamLayouts.Layout layout, Map<Long, StoredEvent> out) {
+    private boolean take(StreamName stream, Map<String, AttributeValue> item, long first, long last,
+                         StreamLayouts.Layout layout, Map<Long, StoredEvent> out) {
         long next = StoreItems.next(stream, item);
+        long held = next - StoreItems.firstIndex(stream, item);
+        ItemSizes seen = sizes.computeIfAbsent(stream.category(), c -> new ItemSizes());
         if (StoreItems.isTip(item)) {
             layout.tip(StoreItems.firstIndex(stream, item));
+            synchronized (seen) {
+                seen.mostInTip = Math.max(seen.mostInTip, held);
+            }
         } else {
             layout.calf(StoreItems.rangeKey(item), next);
+            synchronized (seen) {
+                if (held > 0) {
+                    seen.fewestInCalf = Math.min(seen.fewestInCalf, held);
+                }
+            }
         }
         List<StoredEvent> events = StoreItems.events(stream, item, true, first, last + 1);
         for (StoredEvent e : events) {

@@ -38,6 +38,7 @@ class BodyLoaderTest {
         final DynamoDbClient dynamo;
         final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
         final AtomicInteger requests = new AtomicInteger();
+        final AtomicInteger queries = new AtomicInteger();
 
         Counting(DynamoDbClient dynamo) {
             this.dynamo = dynamo;
@@ -47,6 +48,7 @@ class BodyLoaderTest {
         public QueryResponse query(QueryRequest r) {
             QueryResponse out = dynamo.query(r);
             requests.incrementAndGet();
+            queries.incrementAndGet();
             out.items().forEach(this::count);
             return out;
         }
@@ -187,6 +189,64 @@ class BodyLoaderTest {
         assertThat(bodies(next.values().iterator().next())).hasSize((int) (end - after + 1));
         assertThat(dynamo.requests.get() - before).as("requests: one query from the calf").isEqualTo(1);
         assertThat(dynamo.reads).as("items read, by range key: each once").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+    }
+
+    /**
+     * A first load of a stream that wants more events than a Tip holds reads the stream in one query,
+     * from its first calf through its Tip: DynamoDB rounds the items up to 4 KB together, as equinox-js's
+     * reader pays for them. Read by its Tip first (with other streams' Tips), the Tip and then the
+     * calves were each rounded on their own.
+     */
+    @Test
+    void a_first_load_that_wants_more_than_a_tip_holds_reads_the_stream_whole_in_one_query(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        StreamName hot = StreamName.parse("Hot-5");
+        List<Long> calves = writeHot(local, f, "Hot-5", 16);
+        long tipFirst = tipFirst(local, f, "Hot-5");
+        assertThat(calves).as("calves").hasSizeGreaterThan(2);
+        long last = 16 * 3 - 1;
+        assertThat(last + 1).as("more events than the first guess of what a Tip holds").isGreaterThan(ItemRangeReader.CALVED_GUESS);
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(f.store, dynamo);
+
+        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, last)))));
+
+        assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
+        assertThat(dynamo.requests).as("one request").hasValue(1);
+        assertThat(dynamo.queries).as("a query, not a BatchGetItem of the Tip").hasValue(1);
+        assertThat(dynamo.reads).as("every item of the stream, once").hasSize(calves.size() + 1)
+                .allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+        assertThat(tipFirst).isPositive();
+    }
+
+    /**
+     * Which first loads are read whole is learnt per category from the items read: a load of a stream
+     * wanting no more events than its category's Tips were seen to hold goes with the other Tips in one
+     * {@code BatchGetItem}; one wanting more, or more than a calf of its category held, is read whole.
+     */
+    @Test
+    void what_a_tip_holds_is_learnt_per_category_from_the_items_read(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        List<Work> small = new ArrayList<>();
+        for (int s = 0; s < 3; s++) {
+            small.add(work(f.write("Small-" + s, (Instant) null, "A", "B")));
+        }
+        writeHot(local, f, "Small-hot", 16);
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        loader.loadAll(small);
+        assertThat(dynamo.queries).as("Tips only: one BatchGetItem").hasValue(0);
+
+        // Small Tips were seen holding two events: a first load of three is read whole
+        StreamName hot = StreamName.parse("Small-hot");
+        int before = dynamo.requests.get();
+        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, 2)))));
+
+        assertThat(bodies(loaded.values().iterator().next())).hasSize(3);
+        assertThat(dynamo.requests.get() - before).as("one request: not the Tip first, then its calves").isEqualTo(1);
+        assertThat(dynamo.queries).as("read whole, by a query").hasValue(1);
+        assertThat(dynamo.reads).as("each item once").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
+        assertThat(dynamo.reads.keySet()).as("the Tip too, in the same query").contains("Small-hot/2147483647");
     }
 
     /** A layout hint that proved wrong (it cannot be, a stream's items being contiguous) costs a look-up, never an event. */
