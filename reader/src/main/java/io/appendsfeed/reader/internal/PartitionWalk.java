@@ -44,6 +44,7 @@ final class PartitionWalk {
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         int failures = 0;
         Duration tailWait = TailPoll.first(config.pollInterval());
+        boolean atTail = false;
         while (state.phase() == RunnerPhase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commits.commit();
@@ -53,6 +54,14 @@ final class PartitionWalk {
             ctx.scheduler().awaitCapacity(partition, config.maxBufferedEpochEvents(), config.pollInterval());
             PartitionStatus st = ctx.scheduler().status(partition);
             if (st == null || st.buffered() >= config.maxBufferedEpochEvents()) {
+                continue;
+            }
+            if (atTail && ctx.scheduler().busyWith(partition)) {
+                // at the tail, what was read still waiting and every handler busy: what a read found could
+                // not start sooner, and the read would pay for the epoch's Tip (each poll interval of a
+                // catch-up's last stretch, before). Waits for a free handler, a poll interval at most
+                // between the loop's other duties (commits, a change of phase)
+                ctx.scheduler().awaitNotBusyWith(partition, config.pollInterval());
                 continue;
             }
             EpochPage page;
@@ -78,6 +87,7 @@ final class PartitionWalk {
             // a read that took the tail with it waits as an empty one would: reading again at once
             // could only find nothing, and would pay for the epoch's Tip to say so
             boolean tail = page.tail();
+            atTail = tail;
             if (state.get().atTail() != tail) {
                 state.update(s -> s.withAtTail(tail));
             }

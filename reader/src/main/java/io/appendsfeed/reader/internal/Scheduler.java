@@ -386,6 +386,27 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * Whether the partition has epoch events outstanding while every handler is busy: events read now
+     * could not start sooner than those already waiting, so a read of the tail can wait.
+     */
+    public synchronized boolean busyWith(PartitionId p) {
+        Slot slot = slots.get(p);
+        return slot != null && slot.progress.buffered() > 0 && runningJobs >= maxConcurrent;
+    }
+
+    /** Waits up to {@code wait} while {@link #busyWith} the partition. */
+    public synchronized void awaitNotBusyWith(PartitionId p, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (busyWith(p)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
     /** No new handler calls start after this. */
     public synchronized void stopDispatching() {
         dispatching = false;

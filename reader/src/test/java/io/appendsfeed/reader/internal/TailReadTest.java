@@ -83,6 +83,42 @@ class TailReadTest {
         }
     }
 
+    /**
+     * At the tail, while what was read waits and every handler is busy, the tail is not read each poll
+     * interval: what a read found could not start sooner. Once a handler is free it is.
+     */
+    @Test
+    void the_tail_is_not_polled_while_every_handler_is_busy_with_what_was_read() throws Exception {
+        try (CoreFixture f = new CoreFixture(1)) {
+            f.feed.ingest(f.feed.write("Account-1", "Opened"), f.feed.write("Account-2", "Opened"));
+            Recording feed = new Recording(f.feed);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            // one handler, held by Account-1; Account-2's event waits for it. A short poll interval: each one
+            // used to end in a read of the tail
+            FeedReaderConfig config = f.config("busy").start(StartPosition.beginning()).pollInterval(Duration.ofMillis(50))
+                    .maxConcurrentStreams(1).build();
+            ReaderContext ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
+                entered.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                return HandlerResult.handled();
+            });
+            Lease lease = f.store.tryAcquire("busy", P, config.owner(), config.leaseTimeout()).orElseThrow();
+            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+
+            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
+            // twenty poll intervals: no read after the one that took the tail
+            await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3)).until(() -> feed.reads.equals(List.of("1@tail")));
+
+            release.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.handled.size() == 2 && r.drained());
+            // handlers free: the tail is polled again, each poll interval
+            await().atMost(Duration.ofSeconds(10)).until(() -> feed.reads.size() >= 3);
+            assertThat(feed.reads.subList(1, 3)).containsOnly("0@tail");
+            f.close(ctx, r);
+        }
+    }
+
     @Test
     void a_read_cut_by_its_limit_is_followed_at_once() throws Exception {
         try (CoreFixture f = new CoreFixture(1)) {
