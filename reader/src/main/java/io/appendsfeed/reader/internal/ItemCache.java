@@ -11,7 +11,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Per stream, the last store items (at most {@link #ITEMS_PER_STREAM}: the calf a load ended in, the
- * calves read ahead with it and the Tip) that still hold events after the ones loaded, as read (bodies not decoded):
+ * calves read ahead with it and the Tip, or what a stream read whole brought) that still hold events
+ * after the ones loaded, as read (bodies not decoded):
  * the stream's next loads (later spans, or the rest of a range cut at {@code maxBatchEvents})
  * usually want them and would otherwise read the same items again. Events never change once
  * written, so an item is good for any range it covers, however old. Bounded by bytes (DynamoDB's
@@ -19,7 +20,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class ItemCache {
 
-    static final int ITEMS_PER_STREAM = ItemRangeReader.READ_AHEAD_ITEMS + 2;
+    /**
+     * Items kept per stream: what a first load read whole brings past its range ({@link ItemRangeReader#readWhole}:
+     * up to this many), or a calf with the calves read ahead after it and the Tip.
+     */
+    static final int ITEMS_PER_STREAM = 32;
 
     private record Entry(Map<String, AttributeValue> item, long first, long next, long bytes) {}
 

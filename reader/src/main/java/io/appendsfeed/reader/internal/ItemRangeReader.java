@@ -149,12 +149,12 @@ final class ItemRangeReader {
 
     /**
      * The events of {@code [0, last]} of a stream read from its first item with one forward {@code Query}
-     * that goes on to the Tip (up to {@value #MAX_PAGE_ITEMS} items or DynamoDB's 1 MB a page): the items
-     * after the range are kept for the stream's next loads.
+     * that goes on towards the Tip (as many items as the item cache keeps for a stream, or DynamoDB's 1 MB
+     * a page): the items after the range are kept for the stream's next loads.
      */
     Map<Long, StoredEvent> readWhole(StreamName stream, long last) {
         Map<Long, StoredEvent> out = new HashMap<>();
-        long next = readFrom(stream, layouts.of(stream), 0, last, false, out, MAX_PAGE_ITEMS);
+        long next = readFrom(stream, layouts.of(stream), 0, last, false, out, ItemCache.ITEMS_PER_STREAM - 1);
         if (next >= 0 && next <= last) {
             out.putAll(read(stream, next, last, false));
         }

@@ -78,11 +78,11 @@ final class PartitionWalk {
                 state.pause(wait);
                 continue;
             }
-            for (EpochRecord r : page.records()) {
-                if (!ctx.scheduler().offer(partition, r)) {
+            if (!page.records().isEmpty()) {
+                if (!ctx.scheduler().offerAll(partition, page.records())) {
                     return; // the partition was closed under us (lease lost)
                 }
-                pos = r.next();
+                pos = page.records().get(page.records().size() - 1).next();
             }
             // a read that took the tail with it waits as an empty one would: reading again at once
             // could only find nothing, and would pay for the epoch's Tip to say so

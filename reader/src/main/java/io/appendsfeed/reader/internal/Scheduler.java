@@ -109,28 +109,49 @@ public final class Scheduler {
      * @return false when the partition is not open (it was closed: the caller must stop)
      */
     public boolean offer(PartitionId p, EpochRecord r) {
-        Map<StreamName, List<FeedEvent>> byStream = spans.apply(r.event());
+        return offerAll(p, List.of(r));
+    }
+
+    /**
+     * Adds the spans of epoch events read together, then starts calls: a stream's first call then
+     * carries all of its events the read brought (up to the batch limit), not those of the first epoch
+     * event that named it, so a body load knows how much of the stream it wants.
+     *
+     * @return false when the partition is not open (it was closed: the caller must stop)
+     */
+    public boolean offerAll(PartitionId p, List<EpochRecord> records) {
+        List<Map<StreamName, List<FeedEvent>>> decoded = new ArrayList<>(records.size());
+        for (EpochRecord r : records) {
+            decoded.add(spans.apply(r.event()));
+        }
         synchronized (this) {
             Slot slot = slots.get(p);
             if (slot == null) {
                 return false;
             }
-            Progress.Entry entry = slot.progress.begin(r.position(), r.next(), r.indexedAt());
-            for (Map.Entry<StreamName, List<FeedEvent>> e : byStream.entrySet()) {
-                StreamState s = slot.streams.get(e.getKey());
-                if (s == null) {
-                    s = new StreamState(e.getKey(), slot, positions.get(e.getKey()));
-                    slot.streams.put(e.getKey(), s);
-                }
-                if (s.add(entry, e.getValue())) {
-                    slot.progress.hold(entry);
-                }
-                after(s);
+            for (int k = 0; k < records.size(); k++) {
+                add(slot, records.get(k), decoded.get(k));
             }
-            slot.progress.complete(entry);
             pump();
             return true;
         }
+    }
+
+    /** The spans of one epoch event, added to their streams (caller holds the lock). */
+    private void add(Slot slot, EpochRecord r, Map<StreamName, List<FeedEvent>> byStream) {
+        Progress.Entry entry = slot.progress.begin(r.position(), r.next(), r.indexedAt());
+        for (Map.Entry<StreamName, List<FeedEvent>> e : byStream.entrySet()) {
+            StreamState s = slot.streams.get(e.getKey());
+            if (s == null) {
+                s = new StreamState(e.getKey(), slot, positions.get(e.getKey()));
+                slot.streams.put(e.getKey(), s);
+            }
+            if (s.add(entry, e.getValue())) {
+                slot.progress.hold(entry);
+            }
+            after(s);
+        }
+        slot.progress.complete(entry);
     }
 
     /** Queues a READY stream, forgets an IDLE one (remembering how far it got). */

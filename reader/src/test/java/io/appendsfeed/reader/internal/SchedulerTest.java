@@ -80,6 +80,31 @@ class SchedulerTest {
         assertThat(calls).contains("B-1@0:x");
     }
 
+    /**
+     * Epoch events read together are offered together: a stream's first call carries all its events
+     * they hold (up to the batch limit), so its body load knows how much of the stream it wants. Offered
+     * one by one, the first call started with the first epoch event's.
+     */
+    @Test
+    void a_streams_first_call_carries_all_its_events_of_the_epoch_events_offered_together() {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        Scheduler s = scheduler((stream, events) -> {
+            sizes.add(events.size());
+            return HandlerResult.handled();
+        }, 3, 4);
+        s.open(P, Checkpoint.START, null, List.of());
+        List<EpochRecord> read = new ArrayList<>();
+        for (int k = 0; k < 5; k++) {
+            read.add(EpochRecord.of(Checkpoint.of(0, offset++), T,
+                    new EpochEvent.Ingested(List.of(Span.of("A-1", 2L * k, "x", "y")), List.of())));
+        }
+
+        assertThat(s.offerAll(P, read)).isTrue();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.status(P).handled().equals(Checkpoint.of(0, 5)));
+        assertThat(sizes).as("one call, with the ten events").containsExactly(10);
+    }
+
     @Test
     void one_stream_is_never_handled_twice_at_once_while_others_run_in_parallel() throws Exception {
         Map<StreamName, AtomicInteger> inFlight = new ConcurrentHashMap<>();
