@@ -15,9 +15,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Loads the bodies of feed events from the store table, for many calls at once: events still in
- * the item cache cost nothing, streams whose events sit in their Tip (or that are not known yet)
- * have their Tips read together with {@code BatchGetItem}, the others are queried from the calf
- * holding their first event. Reads are eventually consistent; a call that misses an event (a
+ * the item cache cost nothing, a stream not known yet that likely has calves is read whole by one
+ * query (its items rounded to 4 KB together), streams whose events sit in their Tip (or that are not
+ * known yet) have their Tips read together with {@code BatchGetItem}, the others are queried from the
+ * calf holding their first event. Reads are eventually consistent; a call that misses an event (a
  * lagging replica) is read again once, strongly consistent, and never handed over with a gap.
  */
 public final class BodyLoader {
