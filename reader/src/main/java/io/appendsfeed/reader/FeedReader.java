@@ -191,7 +191,9 @@ public final class FeedReader implements AutoCloseable {
 
     /**
      * Starts (if not yet), reads every partition this instance holds until it has handled
-     * everything up to the tail, commits and closes: for readers hosted in AWS Lambda.
+     * everything up to the tail, commits and closes: for readers hosted in AWS Lambda. The tail is
+     * the one its reads found: a partition read to its tail is not read again (events appended
+     * meanwhile are the next run's), so a run pays for each epoch's Tip once.
      *
      * @return whether it caught up within {@code timeout}, and the lag per partition
      */

@@ -252,6 +252,7 @@ public final class PartitionCoordinator {
         synchronized (lock) {
             fresh = phase == Phase.NEW;
         }
+        ctx.scheduler().endAtTail();
         if (fresh) {
             start();
         }

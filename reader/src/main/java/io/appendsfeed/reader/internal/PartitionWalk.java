@@ -56,6 +56,12 @@ final class PartitionWalk {
             if (st == null || st.buffered() >= config.maxBufferedEpochEvents()) {
                 continue;
             }
+            if (atTail && ctx.scheduler().endsAtTail()) {
+                // a catch-up run ends at the tail it found: a poll could only find the next run's events, and
+                // would pay for the epoch's Tip (a Lambda reactor, once per invocation and partition)
+                ctx.scheduler().awaitCapacity(partition, 1, config.pollInterval());
+                continue;
+            }
             if (atTail && ctx.scheduler().busyWith(partition)) {
                 // at the tail, what was read still waiting and every handler busy: what a read found could
                 // not start sooner, and the read would pay for the epoch's Tip (each poll interval of a

@@ -428,6 +428,20 @@ public final class Scheduler {
         }
     }
 
+    private volatile boolean endsAtTail;
+
+    /**
+     * The reader ends once caught up ({@code runUntilCaughtUp}): a partition read to the tail it found
+     * reads no further, since what a later read found would be the next run's.
+     */
+    public void endAtTail() {
+        endsAtTail = true;
+    }
+
+    public boolean endsAtTail() {
+        return endsAtTail;
+    }
+
     /** No new handler calls start after this. */
     public synchronized void stopDispatching() {
         dispatching = false;

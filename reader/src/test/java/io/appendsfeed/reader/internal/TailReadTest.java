@@ -119,6 +119,41 @@ class TailReadTest {
         }
     }
 
+    /**
+     * A catch-up run ({@code runUntilCaughtUp}) ends at the tail its read found: the partition is not
+     * read again, not while its events are handled and not after, though more were appended meanwhile
+     * (they are the next run's). Each poll would pay for the epoch's Tip, in a Lambda reactor once per
+     * invocation and partition.
+     */
+    @Test
+    void a_catch_up_reads_to_the_tail_it_found_and_no_further() throws Exception {
+        try (CoreFixture f = new CoreFixture(1)) {
+            f.feed.ingest(f.feed.write("Account-1", "Opened"));
+            Recording feed = new Recording(f.feed);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            FeedReaderConfig config = f.config("once").start(StartPosition.beginning()).pollInterval(Duration.ofMillis(50)).build();
+            ReaderContext ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
+                entered.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                return HandlerResult.handled();
+            });
+            ctx.scheduler().endAtTail();
+            Lease lease = f.store.tryAcquire("once", P, config.owner(), config.leaseTimeout()).orElseThrow();
+            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+
+            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
+            f.feed.ingest(f.feed.write("Account-2", "Opened")); // appended while the run handles what it read
+            release.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(r::drained);
+
+            // twenty poll intervals after the run was drained: still the one read
+            await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3)).until(() -> feed.reads.equals(List.of("1@tail")));
+            assertThat(f.handled).containsExactly("Account-1@0:Opened");
+            f.close(ctx, r);
+        }
+    }
+
     @Test
     void a_read_cut_by_its_limit_is_followed_at_once() throws Exception {
         try (CoreFixture f = new CoreFixture(1)) {
