@@ -123,7 +123,8 @@ final class ItemRangeReader {
 
     /**
      * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves: it wants
-     * more events than the fullest Tip read so far held, or than the emptiest calf. Such a stream is read
+     * more events than the fullest Tip of its category read so far held, or than the emptiest calf of it
+     * ({@value #CALVED_GUESS} before any was read). Such a stream is read
      * whole by one forward {@code Query} ({@link #readWhole}), its calves and Tip rounded up to 4 KB
      * together as equinox-js's reader reads every stream; read by its Tip first, the Tip and the calves
      * are each rounded on their own. A wrong guess costs a request, not capacity: a query that finds

@@ -58,8 +58,13 @@ final class PartitionWalk {
             }
             if (atTail && ctx.scheduler().endsAtTail()) {
                 // a catch-up run ends at the tail it found: a poll could only find the next run's events, and
-                // would pay for the epoch's Tip (a Lambda reactor, once per invocation and partition)
-                ctx.scheduler().awaitCapacity(partition, 1, config.pollInterval());
+                // would pay for the epoch's Tip (a Lambda reactor, once per invocation and partition). Waits
+                // for what was read to be handled, then for the run to end, a poll interval at a time
+                if (st.buffered() > 0) {
+                    ctx.scheduler().awaitCapacity(partition, 1, config.pollInterval());
+                } else {
+                    state.pause(config.pollInterval());
+                }
                 continue;
             }
             if (atTail && ctx.scheduler().busyWith(partition)) {
