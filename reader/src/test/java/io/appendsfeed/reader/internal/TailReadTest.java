@@ -50,36 +50,57 @@ class TailReadTest {
         @Override public Duration age(PartitionId p, Checkpoint at, Instant now) { return feed.age(p, at, now); }
     }
 
+    /** A runner whose handler holds its first call until {@link #release}d, over a feed that records its reads. */
+    private static final class HeldRun {
+        final Recording feed;
+        final ReaderContext ctx;
+        final PartitionRunner runner;
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch released = new CountDownLatch(1);
+
+        /** @param endAtTail a catch-up run ({@code runUntilCaughtUp}) */
+        HeldRun(CoreFixture f, FeedReaderConfig config, boolean endAtTail) throws Exception {
+            feed = new Recording(f.feed);
+            ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
+                entered.countDown();
+                released.await(10, TimeUnit.SECONDS);
+                return HandlerResult.handled();
+            });
+            if (endAtTail) {
+                ctx.scheduler().endAtTail();
+            }
+            Lease lease = f.store.tryAcquire(config.group(), P, config.owner(), config.leaseTimeout()).orElseThrow();
+            runner = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
+        }
+
+        void release() {
+            released.countDown();
+        }
+    }
+
     @Test
     void a_read_that_took_the_tail_is_not_followed_by_polls_while_its_events_are_handled() throws Exception {
         try (CoreFixture f = new CoreFixture(1)) {
             f.feed.ingest(f.feed.write("Account-1", "Opened"), f.feed.write("Account-2", "Opened"));
             f.feed.ingest(f.feed.write("Account-1", "Changed"));
-            Recording feed = new Recording(f.feed);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
             // a long poll interval: the runner's waits at the tail are bounded by it
             FeedReaderConfig config = f.config("tail").start(StartPosition.beginning()).pollInterval(Duration.ofSeconds(30)).build();
-            ReaderContext ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
-                entered.countDown();
-                release.await(10, TimeUnit.SECONDS);
-                return HandlerResult.handled();
-            });
-            Lease lease = f.store.tryAcquire("tail", P, config.owner(), config.leaseTimeout()).orElseThrow();
-            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+            HeldRun run = new HeldRun(f, config, false);
+            Recording feed = run.feed;
+            PartitionRunner r = run.runner;
 
-            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
             // one read took the whole feed and its tail; while the handler holds its events nothing is read
             // again (before, an empty read followed at once, then one every 25, 50, 100... ms)
             await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> feed.reads.equals(List.of("2@tail")));
 
-            release.countDown();
+            run.release();
             await().atMost(Duration.ofSeconds(10)).until(r::drained);
             assertThat(f.handled).containsExactlyInAnyOrder("Account-1@0:Opened", "Account-2@0:Opened", "Account-1@1:Changed");
             // handled: the next read of the tail follows (its waits are those of an empty read)
             await().atMost(Duration.ofSeconds(10)).until(() -> feed.reads.size() >= 2);
             assertThat(feed.reads.get(1)).isEqualTo("0@tail");
-            f.close(ctx, r);
+            f.close(run.ctx, r);
         }
     }
 
@@ -91,31 +112,23 @@ class TailReadTest {
     void the_tail_is_not_polled_while_every_handler_is_busy_with_what_was_read() throws Exception {
         try (CoreFixture f = new CoreFixture(1)) {
             f.feed.ingest(f.feed.write("Account-1", "Opened"), f.feed.write("Account-2", "Opened"));
-            Recording feed = new Recording(f.feed);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
             // one handler, held by Account-1; Account-2's event waits for it. A short poll interval: each one
             // used to end in a read of the tail
             FeedReaderConfig config = f.config("busy").start(StartPosition.beginning()).pollInterval(Duration.ofMillis(50))
                     .maxConcurrentStreams(1).build();
-            ReaderContext ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
-                entered.countDown();
-                release.await(10, TimeUnit.SECONDS);
-                return HandlerResult.handled();
-            });
-            Lease lease = f.store.tryAcquire("busy", P, config.owner(), config.leaseTimeout()).orElseThrow();
-            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+            HeldRun run = new HeldRun(f, config, false);
+            Recording feed = run.feed;
+            PartitionRunner r = run.runner;
 
-            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
             // twenty poll intervals: no read after the one that took the tail
             await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3)).until(() -> feed.reads.equals(List.of("1@tail")));
 
-            release.countDown();
+            run.release();
             await().atMost(Duration.ofSeconds(10)).until(() -> f.handled.size() == 2 && r.drained());
             // handlers free: the tail is polled again, each poll interval
             await().atMost(Duration.ofSeconds(10)).until(() -> feed.reads.size() >= 3);
             assertThat(feed.reads.subList(1, 3)).containsOnly("0@tail");
-            f.close(ctx, r);
+            f.close(run.ctx, r);
         }
     }
 
@@ -129,28 +142,19 @@ class TailReadTest {
     void a_catch_up_reads_to_the_tail_it_found_and_no_further() throws Exception {
         try (CoreFixture f = new CoreFixture(1)) {
             f.feed.ingest(f.feed.write("Account-1", "Opened"));
-            Recording feed = new Recording(f.feed);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
             FeedReaderConfig config = f.config("once").start(StartPosition.beginning()).pollInterval(Duration.ofMillis(50)).build();
-            ReaderContext ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
-                entered.countDown();
-                release.await(10, TimeUnit.SECONDS);
-                return HandlerResult.handled();
-            });
-            ctx.scheduler().endAtTail();
-            Lease lease = f.store.tryAcquire("once", P, config.owner(), config.leaseTimeout()).orElseThrow();
-            PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
+            HeldRun run = new HeldRun(f, config, true);
+            Recording feed = run.feed;
+            PartitionRunner r = run.runner;
 
-            assertThat(entered.await(10, TimeUnit.SECONDS)).as("a handler call started").isTrue();
             f.feed.ingest(f.feed.write("Account-2", "Opened")); // appended while the run handles what it read
-            release.countDown();
+            run.release();
             await().atMost(Duration.ofSeconds(10)).until(r::drained);
 
             // twenty poll intervals after the run was drained: still the one read
             await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3)).until(() -> feed.reads.equals(List.of("1@tail")));
             assertThat(f.handled).containsExactly("Account-1@0:Opened");
-            f.close(ctx, r);
+            f.close(run.ctx, r);
         }
     }
 
