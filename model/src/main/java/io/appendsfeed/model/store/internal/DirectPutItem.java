@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.HttpExecuteRequest;
@@ -33,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.endpoints.DynamoDbEndpointParams;
 import software.amazon.awssdk.services.dynamodb.endpoints.DynamoDbEndpointProvider;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
@@ -45,18 +47,22 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
  * the handler's CPU; this path does what the call needs and nothing else (see samples/BENCHMARKS.md,
  * "Indexer profile", fourth round).
  *
- * <p>It is a shortcut, never a second source of truth: anything but a 200 with a matching checksum
- * (a failed condition, throttling, a validation error, a network error, a bad signature) returns
- * null, and the caller sends the same request through the SDK client, which retries, throws its
- * typed exceptions and reports what is wrong. Resending is what the SDK's own retry would do after
+ * <p>It is a shortcut, never a second source of truth. A failed condition is an answer, as the SDK
+ * gives it: a {@link ConditionalCheckFailedException}, with the item that refused the write when the
+ * request asked for it ({@code ReturnValuesOnConditionCheckFailure}). Sending that request again
+ * through the SDK would only be refused again, and DynamoDB charges every refused write: under
+ * contention that doubled the cost of each conflict. Anything else but a 200 with a matching checksum
+ * (throttling, a validation error, a network error, a bad signature) returns null, and the caller
+ * sends the same request through the SDK client, which retries, throws its typed exceptions and
+ * reports what is wrong. Resending is what the SDK's own retry would do after
  * such a failure; a conditional put whose first try landed fails its condition the second time, as
  * it would after an SDK retry. A response that says the request itself was refused (4xx other than a
  * failed condition or throttling: credentials, signature, validation) turns the shortcut off for good,
  * with one warning, so that a configuration it does not handle costs one extra call, not one per write.
  *
  * <p>Only requests it can write exactly are taken: an item, an optional condition expression with its
- * names and values, and {@code ReturnConsumedCapacity}; any other field sends the request through the
- * SDK.
+ * names and values, {@code ReturnValuesOnConditionCheckFailure} and {@code ReturnConsumedCapacity}; any
+ * other field sends the request through the SDK.
  */
 public final class DirectPutItem implements AutoCloseable {
 
@@ -133,12 +139,14 @@ public final class DirectPutItem implements AutoCloseable {
     /** Whether {@link #putItem} can take this request (see the class comment). */
     static boolean takes(PutItemRequest r) {
         return r.hasItem() && r.tableName() != null && r.returnValues() == null && r.returnItemCollectionMetrics() == null
-                && r.returnValuesOnConditionCheckFailure() == null && !r.hasExpected() && r.conditionalOperator() == null;
+                && !r.hasExpected() && r.conditionalOperator() == null;
     }
 
     /**
      * @return the response, or null when the request was not taken or did not succeed: then send it
      *         through the SDK (see the class comment)
+     * @throws ConditionalCheckFailedException when DynamoDB refused the write by its condition, as the SDK
+     *         would throw it (with the item that refused it, when the request asked for it)
      */
     public PutItemResponse putItem(PutItemRequest request) {
         if (!enabled || !takes(request)) {
@@ -184,6 +192,10 @@ public final class DirectPutItem implements AutoCloseable {
             byte[] bytes = read(response);
             failures.set(0); // an answer: the path reaches DynamoDB
             if (status != 200) {
+                ConditionalCheckFailedException failed = conditionFailed(status, bytes);
+                if (failed != null) {
+                    throw failed;
+                }
                 refused(status, bytes);
                 return null;
             }
@@ -192,6 +204,8 @@ public final class DirectPutItem implements AutoCloseable {
                 return null; // the response was damaged on its way: the SDK's resend finds out what happened
             }
             return response(bytes);
+        } catch (ConditionalCheckFailedException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             if (failures.incrementAndGet() >= MAX_FAILURES_IN_A_ROW) {
                 enabled = false;
@@ -311,6 +325,9 @@ public final class DirectPutItem implements AutoCloseable {
                 g.writeFieldName("ExpressionAttributeValues");
                 writeMap(g, r.expressionAttributeValues());
             }
+            if (r.returnValuesOnConditionCheckFailureAsString() != null) {
+                g.writeStringField("ReturnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailureAsString());
+            }
             if (r.returnConsumedCapacityAsString() != null) {
                 g.writeStringField("ReturnConsumedCapacity", r.returnConsumedCapacityAsString());
             }
@@ -371,6 +388,105 @@ public final class DirectPutItem implements AutoCloseable {
             g.writeString(s);
         }
         g.writeEndArray();
+    }
+
+    /**
+     * The SDK's exception for a write refused by its condition, from DynamoDB's answer (HTTP 400, type
+     * {@code ...#ConditionalCheckFailedException}, and the item when asked for); null for any other
+     * answer, or one it cannot read whole, which then goes to the SDK as before.
+     */
+    static ConditionalCheckFailedException conditionFailed(int status, byte[] bytes) {
+        if (status != 400) {
+            return null;
+        }
+        String type = null;
+        String message = null;
+        Map<String, AttributeValue> item = null;
+        try (JsonParser p = JSON.createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (field) {
+                    case "__type" -> type = p.getText();
+                    case "message", "Message" -> message = p.getText();
+                    case "Item" -> item = t == JsonToken.START_OBJECT ? readMap(p) : null;
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (type == null || !type.endsWith("#ConditionalCheckFailedException") && !type.equals("ConditionalCheckFailedException")) {
+            return null;
+        }
+        ConditionalCheckFailedException.Builder b = ConditionalCheckFailedException.builder()
+                .message(message)
+                .statusCode(status)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("ConditionalCheckFailedException").errorMessage(message)
+                        .serviceName("DynamoDb").build());
+        if (item != null) {
+            b.item(item);
+        }
+        return b.build();
+    }
+
+    /** An item in DynamoDB's JSON, the parser at its opening brace; the inverse of {@link #writeMap}. */
+    private static Map<String, AttributeValue> readMap(JsonParser p) throws IOException {
+        Map<String, AttributeValue> m = new java.util.LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("attribute " + name + " is not an object");
+            }
+            m.put(name, read(p));
+        }
+        return m;
+    }
+
+    /** One attribute value, the parser at its opening brace: {"S": ...} and the rest; see {@link #write}. */
+    private static AttributeValue read(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+            throw new IOException("an attribute value with no type");
+        }
+        String type = p.currentName();
+        JsonToken t = p.nextToken();
+        AttributeValue v = switch (type) {
+            case "S" -> AttributeValue.fromS(p.getText());
+            case "N" -> AttributeValue.fromN(p.getText());
+            case "B" -> AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(p.getBinaryValue()));
+            case "BOOL" -> AttributeValue.fromBool(p.getBooleanValue());
+            case "NULL" -> AttributeValue.fromNul(p.getBooleanValue());
+            case "M" -> AttributeValue.fromM(readMap(p));
+            case "L" -> {
+                List<AttributeValue> l = new java.util.ArrayList<>();
+                while (p.nextToken() == JsonToken.START_OBJECT) {
+                    l.add(read(p));
+                }
+                yield AttributeValue.fromL(l);
+            }
+            case "SS", "NS" -> {
+                List<String> l = new java.util.ArrayList<>();
+                while (p.nextToken() == JsonToken.VALUE_STRING) {
+                    l.add(p.getText());
+                }
+                yield type.equals("SS") ? AttributeValue.fromSs(l) : AttributeValue.fromNs(l);
+            }
+            case "BS" -> {
+                List<SdkBytes> l = new java.util.ArrayList<>();
+                while (p.nextToken() == JsonToken.VALUE_STRING) {
+                    l.add(SdkBytes.fromByteArrayUnsafe(p.getBinaryValue()));
+                }
+                yield AttributeValue.fromBs(l);
+            }
+            default -> throw new IOException("an attribute value of unknown type " + type);
+        };
+        if (t == null || p.nextToken() != JsonToken.END_OBJECT) {
+            throw new IOException("an attribute value with more than one type");
+        }
+        return v;
     }
 
     /** The fields of a PutItem response this path asks for: the consumed capacity, if any. */

@@ -43,6 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /**
@@ -134,7 +135,7 @@ class DirectPutItemTest {
     }
 
     @Test
-    void a_failed_condition_and_a_request_it_cannot_write_exactly_are_left_to_the_sdk(LocalDynamo local) {
+    void a_failed_condition_is_the_sdks_exception_and_a_request_it_cannot_write_exactly_is_left_to_the_sdk(LocalDynamo local) {
         String table = table(local);
         DirectPutItem direct = DirectPutItem.of(local.dynamo());
         Map<String, AttributeValue> first = Map.of("p", AttributeValue.fromS("x"), "i", AttributeValue.fromN("0"),
@@ -144,16 +145,56 @@ class DirectPutItemTest {
 
         Map<String, AttributeValue> second = Map.of("p", AttributeValue.fromS("x"), "i", AttributeValue.fromN("0"),
                 "v", AttributeValue.fromS("second"));
-        assertThat(direct.putItem(once.item(second).build())).as("refused by its condition").isNull();
+        // as the SDK throws it, not resent through the SDK to be refused (and charged) a second time
+        assertThatThrownBy(() -> direct.putItem(once.item(second).build()))
+                .isInstanceOfSatisfying(ConditionalCheckFailedException.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ConditionalCheckFailedException");
+                    assertThat(e.hasItem()).as("not asked for").isFalse();
+                });
         assertThat(direct.enabled()).as("a failed condition blames the request, not the path").isTrue();
-        assertThatThrownBy(() -> local.dynamo().putItem(once.item(second).build()))
-                .isInstanceOf(ConditionalCheckFailedException.class);
         assertThat(direct.putItem(PutItemRequest.builder().tableName(table).item(second).returnValues(ReturnValue.ALL_OLD).build()))
                 .as("ReturnValues is not a field it writes").isNull();
         var got = local.dynamo().getItem(b -> b.tableName(table).consistentRead(true)
                 .key(Map.of("p", AttributeValue.fromS("x"), "i", AttributeValue.fromN("0")))).item();
         assertThat(got.get("v").s()).isEqualTo("first");
         direct.close();
+    }
+
+    @Test
+    void a_refusal_asked_for_the_item_returns_it_whole_with_every_kind_of_value(LocalDynamo local) {
+        String table = table(local);
+        DirectPutItem direct = DirectPutItem.of(local.dynamo());
+        local.dynamo().putItem(conditional(table, everyKind("held", 0)));
+
+        PutItemRequest again = PutItemRequest.builder().tableName(table).item(everyKind("held", 0))
+                .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", "p"))
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
+        ConditionalCheckFailedException viaSdk = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> local.dynamo().putItem(again), ConditionalCheckFailedException.class);
+        ConditionalCheckFailedException viaDirect = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> direct.putItem(again), ConditionalCheckFailedException.class);
+
+        assertThat(viaSdk.item()).isEqualTo(everyKind("held", 0));
+        assertThat(viaDirect).isNotNull();
+        assertThat(viaDirect.item()).isEqualTo(viaSdk.item());
+        direct.close();
+    }
+
+    @Test
+    void only_a_failed_condition_is_read_as_one() {
+        assertThat(DirectPutItem.conditionFailed(400, ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException\","
+                + "\"message\":\"The conditional request failed\"}").getBytes(StandardCharsets.UTF_8)))
+                .isNotNull().hasMessageContaining("The conditional request failed");
+        assertThat(DirectPutItem.conditionFailed(400, ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#ValidationException\","
+                + "\"message\":\"One or more parameter values were invalid\"}").getBytes(StandardCharsets.UTF_8)))
+                .as("left to the SDK, which says what is wrong").isNull();
+        assertThat(DirectPutItem.conditionFailed(500, "{\"__type\":\"x#ConditionalCheckFailedException\"}".getBytes(StandardCharsets.UTF_8)))
+                .isNull();
+        assertThat(DirectPutItem.conditionFailed(400, ("{\"__type\":\"x#ConditionalCheckFailedException\",\"Item\":{\"p\":{\"Q\":\"?\"}}}")
+                .getBytes(StandardCharsets.UTF_8))).as("an item it cannot read whole: left to the SDK").isNull();
+        assertThat(DirectPutItem.conditionFailed(400, "not json".getBytes(StandardCharsets.UTF_8))).isNull();
     }
 
     @Test
