@@ -38,17 +38,25 @@ import java.util.Objects;
  *               Propulsion) see the epoch that much later; readers that query forwards (appendsfeed's)
  *               and writers do not depend on it. {@link Duration#ZERO} moves the Tip with every write.
  *               Default {@value #DEFAULT_TIP_LAG_MILLIS} ms. See the README, "Writing an epoch"
+ * @param conflictBackoff after a second conflict in a row on one partition (writers racing for it), the
+ *                        write waits a random time up to this times the conflicts in a row (at most 8
+ *                        times): fewer refused writes, each of which DynamoDB charges. The first
+ *                        conflict is retried at once. Default {@value #DEFAULT_CONFLICT_BACKOFF_MILLIS}
+ *                        ms; {@link Duration#ZERO} retries at once always. See the README, "Many writers
+ *                        on one partition"
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
                             CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics,
-                            Duration tipLag) {
+                            Duration tipLag, Duration conflictBackoff) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
     public static final long DEFAULT_TIP_LAG_MILLIS = 1000;
     public static final Duration DEFAULT_TIP_LAG = Duration.ofMillis(DEFAULT_TIP_LAG_MILLIS);
+    public static final long DEFAULT_CONFLICT_BACKOFF_MILLIS = 4;
+    public static final Duration DEFAULT_CONFLICT_BACKOFF = Duration.ofMillis(DEFAULT_CONFLICT_BACKOFF_MILLIS);
 
     public IndexerConfig {
         if (indexTable == null || indexTable.isBlank()) {
@@ -77,6 +85,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         if (tipLag == null || tipLag.isNegative()) {
             throw new IllegalArgumentException("tipLag must be >= 0, was " + tipLag);
         }
+        if (conflictBackoff == null || conflictBackoff.isNegative() || conflictBackoff.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new IllegalArgumentException("conflictBackoff must be from 0 to 1 s, was " + conflictBackoff);
+        }
     }
 
     public static Builder builder(String indexTable) {
@@ -86,7 +97,8 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
                 .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter)
-                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics).tipLag(tipLag);
+                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics).tipLag(tipLag)
+                .conflictBackoff(conflictBackoff);
     }
 
     public static final class Builder {
@@ -103,6 +115,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private boolean storePredatesFeed;
         private Metrics metrics = Metrics.NONE;
         private Duration tipLag = DEFAULT_TIP_LAG;
+        private Duration conflictBackoff = DEFAULT_CONFLICT_BACKOFF;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
@@ -120,10 +133,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder storePredatesFeed(boolean v) { this.storePredatesFeed = v; return this; }
         public Builder metrics(Metrics v) { this.metrics = v; return this; }
         public Builder tipLag(Duration v) { this.tipLag = v; return this; }
+        public Builder conflictBackoff(Duration v) { this.conflictBackoff = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, tipLag);
+                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, tipLag, conflictBackoff);
         }
     }
 }

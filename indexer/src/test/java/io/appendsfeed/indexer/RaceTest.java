@@ -73,4 +73,51 @@ class RaceTest {
         }
         new FeedReadback(local.dynamo(), table, 1).assertExactly(expected);
     }
+
+    /**
+     * As shards' indexers race (each with streams of its own): the first conflict of a batch reads the
+     * epoch from where the writer was; a later one follows the winner by the item its refused write
+     * returned, reads nothing, and sends the same write again.
+     */
+    @Test
+    void a_writer_that_loses_again_follows_the_winner_without_reading_and_sends_the_same_write(LocalDynamo local) {
+        String table = IndexerTables.index(local);
+        Indexer other = Indexer.start(local.dynamo(), IndexerConfig.builder(table).build());
+        List<String> ops = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Runnable[] onRead = {() -> { }};
+        Indexer racer = Indexer.start(local.dynamo(), IndexerConfig.builder(table).meter(new io.appendsfeed.model.store.CapacityMeter() {
+            @Override
+            public void consumed(String operation, String t, io.appendsfeed.model.store.Capacity capacity) {
+                ops.add(operation);
+                if (operation.equals("Query")) {
+                    Runnable r = onRead[0];
+                    onRead[0] = () -> { };
+                    r.run(); // the other indexer writes again between this read and the racer's next write
+                }
+            }
+
+            @Override
+            public void refused(String operation, String t) {
+                ops.add("refused " + operation);
+            }
+        }).build());
+        StreamName mine = StreamName.parse("Account-mine");
+        StreamName theirs = StreamName.parse("Account-theirs");
+        assertThat(racer.ingestSpans(List.of(span(mine, 0))).complete()).isTrue();
+        assertThat(other.ingestSpans(List.of(span(theirs, 0))).complete()).isTrue();
+        onRead[0] = () -> assertThat(other.ingestSpans(List.of(span(theirs, 1))).complete()).isTrue();
+        ops.clear();
+
+        BatchOutcome o = racer.ingestSpans(List.of(span(mine, 1)));
+
+        assertThat(o.complete()).isTrue();
+        assertThat(o.conflicts()).isEqualTo(2);
+        assertThat(ops).as("refused at the version it had; one read; refused again; the same write after the winner")
+                .containsExactly("refused PutItem", "Query", "refused PutItem", "PutItem", "UpdateItem");
+        new FeedReadback(local.dynamo(), table, 1).assertExactly(Map.of(mine, List.of("E0", "E1"), theirs, List.of("E0", "E1")));
+    }
+
+    private static SourceSpan span(StreamName stream, long index) {
+        return SourceSpan.of(new Span(stream, index, List.of("E" + index)), stream + "@" + index);
+    }
 }

@@ -8,6 +8,7 @@ import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochDecider;
+import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.EpochState;
 import io.appendsfeed.model.feed.EpochWrite;
@@ -19,8 +20,9 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,10 @@ import org.slf4j.LoggerFactory;
 public final class EpochIngester {
 
     private static final Logger log = LoggerFactory.getLogger(EpochIngester.class);
+    /** After a batch's first conflict, every how many conflicts the epoch is read rather than followed by the refusals alone. */
+    static final int READ_EVERY_CONFLICTS = 3;
+    /** The backoff after a conflict grows with the conflicts in a row up to this many times {@link IndexerConfig#conflictBackoff()}. */
+    static final int BACKOFF_STEPS = 8;
 
     private final PartitionId partition;
     private final AppendsEpoch epochs;
@@ -70,29 +76,47 @@ public final class EpochIngester {
             List<SourceSpan> rest = spans;
             EpochState s = active();
             int conflicts = 0;
+            EpochWrite carried = null; // a decision that still holds after a lost race, and its bytes
+            AppendsEpoch.Encoded carriedBytes = null;
             while (!rest.isEmpty()) {
-                Set<StreamName> unknown = new LinkedHashSet<>();
-                EpochState cur = s;
-                rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
-                Map<StreamName, Long> before = new HashMap<>(prior.lookup(s.epoch(), unknown, horizon));
-                Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
-                EpochWrite d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
+                EpochWrite d;
+                if (carried != null) {
+                    d = carried;
+                    carried = null;
+                } else {
+                    Set<StreamName> unknown = new LinkedHashSet<>();
+                    EpochState cur = s;
+                    rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
+                    Map<StreamName, Long> before = new HashMap<>(prior.lookup(s.epoch(), unknown, horizon));
+                    Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
+                    d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
+                }
                 if (d.writes()) {
                     boolean last = d.remainder() == null && d.consumed() == rest.size();
                     boolean moveTip = d.close() || (last && !moreWaiting) || tipBehindTooLong(s.epoch());
-                    Optional<EpochState> written = epochs.append(partition, s, d.events(), moveTip);
-                    if (written.isEmpty()) {
+                    AppendsEpoch.Encoded bytes = carriedBytes != null ? carriedBytes : epochs.encode(d.events());
+                    carriedBytes = null;
+                    AppendsEpoch.Appended written = epochs.append(partition, s, bytes, moveTip);
+                    if (!written.written()) {
                         c.conflicts++;
                         if (++conflicts > config.maxConflictRetries()) {
                             throw new IngestConflictException(partition, conflicts);
                         }
-                        log.warn("partition {} epoch {}: conflict at version {}, catching up and retrying", partition, s.epoch(), s.version());
-                        s = state = epochs.catchUp(partition, s, true);
-                        s = moveOnIfClosed(s);
+                        log.debug("partition {} epoch {}: conflict at version {}, following the writer that won", partition,
+                                s.epoch(), s.version());
+                        AppendsEpoch.Since since = follow(written, conflicts);
+                        if (conflicts > 1) {
+                            backOff(conflicts);
+                        }
+                        s = state = moveOnIfClosed(since.state());
+                        if (s == since.state() && EpochDecider.stillHolds(d, s, since.events(), rest, config.limits())) {
+                            carried = d; // the winner's events touch none of this write's streams: the same write goes next
+                            carriedBytes = bytes;
+                        }
                         continue;
                     }
                     conflicts = 0;
-                    s = state = written.get();
+                    s = state = written.state();
                     c.writes++;
                 }
                 c.accepted += d.acceptedEvents();
@@ -136,6 +160,42 @@ public final class EpochIngester {
                 log.warn("partition {}: {} of {} spans settled, then failed: {}", partition, settled, spans.size(), e.toString());
             }
             return c.outcome(state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, e);
+        }
+    }
+
+    /**
+     * Where the epoch stands after a lost race. The refused write returned the winner's item, which is
+     * usually all that was missed once this writer is current: it is folded, and nothing is read. The
+     * first conflict of a batch reads the epoch from there instead (the writer may have been behind by
+     * many writes since its last batch), as does every {@value #READ_EVERY_CONFLICTS}th one after it,
+     * so that a writer far behind does not step through the epoch one refused write at a time.
+     */
+    private AppendsEpoch.Since follow(AppendsEpoch.Appended refused, int conflicts) {
+        if (!refused.others().isEmpty() && conflicts > 1 && conflicts % READ_EVERY_CONFLICTS != 0) {
+            return new AppendsEpoch.Since(refused.state(), refused.others());
+        }
+        AppendsEpoch.Since read = epochs.follow(partition, refused.state(), true);
+        if (refused.others().isEmpty()) {
+            return read;
+        }
+        List<EpochEvent> all = new ArrayList<>(refused.others());
+        all.addAll(read.events());
+        return new AppendsEpoch.Since(read.state(), all);
+    }
+
+    /**
+     * Waits a random time up to {@link IndexerConfig#conflictBackoff()} times the conflicts in a row
+     * (at most {@value #BACKOFF_STEPS} times), before the write after a second or later conflict. The
+     * first conflict of a batch is usually this writer having been away while others wrote, and is
+     * retried at once; a second means writers are racing for the partition. Each of them is refused
+     * by all but one write per round, and DynamoDB charges every refused write, so spreading their
+     * retries out turns refused writes into successful ones (see the indexer's README, "Many writers
+     * on one partition").
+     */
+    private void backOff(int conflicts) {
+        long most = config.conflictBackoff().toNanos() * Math.min(conflicts, BACKOFF_STEPS);
+        if (most > 0) {
+            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(most + 1));
         }
     }
 

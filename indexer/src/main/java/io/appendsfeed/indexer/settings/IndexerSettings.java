@@ -30,6 +30,8 @@ import java.util.function.Function;
  *     they start (default false; see the indexer README, "Never a silent gap")</td></tr>
  * <tr><td>{@code APPENDS_TIP_LAG_MS}</td><td>how long an epoch's Tip may lag while the source says more records are
  * waiting (default 1000; 0 never)</td></tr>
+ * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the step of the random wait before retrying a write after a
+ * second conflict in a row on a partition (default 4; 0 retries at once; at most 1000)</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
  * <tr><td>{@code AWS_REGION}</td><td>the region (set by Lambda; default: the SDK's region chain)</td></tr>
  * </table>
@@ -47,6 +49,7 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
     public static final String ALLOW_GAPS = "APPENDS_ALLOW_GAPS";
     public static final String STORE_PREDATES_FEED = "APPENDS_STORE_PREDATES_FEED";
     public static final String TIP_LAG_MS = "APPENDS_TIP_LAG_MS";
+    public static final String CONFLICT_BACKOFF_MS = "APPENDS_CONFLICT_BACKOFF_MS";
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
@@ -82,6 +85,8 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
                 .storeTable(store)
                 .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
                 .tipLag(Duration.ofMillis(numberOrZero(env, TIP_LAG_MS, IndexerConfig.DEFAULT_TIP_LAG_MILLIS)))
+                .conflictBackoff(Duration.ofMillis(number(env, CONFLICT_BACKOFF_MS, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS,
+                        0, 1000, "a whole number of milliseconds from 0 to 1000")))
                 .build();
         return new IndexerSettings(store, config,
                 DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));

@@ -3,6 +3,7 @@ package io.appendsfeed.indexer.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.kcl.KclSettings;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
@@ -17,7 +18,7 @@ class IndexerSettingsTest {
     private static final Map<String, String> ENV = Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_STORE_TABLE", "orders",
             "APPENDS_PARTITIONS", "3", "APPENDS_EPOCH_MAX_EVENTS", "5000", "APPENDS_ALLOW_GAPS", "yes",
             "APPENDS_STORE_PREDATES_FEED", "true", "APPENDS_TIP_LAG_MS", "250", "APPENDS_DYNAMODB_ENDPOINT", "http://localhost:8000",
-            "APPENDS_BATCH_SIZE", "100");
+            "APPENDS_BATCH_SIZE", "100", "APPENDS_CONFLICT_BACKOFF_MS", "10");
 
     @Test
     void every_deployable_reads_the_shared_settings_alike() {
@@ -28,6 +29,9 @@ class IndexerSettingsTest {
         assertThat(s.config().allowGaps()).isTrue();
         assertThat(s.config().storePredatesFeed()).isTrue();
         assertThat(s.config().tipLag()).isEqualTo(Duration.ofMillis(250));
+        assertThat(s.config().conflictBackoff()).isEqualTo(Duration.ofMillis(10));
+        assertThat(IndexerSettings.from(Map.of("APPENDS_INDEX_TABLE", "i")::get).config().conflictBackoff())
+                .isEqualTo(IndexerConfig.DEFAULT_CONFLICT_BACKOFF);
         assertThat(s.dynamo().endpoint()).contains(URI.create("http://localhost:8000"));
 
         assertThat(LambdaSettings.from(ENV::get).config()).isEqualTo(s.config());
@@ -41,6 +45,8 @@ class IndexerSettingsTest {
         assertThatThrownBy(() -> IndexerSettings.from(Map.<String, String>of()::get)).hasMessageContaining("APPENDS_INDEX_TABLE");
         assertThatThrownBy(() -> IndexerSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_TIP_LAG_MS", "-5")::get))
                 .hasMessageContaining("APPENDS_TIP_LAG_MS").hasMessageContaining("-5");
+        assertThatThrownBy(() -> IndexerSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_CONFLICT_BACKOFF_MS", "5000")::get))
+                .hasMessageContaining("APPENDS_CONFLICT_BACKOFF_MS").hasMessageContaining("5000");
         assertThatThrownBy(() -> KclSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_STORE_TABLE", "s",
                 "APPENDS_PARTITIONS", "0")::get)).hasMessageContaining("APPENDS_PARTITIONS");
     }

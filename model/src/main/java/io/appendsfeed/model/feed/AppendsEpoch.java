@@ -71,10 +71,33 @@ public final class AppendsEpoch {
 
     /** {@code state} plus the epoch events written after it. */
     public EpochState catchUp(PartitionId partition, EpochState state, boolean consistent) {
+        return fold(partition, state, consistent, null); // a cold load's events are not kept, only their fold
+    }
+
+    /**
+     * Where an epoch stands beyond a state its writer had: the state now, and the events other writers
+     * appended since, in order (for a writer to tell whether they touch what it was about to write).
+     *
+     * @param state the state after {@code events}
+     * @param events the epoch events after the state the writer had, oldest first
+     */
+    public record Since(EpochState state, List<EpochEvent> events) {
+        public Since {
+            events = List.copyOf(events);
+        }
+    }
+
+    /** {@code state} plus the epoch events written after it, and those events: one query from its version. */
+    public Since follow(PartitionId partition, EpochState state, boolean consistent) {
+        List<EpochEvent> seen = new ArrayList<>();
+        return new Since(fold(partition, state, consistent, seen), seen);
+    }
+
+    private EpochState fold(PartitionId partition, EpochState state, boolean consistent, List<EpochEvent> seen) {
         Read read = Read.forward(state.version());
         try (Stream<StoredEvent> events = index.read(stream(partition, state.epoch()), consistent ? read.strongly() : read)) {
             EpochState[] s = {state};
-            events.forEach(e -> s[0] = evolve(s[0], e));
+            events.forEach(e -> s[0] = evolve(s[0], e, seen));
             return s[0];
         }
     }
@@ -100,20 +123,70 @@ public final class AppendsEpoch {
 
     /** @param moveTip false to leave the epoch's Tip behind (see {@link StoreClient#appendAsCalf(StreamName, long, List, boolean)}) */
     public Optional<EpochState> append(PartitionId partition, EpochState state, List<EpochEvent> events, boolean moveTip) {
+        Appended r = append(partition, state, encode(events), moveTip);
+        return r.written() ? Optional.of(r.state()) : Optional.empty();
+    }
+
+    /**
+     * Epoch events encoded for {@link #append(PartitionId, EpochState, Encoded, boolean)}: a writer that
+     * loses a race and finds its decision still holds sends the same bytes again, not encoding them twice.
+     */
+    public record Encoded(List<EpochEvent> events, List<EventData> data, Instant at) {
+        public Encoded {
+            events = List.copyOf(events);
+            data = List.copyOf(data);
+        }
+    }
+
+    public Encoded encode(List<EpochEvent> events) {
         Instant now = clock.instant();
         List<EventData> data = new ArrayList<>(events.size());
         for (EpochEvent e : events) {
             data.add(EventData.of(e.type(), FeedCodec.encode(e)).withTimestamp(now));
         }
-        AppendResult r = index.appendAsCalf(stream(partition, state.epoch()), state.version(), data, moveTip);
-        if (r instanceof AppendResult.Conflict) {
-            return Optional.empty();
+        return new Encoded(events, data, now);
+    }
+
+    /**
+     * The outcome of an append.
+     *
+     * @param written whether the events were appended
+     * @param state written: the state after them. Refused: the state the writer had, followed by the
+     *              events of the writer that won ({@code others}), when the refusal showed them
+     * @param others refused: the events another writer appended at the version this append wanted, as
+     *               the refusal returned them (no read); empty when it did not, or when written
+     */
+    public record Appended(boolean written, EpochState state, List<EpochEvent> others) {
+        public Appended {
+            others = List.copyOf(others);
+        }
+    }
+
+    /**
+     * Appends {@code events} if the epoch is still at {@code state.version()}; on a conflict, follows the
+     * writer that won as far as the refusal shows it (its item, returned by the refused write).
+     *
+     * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
+     */
+    public Appended append(PartitionId partition, EpochState state, Encoded events, boolean moveTip) {
+        AppendResult r = index.appendAsCalf(stream(partition, state.epoch()), state.version(), events.data(), moveTip);
+        if (r instanceof AppendResult.Conflict c) {
+            List<EpochEvent> others = new ArrayList<>(c.found().size());
+            EpochState s = state;
+            try {
+                for (StoredEvent e : c.found()) {
+                    s = evolve(s, e, others);
+                }
+            } catch (RuntimeException unreadable) {
+                return new Appended(false, state, List.of()); // read as usual, where a broken item is reported
+            }
+            return new Appended(false, s, others);
         }
         EpochState s = state;
-        for (int k = 0; k < events.size(); k++) {
-            s = s.evolve(events.get(k), data.get(k).data().length, now);
+        for (int k = 0; k < events.events().size(); k++) {
+            s = s.evolve(events.events().get(k), events.data().get(k).data().length, events.at());
         }
-        return Optional.of(s);
+        return new Appended(true, s, List.of());
     }
 
     /**
@@ -137,10 +210,15 @@ public final class AppendsEpoch {
         index.moveTip(stream(partition, epoch));
     }
 
-    private static EpochState evolve(EpochState s, StoredEvent e) {
+    /** @param seen where the decoded event goes too; null for none */
+    private static EpochState evolve(EpochState s, StoredEvent e, List<EpochEvent> seen) {
         if (e.index() != s.version()) {
             throw new IllegalStateException("epoch " + e.stream() + " read event " + e.index() + " where " + s.version() + " was next");
         }
-        return s.evolve(decode(e), e.data() == null ? 0 : e.data().length, e.timestamp());
+        EpochEvent event = decode(e);
+        if (seen != null) {
+            seen.add(event);
+        }
+        return s.evolve(event, e.data() == null ? 0 : e.data().length, e.timestamp());
     }
 }

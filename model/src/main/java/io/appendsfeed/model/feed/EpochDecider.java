@@ -171,6 +171,52 @@ public final class EpochDecider {
         return new EpochWrite(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);
     }
 
+    /**
+     * Whether {@code write}, decided on an earlier state, is still what {@link #decide} decides on
+     * {@code after}: that state followed by {@code since}, events other writers appended meanwhile. It
+     * is when none of them touches a stream of {@code inputs} (so every stream's next index, and whether
+     * the epoch holds it, is what the decision saw), none closes the epoch, and {@code after} leaves room
+     * for the whole write without reaching a limit (the limit checks only grow stricter as the epoch
+     * fills, so passing them at the end passes each along the way). A writer that lost a race then sends
+     * the same write at the new version without deciding or encoding again. Conservative: false sends the
+     * writer back to {@link #decide}, never to a different write.
+     *
+     * @param inputs the inputs {@code write} was decided on
+     */
+    public static boolean stillHolds(EpochWrite write, EpochState after, List<EpochEvent> since,
+                                     List<? extends Input> inputs, EpochLimits limits) {
+        if (write.ingested() == null || write.close() || after.isClosed()
+                || after.version() + 1 >= limits.maxEvents()
+                || after.bytes() + countedBytes(write) > limits.maxBytes()
+                || after.next().size() + write.ingested().add().size() > limits.maxStreams()) {
+            return false;
+        }
+        Set<StreamName> mine = new java.util.HashSet<>(inputs.size() * 2);
+        for (Input in : inputs) {
+            mine.add(in.span().stream());
+        }
+        for (EpochEvent e : since) {
+            if (!(e instanceof EpochEvent.Ingested other) || touches(other.add(), mine) || touches(other.app(), mine)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The bytes {@link #decide} counted against the epoch's limit for {@code write}: its body, and one comma more when both lists hold spans. */
+    private static long countedBytes(EpochWrite write) {
+        return write.bodyBytes() + (!write.ingested().add().isEmpty() && !write.ingested().app().isEmpty() ? 1 : 0);
+    }
+
+    private static boolean touches(List<Span> spans, Set<StreamName> streams) {
+        for (Span s : spans) {
+            if (streams.contains(s.stream())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The longest prefix of {@code span} whose bytes fit {@code room}, or null when not even one type does. */
     private static Span fitting(Span span, long room, boolean joins) {
         long used = joins ? 0 : jsonBytes(span.prefix(1)) + 1 - typeBytes(span.types().get(0));

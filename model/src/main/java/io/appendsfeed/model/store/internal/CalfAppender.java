@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoredEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * Calf-first appends (the index table's epochs): the new events go into an item of their own, keyed
@@ -136,11 +138,11 @@ public final class CalfAppender {
         try {
             spent[0] = spent[0].plus(dynamo.putItem(PutItemRequest.builder().item(calf)
                     .conditionExpression("attribute_not_exists(#p)")
-                    .expressionAttributeNames(Map.of("#p", Fields.P))).capacity());
+                    .expressionAttributeNames(Map.of("#p", Fields.P))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).capacity());
         } catch (ConditionalCheckFailedException e) {
-            // another writer holds this index: what it wrote is read from the items, not the Tip
-            cache.remove(stream);
-            return new AppendResult.Conflict(expected + 1, null, spent[0]);
+            // another writer holds this index: what it wrote is in its item, which the refusal returns
+            return held(stream, expected, tip, e, spent[0]);
         }
         Lag lag = lagging.get(stream);
         long held = (lag != null ? lag.calfBytes() : tip == null ? 0 : tip.calfBytes()) + calfBytes;
@@ -154,6 +156,41 @@ public final class CalfAppender {
         }
         AppendResult withdrawn = advance(stream, next, held, expected, spent);
         return withdrawn != null ? withdrawn : new AppendResult.Written(next, cachedEtag(stream), false, spent[0]);
+    }
+
+    /**
+     * The conflict of a calf refused at {@code expected}, with the events of the item that holds that key,
+     * as the refusal returned it: the writer that won can be followed without reading the stream. Without
+     * the item (a server that does not return it), or with one that cannot be read, nothing is found and
+     * the caller reads.
+     *
+     * <p>The Tip as this appender knew it stays known, with the winner's calf counted in its calf bytes:
+     * whether it holds events (it does not, among calf-first writers) is all the next append needs, so
+     * the next append does not read it again. Without the item it is forgotten, and read again.
+     */
+    private AppendResult.Conflict held(StreamName stream, long expected, TipState tip, ConditionalCheckFailedException e,
+                                       Capacity spent) {
+        if (e.hasItem() && !e.item().isEmpty()) {
+            try {
+                Map<String, AttributeValue> item = e.item();
+                if (!Items.isTip(item) && Items.rangeKey(item) == expected) {
+                    List<StoredEvent> found = Items.events(stream, item, true, expected, Long.MAX_VALUE);
+                    if (!found.isEmpty()) {
+                        long size = ItemSize.item(item);
+                        TipState known = tip != null ? tip : new TipState(0, null, 0, 0, 0, null);
+                        cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
+                                known.calfBytes() + size, known.item()));
+                        lagging.computeIfPresent(stream, (k, lag) -> new Lag(lag.version(), lag.calfBytes() + size, lag.since()));
+                        return new AppendResult.Conflict(Items.next(stream, item), null, spent, found);
+                    }
+                }
+            } catch (RuntimeException unreadable) {
+                log.debug("{}: the item that refused a calf at {} cannot be read here ({}); the caller reads the stream",
+                        stream, expected, unreadable.toString());
+            }
+        }
+        cache.remove(stream);
+        return new AppendResult.Conflict(expected + 1, null, spent);
     }
 
     private String cachedEtag(StreamName stream) {
