@@ -38,12 +38,12 @@ import java.util.Objects;
  *               Propulsion) see the epoch that much later; readers that query forwards (appendsfeed's)
  *               and writers do not depend on it. {@link Duration#ZERO} moves the Tip with every write.
  *               Default {@value #DEFAULT_TIP_LAG_MILLIS} ms. See the README, "Writing an epoch"
- * @param conflictBackoff after a second conflict in a row on one partition (writers racing for it), the
- *                        write waits a random time up to this times the conflicts in a row (at most 8
- *                        times): fewer refused writes, each of which DynamoDB charges. The first
- *                        conflict is retried at once. Default {@value #DEFAULT_CONFLICT_BACKOFF_MILLIS}
- *                        ms; {@link Duration#ZERO} retries at once always. See the README, "Many writers
- *                        on one partition"
+ * @param conflictBackoff after a conflict on a partition (another writer got there first), the write
+ *                        waits a random time up to this times the conflicts in a row (at most 8 times)
+ *                        before it goes again: racing writers spread out, and fewer of their writes are
+ *                        refused, each of which DynamoDB charges. Default
+ *                        {@value #DEFAULT_CONFLICT_BACKOFF_MILLIS} ms; {@link Duration#ZERO} retries at
+ *                        once. See the README, "Many writers on one partition"
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,

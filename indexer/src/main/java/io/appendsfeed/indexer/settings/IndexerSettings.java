@@ -31,7 +31,7 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_TIP_LAG_MS}</td><td>how long an epoch's Tip may lag while the source says more records are
  * waiting (default 1000; 0 never)</td></tr>
  * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the step of the random wait before retrying a write after a
- * second conflict in a row on a partition (default 4; 0 retries at once; at most 1000)</td></tr>
+ * conflict on a partition, times the conflicts in a row (default 4; 0 retries at once; at most 1000)</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
  * <tr><td>{@code AWS_REGION}</td><td>the region (set by Lambda; default: the SDK's region chain)</td></tr>
  * </table>
