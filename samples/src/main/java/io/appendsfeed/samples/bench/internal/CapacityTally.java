@@ -11,10 +11,21 @@ public final class CapacityTally implements CapacityMeter {
     private final DoubleAdder read = new DoubleAdder();
     private final DoubleAdder write = new DoubleAdder();
     private final LongAdder calls = new LongAdder();
+    private final LongAdder refused = new LongAdder();
 
     @Override
     public void consumed(String operation, String table, Capacity capacity) {
         add(capacity.readUnits(), capacity.writeUnits());
+    }
+
+    @Override
+    public void refused(String operation, String table) {
+        refused.increment();
+    }
+
+    /** Writes DynamoDB refused by their condition, as the client that sent them heard. */
+    public long refused() {
+        return refused.sum();
     }
 
     void add(double readUnits, double writeUnits) {

@@ -5,6 +5,7 @@ import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.PartitionOutcome;
+import io.appendsfeed.model.DynamoClients;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.zip.CRC32;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Contention: N indexers ingesting into ONE partition at once, as the Lambdas of N shards would.
@@ -29,13 +31,16 @@ public final class ContentionBench {
      * One concurrency level.
      *
      * @param conflicts conditional writes that lost to another indexer, as the indexers report them
-     * @param conditionFailures writes refused by their condition, as the clients saw them
+     * @param conditionFailures writes refused by their condition, as the indexers' store clients heard them
      * @param redeliveries batches delivered again because they were not ingested whole
+     * @param cpuMsPerBatch CPU time of this process (the indexers, and DynamoDB Local when it runs here) per
+     *                      batch while they ran: what the work cost, whatever else shares the processors
      * @param problems how the index differs from the store; empty when every event is in it once, in order
      */
     public record Run(int indexers, int batchSize, int batches, long records, long events, double seconds,
                       double recordsPerSecond, long conflicts, double conflictsPerBatch, long conditionFailures,
-                      long redeliveries, double writeUnitsPerEvent, double readUnitsPerBatch, List<String> problems) {
+                      long redeliveries, double writeUnitsPerEvent, double readUnitsPerBatch, double cpuMsPerBatch,
+                      List<String> problems) {
         public Run {
             problems = List.copyOf(problems);
         }
@@ -69,19 +74,32 @@ public final class ContentionBench {
     }
 
     private static Run level(LocalDynamo local, List<ChangeRecord> records, int n, int batchSize, StoreFacts facts) {
-        String index = local.indexTable("contention-index-" + n);
+        return level(local, records, n, batchSize, facts, "contention-index-" + n);
+    }
+
+    /** One level into a fresh index table of that name. */
+    static Run level(LocalDynamo local, List<ChangeRecord> records, int n, int batchSize, StoreFacts facts, String indexName) {
+        String index = local.indexTable(indexName);
         List<List<List<ChangeRecord>>> shards = shards(records, n, batchSize);
-        List<MeteredClient> clients = new ArrayList<>();
+        List<CapacityTally> tallies = new ArrayList<>();
+        List<DynamoDbClient> clients = new ArrayList<>();
         List<Indexer> indexers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            MeteredClient c = new MeteredClient(local.dynamo(), new CapacityTally());
-            clients.add(c);
+            CapacityTally tally = new CapacityTally();
+            tallies.add(tally);
+            // over HTTP each indexer has a client of its own, as DynamoClients builds it, as a Lambda's is: so its
+            // writes go the way they go in a Lambda (the direct PutItem), metered by the store client's meter
+            DynamoDbClient c = local.transport() == LocalDynamo.Transport.HTTP
+                    ? DynamoClients.dynamoDb(DynamoClients.Settings.local(local.endpoint())) : local.dynamo();
+            if (c != local.dynamo()) {
+                clients.add(c);
+            }
             // one starts the index; the others find it
-            indexers.add(Indexer.start(c, IndexerConfig.builder(index).build()));
+            indexers.add(Indexer.start(c, IndexerConfig.builder(index).meter(tally).build()));
         }
-        double wcu0 = clients.stream().mapToDouble(c -> c.tally().writeUnits()).sum();
-        double rcu0 = clients.stream().mapToDouble(c -> c.tally().readUnits()).sum();
-        long failures0 = clients.stream().mapToLong(MeteredClient::conditionFailures).sum();
+        double wcu0 = tallies.stream().mapToDouble(CapacityTally::writeUnits).sum();
+        double rcu0 = tallies.stream().mapToDouble(CapacityTally::readUnits).sum();
+        long failures0 = tallies.stream().mapToLong(CapacityTally::refused).sum();
         ExecutorService pool = Executors.newFixedThreadPool(n);
         CountDownLatch go = new CountDownLatch(1);
         List<Future<long[]>> done = new ArrayList<>();
@@ -93,6 +111,7 @@ public final class ContentionBench {
                 return ingestAll(indexer, batches);
             }));
         }
+        long cpu0 = cpuNanos();
         long start = System.nanoTime();
         go.countDown();
         long conflicts = 0;
@@ -110,16 +129,24 @@ public final class ContentionBench {
             throw new IllegalStateException("contention, " + n + " indexers: " + e.getCause().getMessage(), e.getCause());
         } finally {
             pool.shutdownNow();
+            clients.forEach(DynamoDbClient::close);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        double cpuMs = (cpuNanos() - cpu0) / 1e6;
         int batches = shards.stream().mapToInt(List::size).sum();
         IndexCheck check = IndexCheck.of(local.dynamo(), index, facts.versions());
-        double wcu = clients.stream().mapToDouble(c -> c.tally().writeUnits()).sum() - wcu0;
-        double rcu = clients.stream().mapToDouble(c -> c.tally().readUnits()).sum() - rcu0;
-        long failures = clients.stream().mapToLong(MeteredClient::conditionFailures).sum() - failures0;
+        double wcu = tallies.stream().mapToDouble(CapacityTally::writeUnits).sum() - wcu0;
+        double rcu = tallies.stream().mapToDouble(CapacityTally::readUnits).sum() - rcu0;
+        long failures = tallies.stream().mapToLong(CapacityTally::refused).sum() - failures0;
         return new Run(n, batchSize, batches, records.size(), facts.events(), seconds, records.size() / seconds,
                 conflicts, (double) conflicts / batches, failures, redeliveries, wcu / facts.events(), rcu / batches,
-                check.problems());
+                cpuMs / batches, check.problems());
+    }
+
+    /** CPU time of the whole process so far, or 0 where the JVM cannot tell. */
+    private static long cpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     /** @return {conflicts, redeliveries} */
@@ -138,7 +165,7 @@ public final class ContentionBench {
                     throw new IllegalStateException("batch not ingested after " + delivery + " deliveries, from "
                             + o.firstNotIngested() + ": " + (o.rejected() != null ? o.rejected() : o.errors()));
                 }
-                redeliveries++;
+                redeliveries++; 
                 left = from(left, o.firstNotIngested());
             }
         }

@@ -102,9 +102,10 @@ public final class Report {
                             + " appends over %,d streams, split into N shards by stream) into ONE partition, batches of %d",
                     c.records(), c.events(), c.streams(), c.runs().get(0).batchSize()),
                     "indexers", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "refused writes", "redelivered",
-                    "WCU/event", "RCU/batch", "index correct");
+                    "WCU/event", "RCU/batch", "CPU ms/batch", "index correct");
             c.runs().forEach(x -> t.row(x.indexers(), x.batches(), x.seconds(), x.recordsPerSecond(), x.conflicts(),
                     x.conflictsPerBatch(), x.conditionFailures(), x.redeliveries(), x.writeUnitsPerEvent(), x.readUnitsPerBatch(),
+                    x.cpuMsPerBatch(),
                     x.problems().isEmpty() ? "yes" : "NO"));
             sb.append(t.render()).append('\n');
         }
