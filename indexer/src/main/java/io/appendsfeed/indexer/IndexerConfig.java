@@ -57,6 +57,8 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public static final Duration DEFAULT_TIP_LAG = Duration.ofMillis(DEFAULT_TIP_LAG_MILLIS);
     public static final long DEFAULT_CONFLICT_BACKOFF_MILLIS = 4;
     public static final Duration DEFAULT_CONFLICT_BACKOFF = Duration.ofMillis(DEFAULT_CONFLICT_BACKOFF_MILLIS);
+    /** The most {@code conflictBackoff} may be: its step, the wait growing up to 8 times it. */
+    public static final Duration MAX_CONFLICT_BACKOFF = Duration.ofSeconds(1);
 
     public IndexerConfig {
         if (indexTable == null || indexTable.isBlank()) {
@@ -85,8 +87,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         if (tipLag == null || tipLag.isNegative()) {
             throw new IllegalArgumentException("tipLag must be >= 0, was " + tipLag);
         }
-        if (conflictBackoff == null || conflictBackoff.isNegative() || conflictBackoff.compareTo(Duration.ofSeconds(1)) > 0) {
-            throw new IllegalArgumentException("conflictBackoff must be from 0 to 1 s, was " + conflictBackoff);
+        if (conflictBackoff == null || conflictBackoff.isNegative() || conflictBackoff.compareTo(MAX_CONFLICT_BACKOFF) > 0) {
+            throw new IllegalArgumentException("conflictBackoff must be from 0 to " + MAX_CONFLICT_BACKOFF.toMillis() + " ms, was "
+                    + conflictBackoff);
         }
     }
 

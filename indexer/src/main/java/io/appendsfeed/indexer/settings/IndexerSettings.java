@@ -86,7 +86,8 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
                 .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
                 .tipLag(Duration.ofMillis(numberOrZero(env, TIP_LAG_MS, IndexerConfig.DEFAULT_TIP_LAG_MILLIS)))
                 .conflictBackoff(Duration.ofMillis(number(env, CONFLICT_BACKOFF_MS, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS,
-                        0, 1000, "a whole number of milliseconds from 0 to 1000")))
+                        0, IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis(),
+                        "a whole number of milliseconds from 0 to " + IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis())))
                 .build();
         return new IndexerSettings(store, config,
                 DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));

@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -122,6 +123,9 @@ class DeployTemplateTest {
         assertThat(settings.config().partitions()).isEqualTo(1);
         assertThat(settings.config().limits().maxEvents()).isEqualTo(999_999);
         assertThat(settings.config().allowGaps()).isFalse();
+        assertThat(settings.config().conflictBackoff()).isEqualTo(IndexerConfig.DEFAULT_CONFLICT_BACKOFF);
+        assertThat(template.parameter("ConflictBackoffMillis").path("MaxValue").asLong())
+                .as("the most the settings take").isEqualTo(IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis());
         assertThat(settings.dynamo().endpoint()).isEmpty();
         assertThat(vars.path(LambdaSettings.INDEX_TABLE).path("Ref").asText()).isEqualTo("IndexTable");
         assertThat(settings.config().indexTable()).isEqualTo("appendsfeed-index");
