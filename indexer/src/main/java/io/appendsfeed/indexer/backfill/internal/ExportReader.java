@@ -1,9 +1,11 @@
 package io.appendsfeed.indexer.backfill.internal;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.indexer.backfill.ExportFiles;
 import io.appendsfeed.indexer.backfill.ExportFormatException;
+import io.appendsfeed.model.store.DynamoJson;
 import io.appendsfeed.model.store.StoreItem;
 import io.appendsfeed.model.store.StoreItems;
 import java.io.BufferedReader;
@@ -15,10 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,47 +102,15 @@ public final class ExportReader {
         return out;
     }
 
-    /** DynamoDB JSON: one of S, N, B (base64), BOOL, NULL, L, M, SS, NS, BS. */
+    /** DynamoDB JSON: one of S, N, B (base64), BOOL, NULL, L, M, SS, NS, BS (read by {@link DynamoJson}). */
     static AttributeValue value(JsonNode v, String file, long n) {
-        Iterator<Map.Entry<String, JsonNode>> fields = v.fields();
-        if (!fields.hasNext()) {
-            throw new ExportFormatException(file, "item " + n + " has an attribute value without a type: " + v);
+        try (JsonParser p = v.traverse()) {
+            p.nextToken();
+            return DynamoJson.read(p);
+        } catch (IOException e) {
+            throw new ExportFormatException(file, "item " + n + " has an attribute value that is not DynamoDB JSON (" + e.getMessage()
+                    + "): " + v, e);
         }
-        Map.Entry<String, JsonNode> f = fields.next();
-        JsonNode x = f.getValue();
-        return switch (f.getKey()) {
-            case "S" -> AttributeValue.fromS(x.asText());
-            case "N" -> AttributeValue.fromN(x.asText());
-            case "B" -> AttributeValue.fromB(software.amazon.awssdk.core.SdkBytes.fromByteArray(Base64.getDecoder().decode(x.asText())));
-            case "BOOL" -> AttributeValue.fromBool(x.asBoolean());
-            case "NULL" -> AttributeValue.fromNul(true);
-            case "L" -> {
-                List<AttributeValue> l = new ArrayList<>();
-                x.forEach(e -> l.add(value(e, file, n)));
-                yield AttributeValue.fromL(l);
-            }
-            case "M" -> {
-                Map<String, AttributeValue> m = new HashMap<>();
-                x.fields().forEachRemaining(e -> m.put(e.getKey(), value(e.getValue(), file, n)));
-                yield AttributeValue.fromM(m);
-            }
-            case "SS" -> {
-                List<String> l = new ArrayList<>();
-                x.forEach(e -> l.add(e.asText()));
-                yield AttributeValue.fromSs(l);
-            }
-            case "NS" -> {
-                List<String> l = new ArrayList<>();
-                x.forEach(e -> l.add(e.asText()));
-                yield AttributeValue.fromNs(l);
-            }
-            case "BS" -> {
-                List<software.amazon.awssdk.core.SdkBytes> l = new ArrayList<>();
-                x.forEach(e -> l.add(software.amazon.awssdk.core.SdkBytes.fromByteArray(Base64.getDecoder().decode(e.asText()))));
-                yield AttributeValue.fromBs(l);
-            }
-            default -> throw new ExportFormatException(file, "item " + n + " has a value of unknown type " + f.getKey());
-        };
     }
 
     private static MessageDigest md5() {

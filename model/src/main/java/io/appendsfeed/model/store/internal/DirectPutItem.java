@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.appendsfeed.model.store.DynamoJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +17,6 @@ import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.HttpExecuteRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
@@ -310,7 +310,7 @@ public final class DirectPutItem implements AutoCloseable {
             g.writeStartObject();
             g.writeStringField("TableName", r.tableName());
             g.writeFieldName("Item");
-            writeMap(g, r.item());
+            DynamoJson.writeItem(g, r.item());
             if (r.conditionExpression() != null) {
                 g.writeStringField("ConditionExpression", r.conditionExpression());
             }
@@ -323,7 +323,7 @@ public final class DirectPutItem implements AutoCloseable {
             }
             if (r.hasExpressionAttributeValues()) {
                 g.writeFieldName("ExpressionAttributeValues");
-                writeMap(g, r.expressionAttributeValues());
+                DynamoJson.writeItem(g, r.expressionAttributeValues());
             }
             if (r.returnValuesOnConditionCheckFailureAsString() != null) {
                 g.writeStringField("ReturnValuesOnConditionCheckFailure", r.returnValuesOnConditionCheckFailureAsString());
@@ -334,60 +334,6 @@ public final class DirectPutItem implements AutoCloseable {
             g.writeEndObject();
         }
         return out.toByteArray();
-    }
-
-    private static void writeMap(JsonGenerator g, Map<String, AttributeValue> m) throws IOException {
-        g.writeStartObject();
-        for (Map.Entry<String, AttributeValue> e : m.entrySet()) {
-            g.writeFieldName(e.getKey());
-            write(g, e.getValue());
-        }
-        g.writeEndObject();
-    }
-
-    /** One attribute value in DynamoDB's JSON: {"S": ...}, {"N": ...}, {"B": base64}, and so on. */
-    static void write(JsonGenerator g, AttributeValue v) throws IOException {
-        g.writeStartObject();
-        switch (v.type()) {
-            case S -> g.writeStringField("S", v.s());
-            case N -> g.writeStringField("N", v.n());
-            case B -> {
-                g.writeFieldName("B");
-                g.writeBinary(v.b().asByteArrayUnsafe());
-            }
-            case BOOL -> g.writeBooleanField("BOOL", v.bool());
-            case NUL -> g.writeBooleanField("NULL", v.nul());
-            case M -> {
-                g.writeFieldName("M");
-                writeMap(g, v.m());
-            }
-            case L -> {
-                g.writeArrayFieldStart("L");
-                for (AttributeValue x : v.l()) {
-                    write(g, x);
-                }
-                g.writeEndArray();
-            }
-            case SS -> strings(g, "SS", v.ss());
-            case NS -> strings(g, "NS", v.ns());
-            case BS -> {
-                g.writeArrayFieldStart("BS");
-                for (SdkBytes b : v.bs()) {
-                    g.writeBinary(b.asByteArrayUnsafe());
-                }
-                g.writeEndArray();
-            }
-            default -> throw new IllegalArgumentException("an attribute value of no known type: " + v);
-        }
-        g.writeEndObject();
-    }
-
-    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
-        g.writeArrayFieldStart(name);
-        for (String s : values) {
-            g.writeString(s);
-        }
-        g.writeEndArray();
     }
 
     /**
@@ -412,7 +358,7 @@ public final class DirectPutItem implements AutoCloseable {
                 switch (field) {
                     case "__type" -> type = p.getText();
                     case "message", "Message" -> message = p.getText();
-                    case "Item" -> item = t == JsonToken.START_OBJECT ? readMap(p) : null;
+                    case "Item" -> item = t == JsonToken.START_OBJECT ? DynamoJson.readItem(p) : null;
                     default -> p.skipChildren();
                 }
             }
@@ -431,62 +377,6 @@ public final class DirectPutItem implements AutoCloseable {
             b.item(item);
         }
         return b.build();
-    }
-
-    /** An item in DynamoDB's JSON, the parser at its opening brace; the inverse of {@link #writeMap}. */
-    private static Map<String, AttributeValue> readMap(JsonParser p) throws IOException {
-        Map<String, AttributeValue> m = new java.util.LinkedHashMap<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("attribute " + name + " is not an object");
-            }
-            m.put(name, read(p));
-        }
-        return m;
-    }
-
-    /** One attribute value, the parser at its opening brace: {"S": ...} and the rest; see {@link #write}. */
-    private static AttributeValue read(JsonParser p) throws IOException {
-        if (p.nextToken() != JsonToken.FIELD_NAME) {
-            throw new IOException("an attribute value with no type");
-        }
-        String type = p.currentName();
-        JsonToken t = p.nextToken();
-        AttributeValue v = switch (type) {
-            case "S" -> AttributeValue.fromS(p.getText());
-            case "N" -> AttributeValue.fromN(p.getText());
-            case "B" -> AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(p.getBinaryValue()));
-            case "BOOL" -> AttributeValue.fromBool(p.getBooleanValue());
-            case "NULL" -> AttributeValue.fromNul(p.getBooleanValue());
-            case "M" -> AttributeValue.fromM(readMap(p));
-            case "L" -> {
-                List<AttributeValue> l = new java.util.ArrayList<>();
-                while (p.nextToken() == JsonToken.START_OBJECT) {
-                    l.add(read(p));
-                }
-                yield AttributeValue.fromL(l);
-            }
-            case "SS", "NS" -> {
-                List<String> l = new java.util.ArrayList<>();
-                while (p.nextToken() == JsonToken.VALUE_STRING) {
-                    l.add(p.getText());
-                }
-                yield type.equals("SS") ? AttributeValue.fromSs(l) : AttributeValue.fromNs(l);
-            }
-            case "BS" -> {
-                List<SdkBytes> l = new java.util.ArrayList<>();
-                while (p.nextToken() == JsonToken.VALUE_STRING) {
-                    l.add(SdkBytes.fromByteArrayUnsafe(p.getBinaryValue()));
-                }
-                yield AttributeValue.fromBs(l);
-            }
-            default -> throw new IOException("an attribute value of unknown type " + type);
-        };
-        if (t == null || p.nextToken() != JsonToken.END_OBJECT) {
-            throw new IOException("an attribute value with more than one type");
-        }
-        return v;
     }
 
     /** The fields of a PutItem response this path asks for: the consumed capacity, if any. */

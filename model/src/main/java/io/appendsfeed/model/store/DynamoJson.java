@@ -1,0 +1,143 @@
+package io.appendsfeed.model.store;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"N": ...}}, {@code {"B": base64}},
+ * {@code BOOL}, {@code NULL}, {@code L}, {@code M}, {@code SS}, {@code NS}, {@code BS}), both ways, in
+ * one place: the direct {@code PutItem} writes its requests and reads a refused write's item with it, and
+ * a backfill reads the items of a DynamoDB export with it. Streaming, with Jackson's generator and parser.
+ */
+public final class DynamoJson {
+
+    private DynamoJson() {
+    }
+
+    /** An item (or any map of attribute values) as DynamoDB's JSON: {"name": {"S": ...}, ...}. */
+    public static void writeItem(JsonGenerator g, Map<String, AttributeValue> m) throws IOException {
+        g.writeStartObject();
+        for (Map.Entry<String, AttributeValue> e : m.entrySet()) {
+            g.writeFieldName(e.getKey());
+            write(g, e.getValue());
+        }
+        g.writeEndObject();
+    }
+
+    /** One attribute value in DynamoDB's JSON: {"S": ...}, {"N": ...}, {"B": base64}, and so on. */
+    public static void write(JsonGenerator g, AttributeValue v) throws IOException {
+        g.writeStartObject();
+        switch (v.type()) {
+            case S -> g.writeStringField("S", v.s());
+            case N -> g.writeStringField("N", v.n());
+            case B -> {
+                g.writeFieldName("B");
+                g.writeBinary(v.b().asByteArrayUnsafe());
+            }
+            case BOOL -> g.writeBooleanField("BOOL", v.bool());
+            case NUL -> g.writeBooleanField("NULL", v.nul());
+            case M -> {
+                g.writeFieldName("M");
+                writeItem(g, v.m());
+            }
+            case L -> {
+                g.writeArrayFieldStart("L");
+                for (AttributeValue x : v.l()) {
+                    write(g, x);
+                }
+                g.writeEndArray();
+            }
+            case SS -> strings(g, "SS", v.ss());
+            case NS -> strings(g, "NS", v.ns());
+            case BS -> {
+                g.writeArrayFieldStart("BS");
+                for (SdkBytes b : v.bs()) {
+                    g.writeBinary(b.asByteArrayUnsafe());
+                }
+                g.writeEndArray();
+            }
+            default -> throw new IllegalArgumentException("an attribute value of no known type: " + v);
+        }
+        g.writeEndObject();
+    }
+
+    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (String s : values) {
+            g.writeString(s);
+        }
+        g.writeEndArray();
+    }
+
+    /**
+     * An item (or any map of attribute values) in DynamoDB's JSON, the parser at its opening brace; the
+     * inverse of {@link #writeItem}. Leaves the parser at the closing brace.
+     *
+     * @throws IOException naming what is not DynamoDB's JSON
+     */
+    public static Map<String, AttributeValue> readItem(JsonParser p) throws IOException {
+        Map<String, AttributeValue> m = new java.util.LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("attribute " + name + " is not an object");
+            }
+            m.put(name, read(p));
+        }
+        return m;
+    }
+
+    /**
+     * One attribute value, the parser at its opening brace: {"S": ...} and the rest; the inverse of
+     * {@link #write}. Leaves the parser at its closing brace.
+     *
+     * @throws IOException naming what is not DynamoDB's JSON
+     */
+    public static AttributeValue read(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.FIELD_NAME) {
+            throw new IOException("an attribute value with no type");
+        }
+        String type = p.currentName();
+        JsonToken t = p.nextToken();
+        AttributeValue v = switch (type) {
+            case "S" -> AttributeValue.fromS(p.getText());
+            case "N" -> AttributeValue.fromN(p.getText());
+            case "B" -> AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(p.getBinaryValue()));
+            case "BOOL" -> AttributeValue.fromBool(p.getBooleanValue());
+            case "NULL" -> AttributeValue.fromNul(p.getBooleanValue());
+            case "M" -> AttributeValue.fromM(readItem(p));
+            case "L" -> {
+                List<AttributeValue> l = new java.util.ArrayList<>();
+                while (p.nextToken() == JsonToken.START_OBJECT) {
+                    l.add(read(p));
+                }
+                yield AttributeValue.fromL(l);
+            }
+            case "SS", "NS" -> {
+                List<String> l = new java.util.ArrayList<>();
+                while (p.nextToken() == JsonToken.VALUE_STRING) {
+                    l.add(p.getText());
+                }
+                yield type.equals("SS") ? AttributeValue.fromSs(l) : AttributeValue.fromNs(l);
+            }
+            case "BS" -> {
+                List<SdkBytes> l = new java.util.ArrayList<>();
+                while (p.nextToken() == JsonToken.VALUE_STRING) {
+                    l.add(SdkBytes.fromByteArrayUnsafe(p.getBinaryValue()));
+                }
+                yield AttributeValue.fromBs(l);
+            }
+            default -> throw new IOException("an attribute value of unknown type " + type);
+        };
+        if (t == null || p.nextToken() != JsonToken.END_OBJECT) {
+            throw new IOException("an attribute value with more than one type");
+        }
+        return v;
+    }
+}
