@@ -66,6 +66,15 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--contention-streams", description = "streams they go to (quick 200; full 2,000)")
     Integer contentionStreams;
 
+    @Option(names = "--contention-rtt", split = ",", description = "milliseconds of round trip added between the contention"
+            + " scenario's indexers and DynamoDB Local, as between Lambdas and DynamoDB (a proxy on the loopback delays"
+            + " each way by half); each level runs at each. Default: 0 (none)")
+    List<Double> contentionRoundTrips = List.of(0.0);
+
+    @Option(names = "--contention-backoff", description = "the contention scenario's indexers' conflictBackoff, ms"
+            + " (APPENDS_CONFLICT_BACKOFF_MS). Default: the indexer's, ${DEFAULT-VALUE}")
+    long contentionBackoffMs = io.appendsfeed.indexer.IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS;
+
     @Option(names = "--contention-batch", description = "records per batch in the contention scenario. Default: ${DEFAULT-VALUE}")
     int contentionBatch = 100;
 
@@ -180,7 +189,7 @@ public final class Bench implements Callable<Integer> {
                 memoryEvents != null ? memoryEvents : full ? 1_000_000 : 100_000,
                 contentionEvents != null ? contentionEvents : full ? 20_000 : 2_000,
                 contentionStreams != null ? contentionStreams : full ? 2_000 : 200,
-                contentionBatch, contentionIndexers, lambdaJar, lambdaTemplate,
+                contentionBatch, contentionIndexers, contentionRoundTrips, contentionBackoffMs, lambdaJar, lambdaTemplate,
                 lambdaRuns != null ? lambdaRuns : full ? 5 : 1, peer, out.resolve("work"), which);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.samples.bench.internal.peer.PeerHarness;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ class BenchTest {
                 "--latency-events", Integer.toString(LATENCY_EVENTS), "--latency-rate", "200", "--cold-events", "100,1000",
                 "--memory-events", Long.toString(MEMORY_EVENTS), "--contention-events", Long.toString(CONTENTION_EVENTS),
                 "--contention-streams", "20", "--contention-batch", "10", "--contention-indexers", "1,4",
+                "--contention-rtt", "0,2",
                 "--scenarios", "index,read,latency,cold,memory,contention", "--out", out.toString());
         assertThat(exit).isZero();
         assertThat(bench.written()).exists().hasParent(out);
@@ -96,10 +98,14 @@ class BenchTest {
 
         assertThat(r.at("/machine/dynamoDbLocal").asText()).as("HTTP by default").contains("HTTP");
         JsonNode contention = r.at("/contention/runs");
-        assertThat(contention).hasSize(2);
-        assertThat(contention.get(0).get("indexers").asInt()).isEqualTo(1);
-        assertThat(contention.get(0).get("conflicts").asLong()).as("one indexer has nobody to conflict with").isZero();
-        assertThat(contention.get(0).get("conditionFailures").asLong()).isZero();
+        assertThat(contention).as("each level at each round trip").hasSize(4);
+        assertThat(r.at("/contention/backoffMs").asLong()).as("the indexer's default").isEqualTo(IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS);
+        assertThat(contention.findValuesAsText("indexers")).containsExactly("1", "4", "1", "4");
+        assertThat(contention.findValues("roundTripMs")).extracting(JsonNode::asDouble).containsExactly(0.0, 0.0, 2.0, 2.0);
+        for (int one : new int[] {0, 2}) {
+            assertThat(contention.get(one).get("conflicts").asLong()).as("one indexer has nobody to conflict with").isZero();
+            assertThat(contention.get(one).get("conditionFailures").asLong()).isZero();
+        }
         for (JsonNode run : contention) {
             assertThat(run.get("records").asLong()).as("every record, whatever the concurrency").isEqualTo(CONTENTION_EVENTS);
             assertThat(run.get("events").asLong()).isEqualTo(CONTENTION_EVENTS);
@@ -109,6 +115,17 @@ class BenchTest {
         }
         assertThat(r.has("lambdaColdStart")).as("a scenario not run is left out").isFalse();
         assertThat(r.has("peer")).isFalse();
+    }
+
+    @Test
+    void a_round_trip_or_backoff_out_of_range_is_refused_with_the_option_named(@TempDir Path out) {
+        for (String[] bad : new String[][] {{"--contention-rtt", "0,-1"}, {"--contention-rtt", "2000"}, {"--contention-backoff", "5000"}}) {
+            java.io.StringWriter err = new java.io.StringWriter();
+            picocli.CommandLine cl = Bench.commandLine(new Bench()).setErr(new java.io.PrintWriter(err));
+            int exit = cl.execute("--scenarios", "contention", bad[0], bad[1], "--out", out.toString());
+            assertThat(exit).as(String.join(" ", bad)).isNotZero();
+            assertThat(err.toString()).as(String.join(" ", bad)).contains(bad[0]);
+        }
     }
 
     /** Needs the Lambda jar that {@code package} builds in the indexer module; skipped before it exists. */

@@ -91,7 +91,8 @@ public final class BenchRun {
                 step("contention: %,d events over %,d streams, %s indexers on one partition", params.contentionEvents(),
                         params.contentionStreams(), params.contentionIndexers());
                 contention = ContentionBench.run(local, params.contentionEvents(), params.contentionStreams(),
-                        params.contentionBatch(), params.contentionIndexers());
+                        params.contentionBatch(), params.contentionIndexers(), params.contentionRoundTrips(),
+                        java.time.Duration.ofMillis(params.contentionBackoffMs()));
             }
         }
         LambdaJar jar = params.runs("lambda") || params.runs("peer") ? LambdaJar.locate(params.lambdaJar(), params.lambdaTemplate()) : null;

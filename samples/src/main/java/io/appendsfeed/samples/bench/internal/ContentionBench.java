@@ -7,6 +7,7 @@ import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.PartitionOutcome;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +25,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * batches; N threads, each with its own {@link Indexer} and its own client, ingest their shard's
  * batches in order. A batch not ingested whole is delivered again from its first record not in, as
  * Lambda retries. Sustained rate = records ÷ wall time from the first batch to the last.
+ *
+ * <p>With a round trip added ({@link LatencyProxy}), the indexers wait on the network as Lambdas wait on
+ * DynamoDB in AWS; without one, on a machine of two processors, the indexers and DynamoDB Local share
+ * them and the processor time a batch costs sets the rate.
  */
 public final class ContentionBench {
 
@@ -36,8 +41,9 @@ public final class ContentionBench {
      * @param cpuMsPerBatch CPU time of this process (the indexers, and DynamoDB Local when it runs here) per
      *                      batch while they ran: what the work cost, whatever else shares the processors
      * @param problems how the index differs from the store; empty when every event is in it once, in order
+     * @param roundTripMs milliseconds the indexers' calls waited on the network on top of DynamoDB Local's answer
      */
-    public record Run(int indexers, int batchSize, int batches, long records, long events, double seconds,
+    public record Run(int indexers, double roundTripMs, int batchSize, int batches, long records, long events, double seconds,
                       double recordsPerSecond, long conflicts, double conflictsPerBatch, long conditionFailures,
                       long redeliveries, double writeUnitsPerEvent, double readUnitsPerBatch, double cpuMsPerBatch,
                       List<String> problems) {
@@ -47,7 +53,7 @@ public final class ContentionBench {
     }
 
     /** How the records were made. */
-    public record Result(long events, int streams, long records, List<Run> runs) {
+    public record Result(long events, int streams, long records, long backoffMs, List<Run> runs) {
         public Result {
             runs = List.copyOf(runs);
         }
@@ -60,26 +66,36 @@ public final class ContentionBench {
     }
 
     /** @throws IllegalStateException when a batch cannot be ingested, or the index is not the store */
-    public static Result run(LocalDynamo local, long events, int streams, int batchSize, List<Integer> indexers) {
+    public static Result run(LocalDynamo local, long events, int streams, int batchSize, List<Integer> indexers,
+                             List<Double> roundTrips, Duration backoff) {
         String store = local.storeTable("contention-store");
         Workload.write(local.dynamo(), store, events, streams);
         List<ChangeRecord> records = new ArrayList<>();
         StreamsScan.scan(local.dynamo(), local.streams(), store, 1000, page -> page.forEach(r -> records.add(ChangeRecord.from(r))));
         StoreFacts facts = StoreFacts.of(local.dynamo(), store, false);
         List<Run> runs = new ArrayList<>();
-        for (int n : indexers) {
-            runs.add(level(local, records, n, batchSize, facts));
+        for (double rtt : roundTrips) {
+            for (int n : indexers) {
+                String name = "contention-index-" + n + (rtt > 0 ? "-rtt-" + Math.round(rtt * 1000) + "us" : "");
+                runs.add(level(local, records, n, batchSize, facts, name, rtt, backoff));
+            }
         }
-        return new Result(events, streams, records.size(), runs);
+        return new Result(events, streams, records.size(), backoff.toMillis(), runs);
     }
 
-    private static Run level(LocalDynamo local, List<ChangeRecord> records, int n, int batchSize, StoreFacts facts) {
-        return level(local, records, n, batchSize, facts, "contention-index-" + n);
-    }
-
-    /** One level into a fresh index table of that name. */
-    static Run level(LocalDynamo local, List<ChangeRecord> records, int n, int batchSize, StoreFacts facts, String indexName) {
+    /**
+     * One level into a fresh index table of that name.
+     *
+     * @param roundTripMs added to every call of the indexers (over HTTP only); 0 for none
+     * @param backoff the indexers' {@link IndexerConfig#conflictBackoff()}
+     */
+    static Run level(LocalDynamo local, List<ChangeRecord> records, int n, int batchSize, StoreFacts facts, String indexName,
+                     double roundTripMs, Duration backoff) {
+        if (roundTripMs > 0 && local.transport() != LocalDynamo.Transport.HTTP) {
+            throw new IllegalArgumentException("a round trip is added to HTTP calls only; this DynamoDB Local is " + local.transport());
+        }
         String index = local.indexTable(indexName);
+        LatencyProxy proxy = roundTripMs > 0 ? LatencyProxy.to(local.endpoint(), roundTripMs) : null;
         List<List<List<ChangeRecord>>> shards = shards(records, n, batchSize);
         List<CapacityTally> tallies = new ArrayList<>();
         List<DynamoDbClient> clients = new ArrayList<>();
@@ -90,12 +106,13 @@ public final class ContentionBench {
             // over HTTP each indexer has a client of its own, as DynamoClients builds it, as a Lambda's is: so its
             // writes go the way they go in a Lambda (the direct PutItem), metered by the store client's meter
             DynamoDbClient c = local.transport() == LocalDynamo.Transport.HTTP
-                    ? DynamoClients.dynamoDb(DynamoClients.Settings.local(local.endpoint())) : local.dynamo();
+                    ? DynamoClients.dynamoDb(DynamoClients.Settings.local(proxy != null ? proxy.endpoint() : local.endpoint()))
+                    : local.dynamo();
             if (c != local.dynamo()) {
                 clients.add(c);
             }
             // one starts the index; the others find it
-            indexers.add(Indexer.start(c, IndexerConfig.builder(index).meter(tally).build()));
+            indexers.add(Indexer.start(c, IndexerConfig.builder(index).meter(tally).conflictBackoff(backoff).build()));
         }
         double wcu0 = tallies.stream().mapToDouble(CapacityTally::writeUnits).sum();
         double rcu0 = tallies.stream().mapToDouble(CapacityTally::readUnits).sum();
@@ -130,6 +147,9 @@ public final class ContentionBench {
         } finally {
             pool.shutdownNow();
             clients.forEach(DynamoDbClient::close);
+            if (proxy != null) {
+                proxy.close();
+            }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpuMs = (cpuNanos() - cpu0) / 1e6;
@@ -138,7 +158,7 @@ public final class ContentionBench {
         double wcu = tallies.stream().mapToDouble(CapacityTally::writeUnits).sum() - wcu0;
         double rcu = tallies.stream().mapToDouble(CapacityTally::readUnits).sum() - rcu0;
         long failures = tallies.stream().mapToLong(CapacityTally::refused).sum() - failures0;
-        return new Run(n, batchSize, batches, records.size(), facts.events(), seconds, records.size() / seconds,
+        return new Run(n, roundTripMs, batchSize, batches, records.size(), facts.events(), seconds, records.size() / seconds,
                 conflicts, (double) conflicts / batches, failures, redeliveries, wcu / facts.events(), rcu / batches,
                 cpuMs / batches, check.problems());
     }

@@ -20,6 +20,9 @@ import java.util.Objects;
  * @param contentionEvents events written for the contention scenario; {@code contentionStreams} their streams
  * @param contentionBatch records per batch in the contention scenario
  * @param contentionIndexers concurrency levels: indexers ingesting into one partition at once
+ * @param contentionRoundTrips milliseconds of round trip added between the contention scenario's indexers and
+ *                             DynamoDB Local (by {@link LatencyProxy}); each concurrency level runs at each, 0 for none
+ * @param contentionBackoffMs the indexers' {@code conflictBackoff} in the contention scenario, in milliseconds
  * @param lambdaJar the indexer's shaded Lambda jar; {@code lambdaTemplate} the SAM template (its JVM flags)
  * @param lambdaRuns fresh JVMs per configuration in the Lambda cold-start scenario
  * @param peer the peer scenario's settings, or null when it does not run
@@ -29,7 +32,7 @@ import java.util.Objects;
 public record Params(String mode, int scale, LocalDynamo.Transport transport, long events, int streams,
                      List<Integer> batchLimits, int latencyEvents, double latencyRate, List<Long> coldEvents,
                      long memoryEvents, long contentionEvents, int contentionStreams, int contentionBatch,
-                     List<Integer> contentionIndexers, Path lambdaJar, Path lambdaTemplate, int lambdaRuns,
+                     List<Integer> contentionIndexers, List<Double> contentionRoundTrips, long contentionBackoffMs, Path lambdaJar, Path lambdaTemplate, int lambdaRuns,
                      PeerBench.Params peer, Path work, List<String> scenarios) {
 
     public static final List<String> SCENARIOS = List.of("index", "read", "latency", "cold", "memory", "contention", "lambda", "peer");
@@ -45,6 +48,17 @@ public record Params(String mode, int scale, LocalDynamo.Transport transport, lo
             }
         }
         contentionIndexers = List.copyOf(contentionIndexers);
+        contentionRoundTrips = List.copyOf(contentionRoundTrips);
+        if (contentionRoundTrips.isEmpty() || contentionRoundTrips.stream().anyMatch(ms -> !(ms >= 0 && ms <= 1000))) {
+            throw new IllegalArgumentException("--contention-rtt: round trips of 0..1000 ms, got " + contentionRoundTrips);
+        }
+        if (contentionBackoffMs < 0 || contentionBackoffMs > io.appendsfeed.indexer.IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis()) {
+            throw new IllegalArgumentException("--contention-backoff: 0.." + io.appendsfeed.indexer.IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis()
+                    + " ms, got " + contentionBackoffMs);
+        }
+        if (scenarios.contains("contention") && transport != LocalDynamo.Transport.HTTP && contentionRoundTrips.stream().anyMatch(ms -> ms > 0)) {
+            throw new IllegalArgumentException("--contention-rtt adds its round trip to HTTP calls: use --transport HTTP, or leave it 0");
+        }
         Objects.requireNonNull(work, "work");
         if (scenarios.contains("peer") && peer == null) {
             throw new IllegalArgumentException("the peer scenario needs the equinox-js harness: give --peer-dir (see samples/BENCHMARKS.md)");

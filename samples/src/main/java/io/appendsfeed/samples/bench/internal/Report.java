@@ -99,11 +99,12 @@ public final class Report {
         if (r.contention() != null) {
             ContentionBench.Result c = r.contention();
             Table t = new Table(String.format("6. contention: N indexers (own Indexer and client each) ingesting %,d records (%,d single-event"
-                            + " appends over %,d streams, split into N shards by stream) into ONE partition, batches of %d",
-                    c.records(), c.events(), c.streams(), c.runs().get(0).batchSize()),
-                    "indexers", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "refused writes", "redelivered",
+                            + " appends over %,d streams, split into N shards by stream) into ONE partition, batches of %d,"
+                            + " conflict backoff %d ms",
+                    c.records(), c.events(), c.streams(), c.runs().get(0).batchSize(), c.backoffMs()),
+                    "indexers", "added RTT ms", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "refused writes", "redelivered",
                     "WCU/event", "RCU/batch", "CPU ms/batch", "index correct");
-            c.runs().forEach(x -> t.row(x.indexers(), x.batches(), x.seconds(), x.recordsPerSecond(), x.conflicts(),
+            c.runs().forEach(x -> t.row(x.indexers(), x.roundTripMs() == 0 ? "none" : Table.format(x.roundTripMs()), x.batches(), x.seconds(), x.recordsPerSecond(), x.conflicts(),
                     x.conflictsPerBatch(), x.conditionFailures(), x.redeliveries(), x.writeUnitsPerEvent(), x.readUnitsPerBatch(),
                     x.cpuMsPerBatch(),
                     x.problems().isEmpty() ? "yes" : "NO"));
