@@ -105,12 +105,15 @@ class BenchTest {
         for (int one : new int[] {0, 2}) {
             assertThat(contention.get(one).get("conflicts").asLong()).as("one indexer has nobody to conflict with").isZero();
             assertThat(contention.get(one).get("conditionFailures").asLong()).isZero();
+            assertThat(contention.get(one).get("mostConflicts").asLong()).isZero();
         }
         for (JsonNode run : contention) {
             assertThat(run.get("records").asLong()).as("every record, whatever the concurrency").isEqualTo(CONTENTION_EVENTS);
             assertThat(run.get("events").asLong()).isEqualTo(CONTENTION_EVENTS);
             assertThat(run.get("problems")).as("each event in the index once, in order").isEmpty();
             assertThat(run.get("recordsPerSecond").asDouble()).isPositive();
+            assertThat(run.get("mostConflicts").asLong() * run.get("batches").asLong())
+                    .as("the most conflicts of one batch, times the batches, bound them all").isGreaterThanOrEqualTo(run.get("conflicts").asLong());
             assertThat(run.get("batches").asInt()).as("20 streams' records cut into batches of 10").isBetween(20, 20 + run.get("indexers").asInt());
         }
         assertThat(r.has("lambdaColdStart")).as("a scenario not run is left out").isFalse();

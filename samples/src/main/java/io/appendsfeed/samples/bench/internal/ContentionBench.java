@@ -42,10 +42,12 @@ public final class ContentionBench {
      *                      batch while they ran: what the work cost, whatever else shares the processors
      * @param problems how the index differs from the store; empty when every event is in it once, in order
      * @param roundTripMs milliseconds the indexers' calls waited on the network on top of DynamoDB Local's answer
+     * @param mostConflicts the most conflicts one delivery of a batch met: how long the unluckiest writer
+     *                      waited its turn ({@code maxConflictRetries} more, and the batch is redelivered)
      */
     public record Run(int indexers, double roundTripMs, int batchSize, int batches, long records, long events, double seconds,
                       double recordsPerSecond, long conflicts, double conflictsPerBatch, long conditionFailures,
-                      long redeliveries, double writeUnitsPerEvent, double readUnitsPerBatch, double cpuMsPerBatch,
+                      long redeliveries, long mostConflicts, double writeUnitsPerEvent, double readUnitsPerBatch, double cpuMsPerBatch,
                       List<String> problems) {
         public Run {
             problems = List.copyOf(problems);
@@ -125,7 +127,7 @@ public final class ContentionBench {
             List<List<ChangeRecord>> batches = shards.get(i);
             done.add(pool.submit(() -> {
                 go.await();
-                return ingestAll(indexer, batches);
+                return ingestAll(indexer, batches, batchSize);
             }));
         }
         long cpu0 = cpuNanos();
@@ -133,11 +135,13 @@ public final class ContentionBench {
         go.countDown();
         long conflicts = 0;
         long redeliveries = 0;
+        long most = 0;
         try {
             for (Future<long[]> f : done) {
                 long[] r = f.get();
                 conflicts += r[0];
                 redeliveries += r[1];
+                most = Math.max(most, r[2]);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -159,7 +163,7 @@ public final class ContentionBench {
         double rcu = tallies.stream().mapToDouble(CapacityTally::readUnits).sum() - rcu0;
         long failures = tallies.stream().mapToLong(CapacityTally::refused).sum() - failures0;
         return new Run(n, roundTripMs, batchSize, batches, records.size(), facts.events(), seconds, records.size() / seconds,
-                conflicts, (double) conflicts / batches, failures, redeliveries, wcu / facts.events(), rcu / batches,
+                conflicts, (double) conflicts / batches, failures, redeliveries, most, wcu / facts.events(), rcu / batches,
                 cpuMs / batches, check.problems());
     }
 
@@ -169,15 +173,24 @@ public final class ContentionBench {
                 ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
-    /** @return {conflicts, redeliveries} */
-    private static long[] ingestAll(Indexer indexer, List<List<ChangeRecord>> batches) {
+    /**
+     * Each batch as a Lambda of the deploy template ingests it: a full batch says more records are
+     * waiting (the template's {@code APPENDS_BATCH_SIZE}), so the epoch's Tip may lag its calves
+     * within {@code tipLag}; a shard's last batch, short, brings it up to date.
+     *
+     * @return {conflicts, redeliveries, the most conflicts of one delivery}
+     */
+    private static long[] ingestAll(Indexer indexer, List<List<ChangeRecord>> batches, int batchSize) {
         long conflicts = 0;
         long redeliveries = 0;
+        long most = 0;
         for (List<ChangeRecord> batch : batches) {
             List<ChangeRecord> left = batch;
             for (int delivery = 1; ; delivery++) {
-                BatchOutcome o = indexer.ingest(left);
-                conflicts += o.partitions().stream().mapToLong(PartitionOutcome::conflicts).sum();
+                BatchOutcome o = indexer.ingest(left, null, left.size() >= batchSize);
+                long these = o.partitions().stream().mapToLong(PartitionOutcome::conflicts).sum();
+                conflicts += these;
+                most = Math.max(most, these);
                 if (o.complete()) {
                     break;
                 }
@@ -189,7 +202,7 @@ public final class ContentionBench {
                 left = from(left, o.firstNotIngested());
             }
         }
-        return new long[] {conflicts, redeliveries};
+        return new long[] {conflicts, redeliveries, most};
     }
 
     private static List<ChangeRecord> from(List<ChangeRecord> batch, String sequenceNumber) {

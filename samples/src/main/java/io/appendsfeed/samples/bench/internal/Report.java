@@ -102,10 +102,10 @@ public final class Report {
                             + " appends over %,d streams, split into N shards by stream) into ONE partition, batches of %d,"
                             + " conflict backoff %d ms",
                     c.records(), c.events(), c.streams(), c.runs().get(0).batchSize(), c.backoffMs()),
-                    "indexers", "added RTT ms", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "refused writes", "redelivered",
+                    "indexers", "added RTT ms", "batches", "seconds", "records/s", "conflicts", "conflicts/batch", "most in a batch", "refused writes", "redelivered",
                     "WCU/event", "RCU/batch", "CPU ms/batch", "index correct");
             c.runs().forEach(x -> t.row(x.indexers(), x.roundTripMs() == 0 ? "none" : Table.format(x.roundTripMs()), x.batches(), x.seconds(), x.recordsPerSecond(), x.conflicts(),
-                    x.conflictsPerBatch(), x.conditionFailures(), x.redeliveries(), x.writeUnitsPerEvent(), x.readUnitsPerBatch(),
+                    x.conflictsPerBatch(), x.mostConflicts(), x.conditionFailures(), x.redeliveries(), x.writeUnitsPerEvent(), x.readUnitsPerBatch(),
                     x.cpuMsPerBatch(),
                     x.problems().isEmpty() ? "yes" : "NO"));
             sb.append(t.render()).append('\n');
