@@ -38,6 +38,8 @@ public final class EpochIngester {
     static final int READ_EVERY_CONFLICTS = 3;
     /** The backoff after a conflict grows with the conflicts in a row up to this many times {@link IndexerConfig#conflictBackoff()}. */
     static final int BACKOFF_STEPS = 8;
+    /** After this many conflicts in a row a writer writes again without waiting. */
+    static final int AGED_AFTER = 16;
 
     private final PartitionId partition;
     private final AppendsEpoch epochs;
@@ -182,19 +184,34 @@ public final class EpochIngester {
     }
 
     /**
-     * Waits a random time up to {@link IndexerConfig#conflictBackoff()} times the conflicts in a row
-     * (at most {@value #BACKOFF_STEPS} times) before following the writer that won and writing again.
-     * Writers racing for a partition are refused by all but one write per round, and DynamoDB charges
-     * every refused write; spread out, more of their writes land. Measured with 4 and 16 writers on one
-     * partition, waiting from the first conflict did better than retrying it at once: a writer that
-     * retried at once kept the advantage over those waiting, and one of them lost 100 times in a row
-     * (see the indexer's README, "Many writers on one partition").
+     * Waits a random time up to {@link #mostWaitNanos} before following the writer that won and
+     * writing again.
      */
     private void backOff(int conflicts) {
-        long most = config.conflictBackoff().toNanos() * Math.min(conflicts, BACKOFF_STEPS);
+        long most = mostWaitNanos(config.conflictBackoff().toNanos(), conflicts);
         if (most > 0) {
             LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(most + 1));
         }
+    }
+
+    /**
+     * The longest wait after {@code conflicts} lost races in a row, in steps of
+     * {@code conflictBackoff} (see the indexer's README, "Many writers on one partition"): one step
+     * per conflict, at most {@value #BACKOFF_STEPS}; none from the {@value #AGED_AFTER}th on.
+     * <ul>
+     *   <li>Writers racing for a partition are refused by all but one write per round, and DynamoDB
+     *       charges every refused write; spread out, more of their writes land. Waiting from the first
+     *       conflict did better than retrying it at once: a writer that retried at once kept the
+     *       advantage over those waiting, and one of them lost 100 times in a row.</li>
+     *   <li>A writer that has just won writes its next batch at once, while those it beat are still
+     *       waiting: with a round trip of 5-10 ms and batches back to back, such a writer won again and
+     *       again, and a writer it kept beating lost {@code maxConflictRetries} races in a row (its batch
+     *       redelivered). A writer that has lost {@value #AGED_AFTER} in a row therefore stops waiting:
+     *       it goes ahead of every writer that waits and races the winner's next write as an equal.</li>
+     * </ul>
+     */
+    static long mostWaitNanos(long stepNanos, int conflicts) {
+        return conflicts >= AGED_AFTER ? 0 : stepNanos * Math.min(conflicts, BACKOFF_STEPS);
     }
 
     /**
