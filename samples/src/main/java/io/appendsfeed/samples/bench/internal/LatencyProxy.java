@@ -129,9 +129,9 @@ public final class LatencyProxy implements AutoCloseable {
         writer.start();
     }
 
-    private static void quietly(Socket s) {
+    private static void quietly(java.io.Closeable c) {
         try {
-            s.close();
+            c.close();
         } catch (IOException e) {
             // closing anyway
         }
@@ -142,13 +142,5 @@ public final class LatencyProxy implements AutoCloseable {
         closed = true;
         quietly(server);
         sockets.forEach(LatencyProxy::quietly);
-    }
-
-    private static void quietly(ServerSocket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // closing anyway
-        }
     }
 }
