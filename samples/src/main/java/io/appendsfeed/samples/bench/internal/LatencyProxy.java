@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -103,10 +102,7 @@ public final class LatencyProxy implements AutoCloseable {
         Thread writer = new Thread(() -> {
             try {
                 while (true) {
-                    Chunk c = queue.poll(1, TimeUnit.MINUTES);
-                    if (c == null) {
-                        continue;
-                    }
+                    Chunk c = queue.take();
                     long wait;
                     while ((wait = c.at() + halfNanos - System.nanoTime()) > 0) {
                         LockSupport.parkNanos(wait);

@@ -1,5 +1,6 @@
 package io.appendsfeed.samples.bench.internal;
 
+import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.samples.bench.internal.peer.PeerBench;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +33,8 @@ import java.util.Objects;
 public record Params(String mode, int scale, LocalDynamo.Transport transport, long events, int streams,
                      List<Integer> batchLimits, int latencyEvents, double latencyRate, List<Long> coldEvents,
                      long memoryEvents, long contentionEvents, int contentionStreams, int contentionBatch,
-                     List<Integer> contentionIndexers, List<Double> contentionRoundTrips, long contentionBackoffMs, Path lambdaJar, Path lambdaTemplate, int lambdaRuns,
+                     List<Integer> contentionIndexers, List<Double> contentionRoundTrips, long contentionBackoffMs,
+                     Path lambdaJar, Path lambdaTemplate, int lambdaRuns,
                      PeerBench.Params peer, Path work, List<String> scenarios) {
 
     public static final List<String> SCENARIOS = List.of("index", "read", "latency", "cold", "memory", "contention", "lambda", "peer");
@@ -52,8 +54,8 @@ public record Params(String mode, int scale, LocalDynamo.Transport transport, lo
         if (contentionRoundTrips.isEmpty() || contentionRoundTrips.stream().anyMatch(ms -> !(ms >= 0 && ms <= 1000))) {
             throw new IllegalArgumentException("--contention-rtt: round trips of 0..1000 ms, got " + contentionRoundTrips);
         }
-        if (contentionBackoffMs < 0 || contentionBackoffMs > io.appendsfeed.indexer.IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis()) {
-            throw new IllegalArgumentException("--contention-backoff: 0.." + io.appendsfeed.indexer.IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis()
+        if (contentionBackoffMs < 0 || contentionBackoffMs > IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis()) {
+            throw new IllegalArgumentException("--contention-backoff: 0.." + IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis()
                     + " ms, got " + contentionBackoffMs);
         }
         if (scenarios.contains("contention") && transport != LocalDynamo.Transport.HTTP && contentionRoundTrips.stream().anyMatch(ms -> ms > 0)) {
