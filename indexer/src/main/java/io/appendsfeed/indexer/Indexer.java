@@ -3,7 +3,6 @@ package io.appendsfeed.indexer;
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
-import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.IndexState;
@@ -60,17 +59,11 @@ public final class Indexer {
     /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
     private final CapacityTally tally;
 
-    private final FeedHistory.StoreTimes storeTimes;
-
-    private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally, KnownIndex knownIndex) {
+    private Indexer(IndexerConfig config, StoreClient index, CapacityTally tally, KnownIndex knownIndex) {
         this.config = config;
         this.tally = tally;
         this.knownIndex = knownIndex;
         this.epochs = new AppendsEpoch(index, config.clock());
-        this.storeTimes = store == null ? null : (stream, at) -> {
-            List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
-            return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
-        };
     }
 
     /**
@@ -87,15 +80,13 @@ public final class Indexer {
         CapacityMeter meter = measured ? tally : CapacityMeter.NONE;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
                 .reservedStreams(true).meter(meter).clock(config.clock()).build());
-        StoreClient store = config.storeTable() == null ? null
-                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(meter).tipCacheStreams(0).build());
         AppendsIndex.Loaded loaded = AppendsIndex.load(index, true);
         if (!loaded.state().isCreated()) {
             loaded = AppendsIndex.create(index, config.partitions());
             log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
         IndexState state = loaded.state();
-        Indexer indexer = new Indexer(config, index, store, tally, new KnownIndex(index, loaded));
+        Indexer indexer = new Indexer(config, index, tally, new KnownIndex(index, loaded));
         if (state.partitions() != config.partitions()) {
             throw new PartitionCountMismatchException(config.indexTable(), state.partitions(), config.partitions());
         }
@@ -199,7 +190,8 @@ public final class Indexer {
      * MODIFY of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}. REMOVE, calves,
      * {@code a = 0} and {@code $} streams are skipped. Anything else is rejected with what is wrong. The
      * image is read by the model's one item parser ({@link StoreItems#parseImage}); this adds the
-     * record's own facts (event name, sequence number, DynamoDB's creation time). Pure; for tools that
+     * record's own facts (event name, sequence number, DynamoDB's creation time; the events' own {@code t}
+     * are a writer's clock and are not used). Pure; for tools that
      * explain a record, and what {@link #ingest(List)} does first.
      */
     public static Parsed parse(ChangeRecord r) {
@@ -220,10 +212,9 @@ public final class Indexer {
             } catch (IllegalArgumentException badType) { // a source's types read as they are used: see ChangeRecord.eventTypes
                 return rejected(r, badType.getMessage());
             }
-            List<String> times = t.times();
-            // the Tip's older types are read only to heal a gap or place a stream: built when asked for
-            return new Parsed.Spanned(new SourceSpan(span, () -> new Span(t.stream(), t.first(), types),
-                    writtenAt(r, times, a), r.sequenceNumber(), times(times, t.next())));
+            // the Tip's older types are read only to heal a gap: built when asked for
+            return new Parsed.Spanned(SourceSpan.withLazyTip(span, () -> new Span(t.stream(), t.first(), types),
+                    r.approximateCreation(), r.sequenceNumber()));
         } else if (item instanceof StoreItem.Unfolded) {
             return new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS);
         } else if (item instanceof StoreItem.Calf) {
@@ -241,42 +232,6 @@ public final class Indexer {
 
     private static Parsed rejected(ChangeRecord r, String reason) {
         return new Parsed.Rejected(new RejectedRecord(r.sequenceNumber(), r.describeKey(), reason));
-    }
-
-    /** The times of the Tip's events, parsed only when asked for (rarely: see {@link EventTimes}). */
-    private static EventTimes times(List<String> times, long n) {
-        if (times.isEmpty()) {
-            return EventTimes.NONE;
-        }
-        long first = n - times.size();
-        return index -> index < first || index >= n ? null : time(times.get((int) (index - first)));
-    }
-
-    /** A timestamp, or null when absent or unreadable: the span does not depend on it. */
-    private static Instant time(String t) {
-        if (t == null) {
-            return null;
-        }
-        try {
-            return StoreItems.timestamp(t);
-        } catch (DateTimeParseException unreadable) {
-            return null; // without it, placing the stream relies on the other times
-        }
-    }
-
-    /**
-     * The earliest of DynamoDB's creation time and the new events' own {@code t}: no later than the
-     * write. Unreadable timestamps are left out rather than rejected: the span itself is sound.
-     */
-    private static Instant writtenAt(ChangeRecord r, List<String> times, int a) {
-        Instant earliest = r.approximateCreation();
-        for (int k = Math.max(0, times.size() - a); k < times.size(); k++) {
-            Instant at = time(times.get(k));
-            if (at != null && (earliest == null || at.isBefore(earliest))) {
-                earliest = at;
-            }
-        }
-        return earliest;
     }
 
     /**
@@ -376,7 +331,7 @@ public final class Indexer {
     }
 
     private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, knownIndex, config, storeTimes));
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, knownIndex, config));
     }
 
     private static void log(BatchOutcome o, String shard, Instant now) {

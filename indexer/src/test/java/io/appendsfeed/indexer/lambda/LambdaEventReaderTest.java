@@ -179,10 +179,6 @@ class LambdaEventReaderTest {
             } catch (IllegalArgumentException e) {
                 out.append(" tip refused: ").append(e.getMessage());
             }
-            long first = span.span().index() - 3;
-            for (long i = Math.max(0, first); i < span.span().index() + span.span().types().size() + 1; i++) {
-                out.append(" t").append(i).append('=').append(span.times().writtenAt(i));
-            }
             return out.toString();
         }
         return parsed.toString();
