@@ -115,30 +115,15 @@ public final class Indexer {
      * @param shard the shard id, or null when the source does not know it
      */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
-        return ingest(records, shard, false);
-    }
-
-    /**
-     * As {@link #ingest(List, String)}, saying whether the source has more records of the shard
-     * waiting right now (a Lambda batch as large as the mapping's batch size, a {@code GetRecords}
-     * page at its limit). While they are, the epochs' Tips may stay behind their calves for up to
-     * {@link IndexerConfig#tipLag()}, so that a batch's write is one {@code PutItem}; a batch with
-     * {@code moreWaiting} false leaves every Tip it wrote up to date. Wrongly saying true only delays
-     * what Tip-first readers (equinox-js, Propulsion) see, until a later batch; nothing is lost.
-     *
-     * @param shard the shard id, or null when the source does not know it
-     * @param moreWaiting the source knows more records of this shard are waiting
-     */
-    public BatchOutcome ingest(List<ChangeRecord> records, String shard, boolean moreWaiting) {
         if (shard == null) {
-            return parseAndRun(records, null, moreWaiting);
+            return parseAndRun(records, null);
         }
         try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
-            return parseAndRun(records, shard, moreWaiting);
+            return parseAndRun(records, shard);
         }
     }
 
-    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard, boolean moreWaiting) {
+    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard) {
         long started = System.nanoTime();
         List<SourceSpan> spans = new ArrayList<>();
         Instant newest = null;
@@ -166,7 +151,7 @@ public final class Indexer {
             }
         }
         return run(records.size(), skipped, spans, order, rejected, rejectedAt,
-                k -> records.get(k).sequenceNumber(), started, newest, shard, moreWaiting && rejected == null);
+                k -> records.get(k).sequenceNumber(), started, newest, shard);
     }
 
     /** What {@link #parse} made of one record. */
@@ -245,15 +230,15 @@ public final class Indexer {
         for (int k = 0; k < spans.size(); k++) {
             order.add(k);
         }
-        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null, false);
+        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null);
     }
 
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                              int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                             Instant newest, String shard, boolean moreWaiting) {
+                             Instant newest, String shard) {
         CapacityTally.Batch batch = tally == null ? null : tally.start();
         try {
-            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch, moreWaiting);
+            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch);
         } finally {
             if (tally != null) {
                 tally.end();
@@ -263,7 +248,7 @@ public final class Indexer {
 
     private BatchOutcome ingest(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                                 int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                                Instant newest, String shard, CapacityTally.Batch batch, boolean moreWaiting) {
+                                Instant newest, String shard, CapacityTally.Batch batch) {
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
@@ -275,8 +260,8 @@ public final class Indexer {
         for (int k = 0; k < work.size(); k++) {
             PartitionId p = work.get(k).getKey();
             List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
-            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine, moreWaiting))
-                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine, moreWaiting)), PARTITIONS));
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
+                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine)), PARTITIONS));
         }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         int firstFailed = rejectedAt;
@@ -288,14 +273,6 @@ public final class Indexer {
                 firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
             }
         }
-        if (!moreWaiting) {
-            // a partition this batch did not write may still have a Tip an earlier batch left behind
-            ingesters.forEach((p, ingester) -> {
-                if (!byPartition.containsKey(p)) {
-                    ingester.moveTip();
-                }
-            });
-        }
         String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
         Capacity capacity = batch == null ? Capacity.NONE : batch.total();
         BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
@@ -304,15 +281,6 @@ public final class Indexer {
         log(outcome, shard, now);
         report(outcome, shard, now);
         return outcome;
-    }
-
-    /**
-     * Brings every epoch Tip that batches with more records waiting left behind up to date: for a
-     * source that finds nothing more to read after such a batch (one write per Tip left behind;
-     * nothing when none is). Never throws: a Tip that cannot be moved now is logged and moved later.
-     */
-    public void moveTips() {
-        ingesters.values().forEach(EpochIngester::moveTip);
     }
 
     /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */

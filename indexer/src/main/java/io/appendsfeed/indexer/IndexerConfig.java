@@ -19,25 +19,18 @@ import java.util.Objects;
  * @param maxConflictRetries conditional-write conflicts tolerated per partition per batch (each means
  *                           another indexer made progress) before giving up
  * @param redeliveryWindow how long a source may redeliver a record after it was written (DynamoDB
- *                         Streams keeps records 24 hours); bounds the look-back over closed epochs
- * @param clockSkew allowance between the clocks that stamp events, DynamoDB's and the indexer's
+ *                         Streams keeps records 24 hours); bounds the look-back over closed epochs for a
+ *                         span without a record time
+ * @param clockSkew allowance between DynamoDB's clock (a record's {@code ApproximateCreationDateTime})
+ *                  and the clocks of the indexers that stamp an epoch's close; writers' clocks play no part
  * @param clock stamps epoch events and measures the redelivery window
  * @param meter told the capacity of every call to the index table
- * @param storeTable the store table, or null: read (rarely) to place a stream whose span follows
- *                   events no recent epoch holds when its Tip no longer holds the event before the
- *                   span (see the README, "Never a silent gap"); without it such a span is accepted
- *                   unchecked, with a WARN
+ * @param storeTable the store table the records come from, or null: named in messages, and refused when it
+ *                   is the index table
  * @param storePredatesFeed the operator's declaration that the store holds events from before the feed
- *                          began, indexed by a backfill: a stream whose earlier events are not where
- *                          their write times put them is then accepted as it starts, not refused or healed
+ *                          began, indexed by a backfill: a stream the feed has never held is then accepted
+ *                          as it starts, not healed from its Tip or refused as a gap
  * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
- * @param tipLag how long an epoch's Tip may stay behind its calves while the source has more records
- *               waiting (a full Lambda batch, a full {@code GetRecords} page): such a batch's write is
- *               then one {@code PutItem}, and the Tip catches up with the first write after this long, or
- *               with the batch that empties the source. Readers that start from the Tip (equinox-js,
- *               Propulsion) see the epoch that much later; readers that query forwards (appendsfeed's)
- *               and writers do not depend on it. {@link Duration#ZERO} moves the Tip with every write.
- *               Default {@value #DEFAULT_TIP_LAG_MILLIS} ms. See the README, "Writing an epoch"
  * @param conflictBackoff after a conflict on a partition (another writer got there first), the write
  *                        waits a random time up to this times the conflicts in a row (at most 8 times)
  *                        before it goes again: racing writers spread out, and fewer of their writes are
@@ -48,13 +41,11 @@ import java.util.Objects;
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
                             CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics,
-                            Duration tipLag, Duration conflictBackoff) {
+                            Duration conflictBackoff) {
 
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
-    public static final long DEFAULT_TIP_LAG_MILLIS = 1000;
-    public static final Duration DEFAULT_TIP_LAG = Duration.ofMillis(DEFAULT_TIP_LAG_MILLIS);
     public static final long DEFAULT_CONFLICT_BACKOFF_MILLIS = 4;
     public static final Duration DEFAULT_CONFLICT_BACKOFF = Duration.ofMillis(DEFAULT_CONFLICT_BACKOFF_MILLIS);
     /** The most {@code conflictBackoff} may be: its step, the wait growing up to 8 times it. */
@@ -84,9 +75,6 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         }
         SameTableException.check(storeTable, indexTable);
         Objects.requireNonNull(metrics, "metrics");
-        if (tipLag == null || tipLag.isNegative()) {
-            throw new IllegalArgumentException("tipLag must be >= 0, was " + tipLag);
-        }
         if (conflictBackoff == null || conflictBackoff.isNegative() || conflictBackoff.compareTo(MAX_CONFLICT_BACKOFF) > 0) {
             throw new IllegalArgumentException("conflictBackoff must be from 0 to " + MAX_CONFLICT_BACKOFF.toMillis() + " ms, was "
                     + conflictBackoff);
@@ -100,7 +88,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
                 .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter)
-                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics).tipLag(tipLag)
+                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics)
                 .conflictBackoff(conflictBackoff);
     }
 
@@ -117,7 +105,6 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private String storeTable;
         private boolean storePredatesFeed;
         private Metrics metrics = Metrics.NONE;
-        private Duration tipLag = DEFAULT_TIP_LAG;
         private Duration conflictBackoff = DEFAULT_CONFLICT_BACKOFF;
 
         private Builder(String indexTable) {
@@ -135,12 +122,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder storeTable(String v) { this.storeTable = v; return this; }
         public Builder storePredatesFeed(boolean v) { this.storePredatesFeed = v; return this; }
         public Builder metrics(Metrics v) { this.metrics = v; return this; }
-        public Builder tipLag(Duration v) { this.tipLag = v; return this; }
         public Builder conflictBackoff(Duration v) { this.conflictBackoff = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, tipLag, conflictBackoff);
+                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, conflictBackoff);
         }
     }
 }

@@ -56,18 +56,13 @@ public final class EpochIngester {
         this.config = config;
     }
 
-    /** Never throws: a failure is the outcome's {@code error}, with what was settled before it. The Tip ends up to date. */
-    public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
-        return ingest(spans, false);
-    }
-
     /**
-     * Never throws: a failure is the outcome's {@code error}, with what was settled before it.
-     *
-     * @param moreWaiting the source has more records waiting: the epoch's Tip may be left behind its
-     *                    calves (for up to {@link IndexerConfig#tipLag()}); false brings it up to date
+     * Never throws: a failure is the outcome's {@code error}, with what was settled before it. The active
+     * epoch's Tip ends up at its calves' end; when it cannot be moved there, the batch fails from its
+     * first span (its spans are in; the source delivers them again, they are duplicates, and the retry
+     * moves the Tip).
      */
-    public synchronized PartitionOutcome ingest(List<SourceSpan> spans, boolean moreWaiting) {
+    public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
         Counts c = new Counts();
         int settled = 0;
         try {
@@ -89,11 +84,9 @@ public final class EpochIngester {
                     d = EpochDecider.decide(s, rest, prior(s.epoch(), unknown, horizon), config.limits(), config.allowGaps());
                 }
                 if (d.writes()) {
-                    boolean last = d.remainder() == null && d.consumed() == rest.size();
-                    boolean moveTip = d.close() || (last && !moreWaiting) || tipBehindTooLong(s.epoch());
                     AppendsEpoch.Encoded bytes = carriedBytes != null ? carriedBytes : epochs.encode(d.events());
                     carriedBytes = null;
-                    AppendsEpoch.Appended written = epochs.append(partition, s, bytes, moveTip);
+                    AppendsEpoch.Appended written = epochs.append(partition, s, bytes);
                     if (!written.written()) {
                         c.conflicts++;
                         if (++conflicts > config.maxConflictRetries()) {
@@ -146,8 +139,12 @@ public final class EpochIngester {
                     s = moveOnIfClosed(s);
                 }
             }
-            if (!moreWaiting) {
-                epochs.moveTip(partition, s.epoch()); // when a write of this batch (or an earlier one) left it behind
+            try {
+                epochs.ensureTip(partition, s);
+            } catch (RuntimeException e) {
+                log.warn("partition {} epoch {}: its Tip cannot be moved to its calves' end ({}); the batch is delivered again"
+                        + " to move it", partition, s.epoch(), e.toString());
+                return c.outcome(s.epoch(), spans.size(), 0, e);
             }
             return c.outcome(s.epoch(), spans.size(), settled, null);
         } catch (RuntimeException e) {
@@ -227,23 +224,6 @@ public final class EpochIngester {
         return next;
     }
 
-    /**
-     * Brings the active epoch's Tip up to date when a batch with more records waiting left it behind
-     * (one write; none otherwise). A failure is logged, not thrown: the Tip only tells Tip-first
-     * readers how far the epoch goes, and the next batch tries again.
-     */
-    public synchronized void moveTip() {
-        if (state == null || epochs.tipBehindSince(partition, state.epoch()).isEmpty()) {
-            return;
-        }
-        try {
-            epochs.moveTip(partition, state.epoch());
-        } catch (RuntimeException e) {
-            log.warn("partition {} epoch {}: moving its Tip to the calves written here failed ({}); the next batch tries again",
-                    partition, state.epoch(), e.toString());
-        }
-    }
-
     /** Drops the cached state: the next call reloads from the index (after a failure of unknown effect). */
     public synchronized void forget() {
         state = null;
@@ -257,24 +237,14 @@ public final class EpochIngester {
         return state;
     }
 
-    /** Whether a write now would leave the Tip behind for {@code tipLag} or longer (always, with a lag of zero). */
-    private boolean tipBehindTooLong(EpochId epoch) {
-        Instant now = config.clock().instant();
-        Instant since = epochs.tipBehindSince(partition, epoch).orElse(now);
-        return !since.plus(config.tipLag()).isAfter(now);
-    }
-
     /** Heals a crash between closing an epoch and recording its successor, and follows other writers' closes. */
     private EpochState moveOnIfClosed(EpochState s) {
         while (s.isClosed()) {
-            if (epochs.tipBehindSince(partition, s.epoch()).isPresent()) {
-                // another writer closed it after calves of ours: its Tip is theirs to move, but ours must not stay behind
-                try {
-                    epochs.moveTip(partition, s.epoch());
-                } catch (RuntimeException e) {
-                    log.warn("partition {} epoch {}: closed; moving its Tip to the calves written here failed ({}); the epoch"
-                            + " is complete in its calves", partition, s.epoch(), e.toString());
-                }
+            try {
+                epochs.ensureTip(partition, s); // a closing write whose Tip update failed, or a writer that died there
+            } catch (RuntimeException e) {
+                log.warn("partition {} epoch {}: closed, but moving its Tip to its calves' end failed ({}); the epoch is"
+                        + " complete in its calves, and the next writer to load it tries again", partition, s.epoch(), e.toString());
             }
             prior.remember(s);
             EpochId next = s.epoch().next();

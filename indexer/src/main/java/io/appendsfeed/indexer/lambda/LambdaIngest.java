@@ -72,7 +72,7 @@ final class LambdaIngest {
      *         record is in the feed
      */
     String ingest(LambdaRecords.Converted converted, int delivered) {
-        BatchOutcome outcome = indexer.ingest(converted.records(), null, LambdaSettings.moreWaiting(batchSize, delivered));
+        BatchOutcome outcome = indexer.ingest(converted.records(), null);
         if (!outcome.complete()) {
             return outcome.firstNotIngested();
         }

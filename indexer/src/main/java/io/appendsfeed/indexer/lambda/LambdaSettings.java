@@ -12,7 +12,7 @@ import java.util.function.Function;
  * ({@link IndexerSettings}: {@code APPENDS_INDEX_TABLE}, {@code APPENDS_STORE_TABLE} (required by the
  * Lambda handler, which refuses records of any other table), {@code APPENDS_PARTITIONS},
  * {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}, {@code APPENDS_STORE_PREDATES_FEED},
- * {@code APPENDS_TIP_LAG_MS}, {@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}), and the Lambda's own:
+ * {@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}), and the Lambda's own:
  *
  * <table>
  * <tr><td>{@code APPENDS_BATCH_SIZE}</td><td>the event source mapping's {@code BatchSize} (the template sets it): a
@@ -31,7 +31,6 @@ public record LambdaSettings(String storeTable, IndexerConfig config, DynamoClie
     public static final String ALLOW_GAPS = IndexerSettings.ALLOW_GAPS;
     public static final String STORE_PREDATES_FEED = IndexerSettings.STORE_PREDATES_FEED;
     public static final String ENDPOINT = IndexerSettings.ENDPOINT;
-    public static final String TIP_LAG_MS = IndexerSettings.TIP_LAG_MS;
     public static final String REGION = IndexerSettings.REGION;
     /** The Lambda's own. */
     public static final String BATCH_SIZE = "APPENDS_BATCH_SIZE";

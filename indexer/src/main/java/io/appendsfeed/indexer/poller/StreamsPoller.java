@@ -111,8 +111,6 @@ public final class StreamsPoller implements AutoCloseable {
      * @throws RuntimeException from DynamoDB (taking the lease, listing shards, reading, saving positions);
      *         nothing unacknowledged is lost: the next pass reads again from the last saved position
      */
-    /** Full {@code GetRecords} pages in the current pass: while there are, epoch Tips may lag. */
-    private int fullPages;
     /**
      * The stream's shards as last listed, null to list them again: when a shard was drained (its
      * children, which are read only after it, may be new), after a lease change, or after
@@ -145,7 +143,6 @@ public final class StreamsPoller implements AutoCloseable {
         Set<String> listed = new java.util.HashSet<>();
         current.forEach(s -> listed.add(s.shardId()));
         int seen = 0;
-        fullPages = 0;
         Instant now = Instant.now();
         for (Shard shard : current) {
             String id = shard.shardId();
@@ -165,9 +162,6 @@ public final class StreamsPoller implements AutoCloseable {
                 reader.rewindAll();
                 break;
             }
-        }
-        if (fullPages == 0) {
-            indexer.moveTips(); // no shard has more waiting: Tips that full pages left behind catch up (none: no write)
         }
         return seen;
     }
@@ -195,10 +189,7 @@ public final class StreamsPoller implements AutoCloseable {
             return 0;
         }
         List<ChangeRecord> records = batch.records();
-        // a full page: more records are likely waiting, so the epochs' Tips may lag (see Indexer#ingest)
-        boolean full = records.size() >= config.recordsPerRead();
-        fullPages += full ? 1 : 0;
-        BatchOutcome o = indexer.ingest(records, id, full);
+        BatchOutcome o = indexer.ingest(records, id);
         if (o.complete()) {
             if (batch.drained()) {
                 shards = null; // its children may be new

@@ -26,10 +26,7 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_EPOCH_MAX_STREAMS}</td><td>default 100000</td></tr>
  * <tr><td>{@code APPENDS_ALLOW_GAPS}</td><td>{@code true} to index past gaps with a WARN (default false)</td></tr>
  * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true} declares a store with events from before the feed,
- *     indexed by a backfill: streams whose earlier events are not where their write times put them are accepted as
- *     they start (default false; see the indexer README, "Never a silent gap")</td></tr>
- * <tr><td>{@code APPENDS_TIP_LAG_MS}</td><td>how long an epoch's Tip may lag while the source says more records are
- * waiting (default 1000; 0 never)</td></tr>
+ *     indexed by a backfill: a stream the feed never held is accepted as it starts (default false)</td></tr>
  * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the step of the random wait before retrying a write after a
  * conflict on a partition, times the conflicts in a row (default 4; 0 retries at once; at most 1000)</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
@@ -48,7 +45,6 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
     public static final String EPOCH_MAX_STREAMS = "APPENDS_EPOCH_MAX_STREAMS";
     public static final String ALLOW_GAPS = "APPENDS_ALLOW_GAPS";
     public static final String STORE_PREDATES_FEED = "APPENDS_STORE_PREDATES_FEED";
-    public static final String TIP_LAG_MS = "APPENDS_TIP_LAG_MS";
     public static final String CONFLICT_BACKOFF_MS = "APPENDS_CONFLICT_BACKOFF_MS";
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
@@ -84,7 +80,6 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
                 .allowGaps(bool(env, ALLOW_GAPS))
                 .storeTable(store)
                 .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
-                .tipLag(Duration.ofMillis(numberOrZero(env, TIP_LAG_MS, IndexerConfig.DEFAULT_TIP_LAG_MILLIS)))
                 .conflictBackoff(Duration.ofMillis(number(env, CONFLICT_BACKOFF_MS, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS,
                         0, IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis(),
                         "a whole number of milliseconds from 0 to " + IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis())))

@@ -37,17 +37,12 @@ class LambdaSettingsTest {
         LambdaSettings none = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index")::get);
         assertThat(none.batchSize()).isZero();
         assertThat(none.moreWaiting(10_000)).as("unknown batch size: never").isFalse();
-        assertThat(none.config().tipLag()).isEqualTo(java.time.Duration.ofSeconds(1));
 
-        LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_BATCH_SIZE", "100",
-                "APPENDS_TIP_LAG_MS", "0")::get);
+        LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_BATCH_SIZE", "100")::get);
         assertThat(s.moreWaiting(100)).isTrue();
         assertThat(s.moreWaiting(99)).isFalse();
-        assertThat(s.config().tipLag()).isZero();
         assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_BATCH_SIZE", "-1")::get))
                 .hasMessageContaining("APPENDS_BATCH_SIZE").hasMessageContaining("-1");
-        assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_TIP_LAG_MS", "soon")::get))
-                .hasMessageContaining("APPENDS_TIP_LAG_MS").hasMessageContaining("soon");
     }
 
     @Test

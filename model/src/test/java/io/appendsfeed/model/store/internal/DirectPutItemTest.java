@@ -221,7 +221,7 @@ class DirectPutItemTest {
                 .meter(meter).build());
 
         // the Tip left behind (as the indexer does while records wait), so that the second writer races for the calf's key
-        assertThat(direct.appendAsCalf(stream, 0, List.of(EventData.json("A", "{\"k\":1}")), false))
+        assertThat(direct.appendAsCalf(stream, 0, List.of(EventData.json("A", "{\"k\":1}"))))
                 .isInstanceOf(AppendResult.Written.class);
         AppendResult lost = viaSdk.appendAsCalf(stream, 0, List.of(EventData.json("B", "{\"k\":2}")));
 

@@ -187,7 +187,7 @@ public final class ContentionBench {
         for (List<ChangeRecord> batch : batches) {
             List<ChangeRecord> left = batch;
             for (int delivery = 1; ; delivery++) {
-                BatchOutcome o = indexer.ingest(left, null, left.size() >= batchSize);
+                BatchOutcome o = indexer.ingest(left, null);
                 long these = o.partitions().stream().mapToLong(PartitionOutcome::conflicts).sum();
                 conflicts += these;
                 most = Math.max(most, these);
