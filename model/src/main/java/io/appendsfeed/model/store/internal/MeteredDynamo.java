@@ -5,6 +5,7 @@ import io.appendsfeed.model.store.CapacityMeter;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import io.appendsfeed.model.store.MissingTableException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -102,6 +104,8 @@ public final class MeteredDynamo {
         } catch (ConditionalCheckFailedException e) {
             meter.refused(op, table);
             throw e;
+        } catch (ResourceNotFoundException e) {
+            throw new MissingTableException(table, e);
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons()
                     && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
