@@ -3,7 +3,6 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.CalfAppender;
-import io.appendsfeed.model.store.internal.DirectPutItem;
 import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.Items;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
@@ -49,8 +48,7 @@ public final class StoreClient {
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.config = Objects.requireNonNull(config, "config");
-        this.metered = new MeteredDynamo(dynamo, config.table(), config.meter(),
-                config.directPuts() ? DirectPutItem.of(dynamo) : null);
+        this.metered = new MeteredDynamo(dynamo, config.table(), config.meter());
         this.cache = new TipCache(config.tipCacheStreams());
         this.appender = new Appender(metered, cache, config);
         this.calfAppender = new CalfAppender(metered, cache, config);

@@ -106,7 +106,7 @@ public final class ContentionBench {
             CapacityTally tally = new CapacityTally();
             tallies.add(tally);
             // over HTTP each indexer has a client of its own, as DynamoClients builds it, as a Lambda's is: so its
-            // writes go the way they go in a Lambda (the direct PutItem), metered by the store client's meter
+            // writes go the way they go in a Lambda, metered by the store client's meter
             DynamoDbClient c = local.transport() == LocalDynamo.Transport.HTTP
                     ? DynamoClients.dynamoDb(DynamoClients.Settings.local(proxy != null ? proxy.endpoint() : local.endpoint()))
                     : local.dynamo();
