@@ -76,7 +76,7 @@ public final class IndexerHandler implements RequestHandler<DynamodbEvent, Strea
      * @param storeTable as above
      * @param batchSize the event source mapping's {@code BatchSize} ({@link LambdaSettings#BATCH_SIZE}): a batch
      *                  that large tells the indexer more records are waiting, so that it may leave the epochs'
-     *                  Tips behind (see {@link Indexer#ingest(List, String, boolean)}); 0 when unknown
+     *                  Tips behind (no longer used: every write moves the epoch Tips); 0 when unknown
      */
     public IndexerHandler(Indexer indexer, String storeTable, int batchSize) {
         this.ingest = new LambdaIngest(indexer, storeTable, batchSize);

@@ -62,7 +62,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      *                   table are refused; null to accept any table but the index
      * @param batchSize the event source mapping's {@code BatchSize} ({@link LambdaSettings#BATCH_SIZE}): a batch
      *                  that large tells the indexer more records are waiting, so that it may leave the epochs'
-     *                  Tips behind (see {@link Indexer#ingest(List, String, boolean)}); 0 when unknown
+     *                  Tips behind (no longer used: every write moves the epoch Tips); 0 when unknown
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(Indexer indexer, String storeTable, int batchSize) {

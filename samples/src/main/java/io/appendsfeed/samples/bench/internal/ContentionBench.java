@@ -174,9 +174,7 @@ public final class ContentionBench {
     }
 
     /**
-     * Each batch as a Lambda of the deploy template ingests it: a full batch says more records are
-     * waiting (the template's {@code APPENDS_BATCH_SIZE}), so the epoch's Tip may lag its calves
-     * within {@code tipLag}; a shard's last batch, short, brings it up to date.
+     * Each batch as a Lambda of the deploy template ingests it: the calf, then the epoch's Tip.
      *
      * @return {conflicts, redeliveries, the most conflicts of one delivery}
      */
