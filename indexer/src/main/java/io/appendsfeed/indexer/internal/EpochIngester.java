@@ -151,6 +151,14 @@ public final class EpochIngester {
             if (!(e instanceof FeedGapException)) {
                 log.warn("partition {}: {} of {} spans settled, then failed: {}", partition, settled, spans.size(), e.toString());
             }
+            if (state != null && !state.isClosed()) {
+                try {
+                    epochs.ensureTip(partition, state); // a batch refused at a gap may be refused for a long time
+                } catch (RuntimeException tip) {
+                    log.warn("partition {} epoch {}: its Tip cannot be moved to its calves' end either ({})", partition,
+                            state.epoch(), tip.toString());
+                }
+            }
             return c.outcome(state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, e);
         }
     }
