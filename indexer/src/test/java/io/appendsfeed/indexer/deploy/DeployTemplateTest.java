@@ -10,6 +10,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
+import io.appendsfeed.indexer.settings.MetricsSettings;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -104,6 +105,8 @@ class DeployTemplateTest {
         // AWS_REGION is set by Lambda itself and may not be set by a template
         Set<String> expected = new LinkedHashSet<>(read);
         expected.remove(LambdaSettings.REGION);
+        // the metrics settings are set under Powertools' names; ours are their overrides
+        expected.removeAll(Set.of(MetricsSettings.METRICS, MetricsSettings.NAMESPACE, MetricsSettings.SERVICE_NAME));
         // the one variable for the JVM rather than for us: its flags (tiered compilation)
         expected.add("JAVA_TOOL_OPTIONS");
 
@@ -129,6 +132,13 @@ class DeployTemplateTest {
         assertThat(settings.dynamo().endpoint()).isEmpty();
         assertThat(vars.path(LambdaSettings.INDEX_TABLE).path("Ref").asText()).isEqualTo("IndexTable");
         assertThat(settings.config().indexTable()).isEqualTo("appendsfeed-index");
+        assertThat(settings.metrics()).isEqualTo(MetricsSettings.DEFAULT);
+        LambdaSettings named = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name),
+                Map.of("StoreStreamArn", stream.get("StoreStreamArn"), "MetricsNamespace", "orders", "ServiceName", "orders-indexer")) : null);
+        assertThat(named.metrics()).isEqualTo(new MetricsSettings(true, "orders", "orders-indexer"));
+        LambdaSettings off = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name),
+                Map.of("StoreStreamArn", stream.get("StoreStreamArn"), "MetricsDisabled", "true")) : null);
+        assertThat(off.metrics().enabled()).isFalse();
     }
 
     @Test
