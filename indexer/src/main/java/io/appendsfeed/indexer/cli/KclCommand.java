@@ -88,9 +88,9 @@ final class KclCommand extends Operation implements Callable<Integer> {
             MetricsSettings metricsSettings = settings(() -> MetricsSettings.from(variables(c, indexer, given)));
             KclClients clients = KclClients.of(c.settings().dynamo());
             String arn = settings.streamArn() != null ? settings.streamArn() : KclIndexer.streamArn(clients.dynamo(), settings.storeTable());
-            KclIndexer worker = KclIndexer.start(clients, Indexer.start(clients.dynamo(),
-                    settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()),
-                    settings(() -> settings.config(arn)));
+            Indexer started = starting(indexer, () -> Indexer.start(clients.dynamo(),
+                    settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()));
+            KclIndexer worker = KclIndexer.start(clients, started, settings(() -> settings.config(arn)));
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 worker.close();
