@@ -86,18 +86,27 @@ final class KclCommand extends Operation implements Callable<Integer> {
             IndexerOptions.put(given, MetricsSettings.SERVICE_NAME, serviceName);
             KclSettings settings = settings(() -> KclSettings.from(variables(c, indexer, given)));
             MetricsSettings metricsSettings = settings(() -> MetricsSettings.from(variables(c, indexer, given)));
+            // refused before anything is created: on DynamoDB Local the worker would log "Invalid DynamoDB stream ARN format" forever
+            String arn = settings(() -> KclIndexer.requireAwsStreamArn(settings.streamArn() != null ? settings.streamArn()
+                    : KclIndexer.streamArn(c.dynamo(), settings.storeTable())));
+            KclConfig config = settings(() -> settings.config(arn)); // once: its default worker id is random
             KclClients clients = KclClients.of(c.settings().dynamo());
-            String arn = settings.streamArn() != null ? settings.streamArn() : KclIndexer.streamArn(clients.dynamo(), settings.storeTable());
-            Indexer started = starting(indexer, () -> Indexer.start(clients.dynamo(),
-                    settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()));
-            KclIndexer worker = KclIndexer.start(clients, started, settings(() -> settings.config(arn)));
+            KclIndexer worker;
+            try {
+                Indexer started = starting(indexer, () -> Indexer.start(clients.dynamo(),
+                        settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()));
+                worker = KclIndexer.start(clients, started, config);
+            } catch (RuntimeException e) {
+                clients.close();
+                throw e;
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 worker.close();
                 clients.close();
                 stopped.countDown();
             }, "appendsfeed-kcl-shutdown"));
-            ctx.err().println("feed kcl: worker " + settings.config(arn).workerId() + " of " + settings.application() + " indexing " + arn
+            ctx.err().println("feed kcl: worker " + config.workerId() + " of " + config.applicationName() + " indexing " + arn
                     + " into " + c.indexTable() + "; SIGTERM or Ctrl-C stops it gracefully");
             ctx.err().flush();
             while (worker.isRunning()) {
