@@ -56,8 +56,11 @@ final class KclCommand extends Operation implements Callable<Integer> {
     @Option(names = "--on-rejected", paramLabel = "ACTION", description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
     KclConfig.OnRejected onRejected;
 
+    /** {@code --metrics}' values, as {@code APPENDS_METRICS} takes them. */
+    enum OnOff { on, off }
+
     @Option(names = "--metrics", paramLabel = "on|off", description = "EMF lines on stdout (env APPENDS_METRICS, or POWERTOOLS_METRICS_DISABLED=true for off; default on)")
-    String metrics;
+    OnOff metrics;
 
     @Option(names = "--metrics-namespace", paramLabel = "NAMESPACE", description = "CloudWatch namespace (env APPENDS_METRICS_NAMESPACE or POWERTOOLS_METRICS_NAMESPACE; default appendsfeed)")
     String metricsNamespace;
