@@ -68,10 +68,11 @@ public final class Indexer {
 
     /**
      * Opens the index in {@code config.indexTable()} (an existing table of the store format), creating
-     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet.
+     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet (with 1 when
+     * the count is {@link IndexerConfig#PARTITIONS_AS_RECORDED}, which otherwise takes the index's count).
      *
      * @param dynamo the caller's client; the caller closes it
-     * @throws PartitionCountMismatchException when the index records another partition count
+     * @throws PartitionCountMismatchException when the index records another partition count than an explicit one
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
@@ -81,11 +82,15 @@ public final class Indexer {
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
                 .reservedStreams(true).meter(meter).clock(config.clock()).build());
         AppendsIndex.Loaded loaded = AppendsIndex.load(index, true);
+        boolean asRecorded = config.partitions() == IndexerConfig.PARTITIONS_AS_RECORDED;
         if (!loaded.state().isCreated()) {
-            loaded = AppendsIndex.create(index, config.partitions());
+            loaded = AppendsIndex.create(index, asRecorded ? IndexerConfig.PARTITIONS_OF_A_NEW_INDEX : config.partitions());
             log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
         IndexState state = loaded.state();
+        if (asRecorded) {
+            config = config.toBuilder().partitions(state.partitions()).build();
+        }
         Indexer indexer = new Indexer(config, index, tally, new KnownIndex(index, loaded));
         if (state.partitions() != config.partitions()) {
             throw new PartitionCountMismatchException(config.indexTable(), state.partitions(), config.partitions());

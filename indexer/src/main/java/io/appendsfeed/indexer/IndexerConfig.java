@@ -12,7 +12,10 @@ import java.util.Objects;
  *
  * @param indexTable the index table (store format, Streams off)
  * @param partitions partitions of the feed; recorded in {@code $AppendsIndex-0} when the index is
- *                   created and never changed after: an indexer configured otherwise refuses to start
+ *                   created and never changed after: an indexer configured with another count refuses
+ *                   to start. {@link #PARTITIONS_AS_RECORDED} (0, the builder's default) takes the count
+ *                   the index records, and creates a new index with 1; {@link Indexer#config()} then
+ *                   holds the count taken
  * @param limits when an epoch closes
  * @param allowGaps let a span that starts after its stream's known next index through, with a WARN,
  *                  instead of failing the batch with {@link FeedGapException}
@@ -43,6 +46,10 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
                             CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics,
                             Duration conflictBackoff) {
 
+    /** {@code partitions}: whatever the index records (1 when the indexer creates the index). */
+    public static final int PARTITIONS_AS_RECORDED = 0;
+    /** The count an indexer told {@link #PARTITIONS_AS_RECORDED} gives an index it creates. */
+    public static final int PARTITIONS_OF_A_NEW_INDEX = 1;
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
@@ -55,8 +62,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         if (indexTable == null || indexTable.isBlank()) {
             throw new IllegalArgumentException("indexTable must be non-empty");
         }
-        if (partitions < 1) {
-            throw new IllegalArgumentException("partitions must be >= 1, was " + partitions);
+        if (partitions < 0) {
+            throw new IllegalArgumentException("partitions must be >= 1, or " + PARTITIONS_AS_RECORDED + " for as the index records, was "
+                    + partitions);
         }
         Objects.requireNonNull(limits, "limits");
         if (maxConflictRetries < 0) {
@@ -94,7 +102,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
 
     public static final class Builder {
         private final String indexTable;
-        private int partitions = 1;
+        private int partitions = PARTITIONS_AS_RECORDED;
         private EpochLimits limits = EpochLimits.DEFAULT;
         private boolean allowGaps = false;
         private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
@@ -111,6 +119,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
             this.indexTable = indexTable;
         }
 
+        /** @param v the feed's partitions; {@link #PARTITIONS_AS_RECORDED} (the default) for the count the index records */
         public Builder partitions(int v) { this.partitions = v; return this; }
         public Builder limits(EpochLimits v) { this.limits = v; return this; }
         public Builder allowGaps(boolean v) { this.allowGaps = v; return this; }

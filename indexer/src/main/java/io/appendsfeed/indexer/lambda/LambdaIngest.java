@@ -4,7 +4,6 @@ import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;
-import io.appendsfeed.model.metrics.EmfMetrics;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,10 +33,10 @@ final class LambdaIngest {
         SameTableException.check(storeTable, indexer.config().indexTable());
     }
 
-    /** As Lambda builds a handler: the index opened now, metrics as EMF lines on stdout, the store table required. */
+    /** As Lambda builds a handler: the index opened now, metrics as the settings say (EMF lines on stdout), the store table required. */
     static LambdaIngest of(LambdaSettings settings) {
         return new LambdaIngest(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
-                settings.config().toBuilder().metrics(new EmfMetrics()).build()), requireStoreTable(settings), settings.batchSize());
+                settings.config().toBuilder().metrics(settings.metrics().metrics()).build()), requireStoreTable(settings), settings.batchSize());
     }
 
     /**

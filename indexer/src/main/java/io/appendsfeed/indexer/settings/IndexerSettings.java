@@ -20,7 +20,8 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed (which deployables require
  * it says in theirs); never the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count (default 1); must match the index once created</td></tr>
+ * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count; unset: the count the index records, 1 for a new index.
+ *     A count other than the index records is refused</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}</td><td>default 999999</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_BYTES}</td><td>default 2097152</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_STREAMS}</td><td>default 100000</td></tr>
@@ -75,7 +76,7 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
         }
         String store = blankToNull(env.apply(STORE_TABLE));
         IndexerConfig config = IndexerConfig.builder(table.trim())
-                .partitions((int) positive(env, PARTITIONS, 1))
+                .partitions(partitions(env))
                 .limits(limits)
                 .allowGaps(bool(env, ALLOW_GAPS))
                 .storeTable(store)
@@ -86,6 +87,26 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
                 .build();
         return new IndexerSettings(store, config,
                 DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
+    }
+
+    /** A positive count, or {@link IndexerConfig#PARTITIONS_AS_RECORDED} when unset. */
+    private static int partitions(Function<String, String> env) {
+        String v = blankToNull(env.apply(PARTITIONS));
+        if (v == null) {
+            return IndexerConfig.PARTITIONS_AS_RECORDED;
+        }
+        String what = PARTITIONS + " is '" + v + "': give a positive whole number, or leave it unset for the count the index records"
+                + " (1 for a new index)";
+        int n;
+        try {
+            n = Integer.parseInt(v.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what, e);
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException(what);
+        }
+        return n;
     }
 
     /** A whole number from 0 to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */

@@ -3,6 +3,7 @@ package io.appendsfeed.indexer.lambda;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.appendsfeed.indexer.IndexerConfig;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class LambdaSettingsTest {
     void defaults_apply_when_only_the_table_is_set() {
         LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index")::get);
         assertThat(s.config().indexTable()).isEqualTo("index");
-        assertThat(s.config().partitions()).isEqualTo(1);
+        assertThat(s.config().partitions()).as("unset: as the index records").isEqualTo(IndexerConfig.PARTITIONS_AS_RECORDED);
         assertThat(s.config().limits().maxEvents()).isEqualTo(999_999);
         assertThat(s.config().allowGaps()).isFalse();
         assertThat(s.dynamo().endpoint()).isEmpty();
