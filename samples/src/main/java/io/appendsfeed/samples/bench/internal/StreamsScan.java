@@ -23,31 +23,19 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 public final class StreamsScan {
 
-    /** The stream's non-empty batches, shard by shard in lineage order, and the {@code GetRecords} calls made. */
-    public record Result(List<List<Record>> batches, long records, long getRecordsCalls) {}
-
     /** Told a stream's records shard by shard: pages of one shard, then its end, then the next shard. */
+    @FunctionalInterface
     public interface ShardSink {
         void records(String shardId, List<Record> page);
 
-        void endShard(String shardId);
+        default void endShard(String shardId) {
+        }
     }
 
     /** What {@link #shards} read: the stream's ARN, its shards, records and {@code GetRecords} calls. */
     public record Summary(String streamArn, int shards, long records, long getRecordsCalls) {}
 
     private StreamsScan() {
-    }
-
-    /** Collects every batch. */
-    public static Result batches(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit) {
-        List<List<Record>> batches = new ArrayList<>();
-        long[] records = {0};
-        long calls = scan(dynamo, streams, table, limit, batch -> {
-            batches.add(batch);
-            records[0] += batch.size();
-        });
-        return new Result(batches, records[0], calls);
     }
 
     /**
@@ -70,22 +58,6 @@ public final class StreamsScan {
             sink.endShard(shard.shardId());
         }
         return new Summary(arn, shards.size(), records[0], calls);
-    }
-
-    /**
-     * Hands each non-empty batch to {@code onBatch} as it is read.
-     *
-     * @return the {@code GetRecords} calls made
-     * @throws IllegalArgumentException when the table has no stream
-     */
-    public static long scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit,
-                            Consumer<List<Record>> onBatch) {
-        String arn = streamArn(dynamo, table);
-        long calls = 0;
-        for (Shard shard : lineageOrder(streams, arn)) {
-            calls += readShard(streams, arn, shard, limit, onBatch);
-        }
-        return calls;
     }
 
     /** @throws IllegalArgumentException when the table has no stream */

@@ -1,10 +1,9 @@
-package io.appendsfeed.samples.bench.internal.lambda;
+package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.appendsfeed.samples.bench.internal.StreamsScan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.appendsfeed.samples.bench.internal.lambda;
+package io.appendsfeed.samples.bench.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,7 +16,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreTables;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.samples.bench.internal.StreamsScan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

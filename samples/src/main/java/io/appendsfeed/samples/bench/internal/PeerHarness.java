@@ -1,10 +1,7 @@
-package io.appendsfeed.samples.bench.internal.peer;
+package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.appendsfeed.samples.bench.internal.Processes;
-import io.appendsfeed.samples.bench.internal.lambda.HandlerProcess;
-import io.appendsfeed.samples.bench.internal.lambda.HandlerRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -59,7 +56,7 @@ public final class PeerHarness {
 
     /** Whether {@code node} is on the PATH. */
     public static boolean nodeInstalled() {
-        return Processes.works(List.of("node", "--version"));
+        return Processes.output("node", "--version") != null;
     }
 
     /**
@@ -103,15 +100,11 @@ public final class PeerHarness {
                 Files.delete(modules);
             }
             Files.createSymbolicLink(modules, installed.resolve("node_modules"));
-            return new PeerHarness(installed, driver, version());
+            return new PeerHarness(installed, driver, Processes.output("node", "--version"));
         } catch (IOException e) {
             throw new UncheckedIOException("could not prepare the equinox-js harness from " + dir + " in " + work + ": "
                     + e.getMessage(), e);
         }
-    }
-
-    public Path installed() {
-        return installed;
     }
 
     public String nodeVersion() {
@@ -120,14 +113,14 @@ public final class PeerHarness {
 
     /**
      * {@code node peer.mjs write}: creates the store (and an index table nobody uses) with equinox-js's
-     * {@code dynamo-store create-table} and appends a deterministic plan through equinox-js deciders.
+     * {@code dynamo-store create-table} and appends a deterministic plan (seed 42, 8 concurrent writers)
+     * through equinox-js deciders.
      *
      * @return the harness's manifest (events, per-stream versions, store items, write figures)
      */
-    public JsonNode write(URI endpoint, String storeTable, String unusedIndexTable, long events, int streams, long seed,
-                          int concurrency, Path out) {
+    public JsonNode write(URI endpoint, String storeTable, String unusedIndexTable, long events, int streams, Path out) {
         run(List.of("node", "peer.mjs", "write", "--events", Long.toString(events), "--streams", Integer.toString(streams),
-                "--seed", Long.toString(seed), "--concurrency", Integer.toString(concurrency), "--fresh"),
+                "--seed", "42", "--concurrency", "8", "--fresh"),
                 env(endpoint, storeTable, unusedIndexTable, out), out.resolve("write.log"), WRITE_TIMEOUT);
         return json(out.resolve("manifest.json"));
     }
@@ -157,7 +150,7 @@ public final class PeerHarness {
      * process (the benchmark's driver), indexing into {@code indexTable}.
      */
     public HandlerRun index(Path batchDir, Path work, URI endpoint, String indexTable) {
-        Map<String, String> env = HandlerProcess.cleanEnv();
+        Map<String, String> env = Processes.cleanEnv();
         env.put("INDEX_TABLE_NAME", indexTable);
         env.put("AWS_ENDPOINT_URL", endpoint.toString());
         env.put("AWS_ENDPOINT_URL_DYNAMODB", endpoint.toString());
@@ -169,7 +162,7 @@ public final class PeerHarness {
         List<String> command = List.of("node", "--import", "tsx", driverDir.resolve(SCRIPT).toString(),
                 batchDir.toAbsolutePath().toString(), out.toAbsolutePath().toString());
         env.put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
-        Processes.run(command, driverDir, env, work.resolve("equinox-js-" + indexTable + ".log"), HandlerProcess.TIMEOUT);
+        Processes.run(command, driverDir, env, work.resolve("equinox-js-" + indexTable + ".log"), LambdaJar.TIMEOUT);
         return HandlerRun.parse(out);
     }
 
@@ -178,7 +171,7 @@ public final class PeerHarness {
     }
 
     private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {
-        Map<String, String> env = HandlerProcess.cleanEnv();
+        Map<String, String> env = Processes.cleanEnv();
         env.put("PEER_DDB_ENDPOINT", endpoint.toString());
         env.put("PEER_STORE_TABLE", storeTable);
         env.put("PEER_INDEX_TABLE", indexTable);
@@ -192,20 +185,6 @@ public final class PeerHarness {
             return new ObjectMapper().readTree(file.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException("the harness did not write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String version() {
-        try {
-            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            String v = new String(p.getInputStream().readAllBytes()).trim();
-            p.waitFor();
-            return v;
-        } catch (IOException e) {
-            throw new UncheckedIOException("node --version failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted asking node for its version", e);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.appendsfeed.samples.bench.internal.peer;
+package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.reader.CatchUpResult;
@@ -9,8 +9,6 @@ import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
 import io.appendsfeed.reader.InMemoryParkedStreams;
 import io.appendsfeed.reader.StartPosition;
-import io.appendsfeed.samples.bench.internal.CapacityTally;
-import io.appendsfeed.samples.bench.internal.MeteredClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,10 +33,10 @@ final class OurReader {
     private OurReader() {
     }
 
-    static ReadLeg read(DynamoDbClient dynamo, String index, String indexTable, String storeTable, boolean bodies,
+    /** @param local read through its measured endpoint (with the added round trip), every call metered */
+    static ReadLeg read(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
                         Map<String, Long> expected) {
-        CapacityTally tally = new CapacityTally();
-        MeteredClient metered = new MeteredClient(dynamo, tally);
+        Meter meter = new Meter();
         Map<String, Long> next = new ConcurrentHashMap<>();
         AtomicLong events = new AtomicLong();
         AtomicLong twice = new AtomicLong();
@@ -46,26 +44,30 @@ final class OurReader {
         AtomicLong badBodies = new AtomicLong();
         FeedReaderConfig config = FeedReaderConfig.builder("bench-" + (bodies ? "bodies" : "index"), indexTable, storeTable)
                 .start(StartPosition.beginning()).loadBodies(bodies).build();
-        long start = System.nanoTime();
-        // a stream's handler calls never overlap, so its entry in `next` is only ever touched by one call at a time
-        CatchUpResult r = new FeedReader(metered, config, (stream, batch) -> {
-            String s = stream.toString();
-            long want = next.getOrDefault(s, 0L);
-            for (FeedEvent e : batch) {
-                if (e.index() < want) {
-                    twice.incrementAndGet();
-                } else if (e.index() > want) {
-                    gaps.incrementAndGet();
+        CatchUpResult r;
+        long start;
+        try (DynamoDbClient metered = local.meteredClient(meter)) {
+            start = System.nanoTime();
+            // a stream's handler calls never overlap, so its entry in `next` is only ever touched by one call at a time
+            r = new FeedReader(metered, config, (stream, batch) -> {
+                String s = stream.toString();
+                long want = next.getOrDefault(s, 0L);
+                for (FeedEvent e : batch) {
+                    if (e.index() < want) {
+                        twice.incrementAndGet();
+                    } else if (e.index() > want) {
+                        gaps.incrementAndGet();
+                    }
+                    want = Math.max(want, e.index() + 1);
+                    if (bodies && !parses(e)) {
+                        badBodies.incrementAndGet();
+                    }
                 }
-                want = Math.max(want, e.index() + 1);
-                if (bodies && !parses(e)) {
-                    badBodies.incrementAndGet();
-                }
-            }
-            next.put(s, want);
-            events.addAndGet(batch.size());
-            return HandlerResult.handled();
-        }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(TIMEOUT);
+                next.put(s, want);
+                events.addAndGet(batch.size());
+                return HandlerResult.handled();
+            }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(TIMEOUT);
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         long expectedEvents = expected.values().stream().mapToLong(Long::longValue).sum();
         List<String> problems = new ArrayList<>();
@@ -88,9 +90,7 @@ final class OurReader {
         if (mismatched > 0) {
             problems.add(mismatched + " streams end at another version than the store's");
         }
-        double rate = events.get() / seconds;
-        return new ReadLeg("appendsfeed", index, bodies, events.get(), seconds, rate, tally.readUnits(),
-                events.get() == 0 ? 0 : tally.readUnits() / events.get(), metered.reads(), problems, 1, rate, rate);
+        return ReadLeg.of("appendsfeed", index, bodies, events.get(), seconds, meter.readUnits(), meter.reads(), problems);
     }
 
     private static boolean parses(FeedEvent e) {
