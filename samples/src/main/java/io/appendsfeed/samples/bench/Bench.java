@@ -35,58 +35,41 @@ public final class Bench implements Callable<Integer> {
 
     @Spec
     CommandLine.Model.CommandSpec spec;
-
     @Option(names = "--mode", description = "quick or full: the default sizes below. Default: ${DEFAULT-VALUE}")
     Mode mode = Mode.quick;
-
     @Option(names = "--scenarios", split = ",", description = "which to run, of latency,contention,lambda,peer. Default: all")
     List<String> scenarios = SCENARIOS;
-
     @Option(names = "--rtt", description = "ms of round trip added to every measured DynamoDB call (a proxy delays each way by"
             + " half), as between a Lambda and DynamoDB; 0 for none. Default: ${DEFAULT-VALUE}")
     double rttMs = 5;
-
     @Option(names = "--latency-events", description = "events timed from append to handler (quick 300; full 2,000)")
     Integer latencyEvents;
-
     @Option(names = "--contention-events", description = "single-event appends for the contention scenario (quick 2,000; full 20,000)")
     Long contentionEvents;
-
     @Option(names = "--contention-streams", description = "streams they go to (quick 200; full 2,000)")
     Integer contentionStreams;
-
     @Option(names = "--contention-indexers", split = ",", description = "indexers on one partition at once, each level in turn. Default: 1,4,16")
     List<Integer> contentionIndexers = List.of(1, 4, 16);
-
     @Option(names = "--contention-rtt", split = ",", description = "round trips (ms) the contention scenario runs every level at,"
             + " e.g. 0,2,5,10. Default: --rtt")
     List<Double> contentionRtts;
-
     @Option(names = "--lambda-runs", description = "fresh processes per configuration for the Lambda cold start (quick 1; full 5)")
     Integer lambdaRuns;
-
     @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile")
     Path lambdaJar = pathProperty("bench.lambdaJar");
-
     @Option(names = "--lambda-template", description = "the SAM template (its JavaToolOptions and MemorySize). Default: set by the bench profile")
     Path lambdaTemplate = pathProperty("bench.lambdaTemplate");
-
     @Option(names = "--peer-dir", description = "the equinox-js harness (peer.mjs, package.json): runs the peer scenario beside"
             + " equinox-js; without it, our side alone on a store the benchmark writes")
     Path peerDir;
-
     @Option(names = "--peer-events", description = "events written for the peer scenario (quick 5,000; full 100,000)")
     Long peerEvents;
-
     @Option(names = "--peer-streams", description = "streams they go to (quick 200; full 2,000)")
     Integer peerStreams;
-
     @Option(names = "--batch-sizes", split = ",", description = "Lambda batch sizes K of the peer scenario. Default: 100,300")
     List<Integer> batchSizes = List.of(100, 300);
-
     @Option(names = "--repeats", description = "peer scenario: runs of each handler and each read, alternating, median reported (quick 1; full 3)")
     Integer repeats;
-
     @Option(names = "--out", description = "directory for the JSON results. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("target", "bench");
 

@@ -6,7 +6,6 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.PartitionOutcome;
 import io.appendsfeed.model.DynamoClients;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,12 +21,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * Contention: N indexers ingesting into ONE partition at once, as the Lambdas of N shards would. The
  * store's records are split into N "shards" by stream (an item's changes stay in one shard, as in
  * DynamoDB Streams), each cut into batches of {@value #BATCH_SIZE}, back to back as under a backlog;
- * N threads, each with its own {@link Indexer} and client, ingest their shard's batches in order. A
- * batch not ingested whole is delivered again from its first record not in, as Lambda retries. Rate
- * = records ÷ wall time from the first batch to the last.
- *
- * <p>With a round trip ({@link LatencyProxy}) the indexers wait on the network as Lambdas wait on
- * DynamoDB; without one, on two processors, they and DynamoDB Local share the processors.
+ * N threads, each with its own {@link Indexer} and client (through a {@link LatencyProxy} at each round
+ * trip asked for), ingest their shard's batches in order. A batch not ingested whole is delivered again
+ * from its first record not in, as Lambda retries. Rate = records ÷ wall time, first batch to last.
  */
 public final class ContentionBench {
 
@@ -38,12 +34,11 @@ public final class ContentionBench {
      * @param conditionFailures writes refused by their condition, as the indexers' store clients heard them
      * @param mostConflicts the most conflicts one delivery of a batch met
      * @param redeliveries batches delivered again because they were not ingested whole
-     * @param cpuMsPerBatch this process's CPU time (the indexers and DynamoDB Local) per batch
      * @param problems how the index differs from the store; empty when every event is in it once, in order
      */
     public record Run(int indexers, double roundTripMs, int batches, long records, double seconds, double recordsPerSecond,
                       long conflicts, double conflictsPerBatch, long mostConflicts, long conditionFailures, long redeliveries,
-                      double writeUnitsPerEvent, double readUnitsPerBatch, double cpuMsPerBatch, List<String> problems) {}
+                      double writeUnitsPerEvent, double readUnitsPerBatch, List<String> problems) {}
 
     public record Result(long events, int streams, int batchSize, long backoffMs, List<Run> runs) {}
 
@@ -98,7 +93,6 @@ public final class ContentionBench {
                     return ingestAll(indexer, batches);
                 }));
             }
-            long cpu0 = cpuNanos();
             long start = System.nanoTime();
             go.countDown();
             long[] sum = new long[3];
@@ -109,12 +103,11 @@ public final class ContentionBench {
                 sum[2] = Math.max(sum[2], r[2]);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            double cpuMs = (cpuNanos() - cpu0) / 1e6;
             int batches = shards.stream().mapToInt(List::size).sum();
             List<String> problems = IndexCheck.of(local.dynamo(), index, facts.versions()).problems();
             return new Run(n, rtt, batches, records.size(), seconds, records.size() / seconds, sum[0], (double) sum[0] / batches,
                     sum[2], meter.refused() - refused0, sum[1], (meter.writeUnits() - wcu0) / facts.events(),
-                    (meter.readUnits() - rcu0) / batches, cpuMs / batches, problems);
+                    (meter.readUnits() - rcu0) / batches, problems);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while indexing", e);
@@ -124,12 +117,6 @@ public final class ContentionBench {
             pool.shutdownNow();
             clients.forEach(DynamoDbClient::close);
         }
-    }
-
-    /** CPU time of the whole process so far, or 0 where the JVM cannot tell. */
-    private static long cpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     /** @return {conflicts, redeliveries, the most conflicts of one delivery} */

@@ -1,5 +1,6 @@
 package io.appendsfeed.samples.bench.internal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.lambda.IndexerStreamHandler;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
@@ -17,11 +18,11 @@ import java.util.stream.Stream;
 
 /**
  * Runs in a fresh JVM whose class path is the shaded Lambda jar and the benchmark's classes (of which
- * it loads only this class and {@link Meter}), and does what the Lambda Java runtime does with the
+ * it loads only this class, {@link Meter} and {@link HandlerRun}), and does what the Lambda Java runtime does with the
  * template's handler, {@link IndexerStreamHandler}: builds it with settings from the environment and
- * hands it each event's bytes, one {@code batch-*.json} at a time in name order. It writes the lines of
+ * hands it each event's bytes, one {@code batch-*.json} at a time in name order. It writes a
  * {@link HandlerRun}, as the equinox-js driver ({@code lambda-batches.mjs}) does; decoding is inside
- * the handler's time here (the handler reads the bytes itself), so the decode column is 0.
+ * the handler's time here (the handler reads the bytes itself), so its decode time is 0.
  *
  * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain}: the
  * no-argument constructor Lambda calls. {@code metered}: the same handler built from the same settings
@@ -37,8 +38,7 @@ public final class HandlerDriver {
 
     public static void main(String[] args) throws IOException {
         long spawnedAt = Long.parseLong(System.getenv("BENCH_SPAWNED_AT"));
-        List<String> lines = new ArrayList<>();
-        lines.add("main\t" + (System.currentTimeMillis() - spawnedAt));
+        long mainMs = System.currentTimeMillis() - spawnedAt;
         if (args.length != 3 || !(args[0].equals("plain") || args[0].equals("metered"))) {
             System.err.println("usage: HandlerDriver plain|metered <batch dir> <output file>");
             System.exit(2);
@@ -52,12 +52,12 @@ public final class HandlerDriver {
         } else {
             handler = new IndexerStreamHandler();
         }
-        lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
+        long loadedMs = System.currentTimeMillis() - spawnedAt;
         List<Path> files;
         try (Stream<Path> s = Files.list(Path.of(args[1]))) {
             files = s.filter(p -> p.getFileName().toString().matches("batch-.*\\.json")).sorted().toList();
         }
-        int n = 0;
+        List<HandlerRun.Batch> batches = new ArrayList<>();
         for (Path file : files) {
             // one event at a time: as in the Lambda runtime, the previous one is garbage before the next is read
             byte[] event = Files.readAllBytes(file);
@@ -75,16 +75,14 @@ public final class HandlerDriver {
                 System.err.println(file + ": the handler reported a batch item failure: " + response.toString(StandardCharsets.UTF_8));
                 System.exit(3);
             }
-            lines.add(String.join("\t", "batch", Integer.toString(++n), Integer.toString(records(event)), Long.toString(micros),
-                    Double.toString(meter.readUnits() - rcu), Double.toString(meter.writeUnits() - wcu),
-                    Long.toString(meter.reads() - reads), Long.toString(meter.writes() - writes),
-                    Long.toString(meter.refused() - refused), Long.toString(System.currentTimeMillis() - spawnedAt),
-                    Long.toString(meter.transactions() - transactions), "0"));
+            batches.add(new HandlerRun.Batch(batches.size() + 1, records(event), micros, meter.readUnits() - rcu,
+                    meter.writeUnits() - wcu, meter.reads() - reads, meter.writes() - writes, meter.refused() - refused,
+                    System.currentTimeMillis() - spawnedAt, meter.transactions() - transactions, 0));
         }
-        Files.write(Path.of(args[2]), lines);
+        new ObjectMapper().writeValue(Path.of(args[2]).toFile(), new HandlerRun(mainMs, loadedMs, batches));
     }
 
-    /** The records of an event: its {@code "eventID"} keys (the files are the benchmark's own, one key per record). */
+    /** The records of an event: its {@code "eventID"} keys (the files are ours, one key per record). */
     private static int records(byte[] json) {
         String text = new String(json, StandardCharsets.UTF_8);
         int count = 0;

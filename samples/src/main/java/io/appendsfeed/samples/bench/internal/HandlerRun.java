@@ -1,18 +1,15 @@
 package io.appendsfeed.samples.bench.internal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * What one handler process reported, ours ({@link HandlerDriver}) or equinox-js's
- * ({@code lambda-batches.mjs}), in the same tab-separated lines: {@code main <ms>}, {@code loaded <ms>},
- * then per batch {@code batch <n> <records> <handler µs> <RCU> <WCU> <reads> <writes> <refused> <done ms>
- * <transactions> <decode µs>}.
+ * What one handler process reported, ours ({@link HandlerDriver}) or equinox-js's ({@code lambda-batches.mjs}),
+ * written by either as this record's JSON.
  *
  * @param mainMs milliseconds from spawning the process to its first line of code
  * @param loadedMs milliseconds from spawning to the handler ready (constructed / module imported)
@@ -23,8 +20,9 @@ public record HandlerRun(long mainMs, long loadedMs, List<Batch> batches) {
      * One handler call.
      *
      * @param micros the handler call's time (a handler that reads the event's bytes has its reading in it)
-     * @param decodeMicros the runtime's decoding of the event before the call (node's {@code JSON.parse}); 0 for ours
+     * @param refused writes refused by their condition
      * @param doneMs milliseconds from spawning the process to the end of this call
+     * @param decodeMicros the runtime's decoding of the event before the call (node's {@code JSON.parse}); 0 for ours
      */
     public record Batch(int n, int records, long micros, double readUnits, double writeUnits, long reads, long writes,
                         long refused, long doneMs, long transactions, long decodeMicros) {
@@ -36,33 +34,20 @@ public record HandlerRun(long mainMs, long loadedMs, List<Batch> batches) {
     }
 
     /**
-     * @throws IllegalStateException when a line is not of that format, or the handler never got ready
-     * @throws UncheckedIOException when the file cannot be read
+     * @throws IllegalStateException when the handler never got ready
+     * @throws UncheckedIOException when the file cannot be read as such
      */
     public static HandlerRun parse(Path file) {
-        long main = -1;
-        long loaded = -1;
-        List<Batch> batches = new ArrayList<>();
+        HandlerRun run;
         try {
-            for (String line : Files.readAllLines(file)) {
-                String[] f = line.split("\t");
-                switch (f[0]) {
-                    case "" -> { }
-                    case "main" -> main = Long.parseLong(f[1]);
-                    case "loaded" -> loaded = Long.parseLong(f[1]);
-                    case "batch" -> batches.add(new Batch(Integer.parseInt(f[1]), Integer.parseInt(f[2]), Long.parseLong(f[3]),
-                            Double.parseDouble(f[4]), Double.parseDouble(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                            Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11])));
-                    default -> throw new IllegalStateException("driver output " + file + ": unknown line '" + line + "'");
-                }
-            }
+            run = new ObjectMapper().readValue(file.toFile(), HandlerRun.class);
         } catch (IOException e) {
             throw new UncheckedIOException("driver output " + file + " unreadable: " + e.getMessage(), e);
         }
-        if (loaded < 0) {
-            throw new IllegalStateException("driver output " + file + " has no 'loaded' line: the handler did not start");
+        if (run.loadedMs() < 0) {
+            throw new IllegalStateException("driver output " + file + ": the handler did not start");
         }
-        return new HandlerRun(main, loaded, List.copyOf(batches));
+        return run;
     }
 
     /** The first {@code n} batches after the cold start. */

@@ -13,7 +13,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
@@ -22,8 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * event source mapping does), and writes each as the JSON Lambda hands a function subscribed to a
  * DynamoDB stream ({@code DynamodbEvent}): capitalised attribute-value keys, binary values as base64,
  * {@code ApproximateCreationDateTime} in epoch seconds, {@code eventSourceARN} the stream's ARN.
- * Several batch sizes are cut in one pass, each into its own directory; files are
- * {@code batch-000001.json} on, so that name order is delivery order.
+ * Several batch sizes in one pass, each into its own directory, files {@code batch-000001.json} on
+ * (name order is delivery order).
  */
 public final class LambdaEventFiles implements StreamsScan.ShardSink {
 
@@ -56,7 +55,7 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
             } catch (IOException e) {
                 throw new UncheckedIOException("could not create or clear " + dir + ": " + e.getMessage(), e);
             }
-            cutters.add(new Cutter(size, dir));
+            cutters.add(new Cutter(size, dir, new ArrayList<>(), new int[1], new long[1]));
         });
     }
 
@@ -66,7 +65,7 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
             for (Record r : page) {
                 c.buffer.add(r);
                 if (c.buffer.size() == c.size) {
-                    c.flush();
+                    flush(c);
                 }
             }
         }
@@ -74,40 +73,28 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
 
     @Override
     public void endShard(String shardId) {
-        cutters.forEach(Cutter::flush);
+        cutters.forEach(this::flush);
     }
 
     /** Call after the last shard. */
     public List<Written> written() {
-        return cutters.stream().map(c -> new Written(c.size, c.dir, c.batches, c.records)).toList();
+        return cutters.stream().map(c -> new Written(c.size, c.dir, c.batches[0], c.records[0])).toList();
     }
 
-    private final class Cutter {
-        final int size;
-        final Path dir;
-        final List<Record> buffer = new ArrayList<>();
-        int batches;
-        long records;
+    private record Cutter(int size, Path dir, List<Record> buffer, int[] batches, long[] records) {}
 
-        Cutter(int size, Path dir) {
-            this.size = size;
-            this.dir = dir;
+    private void flush(Cutter c) {
+        if (c.buffer.isEmpty()) {
+            return;
         }
-
-        void flush() {
-            if (buffer.isEmpty()) {
-                return;
-            }
-            batches++;
-            records += buffer.size();
-            Path file = dir.resolve(String.format("batch-%06d.json", batches));
-            try {
-                JSON.writeValue(file.toFile(), event(buffer, streamArn));
-            } catch (IOException e) {
-                throw new UncheckedIOException("could not write the Lambda event " + file + ": " + e.getMessage(), e);
-            }
-            buffer.clear();
+        c.records[0] += c.buffer.size();
+        Path file = c.dir.resolve(String.format("batch-%06d.json", ++c.batches[0]));
+        try {
+            JSON.writeValue(file.toFile(), event(c.buffer, streamArn));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the Lambda event " + file + ": " + e.getMessage(), e);
         }
+        c.buffer.clear();
     }
 
     /** The Lambda event of these records. */
@@ -115,12 +102,9 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
         ObjectNode event = JSON.createObjectNode();
         ArrayNode out = event.putArray("Records");
         for (Record r : records) {
-            ObjectNode rec = out.addObject();
-            rec.put("eventID", r.eventID());
-            rec.put("eventName", r.eventNameAsString());
-            rec.put("eventVersion", r.eventVersion());
-            rec.put("eventSource", r.eventSource() != null ? r.eventSource() : "aws:dynamodb");
-            rec.put("awsRegion", r.awsRegion());
+            ObjectNode rec = out.addObject().put("eventID", r.eventID()).put("eventName", r.eventNameAsString())
+                    .put("eventVersion", r.eventVersion()).put("eventSource", r.eventSource() != null ? r.eventSource() : "aws:dynamodb")
+                    .put("awsRegion", r.awsRegion());
             var d = r.dynamodb();
             ObjectNode dyn = rec.putObject("dynamodb");
             if (d.approximateCreationDateTime() != null) {
@@ -133,45 +117,34 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
             if (d.hasOldImage()) {
                 dyn.set("OldImage", map(d.oldImage()));
             }
-            dyn.put("SequenceNumber", d.sequenceNumber());
-            dyn.put("SizeBytes", d.sizeBytes());
-            dyn.put("StreamViewType", d.streamViewTypeAsString());
+            dyn.put("SequenceNumber", d.sequenceNumber()).put("SizeBytes", d.sizeBytes()).put("StreamViewType", d.streamViewTypeAsString());
             rec.put("eventSourceARN", streamArn);
         }
         return event;
     }
 
-    static ObjectNode map(Map<String, AttributeValue> m) {
+    private static ObjectNode map(Map<String, AttributeValue> m) {
         ObjectNode out = JSON.createObjectNode();
         m.forEach((k, v) -> out.set(k, value(v)));
         return out;
     }
 
-    static JsonNode value(AttributeValue v) {
+    private static JsonNode value(AttributeValue v) {
         ObjectNode out = JSON.createObjectNode();
+        Base64.Encoder b64 = Base64.getEncoder();
         switch (v.type()) {
             case S -> out.put("S", v.s());
             case N -> out.put("N", v.n());
-            case B -> out.put("B", base64(v.b()));
+            case B -> out.put("B", b64.encodeToString(v.b().asByteArray()));
             case BOOL -> out.put("BOOL", v.bool());
             case NUL -> out.put("NULL", true);
             case M -> out.set("M", map(v.m()));
-            case L -> {
-                ArrayNode l = out.putArray("L");
-                v.l().forEach(x -> l.add(value(x)));
-            }
+            case L -> v.l().stream().map(LambdaEventFiles::value).forEach(out.putArray("L")::add);
             case SS -> v.ss().forEach(out.putArray("SS")::add);
             case NS -> v.ns().forEach(out.putArray("NS")::add);
-            case BS -> {
-                ArrayNode bs = out.putArray("BS");
-                v.bs().forEach(b -> bs.add(base64(b)));
-            }
+            case BS -> v.bs().stream().map(b -> b64.encodeToString(b.asByteArray())).forEach(out.putArray("BS")::add);
             default -> throw new IllegalArgumentException("unexpected attribute value type " + v.type() + " in a stream record");
         }
         return out;
-    }
-
-    private static String base64(SdkBytes b) {
-        return Base64.getEncoder().encodeToString(b.asByteArray());
     }
 }

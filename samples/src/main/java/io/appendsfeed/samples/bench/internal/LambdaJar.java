@@ -72,7 +72,7 @@ public record LambdaJar(Path jar, Path template, String javaToolOptions, int mem
         env.putAll(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
                 "APPENDS_DYNAMODB_ENDPOINT", endpoint.toString(), "AWS_REGION", "us-east-1"));
         env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
-        Path out = work.resolve("appendsfeed-" + indexTable + ".tsv");
+        Path out = work.resolve("appendsfeed-" + indexTable + ".json");
         String classPath = String.join(File.pathSeparator, jar.toString(), codeSource(HandlerDriver.class).toString());
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC,
                 "-cp", classPath, HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString());

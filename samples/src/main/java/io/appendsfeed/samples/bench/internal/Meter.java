@@ -96,7 +96,7 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
         return writeUnits.sum();
     }
 
-    /** Read calls: GetItem, Query, Scan, BatchGetItem, TransactGetItems. */
+    /** Read calls. */
     public long reads() {
         return reads.sum();
     }
@@ -106,12 +106,12 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
         return writes.sum();
     }
 
-    /** Writes DynamoDB refused by their condition: conflicts (it reports no capacity for them; AWS charges them). */
+    /** Writes refused by their condition: conflicts (DynamoDB Local reports no capacity for them; AWS charges them). */
     public long refused() {
         return refused.sum();
     }
 
-    /** {@code TransactWriteItems} calls among the writes (DynamoDB charges their items twice). */
+    /** {@code TransactWriteItems} calls among the writes (their items are charged twice). */
     public long transactions() {
         return transactions.sum();
     }

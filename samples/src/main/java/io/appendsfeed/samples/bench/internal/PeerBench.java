@@ -130,7 +130,7 @@ public final class PeerBench {
                 for (boolean bodies : new boolean[] {false, true}) {
                     step.accept(String.format("peer: K=%d: our reader on the %s index, %s (run %d of %d)", k, index,
                             bodies ? "with bodies" : "index only", r, repeats));
-                    ReadLeg leg = OurReader.read(local, index, table, store, bodies, facts.versions());
+                    ReadLeg leg = ReadLeg.ours(local, index, table, store, bodies, facts.versions());
                     legs.computeIfAbsent(OURS + index + bodies, x -> new ArrayList<>()).add(leg);
                 }
                 if (harness != null) {

@@ -6,51 +6,37 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * equinox-js, driven from the benchmark. The benchmark does not ship equinox-js: it is given the
- * directory of a harness that installs it ({@code --peer-dir}: a {@code package.json} with the
- * equinox-js 1.2.0 packages and {@code tsx}, and a {@code peer.mjs} with the {@code write} and
- * {@code read} commands), and uses:
- * <ul>
- * <li>the harness's {@code node peer.mjs write} to write the store with equinox-js's {@code DynamoStore};</li>
- * <li>the harness's {@code node peer.mjs read --mode both} to read an index with equinox-js's
- *     {@code DynamoStoreSource}, index only and with bodies, capacity metered;</li>
- * <li>its own driver, {@code lambda-batches.mjs} (in this package's resources), to hand the same
- *     Lambda events the JVM handler gets to equinox-js's Lambda handler one at a time and time each
- *     call, which the harness's {@code index} command does not report per batch.</li>
- * </ul>
- * When the directory has no {@code node_modules}, it is copied (without {@code node_modules},
- * {@code out}) under the work directory and installed there with {@code npm ci}.
+ * equinox-js, driven from the benchmark, which does not ship it: {@code --peer-dir} names a harness (a
+ * {@code package.json} installing the equinox-js 1.2.0 packages and {@code tsx}, a {@code peer.mjs}).
+ * Its {@code node peer.mjs write} writes the store with equinox-js's {@code DynamoStore}; its
+ * {@code node peer.mjs read --mode both} reads an index with {@code DynamoStoreSource}, index only and
+ * with bodies, capacity metered. Our own driver, {@code lambda-batches.mjs} (in the resources), hands
+ * equinox-js's Lambda handler the same batch files as ours gets, timing each call. The harness is copied
+ * under the work directory (without {@code node_modules}, {@code out}, {@code target}) with the driver
+ * beside it; its {@code node_modules} are linked, or installed there with {@code npm ci} when it has none.
  */
 public final class PeerHarness {
 
-    /** The benchmark's own equinox-js driver, written next to the installed packages. */
-    public static final String SCRIPT = "lambda-batches.mjs";
-    private static final String SCRIPT_RESOURCE = "/io/appendsfeed/samples/bench/peer/" + SCRIPT;
-    private static final String HANDLER_PACKAGE = "node_modules/@equinox-js/dynamo-store-indexer-lambda";
+    private static final String DRIVER = "lambda-batches.mjs";
     private static final Duration NPM_TIMEOUT = Duration.ofMinutes(15);
-    private static final Duration WRITE_TIMEOUT = Duration.ofMinutes(60);
-    private static final Duration READ_TIMEOUT = Duration.ofMinutes(30);
+    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(60);
     private static final Set<String> NOT_COPIED = Set.of("node_modules", "out", "target");
 
-    private final Path installed;
-    private final Path driverDir;
+    private final Path dir;
     private final String nodeVersion;
 
-    private PeerHarness(Path installed, Path driverDir, String nodeVersion) {
-        this.installed = installed;
-        this.driverDir = driverDir;
+    private PeerHarness(Path dir, String nodeVersion) {
+        this.dir = dir;
         this.nodeVersion = nodeVersion;
     }
 
@@ -60,51 +46,43 @@ public final class PeerHarness {
     }
 
     /**
-     * Makes the harness at {@code peerDir} ready to run (copying and installing it under {@code work}
-     * when it has no {@code node_modules}) and writes the benchmark's driver next to it.
-     *
      * @throws IllegalStateException when node is not installed, or {@code npm ci} fails
      * @throws IllegalArgumentException when {@code peerDir} is not such a harness
      */
     public static PeerHarness prepare(Path peerDir, Path work) {
         if (!nodeInstalled()) {
-            throw new IllegalStateException("node is not on the PATH: the peer scenario runs equinox-js on Node.js 20 or later;"
-                    + " install it or leave 'peer' out of --scenarios");
+            throw new IllegalStateException("node is not on the PATH: the peer scenario runs equinox-js on Node.js 20 or later");
         }
-        Path dir = peerDir.toAbsolutePath().normalize();
-        if (!Files.isRegularFile(dir.resolve("peer.mjs")) || !Files.isRegularFile(dir.resolve("package.json"))) {
-            throw new IllegalArgumentException("--peer-dir " + dir + " has no peer.mjs and package.json: give the directory of"
+        Path from = peerDir.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(from.resolve("peer.mjs")) || !Files.isRegularFile(from.resolve("package.json"))) {
+            throw new IllegalArgumentException("--peer-dir " + from + " has no peer.mjs and package.json: give the directory of"
                     + " the equinox-js harness (see samples/BENCHMARKS.md)");
         }
-        try {
-            Files.createDirectories(work);
-            Path installed = dir;
-            if (!Files.isDirectory(dir.resolve(HANDLER_PACKAGE))) {
-                installed = work.resolve("peer");
-                if (!Files.isDirectory(installed.resolve(HANDLER_PACKAGE))) {
-                    copy(dir, installed);
-                    Processes.run(List.of("npm", "ci", "--no-audit", "--no-fund"), installed, Map.of(),
-                            work.resolve("npm-ci.log"), NPM_TIMEOUT);
+        Path dir = work.toAbsolutePath().resolve("peer");
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.filter(f -> java.util.stream.StreamSupport.stream(from.relativize(f).spliterator(), false)
+                    .noneMatch(part -> NOT_COPIED.contains(part.toString()))).toList()) {
+                Path to = dir.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
+                    to.toFile().setWritable(true, true); // the source may be read-only
                 }
             }
-            Path driver = work.resolve("driver");
-            Files.createDirectories(driver);
-            try (InputStream s = PeerHarness.class.getResourceAsStream(SCRIPT_RESOURCE)) {
-                if (s == null) {
-                    throw new IllegalStateException("resource " + SCRIPT_RESOURCE + " is missing from the class path");
-                }
-                Files.copy(s, driver.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
+            try (InputStream s = PeerHarness.class.getResourceAsStream("/io/appendsfeed/samples/bench/peer/" + DRIVER)) {
+                Files.copy(s, dir.resolve(DRIVER), StandardCopyOption.REPLACE_EXISTING);
             }
-            Path modules = driver.resolve("node_modules");
-            if (Files.isSymbolicLink(modules) || Files.exists(modules)) {
-                Files.delete(modules);
+            Path modules = dir.resolve("node_modules");
+            if (Files.isDirectory(from.resolve("node_modules")) && !Files.exists(modules)) {
+                Files.createSymbolicLink(modules, from.resolve("node_modules"));
+            } else if (!Files.isDirectory(modules.resolve("@equinox-js/dynamo-store-indexer-lambda"))) {
+                Processes.run(List.of("npm", "ci", "--no-audit", "--no-fund"), dir, Map.of(), work.resolve("npm-ci.log"), NPM_TIMEOUT);
             }
-            Files.createSymbolicLink(modules, installed.resolve("node_modules"));
-            return new PeerHarness(installed, driver, Processes.output("node", "--version"));
         } catch (IOException e) {
-            throw new UncheckedIOException("could not prepare the equinox-js harness from " + dir + " in " + work + ": "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException("could not prepare the equinox-js harness from " + from + " in " + dir + ": " + e.getMessage(), e);
         }
+        return new PeerHarness(dir, Processes.output("node", "--version"));
     }
 
     public String nodeVersion() {
@@ -112,25 +90,23 @@ public final class PeerHarness {
     }
 
     /**
-     * {@code node peer.mjs write}: creates the store (and an index table nobody uses) with equinox-js's
-     * {@code dynamo-store create-table} and appends a deterministic plan (seed 42, 8 concurrent writers)
-     * through equinox-js deciders.
+     * {@code node peer.mjs write}: creates the store (and an index nobody uses) with equinox-js's {@code dynamo-store
+     * create-table} and appends a deterministic plan (seed 42, 8 concurrent writers) through equinox-js deciders.
      *
-     * @return the harness's manifest (events, per-stream versions, store items, write figures)
+     * @return the harness's manifest ({@code events}, {@code appends}, {@code write.wcu}, ...)
      */
     public JsonNode write(URI endpoint, String storeTable, String unusedIndexTable, long events, int streams, Path out) {
-        run(List.of("node", "peer.mjs", "write", "--events", Long.toString(events), "--streams", Integer.toString(streams),
-                "--seed", "42", "--concurrency", "8", "--fresh"),
-                env(endpoint, storeTable, unusedIndexTable, out), out.resolve("write.log"), WRITE_TIMEOUT);
+        Processes.run(List.of("node", "peer.mjs", "write", "--events", Long.toString(events), "--streams", Integer.toString(streams),
+                "--seed", "42", "--concurrency", "8", "--fresh"), dir, env(endpoint, storeTable, unusedIndexTable, out),
+                out.resolve("write.log"), RUN_TIMEOUT);
         return json(out.resolve("manifest.json"));
     }
 
     /**
-     * {@code node peer.mjs read --mode both} over {@code indexTable}: equinox-js's reader from the
-     * start to the tail, index only and then with bodies, each checked against the manifest in
-     * {@code out}.
+     * {@code node peer.mjs read --mode both} over {@code indexTable}: equinox-js's reader from the start to the
+     * tail, index only and then with bodies, each checked against {@code manifest}.
      *
-     * @return the harness's {@code read-result.json}: per mode events, ms, RCU, gaps, mismatched streams
+     * @return the harness's {@code read-result.json}: per mode events, ms, RCU, calls, gaps, mismatched streams
      * @throws Processes.ProcessFailedException when the read fails, or sees other events than were written (exit 1)
      */
     public JsonNode read(URI endpoint, String storeTable, String indexTable, Path manifest, Path out) {
@@ -140,43 +116,28 @@ public final class PeerHarness {
         } catch (IOException e) {
             throw new UncheckedIOException("could not set up " + out + ": " + e.getMessage(), e);
         }
-        run(List.of("node", "peer.mjs", "read", "--mode", "both"), env(endpoint, storeTable, indexTable, out),
-                out.resolve("read.log"), READ_TIMEOUT);
+        Processes.run(List.of("node", "peer.mjs", "read", "--mode", "both"), dir, env(endpoint, storeTable, indexTable, out),
+                out.resolve("read.log"), RUN_TIMEOUT);
         return json(out.resolve("read-result.json"));
     }
 
-    /**
-     * The batches in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node
-     * process (the benchmark's driver), indexing into {@code indexTable}.
-     */
+    /** The batch files in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node process. */
     public HandlerRun index(Path batchDir, Path work, URI endpoint, String indexTable) {
         Map<String, String> env = Processes.cleanEnv();
-        env.put("INDEX_TABLE_NAME", indexTable);
-        env.put("AWS_ENDPOINT_URL", endpoint.toString());
-        env.put("AWS_ENDPOINT_URL_DYNAMODB", endpoint.toString());
-        env.put("AWS_REGION", "us-east-1");
-        env.put("AWS_ACCESS_KEY_ID", "local");
-        env.put("AWS_SECRET_ACCESS_KEY", "local");
-        env.put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
-        Path out = work.resolve("equinox-js-" + indexTable + ".tsv");
-        List<String> command = List.of("node", "--import", "tsx", driverDir.resolve(SCRIPT).toString(),
-                batchDir.toAbsolutePath().toString(), out.toAbsolutePath().toString());
+        env.putAll(Map.of("INDEX_TABLE_NAME", indexTable, "AWS_ENDPOINT_URL", endpoint.toString(),
+                "AWS_ENDPOINT_URL_DYNAMODB", endpoint.toString(), "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "local",
+                "AWS_SECRET_ACCESS_KEY", "local", "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true"));
+        Path out = work.toAbsolutePath().resolve("equinox-js-" + indexTable + ".json");
         env.put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
-        Processes.run(command, driverDir, env, work.resolve("equinox-js-" + indexTable + ".log"), LambdaJar.TIMEOUT);
+        Processes.run(List.of("node", "--import", "tsx", DRIVER, batchDir.toAbsolutePath().toString(), out.toString()), dir, env,
+                work.resolve("equinox-js-" + indexTable + ".log"), LambdaJar.TIMEOUT);
         return HandlerRun.parse(out);
-    }
-
-    private void run(List<String> command, Map<String, String> env, Path log, Duration timeout) {
-        Processes.run(command, installed, env, log, timeout);
     }
 
     private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {
         Map<String, String> env = Processes.cleanEnv();
-        env.put("PEER_DDB_ENDPOINT", endpoint.toString());
-        env.put("PEER_STORE_TABLE", storeTable);
-        env.put("PEER_INDEX_TABLE", indexTable);
-        env.put("PEER_OUT", out.toAbsolutePath().toString());
-        env.put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
+        env.putAll(Map.of("PEER_DDB_ENDPOINT", endpoint.toString(), "PEER_STORE_TABLE", storeTable, "PEER_INDEX_TABLE", indexTable,
+                "PEER_OUT", out.toAbsolutePath().toString(), "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true"));
         return env;
     }
 
@@ -186,26 +147,5 @@ public final class PeerHarness {
         } catch (IOException e) {
             throw new UncheckedIOException("the harness did not write " + file + ": " + e.getMessage(), e);
         }
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                if (!dir.equals(from) && NOT_COPIED.contains(dir.getFileName().toString())) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Path target = to.resolve(from.relativize(file).toString());
-                Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
-                target.toFile().setWritable(true, true); // the source may be read-only
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

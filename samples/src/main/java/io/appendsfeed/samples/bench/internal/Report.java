@@ -48,14 +48,11 @@ public final class Report {
     }
 
     /** Where the figures come from; {@code loadAverageStart}: the 1-minute load average (others' work on the processors). */
-    public record Machine(String date, int processors, long physicalMemoryBytes, String java, String vm, String os,
-                          double loadAverageStart) {
+    public record Machine(String date, int processors, String java, String os, double loadAverageStart) {
 
         public static Machine now() {
             return new Machine(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Runtime.getRuntime().availableProcessors(),
-                    ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                            ? os.getTotalMemorySize() : -1,
-                    System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                    System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")",
                     System.getProperty("os.name") + " " + System.getProperty("os.arch"), loadAverage());
         }
     }
@@ -90,10 +87,9 @@ public final class Report {
 
     public static String tables(Results r) {
         Machine m = r.machine();
-        StringBuilder sb = new StringBuilder(String.format("appendsfeed benchmark, %s; %d processors, %.1f GiB RAM, Java %s (%s), %s;"
-                        + " load average %.1f at the start, %.1f at the end; DynamoDB Local in memory over HTTP, a fresh one per scenario%n%n",
-                m.date(), m.processors(), m.physicalMemoryBytes() / (1024.0 * 1024 * 1024), m.java(), m.vm(), m.os(),
-                m.loadAverageStart(), r.loadAverageEnd()));
+        StringBuilder sb = new StringBuilder(String.format("appendsfeed benchmark, %s; %d processors, Java %s, %s; load average"
+                        + " %.1f at the start, %.1f at the end; DynamoDB Local in memory over HTTP, a fresh one per scenario%n%n",
+                m.date(), m.processors(), m.java(), m.os(), m.loadAverageStart(), r.loadAverageEnd()));
         if (r.latency() != null) {
             LatencyBench.Result x = r.latency();
             Table t = new Table(String.format("latency: append to handler, %.0f appends/s, added round trip %s, local poller (idle"
@@ -107,10 +103,10 @@ public final class Report {
                             + " over %,d streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms",
                     c.events(), c.streams(), c.batchSize(), c.backoffMs()), "indexers", "added RTT", "batches", "seconds",
                     "records/s", "conflicts", "conflicts/batch", "most in a batch", "refused writes", "redelivered", "WCU/event",
-                    "RCU/batch", "CPU ms/batch", "index correct");
+                    "RCU/batch", "index correct");
             c.runs().forEach(x -> t.row(x.indexers(), rtt(x.roundTripMs()), x.batches(), x.seconds(), x.recordsPerSecond(),
                     x.conflicts(), x.conflictsPerBatch(), x.mostConflicts(), x.conditionFailures(), x.redeliveries(),
-                    x.writeUnitsPerEvent(), x.readUnitsPerBatch(), x.cpuMsPerBatch(), x.problems().isEmpty() ? "yes" : "NO"));
+                    x.writeUnitsPerEvent(), x.readUnitsPerBatch(), x.problems().isEmpty() ? "yes" : "NO"));
             sb.append(t.render()).append('\n');
         }
         if (r.lambdaColdStart() != null) {
@@ -148,17 +144,16 @@ public final class Report {
                     e.invocationRecordsPerSecondMax()), spread(a.invocationRecordsPerSecondMin(), a.invocationRecordsPerSecondMax()), "");
             row(t, "index records/s, first 10 batches (invocation)", e, a, Indexing::invocationFirst10RecordsPerSecond);
             row(t, "index records/s, steady state: second half (invocation)", e, a, Indexing::invocationSteadyRecordsPerSecond);
-            t.row("share of the invocation decoding the event before the handler", e == null ? "" : pct(e.decodeShare()),
-                    pct(a.decodeShare()), "");
+            row(t, "share of the invocation decoding the event before the handler", e, a, Indexing::decodeShare);
             row(t, "index records/s, handler time only", e, a, Indexing::handlerRecordsPerSecond);
-            row(t, "handler ready, ms from spawning the process", e, a, x -> x.loadedMs());
+            row(t, "handler ready, ms from spawning the process", e, a, Indexing::loadedMs);
             row(t, "WCU per event", e, a, Indexing::writeUnitsPerEvent);
             row(t, "WCU ÷ own floor (1 WCU per started KB of each Ingested)", e, a, Indexing::overFloor);
             row(t, "read calls per batch, steady state", e, a, Indexing::steadyReadsPerBatch);
             row(t, "RCU per batch, steady state", e, a, Indexing::steadyReadUnitsPerBatch);
             row(t, "write calls per batch", e, a, Indexing::writesPerBatch);
             row(t, "  of which TransactWriteItems", e, a, Indexing::transactionsPerBatch);
-            row(t, "spans written", e, a, x -> x.spans());
+            row(t, "spans written", e, a, Indexing::spans);
             t.row("index correct (each event once, in order)", e == null ? "" : yes(e.problems().isEmpty()), yes(a.problems().isEmpty()), "");
             for (String index : new String[] {PeerBench.THEIRS, PeerBench.OURS}) {
                 for (boolean bodies : new boolean[] {false, true}) {
@@ -166,10 +161,8 @@ public final class Report {
                     ReadLeg la = run.read(PeerBench.OURS, index, bodies);
                     if (la != null) {
                         String what = "both read " + index + "'s index, " + (bodies ? "with bodies" : "index only");
-                        t.row(what + ": events/s", le == null ? "" : le.eventsPerSecond(), la.eventsPerSecond(),
-                                le == null ? "" : ratio(la.eventsPerSecond(), le.eventsPerSecond()));
-                        t.row(what + ": RCU/event", le == null ? "" : le.readUnitsPerEvent(), la.readUnitsPerEvent(),
-                                le == null ? "" : ratio(la.readUnitsPerEvent(), le.readUnitsPerEvent()));
+                        row(t, what + ": events/s", le, la, ReadLeg::eventsPerSecond);
+                        row(t, what + ": RCU/event", le, la, ReadLeg::readUnitsPerEvent);
                     }
                 }
             }
@@ -189,15 +182,13 @@ public final class Report {
             for (boolean bodies : new boolean[] {false, true}) {
                 ReadLeg le = run.read(PeerBench.THEIRS, PeerBench.THEIRS, bodies);
                 ReadLeg la = run.read(PeerBench.OURS, PeerBench.OURS, bodies);
-                c.row("reading its own index, " + (bodies ? "with bodies" : "index only") + ": read units",
-                        le == null ? "" : le.usdPerMillionEvents(), la.usdPerMillionEvents(),
-                        le == null ? "" : ratio(la.usdPerMillionEvents(), le.usdPerMillionEvents()));
+                row(c, "reading its own index, " + (bodies ? "with bodies" : "index only") + ": read units", le, la, ReadLeg::usdPerMillionEvents);
             }
             sb.append(c.render()).append('\n');
         }
     }
 
-    private static void row(Table t, String figure, Indexing theirs, Indexing ours, ToDoubleFunction<Indexing> f) {
+    private static <T> void row(Table t, String figure, T theirs, T ours, ToDoubleFunction<T> f) {
         double a = f.applyAsDouble(ours);
         t.row(figure, theirs == null ? "" : f.applyAsDouble(theirs), a, theirs == null ? "" : ratio(a, f.applyAsDouble(theirs)));
     }
@@ -212,10 +203,6 @@ public final class Report {
 
     private static String ratio(double ours, double theirs) {
         return theirs == 0 ? "" : Table.format(ours / theirs) + "x";
-    }
-
-    private static String pct(double share) {
-        return String.format("%.0f%%", share * 100);
     }
 
     private static String yes(boolean b) {
