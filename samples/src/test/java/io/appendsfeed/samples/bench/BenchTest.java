@@ -68,7 +68,7 @@ class BenchTest {
 
     @Test
     void an_option_out_of_range_is_refused_with_the_option_named(@TempDir Path out) {
-        for (String[] bad : new String[][] {{"--rtt", "-1"}, {"--contention-rtt", "0,2000"}, {"--batch-sizes", "100,20000"},
+        for (String[] bad : new String[][] {{"--rtt", "-1"}, {"--contention-rtt", "0,2000"}, {"--lambda-batch-sizes", "100,20000"},
             {"--scenarios", "memory"}, {"--peer-streams", "9000"}}) {
             StringWriter err = new StringWriter();
             int exit = Bench.commandLine(new Bench()).setErr(new PrintWriter(err)).execute(bad[0], bad[1], "--out", out.toString());
@@ -97,7 +97,7 @@ class BenchTest {
     @Test
     void peer_scenario_without_the_harness_indexes_and_reads_our_side_and_prices_it(@TempDir Path out) throws IOException {
         Bench bench = new Bench();
-        String printed = run(bench, "--scenarios", "peer", "--peer-events", "300", "--peer-streams", "30", "--batch-sizes", "50,300",
+        String printed = run(bench, "--scenarios", "peer", "--peer-events", "300", "--peer-streams", "30", "--lambda-batch-sizes", "50,300",
                 "--repeats", "2", "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
         assertThat(printed).contains("K=50", "K=300", "$ per million events", "1024 MB", "indexing: total");
         JsonNode p = json(bench, out).get("peer");
@@ -122,7 +122,7 @@ class BenchTest {
         assumeTrue(dir != null && !dir.isBlank(), "set -Dbench.peerDir (or BENCH_PEER_DIR) to the equinox-js harness");
         assumeTrue(PeerHarness.nodeInstalled(), "node is not installed: the peer scenario runs equinox-js on Node.js");
         Bench bench = new Bench();
-        run(bench, "--scenarios", "peer", "--peer-dir", dir, "--peer-events", "300", "--peer-streams", "30", "--batch-sizes", "50,300",
+        run(bench, "--scenarios", "peer", "--peer-dir", dir, "--peer-events", "300", "--peer-streams", "30", "--lambda-batch-sizes", "50,300",
                 "--repeats", "2", "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
         JsonNode p = json(bench, out).get("peer");
         assertThat(p.get("writer").asText()).startsWith("equinox-js");

@@ -40,8 +40,8 @@ public final class LambdaColdStartBench {
         String store = local.storeTable("cold-store");
         Workload.write(local.dynamo(), store, (long) BATCH_SIZE * BATCHES, BATCH_SIZE);
         Path dir = work.resolve("cold-batches");
-        LambdaEventFiles files = new LambdaEventFiles(StreamsScan.streamArn(local.dynamo(), store), Map.of(BATCH_SIZE, dir));
-        StreamsScan.shards(local.dynamo(), local.streams(), store, 1000, files);
+        LambdaEventFiles files = new LambdaEventFiles(LambdaEventFiles.streamArn(local.dynamo(), store), Map.of(BATCH_SIZE, dir));
+        LambdaEventFiles.scan(local.dynamo(), local.streams(), store, 1000, files::records, files::endShard);
         List<Config> configs = new ArrayList<>();
         int table = 0;
         for (String flags : List.of(jar.javaToolOptions(), "")) {

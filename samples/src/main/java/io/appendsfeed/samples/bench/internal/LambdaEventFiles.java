@@ -12,19 +12,86 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * Cuts a stream's records into Lambda batches of at most K records, never across shards (as Lambda's
- * event source mapping does), and writes each as the JSON Lambda hands a function subscribed to a
+ * A store's stream as Lambda delivers it: its records cut into batches of at most K records, never across
+ * shards (as Lambda's event source mapping does), each written as the JSON Lambda hands a function subscribed to a
  * DynamoDB stream ({@code DynamodbEvent}): capitalised attribute-value keys, binary values as base64,
  * {@code ApproximateCreationDateTime} in epoch seconds, {@code eventSourceARN} the stream's ARN.
  * Several batch sizes in one pass, each into its own directory, files {@code batch-000001.json} on
  * (name order is delivery order).
  */
-public final class LambdaEventFiles implements StreamsScan.ShardSink {
+public final class LambdaEventFiles {
+
+    /** What {@link #scan} read. */
+    public record Summary(String streamArn, int shards, long records) {}
+
+    /**
+     * Reads a table's whole stream once its writes are done: every shard from {@code TRIM_HORIZON}, parents
+     * before children, {@code GetRecords} at {@code limit}, until a closed shard ends or a read of an open one
+     * comes back empty (DynamoDB Local makes records readable within milliseconds); hands every page to
+     * {@code pages} as it is read (so that a large stream is never held whole), then the shard to {@code shardEnd}.
+     *
+     * @throws IllegalArgumentException when the table has no stream
+     */
+    public static Summary scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit,
+                               BiConsumer<String, List<Record>> pages, Consumer<String> shardEnd) {
+        String arn = streamArn(dynamo, table);
+        // one page of shards: DynamoDB Local keeps one open shard, rolling over every 4 hours
+        Map<String, Shard> all = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().stream()
+                .collect(Collectors.toMap(Shard::shardId, Function.identity()));
+        List<Shard> ordered = new ArrayList<>();
+        while (ordered.size() < all.size()) {
+            int before = ordered.size();
+            all.values().stream().filter(s -> !ordered.contains(s)
+                    && (s.parentShardId() == null || !all.containsKey(s.parentShardId()) || ordered.contains(all.get(s.parentShardId()))))
+                    .sorted(java.util.Comparator.comparing(Shard::shardId)).forEach(ordered::add);
+            if (ordered.size() == before) {
+                throw new IllegalStateException("shard lineage of " + arn + " has a cycle: " + all.keySet());
+            }
+        }
+        long records = 0;
+        for (Shard shard : ordered) {
+            boolean closed = shard.sequenceNumberRange() != null && shard.sequenceNumberRange().endingSequenceNumber() != null;
+            String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            while (iterator != null) {
+                String it = iterator;
+                GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(limit));
+                if (r.records().isEmpty() && !closed) {
+                    break;
+                }
+                if (!r.records().isEmpty()) {
+                    records += r.records().size();
+                    pages.accept(shard.shardId(), r.records());
+                }
+                iterator = r.nextShardIterator();
+            }
+            shardEnd.accept(shard.shardId());
+        }
+        return new Summary(arn, ordered.size(), records);
+    }
+
+    /** @throws IllegalArgumentException when the table has no stream */
+    public static String streamArn(DynamoDbClient dynamo, String table) {
+        String arn = dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
+        if (arn == null) {
+            throw new IllegalArgumentException("table " + table + " has no stream; enable Streams (NEW_IMAGE)");
+        }
+        return arn;
+    }
 
     /** What was written for one batch size. */
     public record Written(int batchSize, Path dir, int batches, long records) {}
@@ -59,7 +126,7 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
         });
     }
 
-    @Override
+    /** The next page of a shard's records. */
     public void records(String shardId, List<Record> page) {
         for (Cutter c : cutters) {
             for (Record r : page) {
@@ -71,7 +138,7 @@ public final class LambdaEventFiles implements StreamsScan.ShardSink {
         }
     }
 
-    @Override
+    /** The shard's end: its last batch goes out short, as Lambda never cuts a batch across shards. */
     public void endShard(String shardId) {
         cutters.forEach(this::flush);
     }

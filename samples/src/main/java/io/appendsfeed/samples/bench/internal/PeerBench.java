@@ -88,8 +88,8 @@ public final class PeerBench {
         step.accept("peer: reading the store's stream once and cutting Lambda batches of " + p.batchSizes());
         Map<Integer, Path> dirs = new LinkedHashMap<>();
         p.batchSizes().forEach(k -> dirs.put(k, work.resolve("batches-" + k)));
-        LambdaEventFiles files = new LambdaEventFiles(StreamsScan.streamArn(local.dynamo(), store), dirs);
-        StreamsScan.Summary stream = StreamsScan.shards(local.dynamo(), local.streams(), store, 1000, files);
+        LambdaEventFiles files = new LambdaEventFiles(LambdaEventFiles.streamArn(local.dynamo(), store), dirs);
+        LambdaEventFiles.Summary stream = LambdaEventFiles.scan(local.dynamo(), local.streams(), store, 1000, files::records, files::endShard);
 
         List<BatchSizeRun> runs = new ArrayList<>();
         for (LambdaEventFiles.Written w : files.written()) {

@@ -144,7 +144,7 @@ public final class Report {
                     e.invocationRecordsPerSecondMax()), spread(a.invocationRecordsPerSecondMin(), a.invocationRecordsPerSecondMax()), "");
             row(t, "index records/s, first 10 batches (invocation)", e, a, Indexing::invocationFirst10RecordsPerSecond);
             row(t, "index records/s, steady state: second half (invocation)", e, a, Indexing::invocationSteadyRecordsPerSecond);
-            row(t, "share of the invocation decoding the event before the handler", e, a, Indexing::decodeShare);
+            t.row("share of the invocation decoding the event before the handler", e == null ? "" : e.decodeShare(), a.decodeShare(), "");
             row(t, "index records/s, handler time only", e, a, Indexing::handlerRecordsPerSecond);
             row(t, "handler ready, ms from spawning the process", e, a, Indexing::loadedMs);
             row(t, "WCU per event", e, a, Indexing::writeUnitsPerEvent);

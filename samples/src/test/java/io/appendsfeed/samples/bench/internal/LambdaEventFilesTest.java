@@ -60,26 +60,17 @@ class LambdaEventFilesTest {
         Map<String, String> shardOf = new HashMap<>();
         Map<String, Record> bySequence = new HashMap<>();
         List<String> order = new ArrayList<>();
-        StreamsScan.shards(dynamo, streams, table, 1000, new StreamsScan.ShardSink() {
-            @Override
-            public void records(String shardId, List<Record> page) {
-                page.forEach(r -> {
-                    shardOf.put(r.dynamodb().sequenceNumber(), shardId);
-                    bySequence.put(r.dynamodb().sequenceNumber(), r);
-                    order.add(r.dynamodb().sequenceNumber());
-                });
-            }
-
-            @Override
-            public void endShard(String shardId) {
-            }
-        });
+        LambdaEventFiles.scan(dynamo, streams, table, 1000, (shardId, page) -> page.forEach(r -> {
+            shardOf.put(r.dynamodb().sequenceNumber(), shardId);
+            bySequence.put(r.dynamodb().sequenceNumber(), r);
+            order.add(r.dynamodb().sequenceNumber());
+        }), shardId -> { });
         assertThat(order).hasSize(9);
         assertThat(shardOf.values().stream().distinct()).as("shards").hasSize(2);
 
-        String arn = StreamsScan.streamArn(dynamo, table);
+        String arn = LambdaEventFiles.streamArn(dynamo, table);
         LambdaEventFiles files = new LambdaEventFiles(arn, Map.of(K, dir));
-        StreamsScan.Summary summary = StreamsScan.shards(dynamo, streams, table, 1000, files);
+        LambdaEventFiles.Summary summary = LambdaEventFiles.scan(dynamo, streams, table, 1000, files::records, files::endShard);
         assertThat(summary.records()).isEqualTo(9);
         // 4 records in the first shard make batches of 3 and 1; 5 in the second make 3 and 2
         assertThat(files.written()).singleElement().satisfies(w -> {
