@@ -6,26 +6,18 @@ import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The benchmark's own store: {@code events} single-event appends spread round robin over streams
- * {@code Account-0..}, each a small JSON body (~80 bytes), as a command handler appends; the streams
- * split between {@value #WRITERS} writer threads, one writer per stream.
+ * The benchmark's own store: {@code events} single-event appends, round robin over the streams
+ * {@code Account-0..}, each a small JSON body (~80 bytes), as a command handler appends: a batch of
+ * the table's stream then holds as many streams as it can.
  */
 public final class Workload {
 
     /** What was written, and the write units it took. */
     public record Written(long events, double writeUnits) {}
-
-    private static final int WRITERS = 4;
 
     private Workload() {
     }
@@ -34,35 +26,11 @@ public final class Workload {
     public static Written write(DynamoDbClient dynamo, String table, long events, int streams) {
         Meter meter = new Meter();
         StoreClient store = new StoreClient(dynamo, StoreConfig.builder(table).meter(meter).build());
-        List<Callable<Void>> writers = new ArrayList<>();
-        for (int w = 0; w < WRITERS; w++) {
-            int writer = w;
-            writers.add(() -> {
-                long[] version = new long[streams];
-                for (long k = writer; k < events; k++) { // event k goes to stream k mod streams; writer w writes streams s, s mod WRITERS = w
-                    int s = (int) (k % streams);
-                    if (s % WRITERS == writer) {
-                        StreamName name = StreamName.of("Account", Integer.toString(s));
-                        if (!(store.append(name, Expected.version(version[s]++), List.of(event(k))) instanceof AppendResult.Written)) {
-                            throw new IllegalStateException("append to " + name + " conflicted");
-                        }
-                    }
-                }
-                return null;
-            });
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-        try {
-            for (Future<Void> f : pool.invokeAll(writers)) {
-                f.get();
+        for (long k = 0; k < events; k++) {
+            StreamName s = StreamName.of("Account", Long.toString(k % streams));
+            if (!(store.append(s, Expected.version(k / streams), List.of(event(k))) instanceof AppendResult.Written)) {
+                throw new IllegalStateException("append to " + s + " conflicted");
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while writing the workload", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("writing the workload failed: " + e.getCause().getMessage(), e.getCause());
-        } finally {
-            pool.shutdownNow();
         }
         return new Written(events, meter.writeUnits());
     }
