@@ -35,7 +35,7 @@ class BenchTest {
         String printed = run(bench, "--scenarios", "latency,contention", "--latency-events", "30", "--contention-events", "400",
                 "--contention-streams", "40", "--contention-indexers", "1,4", "--contention-rtt", "0,2", "--out", out.toString());
         JsonNode r = json(bench, out);
-        assertThat(printed).contains("latency: append to handler", "added round trip 5 ms", "contention: N indexers");
+        assertThat(printed).contains("latency: append to handler", "added round trip 5.00 ms", "contention: N indexers");
         assertThat(r.at("/settings/rttMs").asDouble()).as("a round trip by default").isEqualTo(5.0);
 
         JsonNode latency = r.get("latency");

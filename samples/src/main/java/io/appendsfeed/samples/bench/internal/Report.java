@@ -127,13 +127,13 @@ public final class Report {
     }
 
     private static void peer(StringBuilder sb, PeerBench.Result r) {
-        sb.append(String.format("beside %s (node %s): a store written by it (%,d events in %,d appends over %,d streams, %,d items;"
+        sb.append(String.format("peer: a store written by %s%s (%,d events in %,d appends over %,d streams, %,d items;"
                         + " %.3f WCU/event to write), its %,d Streams records (%d shard(s)) cut into Lambda batches of K; the same files to"
                         + " both handlers, each in a fresh process (ours: the shaded jar, %s %s, JAVA_TOOL_OPTIONS=%s; theirs: node, the event"
                         + " JSON.parse'd first), each into its own index; added round trip %s on every call of the handlers and readers;"
                         + " invocation = the runtime decoding the event + the handler; ratio = appendsfeed ÷ equinox-js%n%n",
-                r.writer(), r.node(), r.events(), r.appends(), r.streams(), r.storeItems(), r.writeUnitsPerEvent(), r.records(),
-                r.shards(), LambdaJar.HEAP, LambdaJar.RUNTIME_GC, r.handlerJvmFlags(), rtt(r.roundTripMs())));
+                r.writer(), r.node().isEmpty() ? "" : " (node " + r.node() + ")", r.events(), r.appends(), r.streams(),
+                r.storeItems(), r.writeUnitsPerEvent(), r.records(), r.shards(), LambdaJar.HEAP, LambdaJar.RUNTIME_GC, r.handlerJvmFlags(), rtt(r.roundTripMs())));
         for (PeerBench.BatchSizeRun run : r.runs()) {
             Indexing a = run.appendsfeed();
             Indexing e = run.equinoxJs();
