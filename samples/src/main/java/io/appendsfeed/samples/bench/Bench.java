@@ -164,7 +164,7 @@ public final class Bench implements Callable<Integer> {
         check(s.contentionIndexers().stream().allMatch(n -> n >= 1 && n <= 256), "--contention-indexers", "1..256 each");
         check(s.lambdaRuns() >= 1, "--lambda-runs", "at least 1");
         check(s.peerStreams() >= 1 && s.peerStreams() <= s.peerEvents(), "--peer-streams", "1..--peer-events");
-        check(s.batchSizes().stream().allMatch(k -> k >= 1 && k <= 10_000), "--lambda-batch-sizes", "1..10,000 records each (Lambda's range)");
+        check(!s.batchSizes().isEmpty() && s.batchSizes().stream().allMatch(k -> k >= 1 && k <= 10_000), "--lambda-batch-sizes", "1..10,000 records each (Lambda's range)");
         check(s.repeats() >= 1, "--repeats", "at least 1");
         return s;
     }

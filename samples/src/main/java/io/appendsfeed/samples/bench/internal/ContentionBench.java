@@ -55,7 +55,7 @@ public final class ContentionBench {
         String store = local.storeTable("contention-store");
         Workload.write(local.dynamo(), store, events, streams);
         List<ChangeRecord> records = new ArrayList<>();
-        LambdaEventFiles.scan(local.dynamo(), local.streams(), store, 1000, (shard, page) -> page.forEach(r -> records.add(ChangeRecord.from(r))), shard -> { });
+        LambdaEventFiles.scan(local.dynamo(), local.streams(), store, (shard, page) -> page.forEach(r -> records.add(ChangeRecord.from(r))), shard -> { });
         StoreFacts facts = StoreFacts.of(local.dynamo(), store, false);
         List<Run> runs = new ArrayList<>();
         for (double rtt : roundTrips) {

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
@@ -40,8 +39,7 @@ public final class LambdaColdStartBench {
         String store = local.storeTable("cold-store");
         Workload.write(local.dynamo(), store, (long) BATCH_SIZE * BATCHES, BATCH_SIZE);
         Path dir = work.resolve("cold-batches");
-        LambdaEventFiles files = new LambdaEventFiles(LambdaEventFiles.streamArn(local.dynamo(), store), Map.of(BATCH_SIZE, dir));
-        LambdaEventFiles.scan(local.dynamo(), local.streams(), store, 1000, files::records, files::endShard);
+        LambdaEventFiles.write(local.dynamo(), local.streams(), store, BATCH_SIZE, dir);
         List<Config> configs = new ArrayList<>();
         int table = 0;
         for (String flags : List.of(jar.javaToolOptions(), "")) {

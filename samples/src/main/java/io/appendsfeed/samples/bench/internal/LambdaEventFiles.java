@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -27,27 +28,77 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * A store's stream as Lambda delivers it: its records cut into batches of at most K records, never across
- * shards (as Lambda's event source mapping does), each written as the JSON Lambda hands a function subscribed to a
- * DynamoDB stream ({@code DynamodbEvent}): capitalised attribute-value keys, binary values as base64,
- * {@code ApproximateCreationDateTime} in epoch seconds, {@code eventSourceARN} the stream's ARN.
- * Several batch sizes in one pass, each into its own directory, files {@code batch-000001.json} on
- * (name order is delivery order).
+ * shards (as Lambda's event source mapping does), each written as the JSON Lambda hands a function
+ * subscribed to a DynamoDB stream ({@code DynamodbEvent}): capitalised attribute-value keys, binary values
+ * as base64, {@code ApproximateCreationDateTime} in epoch seconds, {@code eventSourceARN} the stream's ARN;
+ * files {@code batch-000001.json} on (name order is delivery order).
  */
 public final class LambdaEventFiles {
 
-    /** What {@link #scan} read. */
-    public record Summary(String streamArn, int shards, long records) {}
+    /** What was written: the batch files, and the stream they were cut from. */
+    public record Written(int batchSize, Path dir, int batches, long records, int shards) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private LambdaEventFiles() {
+    }
+
+    /**
+     * Cuts the table's whole stream into batches of {@code k} in {@code dir} (created; batch files an earlier
+     * run left there are deleted, so that a handler never gets another run's batch).
+     *
+     * @throws IllegalArgumentException when {@code k} is not 1..10,000 (Lambda's range for a stream)
+     */
+    public static Written write(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int k, Path dir) {
+        if (k < 1 || k > 10_000) {
+            throw new IllegalArgumentException("a Lambda batch holds 1..10,000 records, got " + k);
+        }
+        try {
+            Files.createDirectories(dir);
+            try (Stream<Path> old = Files.list(dir)) {
+                for (Path f : old.filter(f -> f.getFileName().toString().matches("batch-.*\\.json")).toList()) {
+                    Files.delete(f);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create or clear " + dir + ": " + e.getMessage(), e);
+        }
+        String arn = streamArn(dynamo, table);
+        List<Record> batch = new ArrayList<>();
+        int[] batches = {0};
+        long[] records = {0};
+        Runnable flush = () -> {
+            if (!batch.isEmpty()) {
+                records[0] += batch.size();
+                Path file = dir.resolve(String.format("batch-%06d.json", ++batches[0]));
+                try {
+                    JSON.writeValue(file.toFile(), event(batch, arn));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("could not write the Lambda event " + file + ": " + e.getMessage(), e);
+                }
+                batch.clear();
+            }
+        };
+        int shards = scan(dynamo, streams, table, (shard, page) -> page.forEach(r -> {
+            batch.add(r);
+            if (batch.size() == k) {
+                flush.run();
+            }
+        }), shard -> flush.run());
+        return new Written(k, dir, batches[0], records[0], shards);
+    }
 
     /**
      * Reads a table's whole stream once its writes are done: every shard from {@code TRIM_HORIZON}, parents
-     * before children, {@code GetRecords} at {@code limit}, until a closed shard ends or a read of an open one
-     * comes back empty (DynamoDB Local makes records readable within milliseconds); hands every page to
+     * before children, {@code GetRecords} of up to 1,000 records, until a closed shard ends or a read of an open
+     * one comes back empty (DynamoDB Local makes records readable within milliseconds); hands every page to
      * {@code pages} as it is read (so that a large stream is never held whole), then the shard to {@code shardEnd}.
      *
+     * @return the shards read
      * @throws IllegalArgumentException when the table has no stream
      */
-    public static Summary scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int limit,
-                               BiConsumer<String, List<Record>> pages, Consumer<String> shardEnd) {
+    public static int scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table,
+                           BiConsumer<String, List<Record>> pages, Consumer<String> shardEnd) {
         String arn = streamArn(dynamo, table);
         // one page of shards: DynamoDB Local keeps one open shard, rolling over every 4 hours
         Map<String, Shard> all = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().stream()
@@ -57,31 +108,29 @@ public final class LambdaEventFiles {
             int before = ordered.size();
             all.values().stream().filter(s -> !ordered.contains(s)
                     && (s.parentShardId() == null || !all.containsKey(s.parentShardId()) || ordered.contains(all.get(s.parentShardId()))))
-                    .sorted(java.util.Comparator.comparing(Shard::shardId)).forEach(ordered::add);
+                    .sorted(Comparator.comparing(Shard::shardId)).forEach(ordered::add);
             if (ordered.size() == before) {
                 throw new IllegalStateException("shard lineage of " + arn + " has a cycle: " + all.keySet());
             }
         }
-        long records = 0;
         for (Shard shard : ordered) {
             boolean closed = shard.sequenceNumberRange() != null && shard.sequenceNumberRange().endingSequenceNumber() != null;
             String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
                     .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
             while (iterator != null) {
                 String it = iterator;
-                GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(limit));
+                GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(1000));
                 if (r.records().isEmpty() && !closed) {
                     break;
                 }
                 if (!r.records().isEmpty()) {
-                    records += r.records().size();
                     pages.accept(shard.shardId(), r.records());
                 }
                 iterator = r.nextShardIterator();
             }
             shardEnd.accept(shard.shardId());
         }
-        return new Summary(arn, ordered.size(), records);
+        return ordered.size();
     }
 
     /** @throws IllegalArgumentException when the table has no stream */
@@ -91,77 +140,6 @@ public final class LambdaEventFiles {
             throw new IllegalArgumentException("table " + table + " has no stream; enable Streams (NEW_IMAGE)");
         }
         return arn;
-    }
-
-    /** What was written for one batch size. */
-    public record Written(int batchSize, Path dir, int batches, long records) {}
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final String streamArn;
-    private final List<Cutter> cutters = new ArrayList<>();
-
-    /**
-     * @param dirs batch size → the directory its files go to (created; batch files an earlier run left
-     *             there are deleted, so that a handler never gets another run's batch)
-     * @throws IllegalArgumentException when a batch size is not 1..10,000 (Lambda's range for a stream)
-     */
-    public LambdaEventFiles(String streamArn, Map<Integer, Path> dirs) {
-        this.streamArn = streamArn;
-        dirs.forEach((size, dir) -> {
-            if (size < 1 || size > 10_000) {
-                throw new IllegalArgumentException("a Lambda batch holds 1..10,000 records, got " + size);
-            }
-            try {
-                Files.createDirectories(dir);
-                try (Stream<Path> old = Files.list(dir)) {
-                    for (Path f : old.filter(f -> f.getFileName().toString().matches("batch-.*\\.json")).toList()) {
-                        Files.delete(f);
-                    }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("could not create or clear " + dir + ": " + e.getMessage(), e);
-            }
-            cutters.add(new Cutter(size, dir, new ArrayList<>(), new int[1], new long[1]));
-        });
-    }
-
-    /** The next page of a shard's records. */
-    public void records(String shardId, List<Record> page) {
-        for (Cutter c : cutters) {
-            for (Record r : page) {
-                c.buffer.add(r);
-                if (c.buffer.size() == c.size) {
-                    flush(c);
-                }
-            }
-        }
-    }
-
-    /** The shard's end: its last batch goes out short, as Lambda never cuts a batch across shards. */
-    public void endShard(String shardId) {
-        cutters.forEach(this::flush);
-    }
-
-    /** Call after the last shard. */
-    public List<Written> written() {
-        return cutters.stream().map(c -> new Written(c.size, c.dir, c.batches[0], c.records[0])).toList();
-    }
-
-    private record Cutter(int size, Path dir, List<Record> buffer, int[] batches, long[] records) {}
-
-    private void flush(Cutter c) {
-        if (c.buffer.isEmpty()) {
-            return;
-        }
-        c.records[0] += c.buffer.size();
-        Path file = c.dir.resolve(String.format("batch-%06d.json", ++c.batches[0]));
-        try {
-            JSON.writeValue(file.toFile(), event(c.buffer, streamArn));
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not write the Lambda event " + file + ": " + e.getMessage(), e);
-        }
-        c.buffer.clear();
     }
 
     /** The Lambda event of these records. */

@@ -85,20 +85,17 @@ public final class PeerBench {
             throw new IllegalStateException("the store holds " + facts.events() + " events; " + p.events() + " were written");
         }
 
-        step.accept("peer: reading the store's stream once and cutting Lambda batches of " + p.batchSizes());
-        Map<Integer, Path> dirs = new LinkedHashMap<>();
-        p.batchSizes().forEach(k -> dirs.put(k, work.resolve("batches-" + k)));
-        LambdaEventFiles files = new LambdaEventFiles(LambdaEventFiles.streamArn(local.dynamo(), store), dirs);
-        LambdaEventFiles.Summary stream = LambdaEventFiles.scan(local.dynamo(), local.streams(), store, 1000, files::records, files::endShard);
-
         List<BatchSizeRun> runs = new ArrayList<>();
-        for (LambdaEventFiles.Written w : files.written()) {
+        LambdaEventFiles.Written w = null;
+        for (int k : p.batchSizes()) {
+            step.accept("peer: cutting the store's stream into Lambda batches of " + k);
+            w = LambdaEventFiles.write(local.dynamo(), local.streams(), store, k, work.resolve("batches-" + k));
             runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, p.repeats(), step));
             delete(w.dir());
         }
         return new Result(harness != null ? PEER : OURS + " (no --peer-dir: our side alone)",
                 harness != null ? harness.nodeVersion() : "", jar.javaToolOptions(), jar.memoryMb(), roundTripMs, facts.events(),
-                facts.versions().size(), appends, facts.items(), writeUnits / facts.events(), stream.records(), stream.shards(),
+                facts.versions().size(), appends, facts.items(), writeUnits / facts.events(), w.records(), w.shards(),
                 facts.bodyFloorReadUnits() / facts.events(), facts.streamFloorReadUnits() / facts.events(), runs);
     }
 
