@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -103,37 +104,21 @@ public final class Bench implements Callable<Integer> {
         Report.Machine machine = Report.Machine.now();
         long start = System.nanoTime();
         Path work = out.resolve("work");
-        LatencyBench.Result latency = null;
-        if (s.scenarios().contains("latency")) {
+        boolean lambdaToo = s.scenarios().contains("lambda") || s.scenarios().contains("peer");
+        LambdaJar jar = lambdaToo ? LambdaJar.locate(lambdaJar, lambdaTemplate) : null;
+        LatencyBench.Result latency = scenario(s, "latency", s.rttMs(), local -> {
             step("latency: %d events through the poller and a reader", s.latencyEvents());
-            try (LocalDynamo local = LocalDynamo.start(s.rttMs())) {
-                latency = LatencyBench.run(local, s.latencyEvents(), s.rttMs());
-            }
-        }
-        ContentionBench.Result contention = null;
-        if (s.scenarios().contains("contention")) {
+            return LatencyBench.run(local, s.latencyEvents(), s.rttMs());
+        });
+        ContentionBench.Result contention = scenario(s, "contention", 0, local -> { // each level adds its own round trip
             step("contention: %,d events over %,d streams, %s indexers on one partition, round trips %s ms", s.contentionEvents(),
                     s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
-            try (LocalDynamo local = LocalDynamo.start(0)) { // each level adds its own round trip
-                contention = ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(),
-                        s.contentionRtts());
-            }
-        }
-        LambdaJar jar = s.scenarios().contains("lambda") || s.scenarios().contains("peer") ? LambdaJar.locate(lambdaJar, lambdaTemplate) : null;
-        LambdaColdStartBench.Result lambda = null;
-        if (s.scenarios().contains("lambda")) {
-            try (LocalDynamo local = LocalDynamo.start(s.rttMs())) {
-                PeerHarness harness = peerDir == null ? null : PeerHarness.prepare(peerDir, work);
-                lambda = LambdaColdStartBench.run(local, jar, s.lambdaRuns(), harness, work, s.rttMs(), m -> step("%s", m));
-            }
-        }
-        PeerBench.Result peer = null;
-        if (s.scenarios().contains("peer")) {
-            try (LocalDynamo local = LocalDynamo.start(s.rttMs())) {
-                peer = PeerBench.run(local, new PeerBench.Params(peerDir, s.peerEvents(), s.peerStreams(), s.batchSizes(), s.repeats()),
-                        jar, work, s.rttMs(), m -> step("%s", m));
-            }
-        }
+            return ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
+        });
+        LambdaColdStartBench.Result lambda = scenario(s, "lambda", s.rttMs(), local -> LambdaColdStartBench.run(local, jar,
+                s.lambdaRuns(), peerDir == null ? null : PeerHarness.prepare(peerDir, work), work, s.rttMs(), m -> step("%s", m)));
+        PeerBench.Result peer = scenario(s, "peer", s.rttMs(), local -> PeerBench.run(local, new PeerBench.Params(peerDir,
+                s.peerEvents(), s.peerStreams(), s.batchSizes(), s.repeats()), jar, work, s.rttMs(), m -> step("%s", m)));
         Report.Results results = new Report.Results(machine, s, latency, contention, lambda, peer, (System.nanoTime() - start) / 1e9,
                 Report.loadAverage());
         System.out.println();
@@ -143,6 +128,16 @@ public final class Bench implements Callable<Integer> {
         List<String> problems = results.problems();
         problems.forEach(p -> System.out.println("CHECK FAILED: " + p));
         return problems.isEmpty() ? 0 : 1;
+    }
+
+    /** Runs {@code name} on a fresh DynamoDB Local when asked for; null when not. */
+    private static <T> T scenario(Settings s, String name, double rttMs, Function<LocalDynamo, T> run) {
+        if (!s.scenarios().contains(name)) {
+            return null;
+        }
+        try (LocalDynamo local = LocalDynamo.start(rttMs)) {
+            return run.apply(local);
+        }
     }
 
     /** @throws ParameterException when an option is out of range, naming it */
