@@ -1,25 +1,30 @@
 package io.appendsfeed.samples.bench;
 
-import io.appendsfeed.samples.bench.internal.BenchRun;
+import io.appendsfeed.samples.bench.internal.ContentionBench;
+import io.appendsfeed.samples.bench.internal.LambdaColdStartBench;
+import io.appendsfeed.samples.bench.internal.LambdaJar;
+import io.appendsfeed.samples.bench.internal.LatencyBench;
 import io.appendsfeed.samples.bench.internal.LocalDynamo;
-import io.appendsfeed.samples.bench.internal.Params;
+import io.appendsfeed.samples.bench.internal.PeerBench;
+import io.appendsfeed.samples.bench.internal.PeerHarness;
 import io.appendsfeed.samples.bench.internal.Report;
-import io.appendsfeed.samples.bench.internal.Results;
-import io.appendsfeed.samples.bench.internal.peer.PeerBench;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * The benchmark: indexing throughput and cost, reading the feed against reading DynamoDB Streams
- * directly, append-to-handler latency, indexer cold start and reader memory, indexers contending
- * for one partition, the Lambda handler's cold start from the shaded jar, and (with
- * {@code --peer-dir}) all of it beside equinox-js on a store equinox-js wrote; on DynamoDB Local in
- * memory, over HTTP by default. Prints tables and writes the same figures as JSON. See
- * samples/BENCHMARKS.md.
+ * The benchmark: append-to-handler latency, indexers contending for one partition, the Lambda
+ * handler's cold start from the shaded jar, and indexing and reading beside equinox-js (with
+ * {@code --peer-dir}) with their cost per million events; on DynamoDB Local over HTTP, a round trip
+ * added as to AWS. Prints tables and writes the same figures as JSON. See samples/BENCHMARKS.md.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Measures appendsfeed (and, with --peer-dir, equinox-js beside it) on DynamoDB Local and writes results-<time>.json.")
@@ -27,112 +32,59 @@ public final class Bench implements Callable<Integer> {
 
     public enum Mode { quick, full }
 
-    @Option(names = "--mode", description = "quick (under a minute; the 10k/100k/1M scenarios at 1/10) or full. Default: ${DEFAULT-VALUE}")
+    public static final List<String> SCENARIOS = List.of("latency", "contention", "lambda", "peer");
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+    @Option(names = "--mode", description = "quick or full: the default sizes below. Default: ${DEFAULT-VALUE}")
     Mode mode = Mode.quick;
-
-    @Option(names = "--events", description = "events written for the index and read scenarios (quick 2,000; full 50,000)")
-    Long events;
-
-    @Option(names = "--streams", description = "streams they are spread over (quick 100; full 1,000)")
-    Integer streams;
-
+    @Option(names = "--scenarios", split = ",", description = "which to run, of latency,contention,lambda,peer. Default: all")
+    List<String> scenarios = SCENARIOS;
+    @Option(names = "--rtt", description = "ms of round trip added to every measured DynamoDB call (a proxy delays each way by"
+            + " half), as between a Lambda and DynamoDB; 0 for none. Default: ${DEFAULT-VALUE}")
+    double rttMs = 5;
+    @Option(names = "--latency-events", description = "events timed from append to handler (quick 300; full 2,000)")
+    Integer latencyEvents;
+    @Option(names = "--contention-events", description = "single-event appends for the contention scenario (quick 2,000; full 20,000)")
+    Long contentionEvents;
+    @Option(names = "--contention-streams", description = "streams they go to (quick 200; full 2,000)")
+    Integer contentionStreams;
+    @Option(names = "--contention-indexers", split = ",", description = "indexers on one partition at once, each level in turn. Default: 1,4,16")
+    List<Integer> contentionIndexers = List.of(1, 4, 16);
+    @Option(names = "--contention-rtt", split = ",", description = "round trips (ms) the contention scenario runs every level at,"
+            + " e.g. 0,2,5,10. Default: --rtt")
+    List<Double> contentionRtts;
+    @Option(names = "--lambda-runs", description = "fresh processes per configuration for the Lambda cold start (quick 1; full 5)")
+    Integer lambdaRuns;
+    @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile")
+    Path lambdaJar = pathProperty("bench.lambdaJar");
+    @Option(names = "--lambda-template", description = "the SAM template (its JavaToolOptions and MemorySize). Default: set by the bench profile")
+    Path lambdaTemplate = pathProperty("bench.lambdaTemplate");
+    @Option(names = "--peer-dir", description = "the equinox-js harness (peer.mjs, package.json): runs the peer scenario beside"
+            + " equinox-js; without it, our side alone on a store the benchmark writes")
+    Path peerDir;
+    @Option(names = "--peer-events", description = "events written for the peer scenario (quick 5,000; full 100,000)")
+    Long peerEvents;
+    @Option(names = "--peer-streams", description = "streams they go to (quick 200; full 2,000)")
+    Integer peerStreams;
+    @Option(names = "--lambda-batch-sizes", split = ",", description = "Lambda batch sizes K of the peer scenario. Default: 100,300")
+    List<Integer> batchSizes = List.of(100, 300);
+    @Option(names = "--repeats", description = "peer scenario: runs of each handler and each read, alternating, median reported (quick 1; full 3)")
+    Integer repeats;
     @Option(names = "--out", description = "directory for the JSON results. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("target", "bench");
 
-    @Option(names = "--transport", description = "HTTP (server on a free loopback port, normal SDK clients) or EMBEDDED (in process, no HTTP: flatters every figure). Default: ${DEFAULT-VALUE}")
-    LocalDynamo.Transport transport = LocalDynamo.Transport.HTTP;
+    /** The options as the run took them, written into the JSON. */
+    public record Settings(String mode, List<String> scenarios, double rttMs, int latencyEvents, long contentionEvents,
+                           int contentionStreams, List<Integer> contentionIndexers, List<Double> contentionRtts, int lambdaRuns,
+                           String peerDir, long peerEvents, int peerStreams, List<Integer> batchSizes, int repeats) {}
 
-    @Option(names = "--batch-limits", split = ",", description = "GetRecords limits for the index scenario. Default: 10,100,1000")
-    List<Integer> batchLimits = List.of(10, 100, 1000);
-
-    @Option(names = "--latency-events", description = "events timed from append to handler (quick 300; full 2,000)")
-    Integer latencyEvents;
-
-    @Option(names = "--latency-rate", description = "appends per second while timing latency. Default: ${DEFAULT-VALUE}")
-    double latencyRate = 100;
-
-    @Option(names = "--cold-events", split = ",", description = "feed sizes for the cold start (quick 1000,10000,100000; full 10000,100000,1000000)")
-    List<Long> coldEvents;
-
-    @Option(names = "--memory-events", description = "feed size the reader walks for the memory figure (quick 100,000; full 1,000,000)")
-    Long memoryEvents;
-
-    @Option(names = "--contention-indexers", split = ",", description = "indexers ingesting into one partition at once. Default: 1,4,16")
-    List<Integer> contentionIndexers = List.of(1, 4, 16);
-
-    @Option(names = "--contention-events", description = "events written for the contention scenario (quick 2,000; full 20,000)")
-    Long contentionEvents;
-
-    @Option(names = "--contention-streams", description = "streams they go to (quick 200; full 2,000)")
-    Integer contentionStreams;
-
-    @Option(names = "--contention-rtt", split = ",", description = "milliseconds of round trip added between the contention"
-            + " scenario's indexers and DynamoDB Local, as between Lambdas and DynamoDB (a proxy on the loopback delays"
-            + " each way by half); each level runs at each. Default: 0 (none)")
-    List<Double> contentionRoundTrips = List.of(0.0);
-
-    @Option(names = "--contention-backoff", description = "the contention scenario's indexers' conflictBackoff, ms"
-            + " (APPENDS_CONFLICT_BACKOFF_MS). Default: the indexer's, ${DEFAULT-VALUE}")
-    long contentionBackoffMs = io.appendsfeed.indexer.IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS;
-
-    @Option(names = "--contention-batch", description = "records per batch in the contention scenario. Default: ${DEFAULT-VALUE}")
-    int contentionBatch = 100;
-
-    @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile (indexer/target/appendsfeed-indexer-<version>-lambda.jar)")
-    Path lambdaJar = pathProperty("bench.lambdaJar");
-
-    @Option(names = "--lambda-template", description = "the SAM template whose JavaToolOptions the jar runs with. Default: set by the bench profile (indexer/deploy/template.yaml)")
-    Path lambdaTemplate = pathProperty("bench.lambdaTemplate");
-
-    @Option(names = "--lambda-runs", description = "fresh JVMs per configuration for the Lambda cold start (quick 1; full 5)")
-    Integer lambdaRuns;
-
-    @Option(names = "--peer-dir", description = "the equinox-js harness (peer.mjs, package.json); runs the peer scenario. Copied and installed under --out when it has no node_modules")
-    Path peerDir;
-
-    @Option(names = "--peer-events", description = "events equinox-js writes for the peer scenario (quick 5,000; full 100,000)")
-    Long peerEvents;
-
-    @Option(names = "--peer-streams", description = "streams they go to (quick 200; full 2,000)")
-    Integer peerStreams;
-
-    @Option(names = "--peer-seed", description = "seed of equinox-js's workload. Default: ${DEFAULT-VALUE}")
-    long peerSeed = 42;
-
-    @Option(names = "--peer-concurrency", description = "equinox-js's concurrent writers. Default: ${DEFAULT-VALUE}")
-    int peerConcurrency = 8;
-
-    @Option(names = "--lambda-batch-sizes", split = ",", description = "Lambda batch sizes K of the peer scenario. Default: 100,1000")
-    List<Integer> lambdaBatchSizes = List.of(100, 1000);
-
-    @Option(names = "--repeats", description = "peer scenario: runs of each handler and each reader, alternating, median reported (quick 1; full 3)")
-    Integer repeats;
-
-    @Option(names = "--lambda-handler", description = "peer scenario: which of our Lambda handlers indexes, STREAM"
-            + " (IndexerStreamHandler, the template's: reads the event's JSON itself) or EVENT (IndexerHandler: the runtime"
-            + " decodes the event first, outside the handler's time). Default: ${DEFAULT-VALUE}")
-    io.appendsfeed.samples.bench.internal.lambda.HandlerProcess.Handler lambdaHandler =
-            io.appendsfeed.samples.bench.internal.lambda.HandlerProcess.Handler.STREAM;
-
-    @Option(names = "--keep-batches", description = "keep the peer scenario's Lambda event files (large) under --out/work")
-    boolean keepBatches;
-
-    @Option(names = "--scenarios", split = ",", description = "which to run, of index,read,latency,cold,memory,contention,lambda,peer."
-            + " Default: all (peer only with --peer-dir)")
-    List<String> scenarios;
-
-    private static final String CONFLICT_LOGGER = "org.slf4j.simpleLogger.log.io.appendsfeed.indexer.internal.EpochIngester";
-
-    /** The JSON file of the last run, for callers that run it in process. */
     private Path written;
 
     public static void main(String[] args) {
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"); // the indexer logs a line per batch at INFO
-        }
-        if (System.getProperty(CONFLICT_LOGGER) == null) {
-            System.setProperty(CONFLICT_LOGGER, "error"); // the contention scenario makes conflicts on purpose; it counts them
-        }
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        // the contention scenario makes conflicts on purpose, and counts them
+        System.setProperty("org.slf4j.simpleLogger.log.io.appendsfeed.indexer.internal.EpochIngester", "error");
         System.exit(commandLine(new Bench()).execute(args));
     }
 
@@ -141,55 +93,89 @@ public final class Bench implements Callable<Integer> {
         return new CommandLine(bench).setOverwrittenOptionsAllowed(true).setCaseInsensitiveEnumValuesAllowed(true);
     }
 
+    /** The JSON file of the last run, for callers that run it in process. */
+    public Path written() {
+        return written;
+    }
+
     @Override
     public Integer call() {
-        Params params = params();
-        Results results = new BenchRun(params, System.out).run();
+        Settings s = settings();
+        Report.Machine machine = Report.Machine.now();
+        long start = System.nanoTime();
+        Path work = out.resolve("work");
+        boolean lambdaToo = s.scenarios().contains("lambda") || s.scenarios().contains("peer");
+        LambdaJar jar = lambdaToo ? LambdaJar.locate(lambdaJar, lambdaTemplate) : null;
+        LatencyBench.Result latency = scenario(s, "latency", s.rttMs(), local -> {
+            step("latency: %d events through the poller and a reader", s.latencyEvents());
+            return LatencyBench.run(local, s.latencyEvents(), s.rttMs());
+        });
+        ContentionBench.Result contention = scenario(s, "contention", 0, local -> { // each level adds its own round trip
+            step("contention: %,d events over %,d streams, %s indexers on one partition, round trips %s ms", s.contentionEvents(),
+                    s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
+            return ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
+        });
+        LambdaColdStartBench.Result lambda = scenario(s, "lambda", s.rttMs(), local -> LambdaColdStartBench.run(local, jar,
+                s.lambdaRuns(), peerDir == null ? null : PeerHarness.prepare(peerDir, work), work, s.rttMs(), m -> step("%s", m)));
+        PeerBench.Result peer = scenario(s, "peer", s.rttMs(), local -> PeerBench.run(local, new PeerBench.Params(peerDir,
+                s.peerEvents(), s.peerStreams(), s.batchSizes(), s.repeats()), jar, work, s.rttMs(), m -> step("%s", m)));
+        Report.Results results = new Report.Results(machine, s, latency, contention, lambda, peer, (System.nanoTime() - start) / 1e9,
+                Report.loadAverage());
         System.out.println();
         System.out.print(Report.tables(results));
         written = Report.writeJson(results, out);
         System.out.println("results: " + written.toAbsolutePath());
         List<String> problems = results.problems();
-        if (!problems.isEmpty()) {
-            System.out.println("CHECKS FAILED:");
-            problems.forEach(p -> System.out.println("  " + p));
-            return 1;
-        }
-        return 0;
+        problems.forEach(p -> System.out.println("CHECK FAILED: " + p));
+        return problems.isEmpty() ? 0 : 1;
     }
 
-    public Path written() {
-        return written;
+    /** Runs {@code name} on a fresh DynamoDB Local when asked for; null when not. */
+    private static <T> T scenario(Settings s, String name, double rttMs, Function<LocalDynamo, T> run) {
+        if (!s.scenarios().contains(name)) {
+            return null;
+        }
+        try (LocalDynamo local = LocalDynamo.start(rttMs)) {
+            return run.apply(local);
+        }
+    }
+
+    /** @throws ParameterException when an option is out of range, naming it */
+    Settings settings() {
+        boolean full = mode == Mode.full;
+        Settings s = new Settings(mode.name(), List.copyOf(scenarios), rttMs,
+                latencyEvents != null ? latencyEvents : full ? 2_000 : 300,
+                contentionEvents != null ? contentionEvents : full ? 20_000 : 2_000,
+                contentionStreams != null ? contentionStreams : full ? 2_000 : 200, List.copyOf(contentionIndexers),
+                contentionRtts != null ? List.copyOf(contentionRtts) : List.of(rttMs),
+                lambdaRuns != null ? lambdaRuns : full ? 5 : 1, peerDir == null ? null : peerDir.toString(),
+                peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
+                List.copyOf(batchSizes), repeats != null ? repeats : full ? 3 : 1);
+        check(SCENARIOS.containsAll(s.scenarios()), "--scenarios", "choose from " + SCENARIOS);
+        check(rttMs >= 0 && rttMs <= 1000, "--rtt", "0..1000 ms");
+        check(s.contentionRtts().stream().allMatch(ms -> ms >= 0 && ms <= 1000), "--contention-rtt", "0..1000 ms each");
+        check(s.latencyEvents() >= 10, "--latency-events", "at least 10");
+        check(s.contentionStreams() >= 1 && s.contentionStreams() <= s.contentionEvents(), "--contention-streams", "1..--contention-events");
+        check(s.contentionIndexers().stream().allMatch(n -> n >= 1 && n <= 256), "--contention-indexers", "1..256 each");
+        check(s.lambdaRuns() >= 1, "--lambda-runs", "at least 1");
+        check(s.peerStreams() >= 1 && s.peerStreams() <= s.peerEvents(), "--peer-streams", "1..--peer-events");
+        check(!s.batchSizes().isEmpty() && s.batchSizes().stream().allMatch(k -> k >= 1 && k <= 10_000), "--lambda-batch-sizes", "1..10,000 records each (Lambda's range)");
+        check(s.repeats() >= 1, "--repeats", "at least 1");
+        return s;
+    }
+
+    private void check(boolean ok, String option, String range) {
+        if (!ok) {
+            throw new ParameterException(spec.commandLine(), option + ": " + range);
+        }
+    }
+
+    private void step(String format, Object... args) {
+        System.out.printf("[bench %s] %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS), String.format(format, args));
     }
 
     private static Path pathProperty(String name) {
         String v = System.getProperty(name);
         return v == null || v.isBlank() ? null : Path.of(v);
-    }
-
-    Params params() {
-        boolean full = mode == Mode.full;
-        boolean scaled = !full && coldEvents == null && memoryEvents == null;
-        // by default: all, but the peer only with its harness, and nothing that needs other processes when embedded
-        List<String> which = scenarios != null ? scenarios : Params.SCENARIOS.stream()
-                .filter(s -> !s.equals("peer") || peerDir != null)
-                .filter(s -> transport == LocalDynamo.Transport.HTTP || !(s.equals("peer") || s.equals("lambda")))
-                .toList();
-        PeerBench.Params peer = peerDir == null ? null : new PeerBench.Params(peerDir,
-                peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
-                peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches, repeats != null ? repeats : full ? 3 : 1,
-                lambdaHandler);
-        return new Params(mode.name(), scaled ? 10 : 1, transport,
-                events != null ? events : full ? 50_000 : 2_000,
-                streams != null ? streams : full ? 1_000 : 100,
-                batchLimits,
-                latencyEvents != null ? latencyEvents : full ? 2_000 : 300,
-                latencyRate,
-                coldEvents != null ? coldEvents : full ? List.of(10_000L, 100_000L, 1_000_000L) : List.of(1_000L, 10_000L, 100_000L),
-                memoryEvents != null ? memoryEvents : full ? 1_000_000 : 100_000,
-                contentionEvents != null ? contentionEvents : full ? 20_000 : 2_000,
-                contentionStreams != null ? contentionStreams : full ? 2_000 : 200,
-                contentionBatch, contentionIndexers, contentionRoundTrips, contentionBackoffMs, lambdaJar, lambdaTemplate,
-                lambdaRuns != null ? lambdaRuns : full ? 5 : 1, peer, out.resolve("work"), which);
     }
 }

@@ -20,11 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * DynamoDB Local wait on the network as clients of DynamoDB in AWS do (a few milliseconds a call), while
  * DynamoDB Local still answers at once. Each direction of each connection has a reader, which stamps
  * what it reads with the time it arrived, and a writer, which passes it on when its time has come: a
- * request in several TCP segments is delayed once, not once per segment.
- *
- * <p>For the contention scenario: on two shared processors, many indexers and DynamoDB Local are bound
- * by processor time; with a round trip between them the indexers wait as Lambdas do, and what limits a
- * partition is the write round trip, as in AWS.
+ * request in several TCP segments is delayed once, not once per segment. Without it, on two shared
+ * processors, what a figure measures is processor time, not the round trips that bound a Lambda.
  */
 public final class LatencyProxy implements AutoCloseable {
 

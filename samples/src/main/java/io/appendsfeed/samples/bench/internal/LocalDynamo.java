@@ -5,92 +5,88 @@ import io.appendsfeed.model.store.StoreTables;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
-import software.amazon.dynamodb.services.local.embedded.DynamoDBEmbedded;
 import software.amazon.dynamodb.services.local.main.ServerRunner;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
-import software.amazon.dynamodb.services.local.shared.access.AmazonDynamoDBLocal;
 
 /**
- * DynamoDB Local, in memory, for one group of benchmark scenarios: either the HTTP server on a free
- * loopback port with the normal SDK clients (the default: the full client path, as on AWS, and the
- * only way another process such as equinox-js can share the tables), or embedded (in process, the
- * SDK's calls go straight to the engine: no HTTP, no marshalling; faster and flattering).
+ * DynamoDB Local for one scenario: its HTTP server in memory ({@code -sharedDb}) on a free loopback
+ * port, reached by normal SDK clients over HTTP, the only way another process (equinox-js, a
+ * handler's JVM) can share the tables. A fresh one per scenario: its Streams calls slow down as other
+ * tables' streams fill. What is measured goes through {@link #measured()}: a {@link LatencyProxy}
+ * adding the round trip to AWS when one is asked for; setting up and checking go straight.
  */
 public final class LocalDynamo implements AutoCloseable {
 
-    /** How the clients reach DynamoDB Local. */
-    public enum Transport { EMBEDDED, HTTP }
-
-    private final Transport transport;
-    private final AmazonDynamoDBLocal embedded;
     private final DynamoDBProxyServer server;
+    private final URI endpoint;
+    private final LatencyProxy proxy;
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
-    private final URI endpoint;
 
-    private LocalDynamo(Transport transport, AmazonDynamoDBLocal embedded, DynamoDBProxyServer server,
-                        DynamoDbClient dynamo, DynamoDbStreamsClient streams, URI endpoint) {
-        this.transport = transport;
-        this.endpoint = endpoint;
-        this.embedded = embedded;
+    private LocalDynamo(DynamoDBProxyServer server, URI endpoint, LatencyProxy proxy) {
         this.server = server;
-        this.dynamo = dynamo;
-        this.streams = streams;
+        this.endpoint = endpoint;
+        this.proxy = proxy;
+        DynamoClients.Settings settings = DynamoClients.Settings.local(endpoint).withMaxConnections(32);
+        this.dynamo = DynamoClients.dynamoDb(settings);
+        this.streams = DynamoClients.streams(settings);
     }
 
-    /** @throws IllegalStateException when DynamoDB Local cannot start (e.g. no free port) */
-    public static LocalDynamo start(Transport transport) {
-        if (transport == Transport.EMBEDDED) {
-            AmazonDynamoDBLocal e = DynamoDBEmbedded.create(true);
-            return new LocalDynamo(transport, e, null, e.dynamoDbClient(), e.dynamoDbStreamsClient(), null);
+    /**
+     * @param roundTripMs added to every measured call (by a proxy); 0 for none
+     * @throws IllegalStateException when DynamoDB Local cannot start
+     */
+    public static LocalDynamo start(double roundTripMs) {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port for DynamoDB Local", e);
         }
-        int port = freePort();
         try {
-            // -sharedDb: one database whatever the credentials and region of the client (other processes share the tables)
             DynamoDBProxyServer s = ServerRunner.createServerFromCommandLineArgs(new String[] {
                 "-inMemory", "-sharedDb", "-port", Integer.toString(port), "-disableTelemetry"});
             s.start();
             URI endpoint = URI.create("http://localhost:" + port);
-            DynamoClients.Settings settings = DynamoClients.Settings.local(endpoint).withMaxConnections(32);
-            return new LocalDynamo(transport, null, s, DynamoClients.dynamoDb(settings), DynamoClients.streams(settings), endpoint);
+            return new LocalDynamo(s, endpoint, roundTripMs > 0 ? LatencyProxy.to(endpoint, roundTripMs) : null);
         } catch (Exception e) {
             throw new IllegalStateException("could not start DynamoDB Local on port " + port + ": " + e.getMessage(), e);
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port for DynamoDB Local", e);
-        }
-    }
-
-    public Transport transport() {
-        return transport;
-    }
-
-    /**
-     * The HTTP endpoint, for clients in other processes.
-     *
-     * @throws IllegalStateException when embedded (no server to reach)
-     */
-    public URI endpoint() {
-        if (endpoint == null) {
-            throw new IllegalStateException("DynamoDB Local is embedded: no HTTP endpoint for other processes; use --transport HTTP");
-        }
-        return endpoint;
-    }
-
+    /** Straight to DynamoDB Local: for setting up and checking, never for what is timed. */
     public DynamoDbClient dynamo() {
         return dynamo;
     }
 
     public DynamoDbStreamsClient streams() {
         return streams;
+    }
+
+    /** DynamoDB Local's own endpoint, without the added round trip. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** Where measured clients connect, in this process or another: the proxy when a round trip is added. */
+    public URI measured() {
+        return proxy != null ? proxy.endpoint() : endpoint;
+    }
+
+    /** A client of the measured endpoint, built as {@link DynamoClients} builds the indexer's (the caller closes it). */
+    public DynamoDbClient measuredClient() {
+        return DynamoClients.dynamoDb(DynamoClients.Settings.local(measured()));
+    }
+
+    /** A client of the measured endpoint whose every call {@code meter} meters (the caller closes it). */
+    public DynamoDbClient meteredClient(Meter meter) {
+        return DynamoDbClient.builder().httpClientBuilder(ApacheHttpClient.builder().maxConnections(32))
+                .endpointOverride(measured()).region(DynamoClients.LOCAL_REGION).credentialsProvider(DynamoClients.LOCAL_CREDENTIALS)
+                .overrideConfiguration(c -> c.addExecutionInterceptor(meter)).build();
     }
 
     /** A store table with Streams ({@code NEW_IMAGE}), as the indexer's source needs. */
@@ -107,17 +103,15 @@ public final class LocalDynamo implements AutoCloseable {
 
     @Override
     public void close() {
-        if (embedded != null) {
-            embedded.shutdown();
+        dynamo.close();
+        streams.close();
+        if (proxy != null) {
+            proxy.close();
         }
-        if (server != null) {
-            dynamo.close();
-            streams.close();
-            try {
-                server.stop();
-            } catch (Exception e) {
-                throw new IllegalStateException("DynamoDB Local did not stop: " + e.getMessage(), e);
-            }
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("DynamoDB Local did not stop: " + e.getMessage(), e);
         }
     }
 }

@@ -9,19 +9,19 @@
 // ReturnConsumedCapacity=TOTAL and what comes back is summed; the Lambda module builds its own
 // client from the CommonJS copy of @aws-sdk/client-dynamodb, so both copies are patched.
 //
-// Output, one line each, tab-separated:
-//   main <ms since spawn>                        this script's first line (after its static imports)
-//   loaded <ms since spawn>                      the handler module is imported (client and context built)
-//   batch <n> <records> <handler µs> <RCU> <WCU> <read calls> <write calls> <conditional failures> <ms since spawn> <transactions> <decode µs>
-// where decode µs is the time JSON.parse took to make the event object of the file's text, as node's
-// Lambda runtime does before it calls the handler.
+// Output, one JSON object (the benchmark's HandlerRun): mainMs (ms from spawn to this script's first
+// line, after its static imports), loadedMs (to the handler module imported: client and context built),
+// and per batch n, records, micros (the handler call), readUnits, writeUnits, reads, writes, refused
+// (conditional writes refused), doneMs (ms from spawn to the end of the call), transactions and
+// decodeMicros: the time JSON.parse took to make the event object of the file's text, as node's Lambda
+// runtime does before it calls the handler.
 import { createRequire } from "node:module"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as ddbEsm from "@aws-sdk/client-dynamodb"
 
 const spawnedAt = Number(process.env.BENCH_SPAWNED_AT ?? Date.now())
-const lines = [["main", Date.now() - spawnedAt].join("\t")]
+const run = { mainMs: Date.now() - spawnedAt, loadedMs: -1, batches: [] }
 const [batchDir, outFile] = process.argv.slice(2)
 if (!batchDir || !outFile) {
   console.error("usage: node --import tsx lambda-batches.mjs <batch dir> <output file>")
@@ -72,7 +72,7 @@ patch(ddbEsm)
 patch(createRequire(import.meta.url)("@aws-sdk/client-dynamodb"))
 
 const { handler } = await import("@equinox-js/dynamo-store-indexer-lambda")
-lines.push(["loaded", Date.now() - spawnedAt].join("\t"))
+run.loadedMs = Date.now() - spawnedAt
 
 const files = readdirSync(batchDir).filter((f) => /^batch-.*\.json$/.test(f)).sort()
 let n = 0
@@ -86,7 +86,8 @@ for (const f of files) {
   await handler(event)
   const micros = Number((process.hrtime.bigint() - start) / 1000n)
   n++
-  lines.push(["batch", n, event.Records.length, micros, meter.rcu - before.rcu, meter.wcu - before.wcu,
-    meter.reads - before.reads, meter.writes - before.writes, meter.conflicts - before.conflicts, Date.now() - spawnedAt, meter.transactions - before.transactions, decodeMicros].join("\t"))
+  run.batches.push({ n, records: event.Records.length, micros, readUnits: meter.rcu - before.rcu, writeUnits: meter.wcu - before.wcu,
+    reads: meter.reads - before.reads, writes: meter.writes - before.writes, refused: meter.conflicts - before.conflicts,
+    doneMs: Date.now() - spawnedAt, transactions: meter.transactions - before.transactions, decodeMicros })
 }
-writeFileSync(outFile, lines.join("\n") + "\n")
+writeFileSync(outFile, JSON.stringify(run))

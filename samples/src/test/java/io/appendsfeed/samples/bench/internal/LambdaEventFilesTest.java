@@ -1,4 +1,4 @@
-package io.appendsfeed.samples.bench.internal.lambda;
+package io.appendsfeed.samples.bench.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,7 +16,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreTables;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.samples.bench.internal.StreamsScan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -61,32 +60,25 @@ class LambdaEventFilesTest {
         Map<String, String> shardOf = new HashMap<>();
         Map<String, Record> bySequence = new HashMap<>();
         List<String> order = new ArrayList<>();
-        StreamsScan.shards(dynamo, streams, table, 1000, new StreamsScan.ShardSink() {
-            @Override
-            public void records(String shardId, List<Record> page) {
-                page.forEach(r -> {
-                    shardOf.put(r.dynamodb().sequenceNumber(), shardId);
-                    bySequence.put(r.dynamodb().sequenceNumber(), r);
-                    order.add(r.dynamodb().sequenceNumber());
-                });
-            }
-
-            @Override
-            public void endShard(String shardId) {
-            }
-        });
+        LambdaEventFiles.scan(dynamo, streams, table, (shardId, page) -> page.forEach(r -> {
+            shardOf.put(r.dynamodb().sequenceNumber(), shardId);
+            bySequence.put(r.dynamodb().sequenceNumber(), r);
+            order.add(r.dynamodb().sequenceNumber());
+        }), shardId -> { });
         assertThat(order).hasSize(9);
         assertThat(shardOf.values().stream().distinct()).as("shards").hasSize(2);
 
-        String arn = StreamsScan.streamArn(dynamo, table);
-        LambdaEventFiles files = new LambdaEventFiles(arn, Map.of(K, dir));
-        StreamsScan.Summary summary = StreamsScan.shards(dynamo, streams, table, 1000, files);
-        assertThat(summary.records()).isEqualTo(9);
+        String arn = LambdaEventFiles.streamArn(dynamo, table);
+        Files.writeString(dir.resolve("batch-000099.json"), "{\"Records\":[]}"); // an earlier run's
+        Files.writeString(dir.resolve("notes.txt"), "not a batch");
+        LambdaEventFiles.Written w = LambdaEventFiles.write(dynamo, streams, table, K, dir);
         // 4 records in the first shard make batches of 3 and 1; 5 in the second make 3 and 2
-        assertThat(files.written()).singleElement().satisfies(w -> {
-            assertThat(w.batches()).isEqualTo(4);
-            assertThat(w.records()).isEqualTo(9);
-        });
+        assertThat(w.batches()).isEqualTo(4);
+        assertThat(w.records()).isEqualTo(9);
+        assertThat(w.shards()).isEqualTo(2);
+        assertThat(dir.resolve("batch-000099.json")).as("an earlier run's batch, so that no handler gets it").doesNotExist();
+        assertThat(dir.resolve("notes.txt")).as("only batch files are ours to delete").exists();
+        Files.delete(dir.resolve("notes.txt"));
 
         PojoSerializer<DynamodbEvent> serializer = LambdaEventSerializers.serializerFor(DynamodbEvent.class,
                 LambdaEventFilesTest.class.getClassLoader());
@@ -119,21 +111,10 @@ class LambdaEventFilesTest {
     }
 
     @Test
-    void batch_files_of_an_earlier_run_are_cleared_so_that_no_handler_gets_them(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("batch-000007.json"), "{\"Records\":[]}");
-        Files.writeString(dir.resolve("notes.txt"), "not a batch");
-        LambdaEventFiles files = new LambdaEventFiles("arn", Map.of(K, dir));
-        files.endShard("shard-1");
-        assertThat(dir.resolve("batch-000007.json")).doesNotExist();
-        assertThat(dir.resolve("notes.txt")).as("only batch files are ours to delete").exists();
-        assertThat(files.written()).singleElement().satisfies(w -> assertThat(w.batches()).isZero());
-    }
-
-    @Test
     void a_batch_size_outside_lambdas_range_is_refused(@TempDir Path dir) {
-        assertThatThrownBy(() -> new LambdaEventFiles("arn", Map.of(0, dir)))
+        assertThatThrownBy(() -> LambdaEventFiles.write(null, null, "t", 0, dir))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..10,000");
-        assertThatThrownBy(() -> new LambdaEventFiles("arn", Map.of(10_001, dir)))
+        assertThatThrownBy(() -> LambdaEventFiles.write(null, null, "t", 10_001, dir))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..10,000");
     }
 

@@ -1,0 +1,98 @@
+package io.appendsfeed.samples.bench.internal;
+
+import io.appendsfeed.samples.bench.internal.HandlerRun.Batch;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * One implementation's Lambda handler indexing every batch of one size: the run with the median
+ * invocation rate of {@code runs} (each into a fresh index), with the spread of their rates.
+ *
+ * @param invocationRecordsPerSecond records over invocation time (the event decoded as the runtime does it, then
+ *                                   the handler: what Lambda bills), all batches; {@code first10} the first 10
+ *                                   batches after the cold start, {@code steady} the second half
+ * @param handlerRecordsPerSecond records over the handler's own time (equinox-js's leaves its decoding out, ours not)
+ * @param decodeShare the share of the invocation spent decoding the event before the handler ran
+ * @param loadedMs from spawning the process to the handler ready
+ * @param floorWriteUnitsPerEvent 1 WCU per started KB of each stored {@code Ingested} body: the least any write carrying it costs
+ * @param refused writes refused by their condition (no other indexer runs: more than 0 is a bug)
+ * @param cost dollars per million events stored, at AWS prices and the template's memory
+ * @param problems how the index differs from the store (every run's); empty when every event is in it once, in order
+ */
+public record Indexing(String implementation, String indexTable, int batches, long records, int runs,
+                       double invocationRecordsPerSecond, double invocationRecordsPerSecondMin,
+                       double invocationRecordsPerSecondMax, double invocationFirst10RecordsPerSecond,
+                       double invocationSteadyRecordsPerSecond, double handlerRecordsPerSecond, double decodeShare, long loadedMs,
+                       double writeUnitsPerEvent, double floorWriteUnitsPerEvent, double overFloor, double readUnitsPerEvent,
+                       double steadyReadsPerBatch, double steadyReadUnitsPerBatch, double writesPerBatch,
+                       double transactionsPerBatch, long refused, long spans, long ingested, int epochs, long indexedEvents,
+                       Cost cost, List<String> problems) {
+
+    /** The median run (the lower middle of an even count) of {@code runs}, whose indexes {@code checks} checked. */
+    static Indexing median(String implementation, List<HandlerRun> runs, List<IndexCheck> checks, long events, int memoryMb) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingDouble(i -> invocationRate(runs.get(i).batches())));
+        int m = order.get((order.size() - 1) / 2);
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < checks.size(); i++) {
+            int run = i + 1;
+            checks.get(i).problems().forEach(p -> problems.add("run " + run + ": " + p));
+        }
+        HandlerRun run = runs.get(m);
+        IndexCheck check = checks.get(m);
+        List<Batch> all = run.batches();
+        List<Batch> steady = run.secondHalf();
+        double invocationMicros = HandlerRun.sum(all, Batch::invocationMicros);
+        double wcuPerEvent = HandlerRun.sum(all, Batch::writeUnits) / events;
+        double rcuPerEvent = HandlerRun.sum(all, Batch::readUnits) / events;
+        double floorPerEvent = (double) check.floorWriteUnits() / events;
+        long refused = (long) HandlerRun.sum(all, Batch::refused);
+        // Lambda bills each invocation's duration rounded up to the millisecond
+        double billedSeconds = HandlerRun.sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
+        return new Indexing(implementation, check.indexTable(), all.size(), (long) HandlerRun.sum(all, Batch::records), runs.size(),
+                invocationRate(all), invocationRate(runs.get(order.get(0)).batches()),
+                invocationRate(runs.get(order.get(order.size() - 1)).batches()), invocationRate(run.first(10)),
+                invocationRate(steady), HandlerRun.rate(all, Batch::micros),
+                invocationMicros == 0 ? 0 : HandlerRun.sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
+                wcuPerEvent, floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent, rcuPerEvent,
+                HandlerRun.perBatch(steady, Batch::reads), HandlerRun.perBatch(steady, Batch::readUnits),
+                HandlerRun.perBatch(all, Batch::writes), HandlerRun.perBatch(all, Batch::transactions), refused,
+                check.spans(), check.ingested(), check.epochs(), check.events(),
+                Cost.indexing(wcuPerEvent + (double) refused / events, rcuPerEvent, billedSeconds / events, memoryMb), problems);
+    }
+
+    private static double invocationRate(List<Batch> bs) {
+        return HandlerRun.rate(bs, Batch::invocationMicros);
+    }
+
+    /**
+     * Dollars per million events, at AWS's on-demand list prices (us-east-1): what indexing them costs in
+     * write units (refused writes at 1 WCU each, the least AWS charges; DynamoDB Local reports none), in read
+     * units, and in Lambda GB-seconds (billed invocation time at the template's memory).
+     */
+    public record Cost(double writeUnits, double readUnits, double lambda, double total, int lambdaMemoryMb) {
+
+        /** On-demand write request units, $ per million. */
+        public static final double USD_PER_MILLION_WRITE_UNITS = 1.25;
+        /** On-demand read request units, $ per million. */
+        public static final double USD_PER_MILLION_READ_UNITS = 0.25;
+        /** Lambda duration, $ per GB-second (x86; arm64, the template's default, is 20% less). */
+        public static final double USD_PER_GB_SECOND = 0.0000166667;
+
+        static Cost indexing(double wcuPerEvent, double rcuPerEvent, double billedSecondsPerEvent, int memoryMb) {
+            double w = wcuPerEvent * USD_PER_MILLION_WRITE_UNITS;
+            double r = reading(rcuPerEvent);
+            double l = billedSecondsPerEvent * 1e6 * memoryMb / 1024.0 * USD_PER_GB_SECOND;
+            return new Cost(w, r, l, w + r + l, memoryMb);
+        }
+
+        /** Dollars per million events read at {@code rcuPerEvent}. */
+        static double reading(double rcuPerEvent) {
+            return rcuPerEvent * USD_PER_MILLION_READ_UNITS;
+        }
+    }
+}

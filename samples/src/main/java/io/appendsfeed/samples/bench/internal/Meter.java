@@ -1,0 +1,118 @@
+package io.appendsfeed.samples.bench.internal;
+
+import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Capacity units and calls, summed; thread-safe. Two ways in, counted alike: as the indexer's
+ * {@link CapacityMeter} (its store clients tell it of every call, however sent), and as an SDK
+ * interceptor on a client given to a component without a meter (the reader), which sends every
+ * call with {@code ReturnConsumedCapacity=TOTAL} and adds what comes back, as the equinox-js driver
+ * meters equinox-js.
+ */
+public final class Meter implements CapacityMeter, ExecutionInterceptor {
+
+    private static final Set<String> READS = Set.of("GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems");
+    private static final Set<String> WRITES = Set.of("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems");
+
+    private final DoubleAdder readUnits = new DoubleAdder();
+    private final DoubleAdder writeUnits = new DoubleAdder();
+    private final LongAdder reads = new LongAdder();
+    private final LongAdder writes = new LongAdder();
+    private final LongAdder refused = new LongAdder();
+    private final LongAdder transactions = new LongAdder();
+
+    @Override
+    public void consumed(String operation, String table, Capacity capacity) {
+        count(operation);
+        readUnits.add(capacity.readUnits());
+        writeUnits.add(capacity.writeUnits());
+    }
+
+    @Override
+    public void refused(String operation, String table) {
+        count(operation);
+        refused.increment();
+    }
+
+    private void count(String operation) {
+        if (READS.contains(operation)) {
+            reads.increment();
+        } else {
+            writes.increment();
+            if (operation.equals("TransactWriteItems")) {
+                transactions.increment();
+            }
+        }
+    }
+
+    @Override
+    public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+        SdkRequest r = context.request();
+        return r.sdkFields().stream().filter(f -> f.memberName().equals("ReturnConsumedCapacity")).findFirst().map(f -> {
+            SdkRequest.Builder b = r.toBuilder();
+            f.set(b, "TOTAL");
+            return b.build();
+        }).orElse(r);
+    }
+
+    @Override
+    public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+        String op = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+        if (!READS.contains(op) && !WRITES.contains(op)) {
+            return;
+        }
+        Object got = context.response().getValueForField("ConsumedCapacity", Object.class).orElse(List.of());
+        double units = (got instanceof List<?> l ? l : List.of(got)).stream()
+                .mapToDouble(c -> c instanceof ConsumedCapacity cc && cc.capacityUnits() != null ? cc.capacityUnits() : 0).sum();
+        boolean write = WRITES.contains(op);
+        consumed(op, null, new Capacity(write ? 0 : units, write ? units : 0));
+    }
+
+    @Override
+    public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+        if (context.exception() instanceof ConditionalCheckFailedException || context.exception() instanceof TransactionCanceledException) {
+            refused(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), null);
+        }
+    }
+
+    public double readUnits() {
+        return readUnits.sum();
+    }
+
+    public double writeUnits() {
+        return writeUnits.sum();
+    }
+
+    /** Read calls. */
+    public long reads() {
+        return reads.sum();
+    }
+
+    /** Write calls, refused ones included. */
+    public long writes() {
+        return writes.sum();
+    }
+
+    /** Writes refused by their condition: conflicts (DynamoDB Local reports no capacity for them; AWS charges them). */
+    public long refused() {
+        return refused.sum();
+    }
+
+    /** {@code TransactWriteItems} calls among the writes (their items are charged twice). */
+    public long transactions() {
+        return transactions.sum();
+    }
+}

@@ -1,0 +1,180 @@
+package io.appendsfeed.samples.bench.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * appendsfeed beside equinox-js on one DynamoDB Local, in one run: a store written by equinox-js
+ * ({@code peer.mjs write}); its stream read once and cut into Lambda batches of each size K, never
+ * across shards; the same batch files to our Lambda handler (the shaded jar in a fresh JVM, the
+ * template's flags) and to equinox-js's (a fresh node process), each into its own index, both checked
+ * against the store; then both readers read both indexes, index only and with bodies. Handlers and
+ * readers reach DynamoDB through the measured endpoint (the added round trip). Each is done
+ * {@code repeats} times, alternating sides, and the median reported. Without the harness, our side
+ * alone, on a store the benchmark writes ({@link Workload}).
+ */
+public final class PeerBench {
+
+    /**
+     * @param peerDir the equinox-js harness ({@link PeerHarness}), or null for our side alone
+     * @param events events written; {@code streams} the streams they go to
+     * @param batchSizes Lambda batch sizes K
+     * @param repeats runs of each handler and each read; the median is reported
+     */
+    public record Params(Path peerDir, long events, int streams, List<Integer> batchSizes, int repeats) {}
+
+    /**
+     * The store and the runs at each batch size.
+     *
+     * @param appends transactions that wrote the events (equinox-js: 1-5 events each; ours: 1 each)
+     * @param bodyFloorReadUnitsPerEvent reading every store item once on its own, eventually consistent (0.5 RCU per started 4 KB)
+     * @param streamFloorReadUnitsPerEvent reading every stream in one query (4 KB rounding per stream, not per item)
+     */
+    public record Result(String writer, String node, String handlerJvmFlags, int lambdaMemoryMb, double roundTripMs, long events,
+                         int streams, long appends, long storeItems, double writeUnitsPerEvent, long records, int shards,
+                         double bodyFloorReadUnitsPerEvent, double streamFloorReadUnitsPerEvent, List<BatchSizeRun> runs) {}
+
+    /** Both handlers at one batch size ({@code equinoxJs} null without the harness), and every reader on every index. */
+    public record BatchSizeRun(int batchSize, int batches, Indexing appendsfeed, Indexing equinoxJs, List<ReadLeg> reads) {
+
+        /** The leg of {@code reader} on {@code index}'s index, or null. */
+        public ReadLeg read(String reader, String index, boolean bodies) {
+            return reads.stream().filter(r -> r.reader().equals(reader) && r.index().equals(index) && r.bodies() == bodies)
+                    .findFirst().orElse(null);
+        }
+    }
+
+    public static final String PEER = "equinox-js 1.2.0";
+    static final String OURS = "appendsfeed";
+    static final String THEIRS = "equinox-js";
+
+    private PeerBench() {
+    }
+
+    /** @throws IllegalStateException when a step fails (a process, the store not holding what was written) */
+    public static Result run(LocalDynamo local, Params p, LambdaJar jar, Path work, double roundTripMs, Consumer<String> step) {
+        PeerHarness harness = p.peerDir() == null ? null : PeerHarness.prepare(p.peerDir(), work);
+        String store = "peer-store";
+        Path writeOut = work.resolve("write");
+        step.accept(String.format("peer: %s writes %,d events over %,d streams", harness != null ? THEIRS : OURS, p.events(), p.streams()));
+        long appends;
+        double writeUnits;
+        if (harness != null) {
+            JsonNode manifest = harness.write(local.endpoint(), store, "peer-unused-index", p.events(), p.streams(), writeOut);
+            appends = manifest.path("appends").asLong();
+            writeUnits = manifest.at("/write/wcu").asDouble();
+        } else {
+            Workload.Written w = Workload.write(local.dynamo(), local.storeTable(store), p.events(), p.streams());
+            appends = w.events();
+            writeUnits = w.writeUnits();
+        }
+        StoreFacts facts = StoreFacts.of(local.dynamo(), store, true);
+        if (facts.events() != p.events()) {
+            throw new IllegalStateException("the store holds " + facts.events() + " events; " + p.events() + " were written");
+        }
+
+        List<BatchSizeRun> runs = new ArrayList<>();
+        LambdaEventFiles.Written w = null;
+        for (int k : p.batchSizes()) {
+            step.accept("peer: cutting the store's stream into Lambda batches of " + k);
+            w = LambdaEventFiles.write(local.dynamo(), local.streams(), store, k, work.resolve("batches-" + k));
+            runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, p.repeats(), step));
+            delete(w.dir());
+        }
+        return new Result(harness != null ? PEER : OURS + " (no --peer-dir: our side alone)",
+                harness != null ? harness.nodeVersion() : "", jar.javaToolOptions(), jar.memoryMb(), roundTripMs, facts.events(),
+                facts.versions().size(), appends, facts.items(), writeUnits / facts.events(), w.records(), w.shards(),
+                facts.bodyFloorReadUnits() / facts.events(), facts.streamFloorReadUnits() / facts.events(), runs);
+    }
+
+    /**
+     * Both handlers {@code repeats} times, alternating (so that the machine's drift hits both), each into a
+     * fresh index; then, after a read that warms our reader, every reader on the first index of each side,
+     * {@code repeats} times, alternating.
+     */
+    private static BatchSizeRun batchSize(LocalDynamo local, PeerHarness harness, LambdaJar jar, LambdaEventFiles.Written w,
+                                          String store, StoreFacts facts, Path manifest, Path work, int repeats,
+                                          Consumer<String> step) {
+        int k = w.batchSize();
+        Map<String, List<HandlerRun>> runs = new LinkedHashMap<>();
+        Map<String, List<IndexCheck>> checks = new LinkedHashMap<>();
+        for (int r = 1; r <= repeats; r++) {
+            for (String side : harness != null ? List.of(OURS, THEIRS) : List.of(OURS)) {
+                String index = local.indexTable((side.equals(OURS) ? "af" : "ejs") + "-index-" + k + "-" + r);
+                step.accept(String.format("peer: K=%d: %s's handler (fresh process) indexes %,d batches (run %d of %d)", k, side,
+                        w.batches(), r, repeats));
+                runs.computeIfAbsent(side, s -> new ArrayList<>()).add(side.equals(OURS)
+                        ? jar.run(jar.javaToolOptions(), true, w.dir(), work, local.measured(), store, index)
+                        : harness.index(w.dir(), work, local.measured(), index));
+                checks.computeIfAbsent(side, s -> new ArrayList<>()).add(IndexCheck.of(local.dynamo(), index, facts.versions()));
+            }
+        }
+        Map<String, List<ReadLeg>> legs = new LinkedHashMap<>();
+        // not reported: our figures are a warm reader's (a reactor Lambda's cold catch-up is another figure)
+        ReadLeg.ours(local, OURS, checks.get(OURS).get(0).indexTable(), store, true, facts.versions());
+        for (int r = 1; r <= repeats; r++) {
+            for (String index : checks.keySet()) {
+                String table = checks.get(index).get(0).indexTable();
+                for (boolean bodies : new boolean[] {false, true}) {
+                    step.accept(String.format("peer: K=%d: our reader on the %s index, %s (run %d of %d)", k, index,
+                            bodies ? "with bodies" : "index only", r, repeats));
+                    ReadLeg leg = ReadLeg.ours(local, index, table, store, bodies, facts.versions());
+                    legs.computeIfAbsent(OURS + index + bodies, x -> new ArrayList<>()).add(leg);
+                }
+                if (harness != null) {
+                    step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, index only and with bodies (run %d of %d)",
+                            k, index, r, repeats));
+                    for (ReadLeg leg : peerRead(local, harness, store, index, table, manifest, work.resolve("read-" + table + "-" + r),
+                            facts.events())) {
+                        legs.computeIfAbsent(THEIRS + index + leg.bodies(), x -> new ArrayList<>()).add(leg);
+                    }
+                }
+            }
+        }
+        Indexing theirs = harness == null ? null
+                : Indexing.median(THEIRS, runs.get(THEIRS), checks.get(THEIRS), facts.events(), jar.memoryMb());
+        return new BatchSizeRun(k, w.batches(), Indexing.median(OURS, runs.get(OURS), checks.get(OURS), facts.events(), jar.memoryMb()),
+                theirs, legs.values().stream().map(ReadLeg::median).toList());
+    }
+
+    /** A read that fails its own check still wrote its figures: they are kept, with the failure as a problem. */
+    private static List<ReadLeg> peerRead(LocalDynamo local, PeerHarness harness, String store, String index, String table,
+                                          Path manifest, Path out, long events) {
+        JsonNode result;
+        String failure = null;
+        try {
+            result = harness.read(local.measured(), store, table, manifest, out);
+        } catch (Processes.ProcessFailedException e) {
+            failure = "equinox-js's read failed: " + e.getMessage().lines().findFirst().orElse("");
+            Path f = out.resolve("read-result.json");
+            try {
+                result = Files.isRegularFile(f) ? new ObjectMapper().readTree(f.toFile()) : MissingNode.getInstance();
+            } catch (IOException x) {
+                throw new UncheckedIOException("unreadable " + f + ": " + x.getMessage(), x);
+            }
+        }
+        return List.of(ReadLeg.ofPeer(index, false, result, events, failure), ReadLeg.ofPeer(index, true, result, events, failure));
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.appendsfeed.samples.bench.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.appendsfeed.reader.CatchUpResult;
+import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.FeedReader;
+import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.InMemoryCheckpointStore;
+import io.appendsfeed.reader.InMemoryParkedStreams;
+import io.appendsfeed.reader.StartPosition;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * One reader reading one index from the start to the tail, in one mode: the read with the median rate
+ * of {@code runs}, with their spread.
+ *
+ * @param reader {@code appendsfeed} or {@code equinox-js}
+ * @param index who wrote the index
+ * @param bodies whether event bodies were loaded from the store
+ * @param requests DynamoDB calls the reader made
+ * @param usdPerMillionEvents the read units' cost per million events, at AWS's on-demand price
+ * @param problems how what it delivered differs from the store (every run's); empty when correct
+ */
+public record ReadLeg(String reader, String index, boolean bodies, long events, double seconds, double eventsPerSecond,
+                      double eventsPerSecondMin, double eventsPerSecondMax, int runs, double readUnits,
+                      double readUnitsPerEvent, double usdPerMillionEvents, long requests, List<String> problems) {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Our reader ({@link FeedReader#runUntilCaughtUp}, default settings) over an index from the start to the tail,
+     * through the measured endpoint, every call metered; checks what the equinox-js harness's reader checks: per
+     * stream each event follows the last (no gap, nothing twice), with bodies each body parses as JSON.
+     * Checkpoints and parked streams in memory, as the harness keeps its own: neither reader writes to the index.
+     *
+     * @param expected per stream, the events the store holds
+     */
+    static ReadLeg ours(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
+                        Map<String, Long> expected) {
+        Meter meter = new Meter();
+        Map<String, Long> next = new ConcurrentHashMap<>();
+        AtomicLong events = new AtomicLong();
+        AtomicLong disorder = new AtomicLong();
+        AtomicLong badBodies = new AtomicLong();
+        FeedReaderConfig config = FeedReaderConfig.builder("bench-" + (bodies ? "bodies" : "index"), indexTable, storeTable)
+                .start(StartPosition.beginning()).loadBodies(bodies).build();
+        CatchUpResult r;
+        double seconds;
+        try (DynamoDbClient metered = local.meteredClient(meter)) {
+            long start = System.nanoTime();
+            // a stream's handler calls never overlap: its entry in `next` is touched by one call at a time
+            r = new FeedReader(metered, config, (stream, batch) -> {
+                long want = next.getOrDefault(stream.toString(), 0L);
+                for (FeedEvent e : batch) {
+                    if (e.index() != want) {
+                        disorder.incrementAndGet();
+                    }
+                    want = Math.max(want, e.index() + 1);
+                    if (bodies && !parses(e)) {
+                        badBodies.incrementAndGet();
+                    }
+                }
+                next.put(stream.toString(), want);
+                events.addAndGet(batch.size());
+                return HandlerResult.handled();
+            }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(TIMEOUT);
+            seconds = (System.nanoTime() - start) / 1e9;
+        }
+        long stored = expected.values().stream().mapToLong(Long::longValue).sum();
+        long mismatched = expected.entrySet().stream().filter(e -> !e.getValue().equals(next.getOrDefault(e.getKey(), 0L))).count();
+        List<String> problems = new ArrayList<>();
+        if (!r.caughtUp()) {
+            problems.add("not caught up within " + TIMEOUT + "; lag " + r.lag());
+        }
+        if (events.get() != stored) {
+            problems.add(events.get() + " events delivered, " + stored + " stored");
+        }
+        if (disorder.get() + badBodies.get() + mismatched > 0) {
+            problems.add(disorder.get() + " events out of order (a gap or twice), " + badBodies.get() + " bodies missing or not JSON, "
+                    + mismatched + " streams end at another version than the store's");
+        }
+        return of("appendsfeed", index, bodies, events.get(), seconds, meter.readUnits(), meter.reads(), problems);
+    }
+
+    private static boolean parses(FeedEvent e) {
+        try {
+            return e.hasBody() && JSON.readTree(e.data()) != null;
+        } catch (IOException x) {
+            return false;
+        }
+    }
+
+    static ReadLeg of(String reader, String index, boolean bodies, long events, double seconds, double readUnits, long requests,
+                      List<String> problems) {
+        double rate = events / Math.max(seconds, 1e-9);
+        double perEvent = events == 0 ? 0 : readUnits / events;
+        return new ReadLeg(reader, index, bodies, events, seconds, rate, rate, rate, 1, readUnits, perEvent,
+                Indexing.Cost.reading(perEvent), requests, List.copyOf(problems));
+    }
+
+    /** The median of repeats of one leg (the lower middle of an even count), with every repeat's problems. */
+    static ReadLeg median(List<ReadLeg> legs) {
+        List<ReadLeg> sorted = legs.stream().sorted(Comparator.comparingDouble(ReadLeg::eventsPerSecond)).toList();
+        ReadLeg m = sorted.get((sorted.size() - 1) / 2);
+        List<String> problems = new ArrayList<>();
+        legs.forEach(l -> problems.addAll(l.problems()));
+        return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond, sorted.get(0).eventsPerSecond,
+                sorted.get(sorted.size() - 1).eventsPerSecond, legs.size(), m.readUnits, m.readUnitsPerEvent,
+                m.usdPerMillionEvents, m.requests, problems);
+    }
+
+    /**
+     * One mode of equinox-js's reader from the harness's {@code read-result.json}; the harness itself checks what it
+     * read against what was written (counts, per-stream versions, gaps) and fails when they differ.
+     *
+     * @param failure why the read process failed, or null
+     */
+    static ReadLeg ofPeer(String index, boolean bodies, JsonNode result, long storedEvents, String failure) {
+        JsonNode r = result.path(bodies ? "WithData" : "IndexOnly");
+        long events = r.path("events").asLong();
+        List<String> problems = new ArrayList<>();
+        if (failure != null) {
+            problems.add(failure);
+        }
+        if (events != storedEvents) {
+            problems.add(events + " events delivered, " + storedEvents + " stored");
+        }
+        long requests = 0;
+        for (JsonNode call : r.path("calls")) {
+            requests += call.path("n").asLong();
+        }
+        return of("equinox-js", index, bodies, events, r.path("ms").asDouble() / 1000, r.path("rcu").asDouble(), requests, problems);
+    }
+}
