@@ -108,12 +108,6 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--repeats", description = "peer scenario: runs of each handler and each reader, alternating, median reported (quick 1; full 3)")
     Integer repeats;
 
-    @Option(names = "--lambda-handler", description = "peer scenario: which of our Lambda handlers indexes, STREAM"
-            + " (IndexerStreamHandler, the template's: reads the event's JSON itself) or EVENT (IndexerHandler: the runtime"
-            + " decodes the event first, outside the handler's time). Default: ${DEFAULT-VALUE}")
-    io.appendsfeed.samples.bench.internal.lambda.HandlerProcess.Handler lambdaHandler =
-            io.appendsfeed.samples.bench.internal.lambda.HandlerProcess.Handler.STREAM;
-
     @Option(names = "--keep-batches", description = "keep the peer scenario's Lambda event files (large) under --out/work")
     boolean keepBatches;
 
@@ -177,8 +171,7 @@ public final class Bench implements Callable<Integer> {
                 .toList();
         PeerBench.Params peer = peerDir == null ? null : new PeerBench.Params(peerDir,
                 peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
-                peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches, repeats != null ? repeats : full ? 3 : 1,
-                lambdaHandler);
+                peerSeed, peerConcurrency, lambdaBatchSizes, keepBatches, repeats != null ? repeats : full ? 3 : 1);
         return new Params(mode.name(), scaled ? 10 : 1, transport,
                 events != null ? events : full ? 50_000 : 2_000,
                 streams != null ? streams : full ? 1_000 : 100,

@@ -1,11 +1,6 @@
 package io.appendsfeed.samples.bench.internal.lambda;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
-import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import io.appendsfeed.indexer.Indexer;
-import io.appendsfeed.indexer.lambda.IndexerHandler;
 import io.appendsfeed.indexer.lambda.IndexerStreamHandler;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import io.appendsfeed.model.DynamoClients;
@@ -20,11 +15,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Runs in a fresh JVM whose class path is the shaded Lambda jar, the Lambda runtime's event
- * serializer and the benchmark's classes (of which it loads only this class and the metering
- * client): does what the Lambda Java runtime does (constructs the handler with settings from the
- * environment; for {@link IndexerStreamHandler}, the one the template deploys, hands it each event's
- * bytes; for {@link IndexerHandler}, decodes each event with the runtime's serializer first) over
+ * Runs in a fresh JVM whose class path is the shaded Lambda jar and the benchmark's classes (of which
+ * it loads only this class and the metering client): does what the Lambda Java runtime does (constructs
+ * {@link IndexerStreamHandler}, the one the template deploys, with settings from the environment, and
+ * hands it each event's bytes) over
  * every {@code batch-*.json} of a directory in name order, and writes one line per step in the
  * format of the benchmark's equinox-js driver ({@code lambda-batches.mjs}), so that
  * {@link HandlerProcess} reads both alike (the batch line's last shared column is the time taken to
@@ -33,8 +27,7 @@ import java.util.stream.Stream;
  * the handler thread's CPU time and the collectors' time during the call, in microseconds, and the
  * kilobytes the handler thread allocated (where the handler time went; see BENCHMARKS.md, "Indexer profile").
  *
- * <p>Usage: {@code HandlerDriver plain|metered [stream|event] <batch dir> <output file>} ({@code stream}
- * when not given). {@code plain} uses the no-argument constructor Lambda calls; {@code metered} builds
+ * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain} uses the no-argument constructor Lambda calls; {@code metered} builds
  * the same handler from the same settings the way that constructor does (its metrics, the store table
  * it checks records against), with a {@link CallMeter} as the indexer's capacity meter, so that every
  * call's capacity is summed per batch.
@@ -146,12 +139,10 @@ public final class HandlerDriver {
         long spawnedAt = Long.parseLong(System.getenv("BENCH_SPAWNED_AT"));
         List<String> lines = new ArrayList<>();
         lines.add("main\t" + (System.currentTimeMillis() - spawnedAt));
-        boolean known = args.length == 3 || args.length == 4 && (args[1].equals("stream") || args[1].equals("event"));
-        if (!known || !(args[0].equals("plain") || args[0].equals("metered"))) {
-            System.err.println("usage: HandlerDriver plain|metered [stream|event] <batch dir> <output file>");
+        if (args.length != 3 || !(args[0].equals("plain") || args[0].equals("metered"))) {
+            System.err.println("usage: HandlerDriver plain|metered <batch dir> <output file>");
             System.exit(2);
         }
-        boolean stream = args.length == 3 || args[1].equals("stream");
         Path dir = Path.of(args[args.length - 2]);
         Path output = Path.of(args[args.length - 1]);
         CallMeter metered = null;
@@ -165,34 +156,18 @@ public final class HandlerDriver {
             indexer = Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
                     settings.config().toBuilder().metrics(new EmfMetrics()).meter(metered).build());
         }
-        Call call;
-        if (stream) {
-            IndexerStreamHandler handler = indexer == null ? new IndexerStreamHandler()
-                    : new IndexerStreamHandler(indexer, settings.storeTable(), settings.batchSize());
-            lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
-            call = (bytes, times) -> {
-                ByteArrayOutputStream response = new ByteArrayOutputStream();
-                timed(() -> {
-                    handler.handleRequest(new ByteArrayInputStream(bytes), response, null);
-                    return null;
-                }, times);
-                String json = response.toString(java.nio.charset.StandardCharsets.UTF_8);
-                return json.equals("{\"batchItemFailures\":[]}") ? null : json;
-            };
-        } else {
-            IndexerHandler handler = indexer == null ? new IndexerHandler()
-                    : new IndexerHandler(indexer, settings.storeTable(), settings.batchSize());
-            lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
-            PojoSerializer<DynamodbEvent> serializer = LambdaEventSerializers.serializerFor(DynamodbEvent.class,
-                    HandlerDriver.class.getClassLoader());
-            call = (bytes, times) -> {
-                long start = System.nanoTime();
-                DynamodbEvent event = serializer.fromJson(new ByteArrayInputStream(bytes));
-                times[0] = (System.nanoTime() - start) / 1000;
-                StreamsEventResponse response = timed(() -> handler.handleRequest(event, null), times);
-                return response.getBatchItemFailures().isEmpty() ? null : response.getBatchItemFailures().get(0).getItemIdentifier();
-            };
-        }
+        IndexerStreamHandler handler = indexer == null ? new IndexerStreamHandler()
+                : new IndexerStreamHandler(indexer, settings.storeTable(), settings.batchSize());
+        lines.add("loaded\t" + (System.currentTimeMillis() - spawnedAt));
+        Call call = (bytes, times) -> {
+            ByteArrayOutputStream response = new ByteArrayOutputStream();
+            timed(() -> {
+                handler.handleRequest(new ByteArrayInputStream(bytes), response, null);
+                return null;
+            }, times);
+            String json = response.toString(java.nio.charset.StandardCharsets.UTF_8);
+            return json.equals("{\"batchItemFailures\":[]}") ? null : json;
+        };
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.getFileName().toString().matches("batch-.*\\.json")).sorted().toList();

@@ -21,13 +21,9 @@ public final class HandlerProcess {
     private HandlerProcess() {
     }
 
-    /** Which of our handlers runs: the one the template deploys ({@code IndexerStreamHandler}, the event's bytes) or {@code IndexerHandler} (the runtime's decoded event). */
-    public enum Handler { STREAM, EVENT }
-
     /**
-     * Our handler from the shaded jar.
+     * Our handler ({@code IndexerStreamHandler}, the template's) from the shaded jar, handed each event's bytes.
      *
-     * @param handler which of the two
      * @param jvmFlags {@code JAVA_TOOL_OPTIONS}, e.g. {@link LambdaJar#javaToolOptions()}; empty for the JVM's defaults
      * @param metered {@code true}: capacity summed per batch through a metering client;
      *                {@code false}: the handler's no-argument constructor, exactly as Lambda builds it
@@ -36,7 +32,7 @@ public final class HandlerProcess {
      *                  mapping's ({@code APPENDS_BATCH_SIZE}); 0 for none
      * @throws Processes.ProcessFailedException when the driver fails (a batch not ingested whole exits 3)
      */
-    public static HandlerRun java(LambdaJar jar, Handler handler, String jvmFlags, boolean metered, Path batchDir, Path work,
+    public static HandlerRun java(LambdaJar jar, String jvmFlags, boolean metered, Path batchDir, Path work,
                                   URI endpoint, String storeTable, String indexTable, int batchSize) {
         Map<String, String> env = cleanEnv();
         env.put("APPENDS_INDEX_TABLE", indexTable);
@@ -46,7 +42,7 @@ public final class HandlerProcess {
         env.put("APPENDS_BATCH_SIZE", batchSize > 0 ? Integer.toString(batchSize) : null);
         env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
         Path out = work.resolve("appendsfeed-" + indexTable + ".tsv");
-        List<String> command = jar.command(metered ? "metered" : "plain", handler == Handler.STREAM ? "stream" : "event",
+        List<String> command = jar.command(metered ? "metered" : "plain",
                 batchDir.toString(), out.toString());
         env.put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
         Processes.run(command, work, env, work.resolve("appendsfeed-" + indexTable + ".log"), TIMEOUT);

@@ -58,7 +58,7 @@ public final class LambdaColdStartBench {
             List<HandlerRun> rs = new ArrayList<>();
             for (int r = 0; r < runs; r++) {
                 step.accept("lambda cold start: our handler, " + (flags.isBlank() ? "JVM defaults" : flags) + ", run " + (r + 1));
-                rs.add(HandlerProcess.java(jar, HandlerProcess.Handler.STREAM, flags, false, dir, work, local.endpoint(), store, local.indexTable("cold-af-" + table++), BATCH_SIZE));
+                rs.add(HandlerProcess.java(jar, flags, false, dir, work, local.endpoint(), store, local.indexTable("cold-af-" + table++), BATCH_SIZE));
             }
             configs.add(config("appendsfeed", flags.isBlank() ? "(JVM defaults)" : flags, rs));
         }

@@ -1,6 +1,5 @@
 package io.appendsfeed.samples.bench.internal.lambda;
 
-import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -15,7 +14,7 @@ import java.util.List;
 /**
  * The indexer's shaded Lambda jar and how the SAM template runs it: the JVM flags of its
  * {@code JavaToolOptions} parameter's default, given to the JVM as {@code JAVA_TOOL_OPTIONS}, as
- * Lambda does. The driver JVM's class path is the jar, the Lambda runtime's event serializer and the
+ * Lambda does. The driver JVM's class path is the jar and the
  * benchmark's classes (only {@link HandlerDriver} and the metering client are loaded from them).
  *
  * @param javaToolOptions the template's default, e.g. {@code -XX:+TieredCompilation -XX:TieredStopAtLevel=1}
@@ -53,8 +52,7 @@ public record LambdaJar(Path jar, Path template, String javaToolOptions) {
 
     /** The driver JVM's class path. */
     public String classPath() {
-        return String.join(File.pathSeparator, jar.toString(), codeSource(LambdaEventSerializers.class).toString(),
-                codeSource(HandlerDriver.class).toString());
+        return String.join(File.pathSeparator, jar.toString(), codeSource(HandlerDriver.class).toString());
     }
 
     /**

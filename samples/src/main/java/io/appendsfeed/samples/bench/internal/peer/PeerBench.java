@@ -40,10 +40,9 @@ public final class PeerBench {
      * @param batchSizes Lambda batch sizes K
      * @param keepBatches keep the batch files (they are large) after the run
      * @param repeats how often each handler indexes and each reader reads (the median is reported)
-     * @param handler which of our Lambda handlers indexes (the template's: {@code STREAM})
      */
     public record Params(Path peerDir, long events, int streams, long seed, int concurrency, List<Integer> batchSizes,
-                         boolean keepBatches, int repeats, HandlerProcess.Handler handler) {
+                         boolean keepBatches, int repeats) {
         public Params {
             if (repeats < 1) {
                 throw new IllegalArgumentException("peer: --repeats must be at least 1, got " + repeats);
@@ -122,13 +121,12 @@ public final class PeerBench {
 
         List<BatchSizeRun> runs = new ArrayList<>();
         for (LambdaEventFiles.Written w : files.written()) {
-            runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, p.repeats(), p.handler(), step));
+            runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, p.repeats(), step));
             if (!p.keepBatches()) {
                 delete(w.dir());
             }
         }
-        return new Result(PEER, harness.nodeVersion(), p.handler() == HandlerProcess.Handler.STREAM
-                ? "IndexerStreamHandler, the event's bytes handed to it" : "IndexerHandler, the event decoded by the runtime's serializer first",
+        return new Result(PEER, harness.nodeVersion(), "IndexerStreamHandler, the event's bytes handed to it",
                 jar.javaToolOptions(), facts.events(), facts.versions().size(),
                 manifest.path("appends").asLong(), facts.items(), facts.tips(), manifest.at("/write/ms").asDouble() / 1000,
                 manifest.at("/write/wcu").asDouble() / facts.events(), stream.records(), stream.shards(), stream.getRecordsCalls(),
@@ -143,7 +141,7 @@ public final class PeerBench {
      */
     private static BatchSizeRun batchSize(LocalDynamo local, PeerHarness harness, LambdaJar jar, LambdaEventFiles.Written w,
                                           String store, StoreFacts facts, Path manifest, Path work, int repeats,
-                                          HandlerProcess.Handler handler, Consumer<String> step) {
+                                          Consumer<String> step) {
         int k = w.batchSize();
         List<HandlerRun> ourRuns = new ArrayList<>();
         List<HandlerRun> theirRuns = new ArrayList<>();
@@ -154,7 +152,7 @@ public final class PeerBench {
             String theirs = local.indexTable("ejs-index-" + k + "-" + r);
             step.accept(String.format("peer: K=%d: our handler (shaded jar, fresh JVM) indexes %,d batches (run %d of %d)", k,
                     w.batches(), r, repeats));
-            ourRuns.add(HandlerProcess.java(jar, handler, jar.javaToolOptions(), true, w.dir(), work, local.endpoint(), store, ours, k));
+            ourRuns.add(HandlerProcess.java(jar, jar.javaToolOptions(), true, w.dir(), work, local.endpoint(), store, ours, k));
             step.accept(String.format("peer: K=%d: equinox-js's handler (fresh node) indexes the same batches (run %d of %d)", k,
                     r, repeats));
             theirRuns.add(harness.index(w.dir(), work, local.endpoint(), theirs));
