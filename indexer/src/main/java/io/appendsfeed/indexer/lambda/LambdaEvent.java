@@ -42,16 +42,17 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * indexer rejects it as the batch item failure. A record without a sequence number is noted
  * ({@link Unidentified}) and not converted, nor are the records after it.
  *
- * <p><b>Why Jackson.</b> This replaced a hand-written scanner of 1,100 lines that stepped over bodies
+ * <p><b>Why Jackson.</b> This replaced a hand-written scanner (1,100 lines) that stepped over bodies
  * without tokenizing them. Reading a batch and parsing its records, measured by {@code LambdaEventBench}
  * (equinox-js-like Tips of 16 KB of JSON, 56 events each; thread CPU time, median of five runs, on this
- * machine: 2 cores shared with other builds, JDK 17, SerialGC as Lambda runs it), scanner against Jackson:
- * with C1 only, as the template runs it, 1.2 against 7.8 ms a batch of 100 records and 3.8 against 25 ms
- * a batch of 300; with C2, 0.7 against 4.4 ms and 2.3 against 16 ms. So Jackson adds about 5 to 7 ms to
- * a batch of 100, the cost of the batch's one DynamoDB write (a 5 to 10 ms round trip), and less than the
- * Lambda runtime's own decoding of the event into {@code aws-lambda-java-events} types would. That buys a
- * parser we do not own, strict where the scanner was not (it indexed invalid UTF-8 as replacement
- * characters, and both arrays of an event with two {@code Records}), in a third of the code.
+ * machine: 2 cores shared with other builds, JDK 17, SerialGC as Lambda runs it), scanner against this
+ * reader: with C1 only, as the template runs it, 1.2 against 7.8 ms a batch of 100 records and 3.8
+ * against 25 ms a batch of 300 (the Lambda runtime decoding the event into {@code aws-lambda-java-events}
+ * types, as a {@code RequestHandler} gets it: 10 and 33 ms); with C2, 0.7 against 4.4 ms and 2.3 against
+ * 16 ms. Duplicate detection is about a fifth of Jackson's time, kept because it covers every object.
+ * So Jackson adds 4 to 7 ms to a batch of 100, about the batch's one DynamoDB write (a 5 to 10 ms round
+ * trip). That buys a parser we do not own, strict where the scanner was not (it indexed invalid UTF-8 as
+ * replacement characters, and both arrays of an event with two {@code Records}), in 430 lines for 1,100.
  *
  * @param records the records, up to the first without a sequence number
  * @param unidentified that record, or null when every record has one
