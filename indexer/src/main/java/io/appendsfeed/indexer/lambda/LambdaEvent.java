@@ -128,7 +128,9 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
     private static String problem(Exception e, JsonParser p) {
         if (e instanceof JsonProcessingException j) {
             var at = j.getLocation();
-            return j.getOriginalMessage() + (at == null ? "" : " (at byte " + at.getByteOffset() + ")");
+            // Jackson names where an unclosed object began by a source it does not show: the byte offset says where
+            String message = j.getOriginalMessage().replaceAll(" \\(for \\w+ starting at \\[Source: .*?\\]\\)", "");
+            return message + (at == null ? "" : " (at byte " + at.getByteOffset() + ")");
         }
         return e.getMessage() + " (at byte " + p.currentLocation().getByteOffset() + ")";
     }

@@ -152,7 +152,7 @@ class LambdaEventTest {
         assertRefused("{\"Records\": [{\"eventID\": \"1\", \"dynamodb\": {\"SequenceNumber\": \"5\", \"Keys\": {\"p\": \"x\"}}}]}",
                 "record 1 (eventID 1, sequence number 5): dynamodb.Keys.p is not an attribute value");
         assertRefused("{\"Records\": [{\"eventID\": \"1\", \"dynamodb\": {\"NewImage\": {\"e\": {\"L\": [{\"M\": {]}}}}}]}",
-                "record 1 (eventID 1): Unexpected close marker ']'");
+                "record 1 (eventID 1): Unexpected close marker ']': expected '}' (at byte 75)");
         assertRefused("{\"Records\": [{\"eventID\": \"1\", \"dynamodb\": {\"NewImage\": {\"u\": {\"L\": [\"unclosed]}}}}]}",
                 "record 1 (eventID 1): Unexpected end-of-input");
         assertRefused("{\"Records\": [{\"eventID\": \"1\" \"eventName\": \"INSERT\"}]}", "record 1 (eventID 1): Unexpected character");
