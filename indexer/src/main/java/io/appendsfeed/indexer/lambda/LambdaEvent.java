@@ -46,10 +46,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * without tokenizing them. Reading a batch and parsing its records, measured by {@code LambdaEventBench}
  * (equinox-js-like Tips of 16 KB of JSON, 56 events each; thread CPU time, median of five runs, on this
  * machine: 2 cores shared with other builds, JDK 17, SerialGC as Lambda runs it), scanner against this
- * reader: with C1 only, as the template runs it, 1.2 against 7.8 ms a batch of 100 records and 3.8
- * against 25 ms a batch of 300 (the Lambda runtime decoding the event into {@code aws-lambda-java-events}
- * types, as a {@code RequestHandler} gets it: 10 and 33 ms); with C2, 0.7 against 4.4 ms and 2.3 against
- * 16 ms. Duplicate detection is about a fifth of Jackson's time, kept because it covers every object.
+ * reader: with C1 only, as the template runs it, 1.2 against 7.7 ms a batch of 100 records and 3.8
+ * against 23 to 25 ms a batch of 300 (the Lambda runtime decoding the event into {@code aws-lambda-java-events}
+ * types, as a {@code RequestHandler} gets it: 10 and 30 to 33 ms); with C2, 0.7 against 3.3 to 4.4 ms and
+ * 2.3 against 10 to 16 ms. Duplicate detection is about a fifth of Jackson's time, kept because it covers
+ * every object.
  * So Jackson adds 4 to 7 ms to a batch of 100, about the batch's one DynamoDB write (a 5 to 10 ms round
  * trip). That buys a parser we do not own, strict where the scanner was not (it indexed invalid UTF-8 as
  * replacement characters, and both arrays of an event with two {@code Records}), in 430 lines for 1,100.

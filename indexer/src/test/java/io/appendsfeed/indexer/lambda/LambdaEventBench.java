@@ -22,17 +22,30 @@ import java.util.function.Function;
  * Run it with the template's JVM flags too ({@code -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}).
  *
  * <pre>
- * mvn -B -q -pl indexer -am test-compile
- * mvn -B -q -pl indexer dependency:build-classpath -Dmdep.outputFile=cp.txt -Dmdep.includeScope=test
- * java -cp "indexer/target/test-classes:indexer/target/classes:$(cat indexer/cp.txt)" io.appendsfeed.indexer.lambda.LambdaEventBench [rounds]
+ * mvn -B -q -pl indexer -am test -Dtest=LambdaEventBench -Dlambda.bench=true -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
+ * runs it in two fresh JVMs, with the template's flags (C1 only, SerialGC) and with C2.
  */
 public final class LambdaEventBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private LambdaEventBench() {}
+    /** Opt-in: each run takes a minute or more. Prints the figures; fails only when a run does. */
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "lambda.bench", matches = "true")
+    void prints_each_readers_cpu_time_per_batch_with_c1_and_with_c2() throws Exception {
+        String launcher = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (List<String> flags : List.of(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), List.of("-XX:+UseSerialGC"))) {
+            List<String> command = new java.util.ArrayList<>(List.of(launcher));
+            command.addAll(flags);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), LambdaEventBench.class.getName(), "60"));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            System.out.println(String.join(" ", flags) + "\n" + out);
+            org.assertj.core.api.Assertions.assertThat(p.waitFor()).as(out).isZero();
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
