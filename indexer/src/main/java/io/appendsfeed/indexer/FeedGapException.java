@@ -30,23 +30,9 @@ public class FeedGapException extends RuntimeException {
         this.actualIndex = actualIndex;
     }
 
-    /**
-     * The stream's first span in the feed starts at {@code actualIndex > 0}, and the event before it
-     * is in none of the epochs that were open when it was written: it never reached the feed, and the
-     * Tip does not hold what is missing. {@link #expectedIndex()} is -1: where the feed's copy of the
-     * stream ends (if anywhere) is not known.
-     */
-    public static FeedGapException unplaced(StreamName stream, long actualIndex) {
-        return new FeedGapException(stream, -1, actualIndex, "gap in " + stream + ": its span starts at " + actualIndex
-                + ", but event " + (actualIndex - 1) + " is in none of the epochs open when it was written: it never reached"
-                + " the feed, and the Tip does not hold all that is missing. Backfill the stream; if the store holds events from before"
-                + " the feed began (indexed by a backfill), set storePredatesFeed; or set allowGaps to index past the gap");
-    }
-
     /** The gap an epoch's decision stopped at (or let through), as an exception to throw or log. */
     public static FeedGapException of(EpochWrite.Gap gap) {
-        return gap.unplaced() ? unplaced(gap.stream(), gap.actualIndex())
-                : new FeedGapException(gap.stream(), gap.expectedIndex(), gap.actualIndex());
+        return new FeedGapException(gap.stream(), gap.expectedIndex(), gap.actualIndex());
     }
 
     public StreamName stream() { return stream; }

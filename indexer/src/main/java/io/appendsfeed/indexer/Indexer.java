@@ -3,7 +3,6 @@ package io.appendsfeed.indexer;
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
-import io.appendsfeed.indexer.internal.FeedHistory;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.IndexState;
@@ -60,25 +59,20 @@ public final class Indexer {
     /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
     private final CapacityTally tally;
 
-    private final FeedHistory.StoreTimes storeTimes;
-
-    private Indexer(IndexerConfig config, StoreClient index, StoreClient store, CapacityTally tally, KnownIndex knownIndex) {
+    private Indexer(IndexerConfig config, StoreClient index, CapacityTally tally, KnownIndex knownIndex) {
         this.config = config;
         this.tally = tally;
         this.knownIndex = knownIndex;
         this.epochs = new AppendsEpoch(index, config.clock());
-        this.storeTimes = store == null ? null : (stream, at) -> {
-            List<StoredEvent> e = store.readAll(stream, Read.backward(at + 1).limit(1));
-            return e.isEmpty() || e.get(0).index() != at ? null : e.get(0).timestamp();
-        };
     }
 
     /**
      * Opens the index in {@code config.indexTable()} (an existing table of the store format), creating
-     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet.
+     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet (with 1 when
+     * the count is {@link IndexerConfig#PARTITIONS_AS_RECORDED}, which otherwise takes the index's count).
      *
      * @param dynamo the caller's client; the caller closes it
-     * @throws PartitionCountMismatchException when the index records another partition count
+     * @throws PartitionCountMismatchException when the index records another partition count than an explicit one
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
@@ -87,15 +81,17 @@ public final class Indexer {
         CapacityMeter meter = measured ? tally : CapacityMeter.NONE;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
                 .reservedStreams(true).meter(meter).clock(config.clock()).build());
-        StoreClient store = config.storeTable() == null ? null
-                : new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).meter(meter).tipCacheStreams(0).build());
         AppendsIndex.Loaded loaded = AppendsIndex.load(index, true);
+        boolean asRecorded = config.partitions() == IndexerConfig.PARTITIONS_AS_RECORDED;
         if (!loaded.state().isCreated()) {
-            loaded = AppendsIndex.create(index, config.partitions());
+            loaded = AppendsIndex.create(index, asRecorded ? IndexerConfig.PARTITIONS_OF_A_NEW_INDEX : config.partitions());
             log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
         IndexState state = loaded.state();
-        Indexer indexer = new Indexer(config, index, store, tally, new KnownIndex(index, loaded));
+        if (asRecorded) {
+            config = config.toBuilder().partitions(state.partitions()).build();
+        }
+        Indexer indexer = new Indexer(config, index, tally, new KnownIndex(index, loaded));
         if (state.partitions() != config.partitions()) {
             throw new PartitionCountMismatchException(config.indexTable(), state.partitions(), config.partitions());
         }
@@ -124,30 +120,15 @@ public final class Indexer {
      * @param shard the shard id, or null when the source does not know it
      */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
-        return ingest(records, shard, false);
-    }
-
-    /**
-     * As {@link #ingest(List, String)}, saying whether the source has more records of the shard
-     * waiting right now (a Lambda batch as large as the mapping's batch size, a {@code GetRecords}
-     * page at its limit). While they are, the epochs' Tips may stay behind their calves for up to
-     * {@link IndexerConfig#tipLag()}, so that a batch's write is one {@code PutItem}; a batch with
-     * {@code moreWaiting} false leaves every Tip it wrote up to date. Wrongly saying true only delays
-     * what Tip-first readers (equinox-js, Propulsion) see, until a later batch; nothing is lost.
-     *
-     * @param shard the shard id, or null when the source does not know it
-     * @param moreWaiting the source knows more records of this shard are waiting
-     */
-    public BatchOutcome ingest(List<ChangeRecord> records, String shard, boolean moreWaiting) {
         if (shard == null) {
-            return parseAndRun(records, null, moreWaiting);
+            return parseAndRun(records, null);
         }
         try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
-            return parseAndRun(records, shard, moreWaiting);
+            return parseAndRun(records, shard);
         }
     }
 
-    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard, boolean moreWaiting) {
+    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard) {
         long started = System.nanoTime();
         List<SourceSpan> spans = new ArrayList<>();
         Instant newest = null;
@@ -175,7 +156,7 @@ public final class Indexer {
             }
         }
         return run(records.size(), skipped, spans, order, rejected, rejectedAt,
-                k -> records.get(k).sequenceNumber(), started, newest, shard, moreWaiting && rejected == null);
+                k -> records.get(k).sequenceNumber(), started, newest, shard);
     }
 
     /** What {@link #parse} made of one record. */
@@ -199,7 +180,8 @@ public final class Indexer {
      * MODIFY of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}. REMOVE, calves,
      * {@code a = 0} and {@code $} streams are skipped. Anything else is rejected with what is wrong. The
      * image is read by the model's one item parser ({@link StoreItems#parseImage}); this adds the
-     * record's own facts (event name, sequence number, DynamoDB's creation time). Pure; for tools that
+     * record's own facts (event name, sequence number, DynamoDB's creation time; the events' own {@code t}
+     * are a writer's clock and are not used). Pure; for tools that
      * explain a record, and what {@link #ingest(List)} does first.
      */
     public static Parsed parse(ChangeRecord r) {
@@ -220,10 +202,9 @@ public final class Indexer {
             } catch (IllegalArgumentException badType) { // a source's types read as they are used: see ChangeRecord.eventTypes
                 return rejected(r, badType.getMessage());
             }
-            List<String> times = t.times();
-            // the Tip's older types are read only to heal a gap or place a stream: built when asked for
-            return new Parsed.Spanned(new SourceSpan(span, () -> new Span(t.stream(), t.first(), types),
-                    writtenAt(r, times, a), r.sequenceNumber(), times(times, t.next())));
+            // the Tip's older types are read only to heal a gap: built when asked for
+            return new Parsed.Spanned(SourceSpan.withLazyTip(span, () -> new Span(t.stream(), t.first(), types),
+                    r.approximateCreation(), r.sequenceNumber()));
         } else if (item instanceof StoreItem.Unfolded) {
             return new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS);
         } else if (item instanceof StoreItem.Calf) {
@@ -243,42 +224,6 @@ public final class Indexer {
         return new Parsed.Rejected(new RejectedRecord(r.sequenceNumber(), r.describeKey(), reason));
     }
 
-    /** The times of the Tip's events, parsed only when asked for (rarely: see {@link EventTimes}). */
-    private static EventTimes times(List<String> times, long n) {
-        if (times.isEmpty()) {
-            return EventTimes.NONE;
-        }
-        long first = n - times.size();
-        return index -> index < first || index >= n ? null : time(times.get((int) (index - first)));
-    }
-
-    /** A timestamp, or null when absent or unreadable: the span does not depend on it. */
-    private static Instant time(String t) {
-        if (t == null) {
-            return null;
-        }
-        try {
-            return StoreItems.timestamp(t);
-        } catch (DateTimeParseException unreadable) {
-            return null; // without it, placing the stream relies on the other times
-        }
-    }
-
-    /**
-     * The earliest of DynamoDB's creation time and the new events' own {@code t}: no later than the
-     * write. Unreadable timestamps are left out rather than rejected: the span itself is sound.
-     */
-    private static Instant writtenAt(ChangeRecord r, List<String> times, int a) {
-        Instant earliest = r.approximateCreation();
-        for (int k = Math.max(0, times.size() - a); k < times.size(); k++) {
-            Instant at = time(times.get(k));
-            if (at != null && (earliest == null || at.isBefore(earliest))) {
-                earliest = at;
-            }
-        }
-        return earliest;
-    }
-
     /**
      * Ingests spans read by other means (a backfill from a table scan), in order.
      *
@@ -290,15 +235,15 @@ public final class Indexer {
         for (int k = 0; k < spans.size(); k++) {
             order.add(k);
         }
-        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null, false);
+        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null);
     }
 
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                              int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                             Instant newest, String shard, boolean moreWaiting) {
+                             Instant newest, String shard) {
         CapacityTally.Batch batch = tally == null ? null : tally.start();
         try {
-            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch, moreWaiting);
+            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch);
         } finally {
             if (tally != null) {
                 tally.end();
@@ -308,7 +253,7 @@ public final class Indexer {
 
     private BatchOutcome ingest(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
                                 int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                                Instant newest, String shard, CapacityTally.Batch batch, boolean moreWaiting) {
+                                Instant newest, String shard, CapacityTally.Batch batch) {
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
@@ -320,8 +265,8 @@ public final class Indexer {
         for (int k = 0; k < work.size(); k++) {
             PartitionId p = work.get(k).getKey();
             List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
-            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine, moreWaiting))
-                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine, moreWaiting)), PARTITIONS));
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
+                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine)), PARTITIONS));
         }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         int firstFailed = rejectedAt;
@@ -333,14 +278,6 @@ public final class Indexer {
                 firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
             }
         }
-        if (!moreWaiting) {
-            // a partition this batch did not write may still have a Tip an earlier batch left behind
-            ingesters.forEach((p, ingester) -> {
-                if (!byPartition.containsKey(p)) {
-                    ingester.moveTip();
-                }
-            });
-        }
         String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
         Capacity capacity = batch == null ? Capacity.NONE : batch.total();
         BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
@@ -349,15 +286,6 @@ public final class Indexer {
         log(outcome, shard, now);
         report(outcome, shard, now);
         return outcome;
-    }
-
-    /**
-     * Brings every epoch Tip that batches with more records waiting left behind up to date: for a
-     * source that finds nothing more to read after such a batch (one write per Tip left behind;
-     * nothing when none is). Never throws: a Tip that cannot be moved now is logged and moved later.
-     */
-    public void moveTips() {
-        ingesters.values().forEach(EpochIngester::moveTip);
     }
 
     /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */
@@ -376,7 +304,7 @@ public final class Indexer {
     }
 
     private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, knownIndex, config, storeTimes));
+        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, knownIndex, config));
     }
 
     private static void log(BatchOutcome o, String shard, Instant now) {

@@ -12,32 +12,28 @@ import java.util.Objects;
  *
  * @param indexTable the index table (store format, Streams off)
  * @param partitions partitions of the feed; recorded in {@code $AppendsIndex-0} when the index is
- *                   created and never changed after: an indexer configured otherwise refuses to start
+ *                   created and never changed after: an indexer configured with another count refuses
+ *                   to start. {@link #PARTITIONS_AS_RECORDED} (0, the builder's default) takes the count
+ *                   the index records, and creates a new index with 1; {@link Indexer#config()} then
+ *                   holds the count taken
  * @param limits when an epoch closes
  * @param allowGaps let a span that starts after its stream's known next index through, with a WARN,
  *                  instead of failing the batch with {@link FeedGapException}
  * @param maxConflictRetries conditional-write conflicts tolerated per partition per batch (each means
  *                           another indexer made progress) before giving up
  * @param redeliveryWindow how long a source may redeliver a record after it was written (DynamoDB
- *                         Streams keeps records 24 hours); bounds the look-back over closed epochs
- * @param clockSkew allowance between the clocks that stamp events, DynamoDB's and the indexer's
+ *                         Streams keeps records 24 hours); bounds the look-back over closed epochs for a
+ *                         span without a record time
+ * @param clockSkew allowance between DynamoDB's clock (a record's {@code ApproximateCreationDateTime})
+ *                  and the clocks of the indexers that stamp an epoch's close; writers' clocks play no part
  * @param clock stamps epoch events and measures the redelivery window
  * @param meter told the capacity of every call to the index table
- * @param storeTable the store table, or null: read (rarely) to place a stream whose span follows
- *                   events no recent epoch holds when its Tip no longer holds the event before the
- *                   span (see the README, "Never a silent gap"); without it such a span is accepted
- *                   unchecked, with a WARN
+ * @param storeTable the store table the records come from, or null: named in messages, and refused when it
+ *                   is the index table
  * @param storePredatesFeed the operator's declaration that the store holds events from before the feed
- *                          began, indexed by a backfill: a stream whose earlier events are not where
- *                          their write times put them is then accepted as it starts, not refused or healed
+ *                          began, indexed by a backfill: a stream the feed has never held is then accepted
+ *                          as it starts, not healed from its Tip or refused as a gap
  * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
- * @param tipLag how long an epoch's Tip may stay behind its calves while the source has more records
- *               waiting (a full Lambda batch, a full {@code GetRecords} page): such a batch's write is
- *               then one {@code PutItem}, and the Tip catches up with the first write after this long, or
- *               with the batch that empties the source. Readers that start from the Tip (equinox-js,
- *               Propulsion) see the epoch that much later; readers that query forwards (appendsfeed's)
- *               and writers do not depend on it. {@link Duration#ZERO} moves the Tip with every write.
- *               Default {@value #DEFAULT_TIP_LAG_MILLIS} ms. See the README, "Writing an epoch"
  * @param conflictBackoff after a conflict on a partition (another writer got there first), the write
  *                        waits a random time up to this times the conflicts in a row (at most 8 times)
  *                        before it goes again: racing writers spread out, and fewer of their writes are
@@ -48,13 +44,15 @@ import java.util.Objects;
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
                             CapacityMeter meter, String storeTable, boolean storePredatesFeed, Metrics metrics,
-                            Duration tipLag, Duration conflictBackoff) {
+                            Duration conflictBackoff) {
 
+    /** {@code partitions}: whatever the index records (1 when the indexer creates the index). */
+    public static final int PARTITIONS_AS_RECORDED = 0;
+    /** The count an indexer told {@link #PARTITIONS_AS_RECORDED} gives an index it creates. */
+    public static final int PARTITIONS_OF_A_NEW_INDEX = 1;
     public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
-    public static final long DEFAULT_TIP_LAG_MILLIS = 1000;
-    public static final Duration DEFAULT_TIP_LAG = Duration.ofMillis(DEFAULT_TIP_LAG_MILLIS);
     public static final long DEFAULT_CONFLICT_BACKOFF_MILLIS = 4;
     public static final Duration DEFAULT_CONFLICT_BACKOFF = Duration.ofMillis(DEFAULT_CONFLICT_BACKOFF_MILLIS);
     /** The most {@code conflictBackoff} may be: its step, the wait growing up to 8 times it. */
@@ -64,8 +62,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         if (indexTable == null || indexTable.isBlank()) {
             throw new IllegalArgumentException("indexTable must be non-empty");
         }
-        if (partitions < 1) {
-            throw new IllegalArgumentException("partitions must be >= 1, was " + partitions);
+        if (partitions < 0) {
+            throw new IllegalArgumentException("partitions must be >= 1, or " + PARTITIONS_AS_RECORDED + " for as the index records, was "
+                    + partitions);
         }
         Objects.requireNonNull(limits, "limits");
         if (maxConflictRetries < 0) {
@@ -84,9 +83,6 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         }
         SameTableException.check(storeTable, indexTable);
         Objects.requireNonNull(metrics, "metrics");
-        if (tipLag == null || tipLag.isNegative()) {
-            throw new IllegalArgumentException("tipLag must be >= 0, was " + tipLag);
-        }
         if (conflictBackoff == null || conflictBackoff.isNegative() || conflictBackoff.compareTo(MAX_CONFLICT_BACKOFF) > 0) {
             throw new IllegalArgumentException("conflictBackoff must be from 0 to " + MAX_CONFLICT_BACKOFF.toMillis() + " ms, was "
                     + conflictBackoff);
@@ -100,13 +96,13 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public Builder toBuilder() {
         return new Builder(indexTable).partitions(partitions).limits(limits).allowGaps(allowGaps)
                 .maxConflictRetries(maxConflictRetries).redeliveryWindow(redeliveryWindow).clockSkew(clockSkew).clock(clock).meter(meter)
-                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics).tipLag(tipLag)
+                .storeTable(storeTable).storePredatesFeed(storePredatesFeed).metrics(metrics)
                 .conflictBackoff(conflictBackoff);
     }
 
     public static final class Builder {
         private final String indexTable;
-        private int partitions = 1;
+        private int partitions = PARTITIONS_AS_RECORDED;
         private EpochLimits limits = EpochLimits.DEFAULT;
         private boolean allowGaps = false;
         private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
@@ -117,13 +113,13 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private String storeTable;
         private boolean storePredatesFeed;
         private Metrics metrics = Metrics.NONE;
-        private Duration tipLag = DEFAULT_TIP_LAG;
         private Duration conflictBackoff = DEFAULT_CONFLICT_BACKOFF;
 
         private Builder(String indexTable) {
             this.indexTable = indexTable;
         }
 
+        /** @param v the feed's partitions; {@link #PARTITIONS_AS_RECORDED} (the default) for the count the index records */
         public Builder partitions(int v) { this.partitions = v; return this; }
         public Builder limits(EpochLimits v) { this.limits = v; return this; }
         public Builder allowGaps(boolean v) { this.allowGaps = v; return this; }
@@ -135,12 +131,11 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         public Builder storeTable(String v) { this.storeTable = v; return this; }
         public Builder storePredatesFeed(boolean v) { this.storePredatesFeed = v; return this; }
         public Builder metrics(Metrics v) { this.metrics = v; return this; }
-        public Builder tipLag(Duration v) { this.tipLag = v; return this; }
         public Builder conflictBackoff(Duration v) { this.conflictBackoff = v; return this; }
 
         public IndexerConfig build() {
             return new IndexerConfig(indexTable, partitions, limits, allowGaps, maxConflictRetries,
-                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, tipLag, conflictBackoff);
+                    redeliveryWindow, clockSkew, clock, meter, storeTable, storePredatesFeed, metrics, conflictBackoff);
         }
     }
 }

@@ -14,7 +14,7 @@ public class PartitionCountMismatchException extends RuntimeException {
     public PartitionCountMismatchException(String indexTable, int recorded, int configured) {
         super("index table '" + indexTable + "' was created with " + recorded + " partition(s) but this indexer is configured"
                 + " with " + configured + "; the count never changes once recorded: configure " + recorded
-                + ", or use a new index table for a different count");
+                + " or leave the partitions unset (the index's count is then taken), or use a new index table for a different count");
         this.indexTable = indexTable;
         this.recorded = recorded;
         this.configured = configured;

@@ -14,16 +14,14 @@ import java.util.function.Supplier;
  * <p>The parts: {@code span}, the newly appended events. {@code tip}, every event type the stream's
  * Tip held after the append (a span ending where {@code span} ends), or null; when the feed is behind
  * the start of {@code span} and the Tip still holds the missing events, they are indexed from here
- * instead of reporting a gap. {@code writtenAt}, no later than when the events were written (the
- * store write, per DynamoDB or the events' own timestamps), or null when unknown: it bounds how many
- * earlier epochs are consulted to recognise a redelivery (see the README's "Across epochs").
- * {@code position}, where the span came from (a Streams sequence number), reported back in outcomes.
- * {@code times}, when the stream's earlier events were written, as far as the source knows
- * ({@link EventTimes#NONE} when it knows none): how the indexer places a stream it does not find
- * among the recent epochs.
+ * instead of reporting a gap. {@code writtenAt}, when the Streams record was made per DynamoDB
+ * ({@code ApproximateCreationDateTime}, which is never later than the write), or null when unknown: it
+ * bounds how many earlier epochs are consulted to recognise a redelivery (DESIGN.md, "Exactly once
+ * across epochs"); never a writer's clock. {@code position}, where the span came from (a Streams
+ * sequence number), reported back in outcomes.
  *
- * <p>The tip may be given as a {@link #SourceSpan(Span, Supplier, Instant, String, EventTimes) supplier}:
- * it is needed only to heal a gap or to place an unknown stream, and a Tip holds many more event types
+ * <p>The tip may be given as a {@link #withLazyTip supplier}:
+ * it is needed only to heal a gap, and a Tip holds many more event types
  * than a write appends (56 against 1.5 on average in the benchmark's store), so the indexer builds it
  * from a record only when it is read.
  */
@@ -34,10 +32,9 @@ public final class SourceSpan implements EpochDecider.Input {
     private volatile Span tip;
     private final Instant writtenAt;
     private final String position;
-    private final EventTimes times;
 
-    public SourceSpan(Span span, Span tip, Instant writtenAt, String position, EventTimes times) {
-        this(span, tip, null, writtenAt, position, times);
+    public SourceSpan(Span span, Span tip, Instant writtenAt, String position) {
+        this(span, tip, null, writtenAt, position);
         check(span, tip);
     }
 
@@ -45,21 +42,16 @@ public final class SourceSpan implements EpochDecider.Input {
      * @param tip builds the tip when it is first read (at most once per read: it must give the same tip
      *            each time), or null for none; what it gives is checked then
      */
-    public SourceSpan(Span span, Supplier<Span> tip, Instant writtenAt, String position, EventTimes times) {
-        this(span, null, tip, writtenAt, position, times);
+    public static SourceSpan withLazyTip(Span span, Supplier<Span> tip, Instant writtenAt, String position) {
+        return new SourceSpan(span, null, tip, writtenAt, position);
     }
 
-    public SourceSpan(Span span, Span tip, Instant writtenAt, String position) {
-        this(span, tip, writtenAt, position, EventTimes.NONE);
-    }
-
-    private SourceSpan(Span span, Span tip, Supplier<Span> tipSource, Instant writtenAt, String position, EventTimes times) {
+    private SourceSpan(Span span, Span tip, Supplier<Span> tipSource, Instant writtenAt, String position) {
         this.span = Objects.requireNonNull(span, "span");
         this.position = Objects.requireNonNull(position, "position");
         this.tip = tip;
         this.tipSource = tipSource;
         this.writtenAt = writtenAt;
-        this.times = times == null ? EventTimes.NONE : times;
     }
 
     public static SourceSpan of(Span span, String position) {
@@ -102,25 +94,21 @@ public final class SourceSpan implements EpochDecider.Input {
         return position;
     }
 
-    public EventTimes times() {
-        return times;
-    }
-
-    /** The part of this span from {@code index} on, with the same tip, times and position. */
+    /** The part of this span from {@code index} on, with the same tip, time and position. */
     public SourceSpan from(long index) {
         return with(span.from(index));
     }
 
-    /** {@code part} (a part of this span that ends where it ends) with the same tip, times and position; the tip is not built. */
+    /** {@code part} (a part of this span that ends where it ends) with the same tip, time and position; the tip is not built. */
     public SourceSpan with(Span part) {
-        return new SourceSpan(part, tip, tipSource, writtenAt, position, times);
+        return new SourceSpan(part, tip, tipSource, writtenAt, position);
     }
 
     /** Equal when the parts are; a tip given as a supplier is built to compare it. */
     @Override
     public boolean equals(Object o) {
         return o == this || o instanceof SourceSpan s && span.equals(s.span) && Objects.equals(tip(), s.tip())
-                && Objects.equals(writtenAt, s.writtenAt) && position.equals(s.position) && times.equals(s.times);
+                && Objects.equals(writtenAt, s.writtenAt) && position.equals(s.position);
     }
 
     @Override

@@ -99,15 +99,17 @@ class IndexerParseTest {
     }
 
     @Test
-    void written_at_is_the_earliest_of_dynamodb_time_and_the_new_events_timestamps() {
+    void written_at_is_dynamodbs_time_never_the_writers_clock() {
         Map<String, AttributeValue> img = new HashMap<>(tip("Account-1", 2, 1, "A", "B"));
         img.put("e", AttributeValue.fromL(List.of(
                 AttributeValue.fromM(Map.of("t", s("2020-01-01T00:00:00.000Z"))),
                 AttributeValue.fromM(Map.of("t", s("2024-05-01T10:00:00.1234567+00:00"))))));
         ChangeRecord r = new ChangeRecord("1", "MODIFY", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), img,
                 Instant.parse("2024-05-01T10:00:01Z"));
-        // the first event is older but not part of this append: only the new one counts
-        assertThat(((Indexer.Parsed.Spanned) Indexer.parse(r)).span().writtenAt()).isEqualTo(Instant.parse("2024-05-01T10:00:00.1234567Z"));
+        // the events' t are a writer's clock, which may be off by hours: only DynamoDB's record time bounds the look-back
+        assertThat(((Indexer.Parsed.Spanned) Indexer.parse(r)).span().writtenAt()).isEqualTo(Instant.parse("2024-05-01T10:00:01Z"));
+        ChangeRecord noTime = new ChangeRecord("2", "MODIFY", "NEW_IMAGE", keys("Account-1", StoreItems.TIP_INDEX), img, null);
+        assertThat(((Indexer.Parsed.Spanned) Indexer.parse(noTime)).span().writtenAt()).as("unknown: the whole window").isNull();
     }
 
     private static String rejection(ChangeRecord r) {

@@ -36,9 +36,13 @@ public final class DynamoClients {
      * @param region the region; empty for the SDK's default chain (or {@link #LOCAL_REGION} with an endpoint)
      * @param credentials empty for the SDK's default chain (or {@link #LOCAL_CREDENTIALS} with an endpoint)
      * @param maxConnections HTTP connection pool size
+     * @param connectTimeout how long to wait for a TCP connection; null for the HTTP client's default (2 s)
+     * @param maxAttempts attempts per call, the first included; 0 for the SDK's default for the service
+     *                    (DynamoDB's: 9, which takes about 9 s against an endpoint that refuses connections)
      */
     public record Settings(Optional<URI> endpoint, Optional<Region> region,
-                           Optional<AwsCredentialsProvider> credentials, int maxConnections) {
+                           Optional<AwsCredentialsProvider> credentials, int maxConnections,
+                           Duration connectTimeout, int maxAttempts) {
         public Settings {
             Objects.requireNonNull(endpoint, "endpoint");
             Objects.requireNonNull(region, "region");
@@ -46,6 +50,17 @@ public final class DynamoClients {
             if (maxConnections < 1) {
                 throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
             }
+            if (connectTimeout != null && (connectTimeout.isNegative() || connectTimeout.isZero())) {
+                throw new IllegalArgumentException("connectTimeout must be positive (or null for the default), was " + connectTimeout);
+            }
+            if (maxAttempts < 0) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1 (or 0 for the SDK's default), was " + maxAttempts);
+            }
+        }
+
+        /** With the HTTP client's connect timeout and the SDK's retries. */
+        public Settings(Optional<URI> endpoint, Optional<Region> region, Optional<AwsCredentialsProvider> credentials, int maxConnections) {
+            this(endpoint, region, credentials, maxConnections, null, 0);
         }
 
         /** AWS, with the SDK's default region and credential chains. */
@@ -78,11 +93,30 @@ public final class DynamoClients {
         /** The same, with the credentials (and, when none is given, the region) of a named profile. */
         public Settings withProfile(String profile, Optional<Region> profileRegion) {
             return new Settings(endpoint, region.or(() -> profileRegion), Optional.of(ProfileCredentialsProvider.create(profile)),
-                    maxConnections);
+                    maxConnections, connectTimeout, maxAttempts);
         }
 
         public Settings withMaxConnections(int n) {
-            return new Settings(endpoint, region, credentials, n);
+            return new Settings(endpoint, region, credentials, n, connectTimeout, maxAttempts);
+        }
+
+        /** The same with these credentials (and region, when given). */
+        public Settings with(Optional<Region> otherRegion, Optional<AwsCredentialsProvider> otherCredentials) {
+            return new Settings(endpoint, otherRegion, otherCredentials, maxConnections, connectTimeout, maxAttempts);
+        }
+
+        /**
+         * Fails fast when DynamoDB cannot be reached: a tool's settings, where an answer within seconds
+         * matters more than riding out a network blip.
+         *
+         * @param timeout the connect timeout of each attempt
+         * @param attempts attempts per call, the first included
+         */
+        public Settings failingFast(Duration timeout, int attempts) {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("attempts must be at least 1, was " + attempts);
+            }
+            return new Settings(endpoint, region, credentials, maxConnections, Objects.requireNonNull(timeout, "timeout"), attempts);
         }
 
         private static String blankToNull(String s) {
@@ -146,18 +180,24 @@ public final class DynamoClients {
 
     /** The one place both clients get their HTTP client, timeouts, endpoint, region and credentials. */
     private static <B extends AwsSyncClientBuilder<B, ?> & AwsClientBuilder<B, ?>> B configure(B b, Settings settings) {
-        b.httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))
-                .overrideConfiguration(overrides());
+        ApacheHttpClient.Builder http = ApacheHttpClient.builder().maxConnections(settings.maxConnections());
+        if (settings.connectTimeout() != null) {
+            http.connectionTimeout(settings.connectTimeout());
+        }
+        b.httpClientBuilder(http).overrideConfiguration(overrides(settings.maxAttempts()));
         settings.endpoint().ifPresent(b::endpointOverride);
         settings.region().ifPresent(b::region);
         settings.credentials().ifPresent(b::credentialsProvider);
         return b;
     }
 
-    private static ClientOverrideConfiguration overrides() {
-        return ClientOverrideConfiguration.builder()
+    private static ClientOverrideConfiguration overrides(int maxAttempts) {
+        ClientOverrideConfiguration.Builder b = ClientOverrideConfiguration.builder()
                 .apiCallAttemptTimeout(Duration.ofSeconds(10))
-                .apiCallTimeout(Duration.ofSeconds(30))
-                .build();
+                .apiCallTimeout(Duration.ofSeconds(30));
+        if (maxAttempts > 0) {
+            b.retryStrategy(r -> r.maxAttempts(maxAttempts)); // the service's own strategy (back-off, what is retried), fewer attempts
+        }
+        return b.build();
     }
 }

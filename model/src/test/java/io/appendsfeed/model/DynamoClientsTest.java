@@ -3,9 +3,14 @@ package io.appendsfeed.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 class DynamoClientsTest {
 
@@ -33,5 +38,28 @@ class DynamoClientsTest {
             assertThatThrownBy(() -> DynamoClients.endpoint(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("give http(s)://host[:port]");
         }
+    }
+
+    @Test
+    void a_client_failing_fast_gives_up_on_a_closed_port_after_its_attempts_where_the_default_makes_nine() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        DynamoClients.Settings local = DynamoClients.Settings.of("http://localhost:" + port, null);
+        assertThat(attempts(local.failingFast(Duration.ofSeconds(2), 3))).isEqualTo(3);
+        assertThat(attempts(local)).as("the SDK's default for DynamoDB").isEqualTo(9);
+        assertThat(local.failingFast(Duration.ofSeconds(2), 3).withMaxConnections(5).maxAttempts()).as("kept by the other withers").isEqualTo(3);
+    }
+
+    private static int attempts(DynamoClients.Settings settings) {
+        try (DynamoDbClient dynamo = DynamoClients.dynamoDb(settings)) {
+            try {
+                dynamo.listTables();
+            } catch (SdkClientException e) {
+                return e.numAttempts();
+            }
+        }
+        throw new AssertionError("a closed port answered");
     }
 }

@@ -80,7 +80,7 @@ final class BackfillCommand extends Operation implements Callable<Integer> {
                     () -> latest.get() == null ? 0 : latest.get().itemsEstimated(),
                     () -> latest.get() == null ? "" : String.format(Locale.ROOT, "%,d streams, %,d events ingested, %,d duplicates",
                             latest.get().streams(), latest.get().eventsIngested(), latest.get().duplicatesDropped())) : null) {
-                r = export == null ? backfill.run() : backfill.run(exportFiles(c.settings().dynamo()));
+                r = starting(indexer, () -> export == null ? backfill.run() : backfill.run(exportFiles(c.settings().dynamo())));
             }
             ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
                             + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),

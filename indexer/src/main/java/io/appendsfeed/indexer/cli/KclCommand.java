@@ -4,8 +4,8 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.kcl.KclClients;
 import io.appendsfeed.indexer.kcl.KclConfig;
 import io.appendsfeed.indexer.kcl.KclIndexer;
-import io.appendsfeed.model.metrics.EmfMetrics;
 import io.appendsfeed.indexer.kcl.KclSettings;
+import io.appendsfeed.indexer.settings.MetricsSettings;
 import io.appendsfeed.reader.cli.CommonOptions;
 import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
         description = {"Runs a KCL worker indexing a store table's stream until stopped (SIGTERM, Ctrl-C: a graceful shutdown)."
                 + " Workers with the same --application share the shards through a lease table."
                 + " Each batch's figures go to stdout as a CloudWatch Embedded Metric Format line per batch and shard"
-                + " (ship stdout to CloudWatch Logs and they become metrics)."})
+                + " (ship stdout to CloudWatch Logs and they become metrics; --metrics off writes none)."})
 final class KclCommand extends Operation implements Callable<Integer> {
 
     @Mixin
@@ -56,6 +56,18 @@ final class KclCommand extends Operation implements Callable<Integer> {
     @Option(names = "--on-rejected", paramLabel = "ACTION", description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
     KclConfig.OnRejected onRejected;
 
+    /** {@code --metrics}' values, as {@code APPENDS_METRICS} takes them. */
+    enum OnOff { on, off }
+
+    @Option(names = "--metrics", paramLabel = "on|off", description = "EMF lines on stdout (env APPENDS_METRICS, or POWERTOOLS_METRICS_DISABLED=true for off; default on)")
+    OnOff metrics;
+
+    @Option(names = "--metrics-namespace", paramLabel = "NAMESPACE", description = "CloudWatch namespace (env APPENDS_METRICS_NAMESPACE or POWERTOOLS_METRICS_NAMESPACE; default appendsfeed)")
+    String metricsNamespace;
+
+    @Option(names = "--service-name", paramLabel = "NAME", description = "adds a `service` dimension to every figure (env APPENDS_SERVICE_NAME or POWERTOOLS_SERVICE_NAME)")
+    String serviceName;
+
     KclCommand(CliContext ctx) {
         super(ctx);
     }
@@ -72,19 +84,32 @@ final class KclCommand extends Operation implements Callable<Integer> {
             IndexerOptions.put(given, KclSettings.FAILOVER_MILLIS, failover == null ? null : failover.toMillis());
             IndexerOptions.put(given, KclSettings.SHARD_SYNC_MILLIS, shardSync == null ? null : shardSync.toMillis());
             IndexerOptions.put(given, KclSettings.ON_REJECTED, onRejected);
+            IndexerOptions.put(given, MetricsSettings.METRICS, metrics);
+            IndexerOptions.put(given, MetricsSettings.NAMESPACE, metricsNamespace);
+            IndexerOptions.put(given, MetricsSettings.SERVICE_NAME, serviceName);
             KclSettings settings = settings(() -> KclSettings.from(variables(c, indexer, given)));
+            MetricsSettings metricsSettings = settings(() -> MetricsSettings.from(variables(c, indexer, given)));
+            // refused before anything is created: on DynamoDB Local the worker would log "Invalid DynamoDB stream ARN format" forever
+            String arn = settings(() -> KclIndexer.requireAwsStreamArn(settings.streamArn() != null ? settings.streamArn()
+                    : KclIndexer.streamArn(c.dynamo(), settings.storeTable())));
+            KclConfig config = settings(() -> settings.config(arn)); // once: its default worker id is random
             KclClients clients = KclClients.of(c.settings().dynamo());
-            String arn = settings.streamArn() != null ? settings.streamArn() : KclIndexer.streamArn(clients.dynamo(), settings.storeTable());
-            KclIndexer worker = KclIndexer.start(clients, Indexer.start(clients.dynamo(),
-                    settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(new EmfMetrics()).build()),
-                    settings(() -> settings.config(arn)));
+            KclIndexer worker;
+            try {
+                Indexer started = starting(indexer, () -> Indexer.start(clients.dynamo(),
+                        settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()));
+                worker = KclIndexer.start(clients, started, config);
+            } catch (RuntimeException e) {
+                clients.close();
+                throw e;
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 worker.close();
                 clients.close();
                 stopped.countDown();
             }, "appendsfeed-kcl-shutdown"));
-            ctx.err().println("feed kcl: worker " + settings.config(arn).workerId() + " of " + settings.application() + " indexing " + arn
+            ctx.err().println("feed kcl: worker " + config.workerId() + " of " + config.applicationName() + " indexing " + arn
                     + " into " + c.indexTable() + "; SIGTERM or Ctrl-C stops it gracefully");
             ctx.err().flush();
             while (worker.isRunning()) {

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.cli;
 
+import io.appendsfeed.indexer.PartitionCountMismatchException;
 import io.appendsfeed.reader.cli.CommonOptions;
 import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
@@ -35,6 +36,18 @@ abstract class Operation {
         given.put(CliSettings.STORE_TABLE_VAR, c.storeTable());
         given.put(CliSettings.INDEX_TABLE_VAR, c.indexTable());
         return name -> given.containsKey(name) ? given.get(name) : ctx.env().apply(name);
+    }
+
+    /**
+     * Runs what starts an indexer on the index table, turning a partition count the index does not
+     * record into a usage error (one line naming the option and the index's count).
+     */
+    static <T> T starting(IndexerOptions indexer, java.util.function.Supplier<T> start) {
+        try {
+            return start.get();
+        } catch (PartitionCountMismatchException e) {
+            throw new UsageException(indexer.mismatch(e), e);
+        }
     }
 
     /** Reads settings, turning what a settings class refuses into a usage error (one line). */

@@ -53,9 +53,9 @@ final class PollCommand extends Operation implements Callable<Integer> {
                     .recordsPerRead(recordsPerRead).onRejected(onRejected).build());
             DynamoClients.Settings connection = c.settings().dynamo();
             CountDownLatch stopped = new CountDownLatch(1);
+            Indexer started = starting(indexer, () -> Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build()));
             try (DynamoDbStreamsClient streams = DynamoClients.streams(connection);
-                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams,
-                         Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build()), config)) {
+                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams, started, config)) {
                 Thread hook = new Thread(() -> {
                     poller.close(); // after the batch in hand, its position saved
                     stopped.countDown();

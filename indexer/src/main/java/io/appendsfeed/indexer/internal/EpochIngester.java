@@ -45,32 +45,24 @@ public final class EpochIngester {
     private final AppendsEpoch epochs;
     private final KnownIndex index;
     private final PriorEpochs prior;
-    private final FeedHistory history;
     private final IndexerConfig config;
     private EpochState state; // the active epoch as last seen; a valid prefix of it even after a failed write
 
-    public EpochIngester(PartitionId partition, AppendsEpoch epochs, KnownIndex index, IndexerConfig config,
-                         FeedHistory.StoreTimes storeTimes) {
+    public EpochIngester(PartitionId partition, AppendsEpoch epochs, KnownIndex index, IndexerConfig config) {
         this.partition = partition;
         this.epochs = epochs;
         this.index = index;
         this.prior = new PriorEpochs(epochs, partition);
-        this.history = new FeedHistory(epochs, partition, config.redeliveryWindow(), config.clockSkew(), storeTimes);
         this.config = config;
     }
 
-    /** Never throws: a failure is the outcome's {@code error}, with what was settled before it. The Tip ends up to date. */
-    public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
-        return ingest(spans, false);
-    }
-
     /**
-     * Never throws: a failure is the outcome's {@code error}, with what was settled before it.
-     *
-     * @param moreWaiting the source has more records waiting: the epoch's Tip may be left behind its
-     *                    calves (for up to {@link IndexerConfig#tipLag()}); false brings it up to date
+     * Never throws: a failure is the outcome's {@code error}, with what was settled before it. The active
+     * epoch's Tip ends up at its calves' end; when it cannot be moved there, the batch fails from its
+     * first span (its spans are in; the source delivers them again, they are duplicates, and the retry
+     * moves the Tip).
      */
-    public synchronized PartitionOutcome ingest(List<SourceSpan> spans, boolean moreWaiting) {
+    public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
         Counts c = new Counts();
         int settled = 0;
         try {
@@ -89,16 +81,12 @@ public final class EpochIngester {
                     Set<StreamName> unknown = new LinkedHashSet<>();
                     EpochState cur = s;
                     rest.forEach(x -> { if (cur.nextIndex(x.span().stream()) < 0) unknown.add(x.span().stream()); });
-                    Map<StreamName, Long> before = new HashMap<>(prior.lookup(s.epoch(), unknown, horizon));
-                    Set<StreamName> unplaced = place(rest, unknown, before, s.epoch());
-                    d = EpochDecider.decide(s, rest, before, unplaced, config.limits(), config.allowGaps());
+                    d = EpochDecider.decide(s, rest, prior(s.epoch(), unknown, horizon), config.limits(), config.allowGaps());
                 }
                 if (d.writes()) {
-                    boolean last = d.remainder() == null && d.consumed() == rest.size();
-                    boolean moveTip = d.close() || (last && !moreWaiting) || tipBehindTooLong(s.epoch());
                     AppendsEpoch.Encoded bytes = carriedBytes != null ? carriedBytes : epochs.encode(d.events());
                     carriedBytes = null;
-                    AppendsEpoch.Appended written = epochs.append(partition, s, bytes, moveTip);
+                    AppendsEpoch.Appended written = epochs.append(partition, s, bytes);
                     if (!written.written()) {
                         c.conflicts++;
                         if (++conflicts > config.maxConflictRetries()) {
@@ -151,13 +139,25 @@ public final class EpochIngester {
                     s = moveOnIfClosed(s);
                 }
             }
-            if (!moreWaiting) {
-                epochs.moveTip(partition, s.epoch()); // when a write of this batch (or an earlier one) left it behind
+            try {
+                epochs.ensureTip(partition, s);
+            } catch (RuntimeException e) {
+                log.warn("partition {} epoch {}: its Tip cannot be moved to its calves' end ({}); the batch is delivered again"
+                        + " to move it", partition, s.epoch(), e.toString());
+                return c.outcome(s.epoch(), spans.size(), 0, e);
             }
             return c.outcome(s.epoch(), spans.size(), settled, null);
         } catch (RuntimeException e) {
             if (!(e instanceof FeedGapException)) {
                 log.warn("partition {}: {} of {} spans settled, then failed: {}", partition, settled, spans.size(), e.toString());
+            }
+            if (state != null && !state.isClosed()) {
+                try {
+                    epochs.ensureTip(partition, state); // a batch refused at a gap may be refused for a long time
+                } catch (RuntimeException tip) {
+                    log.warn("partition {} epoch {}: its Tip cannot be moved to its calves' end either ({})", partition,
+                            state.epoch(), tip.toString());
+                }
             }
             return c.outcome(state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, e);
         }
@@ -215,52 +215,21 @@ public final class EpochIngester {
     }
 
     /**
-     * "Never a silent gap" for streams the recent epochs do not hold: a first span past index 0 is
-     * placed in the older epochs (see {@link FeedHistory}); {@code before} gets what was found (0 for a
-     * stream the feed never held, which the decider then heals from the Tip), and the streams whose
-     * previous event never reached the feed are returned.
+     * Where the streams the active epoch does not hold stand in the feed: as the closed epochs back to
+     * the horizon say ({@link PriorEpochs}). A stream none of them holds cannot be a redelivery, and is
+     * taken as it starts; whether its earlier events are in the feed is then not checked here (early gap
+     * detection gives way to exactly once; {@code feed verify} finds such a gap). When every epoch was
+     * consulted, such a stream was never in the feed: it starts at 0, and a span past 0 is healed from
+     * its Tip or refused, unless the operator declared a store older than the feed.
      */
-    private Set<StreamName> place(List<SourceSpan> rest, Set<StreamName> unknown, Map<StreamName, Long> before, EpochId active) {
-        Set<StreamName> unplaced = new HashSet<>();
-        for (SourceSpan in : rest) {
-            StreamName stream = in.span().stream();
-            if (!unknown.remove(stream) || before.containsKey(stream) || in.span().index() == 0) {
-                continue; // each stream once, by its first span; known ones and new streams need nothing
-            }
-            FeedHistory.Placement p = history.place(in, active);
-            if (p instanceof FeedHistory.Placement.Found f) {
-                before.put(stream, f.next());
-            } else if (p instanceof FeedHistory.Placement.Unknown) {
-                log.warn("partition {}: {} starts at {} and no recent epoch holds it; whether its earlier events are in the"
-                        + " feed cannot be checked (no write time for event {}{}): accepted as it starts", partition, stream,
-                        in.span().index(), in.span().index() - 1, config.storeTable() == null ? "; configure the store table" : "");
-            } else if (config.storePredatesFeed()) {
-                log.info("partition {}: {} starts at {}, its earlier events are not where their write times put them;"
-                        + " accepted as it starts (storePredatesFeed)", partition, stream, in.span().index());
-            } else if (p instanceof FeedHistory.Placement.Never) {
-                before.put(stream, 0L);
-            } else {
-                unplaced.add(stream);
-            }
+    private Map<StreamName, Long> prior(EpochId active, Set<StreamName> unknown, Instant horizon) {
+        PriorEpochs.Found found = prior.lookup(active, unknown, horizon);
+        if (!found.fromFirst() || config.storePredatesFeed()) {
+            return found.next();
         }
-        return unplaced;
-    }
-
-    /**
-     * Brings the active epoch's Tip up to date when a batch with more records waiting left it behind
-     * (one write; none otherwise). A failure is logged, not thrown: the Tip only tells Tip-first
-     * readers how far the epoch goes, and the next batch tries again.
-     */
-    public synchronized void moveTip() {
-        if (state == null || epochs.tipBehindSince(partition, state.epoch()).isEmpty()) {
-            return;
-        }
-        try {
-            epochs.moveTip(partition, state.epoch());
-        } catch (RuntimeException e) {
-            log.warn("partition {} epoch {}: moving its Tip to the calves written here failed ({}); the next batch tries again",
-                    partition, state.epoch(), e.toString());
-        }
+        Map<StreamName, Long> next = new HashMap<>(found.next());
+        unknown.forEach(stream -> next.putIfAbsent(stream, 0L));
+        return next;
     }
 
     /** Drops the cached state: the next call reloads from the index (after a failure of unknown effect). */
@@ -276,24 +245,14 @@ public final class EpochIngester {
         return state;
     }
 
-    /** Whether a write now would leave the Tip behind for {@code tipLag} or longer (always, with a lag of zero). */
-    private boolean tipBehindTooLong(EpochId epoch) {
-        Instant now = config.clock().instant();
-        Instant since = epochs.tipBehindSince(partition, epoch).orElse(now);
-        return !since.plus(config.tipLag()).isAfter(now);
-    }
-
     /** Heals a crash between closing an epoch and recording its successor, and follows other writers' closes. */
     private EpochState moveOnIfClosed(EpochState s) {
         while (s.isClosed()) {
-            if (epochs.tipBehindSince(partition, s.epoch()).isPresent()) {
-                // another writer closed it after calves of ours: its Tip is theirs to move, but ours must not stay behind
-                try {
-                    epochs.moveTip(partition, s.epoch());
-                } catch (RuntimeException e) {
-                    log.warn("partition {} epoch {}: closed; moving its Tip to the calves written here failed ({}); the epoch"
-                            + " is complete in its calves", partition, s.epoch(), e.toString());
-                }
+            try {
+                epochs.ensureTip(partition, s); // a closing write whose Tip update failed, or a writer that died there
+            } catch (RuntimeException e) {
+                log.warn("partition {} epoch {}: closed, but moving its Tip to its calves' end failed ({}); the epoch is"
+                        + " complete in its calves, and the next writer to load it tries again", partition, s.epoch(), e.toString());
             }
             prior.remember(s);
             EpochId next = s.epoch().next();
@@ -306,15 +265,22 @@ public final class EpochIngester {
         return s;
     }
 
-    /** Epochs closed before this cannot hold any of the spans: see {@link PriorEpochs}. */
+    /**
+     * Epochs closed before this hold none of the batch's events ({@link PriorEpochs}): the earliest time a
+     * span's record was made, per DynamoDB (never a writer's clock), less the clock skew allowed between
+     * DynamoDB and the indexers that stamped the epochs' close. Bounded by now (a time ahead of this
+     * indexer's clock) and by the redelivery window (a source delivers nothing older; a span with no
+     * time, such as a backfill's, looks back that far).
+     */
     private Instant horizon(List<SourceSpan> spans) {
-        Instant floor = config.clock().instant().minus(config.redeliveryWindow());
-        Instant earliest = null;
+        Instant now = config.clock().instant();
+        Instant floor = now.minus(config.redeliveryWindow());
+        Instant earliest = now;
         for (SourceSpan s : spans) {
-            Instant h = s.writtenAt() == null || s.writtenAt().isBefore(floor) ? floor : s.writtenAt();
-            earliest = earliest == null || h.isBefore(earliest) ? h : earliest;
+            Instant at = s.writtenAt() == null || s.writtenAt().isBefore(floor) ? floor : s.writtenAt();
+            earliest = at.isBefore(earliest) ? at : earliest;
         }
-        return (earliest == null ? floor : earliest).minus(config.clockSkew());
+        return earliest.minus(config.clockSkew());
     }
 
     private final class Counts {

@@ -14,22 +14,35 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where streams stand in a partition's closed epochs, so that a redelivery arriving after the
- * epoch moved on is still recognised. Consults the closed epochs from the active epoch's
- * predecessor backwards and stops at the first epoch closed before the horizon: a span written at
- * time T can only have been ingested into an epoch still open at T.
+ * Where streams stand in a partition's closed epochs, for streams the active epoch does not hold
+ * (DESIGN.md, "Exactly once across epochs").
  *
- * <p>Closed epochs never change, so what they say is merged into one map, stream → (next index,
- * newest closed epoch holding it), covering a contiguous range of closed epochs that grows
- * downwards as far as lookups need and upwards as epochs close. Each closed epoch is read at most
- * once (while the map stays under {@link #MAX_STREAMS}); a lookup is then a map probe per stream,
- * however many epochs there are. Since epochs close in time order, "consulted, given the horizon"
- * is "its newest epoch closed at or after the horizon". Not thread-safe: one per partition ingester.
+ * <p>What is read: the closed epochs from the active one's predecessor backwards, without a hole,
+ * merged into one map stream → (next index, newest epoch holding it). A stream's events are in the
+ * feed in stream order, so the newest epoch of that range holding the stream says exactly where the
+ * feed has it. How far back: while some stream of the batch is missing, down to the first epoch that
+ * closed before the batch's horizon. An epoch closed before a record was made cannot hold any of its
+ * events (they were delivered, healed from a Tip or scanned by a backfill only after it was made), so
+ * an epoch closed before the horizon holds none of the batch's events: a stream the range does not hold
+ * cannot be a redelivery, and is taken as it starts. The horizon is the indexer's and DynamoDB's time,
+ * never a writer's (see {@code EpochIngester.horizon}).
+ *
+ * <p>Closed epochs never change: each is read at most once per process while the map stays under
+ * {@link #MAX_STREAMS}; the range grows downwards as look-ups need and upwards as epochs close. Not
+ * thread-safe: one per partition ingester.
  */
 public final class PriorEpochs {
 
     /** Streams held in the merged map; past this it is dropped and rebuilt from the newest epochs. */
     public static final int MAX_STREAMS = 1_000_000;
+
+    /**
+     * What a look-up found.
+     *
+     * @param next next index per stream, for the streams the consulted epochs hold
+     * @param fromFirst every epoch of the partition was consulted: a stream not in {@code next} was never in the feed
+     */
+    public record Found(Map<StreamName, Long> next, boolean fromFirst) {}
 
     private record Seen(long next, int epoch) {}
 
@@ -67,30 +80,31 @@ public final class PriorEpochs {
     /**
      * @param active the active epoch; epochs before it are consulted
      * @param streams streams the active epoch does not hold
-     * @param horizon epochs closed before this cannot hold any of the spans
-     * @return next index per stream, for those found
+     * @param horizon epochs closed before this cannot hold any of the batch's events
      */
-    public Map<StreamName, Long> lookup(EpochId active, Collection<StreamName> streams, Instant horizon) {
+    public Found lookup(EpochId active, Collection<StreamName> streams, Instant horizon) {
         int top = active.value() - 1;
         Map<StreamName, Long> found = new HashMap<>();
-        if (top < 0 || streams.isEmpty() || closedBefore(top, horizon)) {
-            return found;
+        if (top < 0 || streams.isEmpty()) {
+            return new Found(found, top < 0);
         }
         catchUp(top);
         Set<StreamName> missing = new HashSet<>(streams);
-        resolve(missing, horizon, found);
-        // below the merged range: only as far as the horizon allows, and only while something is missing
-        for (int e = from - 1; e >= 0 && !missing.isEmpty() && !closedBefore(e, horizon); e--) {
+        resolve(missing, found);
+        int lowest = from;
+        // below the merged range: only while something is missing, and not past the horizon
+        for (int e = lowest - 1; e >= 0 && !missing.isEmpty() && !closedBefore(e, horizon); e--) {
             EpochState state = store.load(partition, EpochId.of(e));
-            if (!state.isClosed() || merged.size() + state.next().size() > MAX_STREAMS) {
-                consult(state, missing, found); // not closed (another implementation?) or too big: use it, keep nothing
+            lowest = e;
+            if (e != from - 1 || !state.isClosed() || merged.size() + state.next().size() > MAX_STREAMS) {
+                consult(state, missing, found); // cannot be merged (not closed, too big, or the range is broken): used, not kept
                 continue;
             }
             state.next().forEach((s, next) -> merged.putIfAbsent(s, new Seen(next, state.epoch().value())));
             from = e;
-            resolve(missing, horizon, found);
+            resolve(missing, found);
         }
-        return found;
+        return new Found(found, lowest == 0);
     }
 
     /** Brings the merged range up to {@code top}, reading the epochs closed since (by anyone). */
@@ -125,15 +139,13 @@ public final class PriorEpochs {
         to = state.epoch().value();
     }
 
-    /** Streams the merged range holds leave {@code missing}; found when their newest epoch is within the horizon. */
-    private void resolve(Set<StreamName> missing, Instant horizon, Map<StreamName, Long> found) {
+    /** Streams the merged range holds leave {@code missing}, with where the newest epoch holding them has them. */
+    private void resolve(Set<StreamName> missing, Map<StreamName, Long> found) {
         for (var it = missing.iterator(); it.hasNext(); ) {
             StreamName s = it.next();
             Seen seen = merged.get(s);
             if (seen != null) {
-                if (!closedBefore(seen.epoch(), horizon)) {
-                    found.put(s, seen.next());
-                }
+                found.put(s, seen.next());
                 it.remove();
             }
         }
@@ -158,5 +170,4 @@ public final class PriorEpochs {
         }
         return closed.get().isBefore(horizon);
     }
-
 }

@@ -54,10 +54,12 @@ public final class KclIndexer implements AutoCloseable {
      * @param clients the clients; the caller closes them, after {@link #close()}
      * @param indexer the indexer batches go to
      * @throws SameTableException when the stream is the index table's own; nothing was created
+     * @throws IllegalArgumentException when the stream is DynamoDB Local's (see {@link #requireAwsStreamArn}); nothing was created
      * @throws RuntimeException from DynamoDB when the lease table cannot be described or created
      */
     public static KclIndexer start(KclClients clients, Indexer indexer, KclConfig config) {
         SameTableException.check(config.streamArn(), indexer.config().indexTable());
+        requireAwsStreamArn(config.streamArn());
         LeaseTables.ensure(clients.leases(), config.leaseTable());
         StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
@@ -98,6 +100,27 @@ public final class KclIndexer implements AutoCloseable {
                     + " with NEW_IMAGE or NEW_AND_OLD_IMAGES");
         }
         return t.latestStreamArn();
+    }
+
+    /** The region DynamoDB Local puts in its stream ARNs. */
+    static final String DYNAMODB_LOCAL_REGION = "ddblocal";
+
+    /**
+     * Refuses a DynamoDB Local stream ARN ({@code arn:aws:dynamodb:ddblocal:...}): the Streams Kinesis
+     * adapter rejects it ("Invalid DynamoDB stream ARN format") on every shard sync, so the worker
+     * would log that forever and index nothing.
+     *
+     * @return the ARN
+     * @throws IllegalArgumentException saying so, and to use the poller ({@code feed poll}) locally
+     */
+    public static String requireAwsStreamArn(String streamArn) {
+        String[] parts = streamArn.split(":", 6);
+        if (parts.length > 3 && parts[3].equals(DYNAMODB_LOCAL_REGION)) {
+            throw new IllegalArgumentException("the stream " + streamArn + " is DynamoDB Local's, and KCL's DynamoDB Streams adapter"
+                    + " rejects DynamoDB Local's stream ARNs (region '" + DYNAMODB_LOCAL_REGION + "'): index it with `feed poll`"
+                    + " (StreamsPoller) instead");
+        }
+        return streamArn;
     }
 
     /** The table named in a stream ARN ({@code ...:table/<table>/stream/<label>}). */

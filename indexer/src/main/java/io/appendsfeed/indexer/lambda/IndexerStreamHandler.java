@@ -6,7 +6,6 @@ import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;
-import io.appendsfeed.model.metrics.EmfMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,10 +35,10 @@ import org.slf4j.MDC;
  * {@link LambdaEvent}).
  *
  * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID} (the invocation's request id), so log
- * lines and the batch's metrics line carry it. Each batch writes one CloudWatch Embedded Metric Format
- * line to stdout (namespace {@value io.appendsfeed.model.metrics.EmfMetrics#NAMESPACE}, figures in
- * {@link io.appendsfeed.indexer.IndexerMetrics}), which CloudWatch Logs turns into metrics with no call
- * from the function and no permission. Settings: {@link LambdaSettings}.
+ * lines and the batch's metrics line carry it. By default each batch writes one CloudWatch Embedded
+ * Metric Format line to stdout (figures in {@link io.appendsfeed.indexer.IndexerMetrics}; namespace and
+ * on/off as {@link LambdaSettings} say), which CloudWatch Logs turns into metrics with no call from the
+ * function and no permission. Settings: {@link LambdaSettings}.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
 
@@ -51,8 +50,6 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
 
     private final Indexer indexer;
     private final String storeTable;
-    /** The event source mapping's batch size, 0 when unknown: a batch this large means more records are waiting. */
-    private final int batchSize;
 
     /**
      * Used by Lambda: settings from the environment; the index is opened at initialisation.
@@ -66,13 +63,13 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     /**
-     * With the settings given; metrics as EMF lines on stdout.
+     * With the settings given; metrics as the settings say (EMF lines on stdout by default).
      *
      * @throws IllegalArgumentException when the settings name no store table
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(LambdaSettings settings) {
-        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.config().toBuilder().metrics(new EmfMetrics()).build()),
+        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.config().toBuilder().metrics(settings.metrics().metrics()).build()),
                 requireStoreTable(settings), settings.batchSize());
     }
 
@@ -81,7 +78,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      *                   table are refused; null to accept any table but the index
      * @param batchSize the event source mapping's {@code BatchSize} ({@link LambdaSettings#BATCH_SIZE}): a batch
      *                  that large tells the indexer more records are waiting, so that it may leave the epochs'
-     *                  Tips behind (see {@link Indexer#ingest(List, String, boolean)}); 0 when unknown
+     *                  Tips behind (no longer used: every write moves the epoch Tips); 0 when unknown
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(Indexer indexer, String storeTable, int batchSize) {
@@ -90,7 +87,6 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
             throw new IllegalArgumentException("batchSize must be >= 0 (0: unknown), was " + batchSize);
         }
         this.storeTable = storeTable;
-        this.batchSize = batchSize;
         SameTableException.check(storeTable, indexer.config().indexTable());
     }
 
@@ -143,7 +139,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      *         delivered without a sequence number; null when every record is in the feed
      */
     private String ingest(LambdaEvent event) {
-        BatchOutcome outcome = indexer.ingest(event.records(), null, LambdaSettings.moreWaiting(batchSize, event.delivered()));
+        BatchOutcome outcome = indexer.ingest(event.records(), null);
         if (!outcome.complete()) {
             return outcome.firstNotIngested();
         }

@@ -25,9 +25,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * A DynamoDB stream event as Lambda delivers it, read with Jackson's streaming parser straight into the
  * core's {@link ChangeRecord}s. Of each record it keeps what the indexer reads: the keys, the sequence
- * number, the view type, the creation time, and of the new image {@code a}, {@code n}, the event types
- * {@code c} and each event's timestamp {@code t}. The rest (event bodies and metadata, unfolds, the old
- * image: most of a Tip's bytes) is stepped over by the parser, never made into strings or objects.
+ * number, the view type, the creation time, and of the new image {@code a}, {@code n} and the event types
+ * {@code c}. The rest (the events, bodies and all: their own {@code t} is a writer's clock, which the
+ * indexer does not use; unfolds; the old image: most of a Tip's bytes) is stepped over by the parser,
+ * never made into strings or objects.
  *
  * <p><b>Strict.</b> Lambda writes this JSON; what it never writes is refused, not guessed at: a name given
  * twice in any object (a second {@code Records} array, a decoy whose spans would be indexed; two {@code a}
@@ -148,7 +149,6 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
         private Instant created;
         private Map<String, AttributeValue> keys;
         private Map<String, AttributeValue> image;
-        private List<String> times;
         private List<Object> types;
 
         Reader(JsonParser p) {
@@ -186,7 +186,7 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
                         if (unidentified == null && missing != null) {
                             unidentified = new Unidentified(delivered, -1, eventId, missing); // the batch's size once read
                         } else if (unidentified == null) {
-                            out.add(new ChangeRecord(sequenceNumber, eventName, viewType, keys, image, created, times,
+                            out.add(new ChangeRecord(sequenceNumber, eventName, viewType, keys, image, created, null,
                                     types == null ? null : types(types.toArray(), sequenceNumber)));
                         }
                     }
@@ -215,7 +215,6 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
             created = null;
             keys = Map.of();
             image = null;
-            times = null;
             types = null;
             expect(JsonToken.START_OBJECT, "the record is not a JSON object");
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -257,14 +256,14 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
             }
         }
 
-        /** {@code a}, {@code n}, and {@code c} and {@code e} unless lists; the lists' types and times into their fields. */
+        /** {@code a}, {@code n}, and {@code c} unless a list: then its types, into {@link #types}. */
         private Map<String, AttributeValue> image() throws IOException {
             expect(JsonToken.START_OBJECT, "dynamodb.NewImage is not a JSON object");
             Map<String, AttributeValue> read = new HashMap<>(4);
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 p.nextToken();
-                if (!(name.equals("a") || name.equals("n") || name.equals("c") || name.equals("e"))) {
+                if (!(name.equals("a") || name.equals("n") || name.equals("c"))) {
                     p.skipChildren();
                     continue;
                 }
@@ -273,8 +272,6 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
                 String type = type(what);
                 if (name.equals("c") && type.equals("L")) {
                     types = list(what + ".L", this::type);
-                } else if (name.equals("e") && type.equals("L")) {
-                    times = list(what + ".L", this::time);
                 } else {
                     read.put(name, value(type, what));
                 }
@@ -291,29 +288,6 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
             Object held = s != null && !s.isEmpty() ? s : s != null ? AttributeValue.fromS(s) : value(type, "NewImage.c.L");
             end("NewImage.c.L");
             return held;
-        }
-
-        /** An element of {@code e}: the {@code S} of its {@code M}'s {@code t}, or null; the rest stepped over. */
-        private String time() throws IOException {
-            expect(JsonToken.START_OBJECT, "NewImage.e.L holds an element that is not an attribute value");
-            String type = type("NewImage.e.L");
-            String time = null;
-            if (!type.equals("M")) {
-                value(type, "NewImage.e.L"); // an attribute value, not an event: no time
-            } else {
-                expect(JsonToken.START_OBJECT, "NewImage.e.L.M is not a JSON object");
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    boolean t = p.currentName().equals("t");
-                    p.nextToken();
-                    if (t) {
-                        time = value("NewImage.e.L.M.t").s();
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-            }
-            end("NewImage.e.L");
-            return time;
         }
 
         /** An attribute value's one type, the parser on its object's start; then on the type's value. */

@@ -80,7 +80,7 @@ public final class StreamsPoller implements AutoCloseable {
     public synchronized StreamsPoller start() {
         if (thread == null) {
             running = true;
-            thread = new Thread(this::run, "appendsfeed-poller-" + config.storeTable());
+            thread = new Thread(() -> run(this::pauseOnWake), "appendsfeed-poller-" + config.storeTable());
             thread.setDaemon(true);
             thread.start();
             renewer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -111,8 +111,6 @@ public final class StreamsPoller implements AutoCloseable {
      * @throws RuntimeException from DynamoDB (taking the lease, listing shards, reading, saving positions);
      *         nothing unacknowledged is lost: the next pass reads again from the last saved position
      */
-    /** Full {@code GetRecords} pages in the current pass: while there are, epoch Tips may lag. */
-    private int fullPages;
     /**
      * The stream's shards as last listed, null to list them again: when a shard was drained (its
      * children, which are read only after it, may be new), after a lease change, or after
@@ -145,7 +143,6 @@ public final class StreamsPoller implements AutoCloseable {
         Set<String> listed = new java.util.HashSet<>();
         current.forEach(s -> listed.add(s.shardId()));
         int seen = 0;
-        fullPages = 0;
         Instant now = Instant.now();
         for (Shard shard : current) {
             String id = shard.shardId();
@@ -165,9 +162,6 @@ public final class StreamsPoller implements AutoCloseable {
                 reader.rewindAll();
                 break;
             }
-        }
-        if (fullPages == 0) {
-            indexer.moveTips(); // no shard has more waiting: Tips that full pages left behind catch up (none: no write)
         }
         return seen;
     }
@@ -195,10 +189,7 @@ public final class StreamsPoller implements AutoCloseable {
             return 0;
         }
         List<ChangeRecord> records = batch.records();
-        // a full page: more records are likely waiting, so the epochs' Tips may lag (see Indexer#ingest)
-        boolean full = records.size() >= config.recordsPerRead();
-        fullPages += full ? 1 : 0;
-        BatchOutcome o = indexer.ingest(records, id, full);
+        BatchOutcome o = indexer.ingest(records, id);
         if (o.complete()) {
             if (batch.drained()) {
                 shards = null; // its children may be new
@@ -267,18 +258,47 @@ public final class StreamsPoller implements AutoCloseable {
         return Map.copyOf(stopped);
     }
 
-    private void run() {
-        Duration idle = FIRST_IDLE_WAIT;
-        while (running) {
+    /**
+     * Waits between polls. {@link #start()} waits on the poller's monitor, so that {@link #close()}
+     * wakes it; a test hands in its own to run the loop without real time passing.
+     */
+    @FunctionalInterface
+    interface Pause {
+        /** Waits {@code wait} (zero: not at all) and says whether to poll again. */
+        boolean pause(Duration wait);
+    }
+
+    private boolean pauseOnWake(Duration wait) {
+        synchronized (wake) {
+            try {
+                if (running && !wait.isZero()) wake.wait(Math.max(1, wait.toMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            return running;
+        }
+    }
+
+    /**
+     * The polling loop. The idle wait doubles from {@link #FIRST_IDLE_WAIT} and stays at
+     * {@link PollerConfig#idleWait()} once there: kept there, not doubled on, so an idle table is
+     * polled every idleWait for as long as it stays idle (a doubling without a cap overflowed
+     * {@code Duration} after some 70 empty polls).
+     */
+    void run(Pause pause) {
+        Duration idle = min(FIRST_IDLE_WAIT, config.idleWait());
+        boolean again = true;
+        while (again) {
             Duration wait;
             try {
                 int read = pollOnce();
                 if (read > 0) {
-                    idle = FIRST_IDLE_WAIT; // records flow: the next ones are likely close behind
+                    idle = min(FIRST_IDLE_WAIT, config.idleWait()); // records flow: the next ones are likely close behind
                     wait = Duration.ZERO;
                 } else if (holdsLease()) {
-                    wait = min(idle, config.idleWait());
-                    idle = idle.multipliedBy(2); // quiet: back off to idleWait
+                    wait = idle;
+                    idle = min(idle.multipliedBy(2), config.idleWait()); // quiet: back off to idleWait
                 } else {
                     wait = config.leaseDuration().dividedBy(3);
                 }
@@ -286,16 +306,7 @@ public final class StreamsPoller implements AutoCloseable {
                 log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
                 wait = config.retryBackoff();
             }
-            if (!wait.isZero()) {
-                synchronized (wake) {
-                    try {
-                        if (running) wake.wait(Math.max(1, wait.toMillis()));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
-            }
+            again = pause.pause(wait);
         }
     }
 

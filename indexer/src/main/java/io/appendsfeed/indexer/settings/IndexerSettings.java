@@ -20,16 +20,14 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
  * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed (which deployables require
  * it says in theirs); never the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count (default 1); must match the index once created</td></tr>
+ * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count; unset: the count the index records, 1 for a new index.
+ *     A count other than the index records is refused</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}</td><td>default 999999</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_BYTES}</td><td>default 2097152</td></tr>
  * <tr><td>{@code APPENDS_EPOCH_MAX_STREAMS}</td><td>default 100000</td></tr>
  * <tr><td>{@code APPENDS_ALLOW_GAPS}</td><td>{@code true} to index past gaps with a WARN (default false)</td></tr>
  * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true} declares a store with events from before the feed,
- *     indexed by a backfill: streams whose earlier events are not where their write times put them are accepted as
- *     they start (default false; see the indexer README, "Never a silent gap")</td></tr>
- * <tr><td>{@code APPENDS_TIP_LAG_MS}</td><td>how long an epoch's Tip may lag while the source says more records are
- * waiting (default 1000; 0 never)</td></tr>
+ *     indexed by a backfill: a stream the feed never held is accepted as it starts (default false)</td></tr>
  * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the step of the random wait before retrying a write after a
  * conflict on a partition, times the conflicts in a row (default 4; 0 retries at once; at most 1000)</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
@@ -48,7 +46,6 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
     public static final String EPOCH_MAX_STREAMS = "APPENDS_EPOCH_MAX_STREAMS";
     public static final String ALLOW_GAPS = "APPENDS_ALLOW_GAPS";
     public static final String STORE_PREDATES_FEED = "APPENDS_STORE_PREDATES_FEED";
-    public static final String TIP_LAG_MS = "APPENDS_TIP_LAG_MS";
     public static final String CONFLICT_BACKOFF_MS = "APPENDS_CONFLICT_BACKOFF_MS";
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
@@ -79,18 +76,37 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
         }
         String store = blankToNull(env.apply(STORE_TABLE));
         IndexerConfig config = IndexerConfig.builder(table.trim())
-                .partitions((int) positive(env, PARTITIONS, 1))
+                .partitions(partitions(env))
                 .limits(limits)
                 .allowGaps(bool(env, ALLOW_GAPS))
                 .storeTable(store)
                 .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
-                .tipLag(Duration.ofMillis(numberOrZero(env, TIP_LAG_MS, IndexerConfig.DEFAULT_TIP_LAG_MILLIS)))
                 .conflictBackoff(Duration.ofMillis(number(env, CONFLICT_BACKOFF_MS, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS,
                         0, IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis(),
                         "a whole number of milliseconds from 0 to " + IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis())))
                 .build();
         return new IndexerSettings(store, config,
                 DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
+    }
+
+    /** A positive count, or {@link IndexerConfig#PARTITIONS_AS_RECORDED} when unset. */
+    private static int partitions(Function<String, String> env) {
+        String v = blankToNull(env.apply(PARTITIONS));
+        if (v == null) {
+            return IndexerConfig.PARTITIONS_AS_RECORDED;
+        }
+        String what = PARTITIONS + " is '" + v + "': give a positive whole number, or leave it unset for the count the index records"
+                + " (1 for a new index)";
+        int n;
+        try {
+            n = Integer.parseInt(v.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what, e);
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException(what);
+        }
+        return n;
     }
 
     /** A whole number from 0 to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */

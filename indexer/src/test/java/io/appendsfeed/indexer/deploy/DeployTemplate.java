@@ -19,6 +19,11 @@ import java.util.Set;
 final class DeployTemplate {
 
     static final Path FILE = Path.of("deploy", "template.yaml");
+    /** A role's only managed policy: X-Ray's daemon write access, and only with {@code Tracing=Active}. */
+    static final JsonNode XRAY_WHEN_TRACING_ACTIVE = json("{\"Fn::If\":[\"TracingActive\",[{\"Fn::Sub\":\"arn:${AWS::Partition}:iam::aws:"
+            + "policy/AWSXRayDaemonWriteAccess\"}],{\"Ref\":\"AWS::NoValue\"}]}");
+    /** The build's copy, with the version filled in: the one to deploy. */
+    static final Path BUILT = Path.of("target", "deploy", "template.yaml");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private final JsonNode root;
@@ -57,6 +62,14 @@ final class DeployTemplate {
 
     JsonNode properties(String logicalId) {
         return resource(logicalId).path("Properties");
+    }
+
+    JsonNode condition(String name) {
+        JsonNode c = root.path("Conditions").path(name);
+        if (c.isMissingNode()) {
+            throw new AssertionError("template has no condition " + name);
+        }
+        return c;
     }
 
     JsonNode parameter(String name) {

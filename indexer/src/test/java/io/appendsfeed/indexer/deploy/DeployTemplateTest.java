@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
+import io.appendsfeed.indexer.settings.MetricsSettings;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,10 +65,72 @@ class DeployTemplateTest {
     }
 
     @Test
-    void code_uri_is_the_attached_lambda_jar_of_this_version() {
+    void code_uri_is_the_attached_lambda_jar_of_this_version_in_the_template_the_build_writes() throws IOException {
         String version = System.getProperty("project.version");
         assertThat(version).as("project.version, set by the build (surefire systemPropertyVariables)").isNotBlank();
-        assertThat(function.path("CodeUri").asText()).isEqualTo("../target/appendsfeed-indexer-" + version + "-lambda.jar");
+        assertThat(function.path("CodeUri").asText()).as("the source names no version")
+                .isEqualTo("../appendsfeed-indexer-@project.version@-lambda.jar");
+        assertThat(DeployTemplate.text()).doesNotContain("SNAPSHOT");
+
+        DeployTemplate built = DeployTemplate.load(DeployTemplate.BUILT);
+        String codeUri = built.properties("IndexerFunction").path("CodeUri").asText();
+        assertThat(codeUri).isEqualTo("../appendsfeed-indexer-" + version + "-lambda.jar");
+        assertThat(DeployTemplate.BUILT.getParent().resolve(codeUri).normalize())
+                .as("the jar the same build attaches, next to the built template")
+                .isEqualTo(java.nio.file.Path.of("target", "appendsfeed-indexer-" + version + "-lambda.jar"));
+        assertThat(built.properties("NotifierFunction").path("CodeUri").asText()).isEqualTo(codeUri);
+        // nothing else filtered: CloudFormation's ${...} and IAM's ${$} are the source's
+        assertThat(java.nio.file.Files.readString(DeployTemplate.BUILT).replace(version, "@project.version@"))
+                .isEqualTo(DeployTemplate.text());
+    }
+
+    @Test
+    void tracing_is_a_parameter_of_both_functions_and_active_tracing_may_write_to_xray() {
+        assertThat(DeployTemplate.strings(template.parameter("Tracing").path("AllowedValues"))).containsExactly("Active", "PassThrough");
+        assertThat(template.parameter("Tracing").path("Default").asText()).isEqualTo("PassThrough");
+        for (String fn : new String[] {"IndexerFunction", "NotifierFunction"}) {
+            assertThat(template.properties(fn).path("Tracing")).as(fn).isEqualTo(DeployTemplate.json("{\"Ref\":\"Tracing\"}"));
+        }
+        assertThat(template.condition("TracingActive")).isEqualTo(DeployTemplate.json("{\"Fn::Equals\":[{\"Ref\":\"Tracing\"},\"Active\"]}"));
+        for (String role : new String[] {"IndexerRole", "NotifierRole"}) {
+            assertThat(template.properties(role).path("ManagedPolicyArns")).as(role).isEqualTo(DeployTemplate.XRAY_WHEN_TRACING_ACTIVE);
+        }
+    }
+
+    @Test
+    void every_resource_that_takes_tags_is_tagged_with_its_stack_and_component() {
+        for (String r : new String[] {"IndexTable", "FailureQueue", "IndexerLogGroup", "IndexerRole", "NotifierTopic",
+            "NotifierLogGroup", "NotifierRole"}) {
+            Map<String, JsonNode> tags = new java.util.HashMap<>();
+            template.properties(r).path("Tags").forEach(t -> tags.put(t.path("Key").asText(), t.path("Value")));
+            assertThat(tags).as(r).containsOnlyKeys("appendsfeed:stack", "appendsfeed:component");
+            assertThat(tags.get("appendsfeed:stack")).as(r).isEqualTo(DeployTemplate.json("{\"Ref\":\"AWS::StackName\"}"));
+        }
+        for (String fn : new String[] {"IndexerFunction", "NotifierFunction"}) {
+            JsonNode tags = template.properties(fn).path("Tags"); // SAM: a map
+            assertThat(tags.path("appendsfeed:stack")).as(fn).isEqualTo(DeployTemplate.json("{\"Ref\":\"AWS::StackName\"}"));
+            assertThat(tags.path("appendsfeed:component").asText()).as(fn).isNotBlank();
+        }
+    }
+
+    @Test
+    void the_failure_queue_outlives_the_stack_and_the_log_groups_go_with_it() {
+        assertThat(template.resource("FailureQueue").path("DeletionPolicy").asText()).isEqualTo("Retain");
+        assertThat(template.resource("FailureQueue").path("UpdateReplacePolicy").asText()).isEqualTo("Retain");
+        for (String group : new String[] {"IndexerLogGroup", "NotifierLogGroup"}) {
+            assertThat(template.resource(group).path("DeletionPolicy").asText()).as(group).isEqualTo("Delete");
+            assertThat(template.resource(group).path("UpdateReplacePolicy").asText()).as(group).isEqualTo("Delete");
+        }
+    }
+
+    @Test
+    void the_iterator_age_alarm_defaults_to_the_readmes_recommendation() throws IOException {
+        long thresholdMillis = template.parameter("IteratorAgeAlarmSeconds").path("Default").asLong() * 1000;
+        assertThat(thresholdMillis).isEqualTo(60_000);
+        assertThat(java.nio.file.Files.readString(java.nio.file.Path.of("README.md")))
+                .as("indexer README, Alarms we recommend").contains("`IteratorAge` | Maximum > 60,000 ms");
+        assertThat(java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md")))
+                .as("README, Metrics, alarms and logs").contains("`IteratorAge`, Maximum > 1 min");
     }
 
     @Test
@@ -80,6 +143,8 @@ class DeployTemplateTest {
         // AWS_REGION is set by Lambda itself and may not be set by a template
         Set<String> expected = new LinkedHashSet<>(read);
         expected.remove(LambdaSettings.REGION);
+        // the metrics settings are set under Powertools' names; ours are their overrides
+        expected.removeAll(Set.of(MetricsSettings.METRICS, MetricsSettings.NAMESPACE, MetricsSettings.SERVICE_NAME));
         // the one variable for the JVM rather than for us: its flags (tiered compilation)
         expected.add("JAVA_TOOL_OPTIONS");
 
@@ -105,6 +170,13 @@ class DeployTemplateTest {
         assertThat(settings.dynamo().endpoint()).isEmpty();
         assertThat(vars.path(LambdaSettings.INDEX_TABLE).path("Ref").asText()).isEqualTo("IndexTable");
         assertThat(settings.config().indexTable()).isEqualTo("appendsfeed-index");
+        assertThat(settings.metrics()).isEqualTo(MetricsSettings.DEFAULT);
+        LambdaSettings named = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name),
+                Map.of("StoreStreamArn", stream.get("StoreStreamArn"), "MetricsNamespace", "orders", "ServiceName", "orders-indexer")) : null);
+        assertThat(named.metrics()).isEqualTo(new MetricsSettings(true, "orders", "orders-indexer"));
+        LambdaSettings off = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name),
+                Map.of("StoreStreamArn", stream.get("StoreStreamArn"), "MetricsDisabled", "true")) : null);
+        assertThat(off.metrics().enabled()).isFalse();
     }
 
     @Test

@@ -105,7 +105,7 @@ class NotifierTemplateTest {
     @Test
     void role_reads_the_index_stream_and_publishes_to_the_topic_only() {
         JsonNode role = template.properties("NotifierRole");
-        assertThat(role.has("ManagedPolicyArns")).isFalse();
+        assertThat(role.path("ManagedPolicyArns")).as("X-Ray's only, with Tracing=Active").isEqualTo(DeployTemplate.XRAY_WHEN_TRACING_ACTIVE);
         Map<String, JsonNode> s = template.statements(role.path("Policies").get(0).path("PolicyDocument"));
         assertThat(s).containsOnlyKeys("ReadIndexStream", "ListIndexStreams", "Publish", "Log");
         assertThat(DeployTemplate.strings(s.get("ReadIndexStream").path("Action")))

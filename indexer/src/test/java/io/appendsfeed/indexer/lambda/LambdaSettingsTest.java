@@ -3,6 +3,7 @@ package io.appendsfeed.indexer.lambda;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.appendsfeed.indexer.IndexerConfig;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class LambdaSettingsTest {
     void defaults_apply_when_only_the_table_is_set() {
         LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index")::get);
         assertThat(s.config().indexTable()).isEqualTo("index");
-        assertThat(s.config().partitions()).isEqualTo(1);
+        assertThat(s.config().partitions()).as("unset: as the index records").isEqualTo(IndexerConfig.PARTITIONS_AS_RECORDED);
         assertThat(s.config().limits().maxEvents()).isEqualTo(999_999);
         assertThat(s.config().allowGaps()).isFalse();
         assertThat(s.dynamo().endpoint()).isEmpty();
@@ -37,17 +38,12 @@ class LambdaSettingsTest {
         LambdaSettings none = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index")::get);
         assertThat(none.batchSize()).isZero();
         assertThat(none.moreWaiting(10_000)).as("unknown batch size: never").isFalse();
-        assertThat(none.config().tipLag()).isEqualTo(java.time.Duration.ofSeconds(1));
 
-        LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_BATCH_SIZE", "100",
-                "APPENDS_TIP_LAG_MS", "0")::get);
+        LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_BATCH_SIZE", "100")::get);
         assertThat(s.moreWaiting(100)).isTrue();
         assertThat(s.moreWaiting(99)).isFalse();
-        assertThat(s.config().tipLag()).isZero();
         assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_BATCH_SIZE", "-1")::get))
                 .hasMessageContaining("APPENDS_BATCH_SIZE").hasMessageContaining("-1");
-        assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_TIP_LAG_MS", "soon")::get))
-                .hasMessageContaining("APPENDS_TIP_LAG_MS").hasMessageContaining("soon");
     }
 
     @Test

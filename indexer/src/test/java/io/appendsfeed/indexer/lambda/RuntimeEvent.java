@@ -19,8 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * into the {@code aws-lambda-java-events} types (as the runtime hands a {@code RequestHandler} its
  * {@code DynamodbEvent}), then converted into the records the indexer reads, field by field, the way the
  * handler of those types did: keys, sequence number, view type, creation time, the image's {@code a} and
- * {@code n} (and {@code c}, {@code e} when they are not lists), the types of {@code c} and the times of
- * {@code e} as lists whose elements are read when asked for.
+ * {@code n} (and {@code c} when it is not a list), and the types of {@code c} as a list whose elements are
+ * checked when asked for.
  */
 final class RuntimeEvent {
 
@@ -60,32 +60,18 @@ final class RuntimeEvent {
     private static ChangeRecord record(String eventName, StreamRecord d) {
         var image = d.getNewImage();
         List<String> types = image == null ? null : types(image.get("c"), d.getSequenceNumber());
-        List<String> times = image == null ? null : times(image.get("e"));
         Map<String, AttributeValue> kept = null;
         if (image != null) {
             kept = new HashMap<>();
-            for (String name : List.of("a", "n", "c", "e")) {
+            for (String name : List.of("a", "n", "c")) {
                 var v = image.get(name);
-                if (v != null && !(name.equals("c") && types != null) && !(name.equals("e") && times != null)) {
+                if (v != null && !(name.equals("c") && types != null)) {
                     kept.put(name, value(v));
                 }
             }
         }
         return new ChangeRecord(d.getSequenceNumber(), eventName, d.getStreamViewType(), map(d.getKeys()), kept,
-                d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(), times, types);
-    }
-
-    /** Each event's {@code t}, null where it has none or it is no string; null when {@code e} is not a list. */
-    private static List<String> times(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue e) {
-        if (e == null || e.getL() == null) {
-            return null;
-        }
-        List<String> out = new ArrayList<>();
-        for (var event : e.getL()) {
-            var t = event == null || event.getM() == null ? null : event.getM().get("t");
-            out.add(t == null ? null : t.getS());
-        }
-        return out;
+                d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(), null, types);
     }
 
     /** {@code c}'s types, each checked when asked for; null when {@code c} is not a list. */

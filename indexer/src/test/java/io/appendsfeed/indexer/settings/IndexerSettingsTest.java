@@ -17,7 +17,7 @@ class IndexerSettingsTest {
 
     private static final Map<String, String> ENV = Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_STORE_TABLE", "orders",
             "APPENDS_PARTITIONS", "3", "APPENDS_EPOCH_MAX_EVENTS", "5000", "APPENDS_ALLOW_GAPS", "yes",
-            "APPENDS_STORE_PREDATES_FEED", "true", "APPENDS_TIP_LAG_MS", "250", "APPENDS_DYNAMODB_ENDPOINT", "http://localhost:8000",
+            "APPENDS_STORE_PREDATES_FEED", "true", "APPENDS_DYNAMODB_ENDPOINT", "http://localhost:8000",
             "APPENDS_BATCH_SIZE", "100", "APPENDS_CONFLICT_BACKOFF_MS", "10");
 
     @Test
@@ -28,7 +28,6 @@ class IndexerSettingsTest {
         assertThat(s.config().limits().maxEvents()).isEqualTo(5000);
         assertThat(s.config().allowGaps()).isTrue();
         assertThat(s.config().storePredatesFeed()).isTrue();
-        assertThat(s.config().tipLag()).isEqualTo(Duration.ofMillis(250));
         assertThat(s.config().conflictBackoff()).isEqualTo(Duration.ofMillis(10));
         assertThat(IndexerSettings.from(Map.of("APPENDS_INDEX_TABLE", "i")::get).config().conflictBackoff())
                 .isEqualTo(IndexerConfig.DEFAULT_CONFLICT_BACKOFF);
@@ -43,8 +42,6 @@ class IndexerSettingsTest {
     @Test
     void a_missing_or_invalid_shared_setting_is_named() {
         assertThatThrownBy(() -> IndexerSettings.from(Map.<String, String>of()::get)).hasMessageContaining("APPENDS_INDEX_TABLE");
-        assertThatThrownBy(() -> IndexerSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_TIP_LAG_MS", "-5")::get))
-                .hasMessageContaining("APPENDS_TIP_LAG_MS").hasMessageContaining("-5");
         assertThatThrownBy(() -> IndexerSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_CONFLICT_BACKOFF_MS", "5000")::get))
                 .hasMessageContaining("APPENDS_CONFLICT_BACKOFF_MS").hasMessageContaining("5000");
         assertThatThrownBy(() -> KclSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_STORE_TABLE", "s",

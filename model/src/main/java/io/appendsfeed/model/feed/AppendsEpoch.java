@@ -118,17 +118,12 @@ public final class AppendsEpoch {
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
      */
     public Optional<EpochState> append(PartitionId partition, EpochState state, List<EpochEvent> events) {
-        return append(partition, state, events, true);
-    }
-
-    /** @param moveTip false to leave the epoch's Tip behind (see {@link StoreClient#appendAsCalf(StreamName, long, List, boolean)}) */
-    public Optional<EpochState> append(PartitionId partition, EpochState state, List<EpochEvent> events, boolean moveTip) {
-        Appended r = append(partition, state, encode(events), moveTip);
+        Appended r = append(partition, state, encode(events));
         return r.written() ? Optional.of(r.state()) : Optional.empty();
     }
 
     /**
-     * Epoch events encoded for {@link #append(PartitionId, EpochState, Encoded, boolean)}: a writer that
+     * Epoch events encoded for {@link #append(PartitionId, EpochState, Encoded)}: a writer that
      * loses a race and finds its decision still holds sends the same bytes again, not encoding them twice.
      */
     public record Encoded(List<EpochEvent> events, List<EventData> data, Instant at) {
@@ -168,8 +163,8 @@ public final class AppendsEpoch {
      *
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
      */
-    public Appended append(PartitionId partition, EpochState state, Encoded events, boolean moveTip) {
-        AppendResult r = index.appendAsCalf(stream(partition, state.epoch()), state.version(), events.data(), moveTip);
+    public Appended append(PartitionId partition, EpochState state, Encoded events) {
+        AppendResult r = index.appendAsCalf(stream(partition, state.epoch()), state.version(), events.data());
         if (r instanceof AppendResult.Conflict c) {
             List<EpochEvent> others = new ArrayList<>(c.found().size());
             EpochState s = state;
@@ -200,14 +195,16 @@ public final class AppendsEpoch {
         return EpochState.empty(epoch);
     }
 
-    /** Since when this writer has left the epoch's Tip behind its calves; empty when it has not. */
-    public Optional<Instant> tipBehindSince(PartitionId partition, EpochId epoch) {
-        return index.tipBehindSince(stream(partition, epoch));
-    }
-
-    /** Brings the epoch's Tip up to the calves this writer wrote, when it left it behind (one write; none otherwise). */
-    public void moveTip(PartitionId partition, EpochId epoch) {
-        index.moveTip(stream(partition, epoch));
+    /**
+     * Brings the epoch's Tip up to {@code state} unless this writer knows it is there (one write; none
+     * otherwise): Tip-first readers (equinox-js, Propulsion) and the notifier see the epoch only as far
+     * as its Tip says. Every append moves the Tip; this covers an append whose Tip update failed, and a
+     * load that found the Tip behind or absent (a writer that died between the calf and the Tip).
+     */
+    public void ensureTip(PartitionId partition, EpochState state) {
+        if (state.version() > 0) {
+            index.ensureTip(stream(partition, state.epoch()), state.version());
+        }
     }
 
     /** @param seen where the decoded event goes too; null for none */

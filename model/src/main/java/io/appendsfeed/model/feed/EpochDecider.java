@@ -51,14 +51,13 @@ public final class EpochDecider {
     /**
      * @param state the epoch as last read
      * @param inputs spans of one partition, in delivery order
-     * @param prior next indexes from earlier epochs, for streams this epoch does not hold
-     * @param unplaced streams whose event before their first span here never reached the feed (none of
-     *                 the epochs open when it was written holds it): a gap, unless allowed
+     * @param prior next indexes from earlier epochs, for streams this epoch does not hold; a stream in
+     *              neither is taken as it starts (where its earlier events are is not known here)
      * @param limits when the epoch closes
      * @param allowGaps let spans past a gap through instead of stopping there
      */
     public static EpochWrite decide(EpochState state, List<? extends Input> inputs, Map<StreamName, Long> prior,
-                                  Set<StreamName> unplaced, EpochLimits limits, boolean allowGaps) {
+                                  EpochLimits limits, boolean allowGaps) {
         if (state.isClosed()) {
             throw new IllegalStateException("epoch " + state.epoch() + " is closed; decide on its successor");
         }
@@ -112,13 +111,6 @@ public final class EpochDecider {
                 } else {
                     duplicates += next - span.index();
                     span = span.from(next);
-                }
-            } else if (span.index() > 0 && unplaced.contains(stream)) {
-                if (allowGaps) {
-                    allowedGap = new EpochWrite.Gap(stream, -1, span.index());
-                } else {
-                    gap = new EpochWrite.Gap(stream, -1, span.index());
-                    break;
                 }
             }
             Map<StreamName, Span> into = held.contains(stream) || app.containsKey(stream) ? app : add;

@@ -31,19 +31,12 @@ public record EpochWrite(EpochEvent.Ingested ingested, boolean close, int consum
     /**
      * A span that starts after its stream's next index in the feed: indexing it would leave a hole.
      *
-     * @param expectedIndex the stream's next index in the feed; -1 when the stream is in none of the epochs
-     *                      open when its previous event was written (unplaced: where the feed's copy ends,
-     *                      if anywhere, is not known)
+     * @param expectedIndex the stream's next index in the feed
      * @param actualIndex where the span starts
      */
     public record Gap(StreamName stream, long expectedIndex, long actualIndex) {
         public Gap {
             Objects.requireNonNull(stream, "stream");
-        }
-
-        /** The stream's previous event is in none of the epochs open when it was written. */
-        public boolean unplaced() {
-            return expectedIndex < 0;
         }
     }
 

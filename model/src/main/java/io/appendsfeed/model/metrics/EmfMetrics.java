@@ -43,9 +43,17 @@ public final class EmfMetrics implements Metrics {
 
     /** Lines to stdout, namespace {@value #NAMESPACE}. */
     public EmfMetrics() {
-        this.out = null;
-        this.namespace = NAMESPACE;
-        this.fixedDimensions = Map.of();
+        this(NAMESPACE, Map.of(), null);
+    }
+
+    /**
+     * Lines to stdout as it is at each line (the Lambda runtime replaces it at start-up).
+     *
+     * @param namespace the CloudWatch namespace
+     * @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders}
+     */
+    public EmfMetrics(String namespace, Map<String, String> fixedDimensions) {
+        this(namespace, fixedDimensions, null);
     }
 
     /**
@@ -54,10 +62,15 @@ public final class EmfMetrics implements Metrics {
      * @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders}
      */
     public EmfMetrics(PrintStream out, String namespace, Map<String, String> fixedDimensions) {
-        this.out = Objects.requireNonNull(out, "out");
+        this(namespace, fixedDimensions, Objects.requireNonNull(out, "out"));
+    }
+
+    /** @param out null: stdout as it is at each line */
+    private EmfMetrics(String namespace, Map<String, String> fixedDimensions, PrintStream out) {
         if (namespace == null || namespace.isBlank()) {
             throw new IllegalArgumentException("namespace must be non-empty");
         }
+        this.out = out;
         this.namespace = namespace;
         this.fixedDimensions = new LinkedHashMap<>(Objects.requireNonNull(fixedDimensions, "fixedDimensions"));
     }

@@ -1,6 +1,5 @@
 package io.appendsfeed.model.store;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
@@ -10,74 +9,19 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"N": ...}}, {@code {"B": base64}},
- * {@code BOOL}, {@code NULL}, {@code L}, {@code M}, {@code SS}, {@code NS}, {@code BS}), both ways, in
- * one place: the direct {@code PutItem} writes its requests and reads a refused write's item with it, and
- * a backfill reads the items of a DynamoDB export with it. Streaming, with Jackson's generator and parser.
+ * Reads DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"N": ...}}, {@code {"B": base64}},
+ * {@code BOOL}, {@code NULL}, {@code L}, {@code M}, {@code SS}, {@code NS}, {@code BS}): a backfill reads
+ * the items of a DynamoDB export with it. Streaming, with Jackson's parser. Requests are written by the
+ * SDK client only.
  */
 public final class DynamoJson {
 
     private DynamoJson() {
     }
 
-    /** An item (or any map of attribute values) as DynamoDB's JSON: {"name": {"S": ...}, ...}. */
-    public static void writeItem(JsonGenerator g, Map<String, AttributeValue> m) throws IOException {
-        g.writeStartObject();
-        for (Map.Entry<String, AttributeValue> e : m.entrySet()) {
-            g.writeFieldName(e.getKey());
-            write(g, e.getValue());
-        }
-        g.writeEndObject();
-    }
-
-    /** One attribute value in DynamoDB's JSON: {"S": ...}, {"N": ...}, {"B": base64}, and so on. */
-    public static void write(JsonGenerator g, AttributeValue v) throws IOException {
-        g.writeStartObject();
-        switch (v.type()) {
-            case S -> g.writeStringField("S", v.s());
-            case N -> g.writeStringField("N", v.n());
-            case B -> {
-                g.writeFieldName("B");
-                g.writeBinary(v.b().asByteArrayUnsafe());
-            }
-            case BOOL -> g.writeBooleanField("BOOL", v.bool());
-            case NUL -> g.writeBooleanField("NULL", v.nul());
-            case M -> {
-                g.writeFieldName("M");
-                writeItem(g, v.m());
-            }
-            case L -> {
-                g.writeArrayFieldStart("L");
-                for (AttributeValue x : v.l()) {
-                    write(g, x);
-                }
-                g.writeEndArray();
-            }
-            case SS -> strings(g, "SS", v.ss());
-            case NS -> strings(g, "NS", v.ns());
-            case BS -> {
-                g.writeArrayFieldStart("BS");
-                for (SdkBytes b : v.bs()) {
-                    g.writeBinary(b.asByteArrayUnsafe());
-                }
-                g.writeEndArray();
-            }
-            default -> throw new IllegalArgumentException("an attribute value of no known type: " + v);
-        }
-        g.writeEndObject();
-    }
-
-    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
-        g.writeArrayFieldStart(name);
-        for (String s : values) {
-            g.writeString(s);
-        }
-        g.writeEndArray();
-    }
-
     /**
-     * An item (or any map of attribute values) in DynamoDB's JSON, the parser at its opening brace; the
-     * inverse of {@link #writeItem}. Leaves the parser at the closing brace.
+     * An item (or any map of attribute values) in DynamoDB's JSON, the parser at its opening brace.
+     * Leaves the parser at the closing brace.
      *
      * @throws IOException naming what is not DynamoDB's JSON
      */
@@ -94,8 +38,7 @@ public final class DynamoJson {
     }
 
     /**
-     * One attribute value, the parser at its opening brace: {"S": ...} and the rest; the inverse of
-     * {@link #write}. Leaves the parser at its closing brace.
+     * One attribute value, the parser at its opening brace: {"S": ...} and the rest. Leaves the parser at its closing brace.
      *
      * @throws IOException naming what is not DynamoDB's JSON
      */

@@ -3,7 +3,6 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.CalfAppender;
-import io.appendsfeed.model.store.internal.DirectPutItem;
 import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.Items;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
@@ -49,8 +48,7 @@ public final class StoreClient {
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.config = Objects.requireNonNull(config, "config");
-        this.metered = new MeteredDynamo(dynamo, config.table(), config.meter(),
-                config.directPuts() ? DirectPutItem.of(dynamo) : null);
+        this.metered = new MeteredDynamo(dynamo, config.table(), config.meter());
         this.cache = new TipCache(config.tipCacheStreams());
         this.appender = new Appender(metered, cache, config);
         this.calfAppender = new CalfAppender(metered, cache, config);
@@ -120,20 +118,6 @@ public final class StoreClient {
      * @throws RuntimeException from DynamoDB when the item's write failed: it may or may not have landed
      */
     public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events) {
-        return appendAsCalf(stream, expectedVersion, events, true);
-    }
-
-    /**
-     * As {@link #appendAsCalf(StreamName, long, List)}, optionally leaving the Tip where it is: one
-     * write instead of two, for a writer that will append again soon. Readers that start from the
-     * Tip (equinox-js, Propulsion) see the stream end where the Tip says until it catches up (with
-     * a later append that moves it, or {@link #moveTip}); readers that query forwards, and writers,
-     * see the calves. The Tip never says more than the calves hold.
-     *
-     * @param moveTip true to move the Tip to the end of this append (and of any calves before it
-     *                that this client left it behind); false to leave it
-     */
-    public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events, boolean moveTip) {
         checkWritable(stream);
         Objects.requireNonNull(events, "events");
         if (events.isEmpty()) {
@@ -142,16 +126,7 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return calfAppender.append(stream, expectedVersion, List.copyOf(events), moveTip);
-    }
-
-    /**
-     * Since when the Tip of {@code stream} lags behind the calves this client appended with
-     * {@code moveTip} false; empty when it does not (as far as this client knows).
-     */
-    public java.util.Optional<java.time.Instant> tipBehindSince(StreamName stream) {
-        CalfAppender.Lag lag = calfAppender.lag(stream);
-        return lag == null ? java.util.Optional.empty() : java.util.Optional.of(lag.since());
+        return calfAppender.append(stream, expectedVersion, List.copyOf(events));
     }
 
     /**
@@ -167,15 +142,17 @@ public final class StoreClient {
     }
 
     /**
-     * Moves a Tip this client left behind (appends with {@code moveTip} false) to the end of its last
-     * calf: one {@code UpdateItem}, none when it is not behind.
+     * Brings the Tip of {@code stream}, written calf-first, up to {@code version} (the end of its calves
+     * as the caller read or wrote them) unless this client knows it is there: after a Tip update that
+     * failed once its calf had landed, or a read that found the Tip behind or absent. One
+     * {@code UpdateItem} that only moves the Tip forwards; none when it is known to be there.
      *
      * @return the capacity spent
-     * @throws RuntimeException from DynamoDB; the Tip stays behind, to be moved by a later call
+     * @throws RuntimeException from DynamoDB; the Tip stays where it is
      */
-    public Capacity moveTip(StreamName stream) {
+    public Capacity ensureTip(StreamName stream, long version) {
         checkWritable(stream);
-        return calfAppender.moveTip(stream);
+        return calfAppender.ensureTip(stream, version);
     }
 
     /**

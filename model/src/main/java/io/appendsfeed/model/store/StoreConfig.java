@@ -18,14 +18,9 @@ import java.util.Objects;
  *                        bytes each) the client remembers so that an append need not read the Tip
  *                        first; 0 turns the cache off (every append to an existing stream then reads
  *                        its Tip first)
- * @param directPuts send {@code PutItem} (the index's one write per batch) without the SDK's request
- *                   pipeline when the client is the SDK's own, with no interceptors or metric publishers
- *                   of its user: signed by the SDK's signer, sent by the SDK's Apache HTTP client, and
- *                   resent through the client itself on anything but success (default true; see the
- *                   model README, "The direct PutItem")
  */
 public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boolean compress, boolean reservedStreams,
-                          int queryPageItems, CapacityMeter meter, Clock clock, int tipCacheStreams, boolean directPuts) {
+                          int queryPageItems, CapacityMeter meter, Clock clock, int tipCacheStreams) {
 
     /** Default Tip threshold: the Tip's events move to a calf when they would pass it. */
     public static final int TIP_MAX_BYTES = 32 * 1024;
@@ -61,7 +56,7 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
     public Builder toBuilder() {
         return new Builder(table).tipMaxBytes(tipMaxBytes).tipMaxEvents(tipMaxEvents).compress(compress)
                 .reservedStreams(reservedStreams).queryPageItems(queryPageItems).meter(meter).clock(clock)
-                .tipCacheStreams(tipCacheStreams).directPuts(directPuts);
+                .tipCacheStreams(tipCacheStreams);
     }
 
     public static final class Builder {
@@ -74,7 +69,6 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         private CapacityMeter meter = CapacityMeter.NONE;
         private Clock clock = Clock.systemUTC();
         private int tipCacheStreams = TIP_CACHE_STREAMS;
-        private boolean directPuts = true;
 
         private Builder(String table) {
             this.table = table;
@@ -88,11 +82,9 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
         public Builder tipCacheStreams(int v) { this.tipCacheStreams = v; return this; }
-        public Builder directPuts(boolean v) { this.directPuts = v; return this; }
 
         public StoreConfig build() {
-            return new StoreConfig(table, tipMaxBytes, tipMaxEvents, compress, reservedStreams, queryPageItems, meter, clock, tipCacheStreams,
-                    directPuts);
+            return new StoreConfig(table, tipMaxBytes, tipMaxEvents, compress, reservedStreams, queryPageItems, meter, clock, tipCacheStreams);
         }
     }
 }

@@ -29,7 +29,7 @@ class EpochDeciderTest {
     }
 
     static EpochWrite decide(EpochState s, In... inputs) {
-        return EpochDecider.decide(s, List.of(inputs), Map.of(), Set.of(), LIMITS, false);
+        return EpochDecider.decide(s, List.of(inputs), Map.of(), LIMITS, false);
     }
 
     @Test
@@ -60,12 +60,12 @@ class EpochDeciderTest {
     @Test
     void a_span_past_an_allowed_gap_in_a_stream_the_write_holds_goes_in_the_next_write() {
         EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), List.of(in("A-1", 0, "x"), in("A-1", 3, "y")),
-                Map.of(), Set.of(), LIMITS, true);
+                Map.of(), LIMITS, true);
         assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 0, "x"));
         assertThat(d.consumed()).isEqualTo(1);
         assertThat(d.allowedGaps()).isEmpty();
         EpochState s = after(EpochState.empty(EpochId.ZERO), d.ingested());
-        EpochWrite next = EpochDecider.decide(s, List.of(in("A-1", 3, "y")), Map.of(), Set.of(), LIMITS, true);
+        EpochWrite next = EpochDecider.decide(s, List.of(in("A-1", 3, "y")), Map.of(), LIMITS, true);
         assertThat(next.ingested().app()).containsExactly(Span.of("A-1", 3, "y"));
         assertThat(next.allowedGaps()).hasSize(1);
     }
@@ -81,7 +81,7 @@ class EpochDeciderTest {
         List<String> written = new java.util.ArrayList<>();
         int writes = 0;
         while (!rest.isEmpty()) {
-            EpochWrite d = EpochDecider.decide(s, rest, Map.of(), Set.of(), LIMITS, false);
+            EpochWrite d = EpochDecider.decide(s, rest, Map.of(), LIMITS, false);
             assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);
             assertThat(FeedCodec.encode(d.ingested()).length).isEqualTo(d.bodyBytes());
             for (Span sp : d.ingested().add()) if (sp.stream().value().equals("Big-1")) written.addAll(sp.types());
@@ -101,30 +101,22 @@ class EpochDeciderTest {
     }
 
     @Test
-    void an_unplaced_stream_past_0_is_a_gap_unless_gaps_are_allowed() {
-        StreamName a = StreamName.parse("A-1");
-        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("B-1", 0, "b"), in("A-1", 5, "x")),
-                Map.of(), Set.of(a), LIMITS, false);
-        assertThat(d.consumed()).isEqualTo(1);
-        assertThat(d.gap()).isNotNull();
-        assertThat(d.gap().stream()).isEqualTo(a);
-        assertThat(d.gap().expectedIndex()).isEqualTo(-1);
-        assertThat(d.gap().actualIndex()).isEqualTo(5);
-        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "b"));
-
-        EpochWrite allowed = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("A-1", 5, "x")),
-                Map.of(), Set.of(a), LIMITS, true);
-        assertThat(allowed.ingested().add()).containsExactly(Span.of("A-1", 5, "x"));
-        assertThat(allowed.allowedGaps()).hasSize(1);
+    void a_stream_neither_the_epoch_nor_the_prior_epochs_hold_is_taken_as_it_starts() {
+        // where its earlier events are is not known: no gap is reported and nothing is healed
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(3)), List.of(in("B-1", 0, "b"),
+                new In(Span.of("A-1", 5, "x"), Span.of("A-1", 0, "a", "b", "c", "d", "e", "x"))), Map.of(), LIMITS, false);
+        assertThat(d.gap()).isNull();
+        assertThat(d.healedEvents()).isZero();
+        assertThat(d.ingested().add()).containsExactly(Span.of("B-1", 0, "b"), Span.of("A-1", 5, "x"));
     }
 
     @Test
     void a_stream_the_feed_never_held_is_healed_from_0_when_its_tip_holds_everything() {
         Span tip = Span.of("A-1", 0, "a", "b", "c");
         In lateFirst = new In(Span.of("A-1", 2, "c"), tip);
-        // FeedHistory found none of its events in the feed: the ingester passes next index 0
+        // every epoch was consulted and none holds it: the ingester passes next index 0
         EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(2)), List.of(lateFirst),
-                Map.of(StreamName.parse("A-1"), 0L), Set.of(), LIMITS, false);
+                Map.of(StreamName.parse("A-1"), 0L), LIMITS, false);
         assertThat(d.ingested().add()).containsExactly(tip);
         assertThat(d.healedEvents()).isEqualTo(2);
     }
@@ -183,7 +175,7 @@ class EpochDeciderTest {
     void gap_is_filled_from_the_tip_when_the_tip_still_holds_the_missing_events() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
         In withTip = new In(Span.of("A-1", 3, "d"), Span.of("A-1", 0, "a", "b", "c", "d"));
-        EpochWrite d = EpochDecider.decide(s, List.of(withTip), Map.of(), Set.of(), LIMITS, false);
+        EpochWrite d = EpochDecider.decide(s, List.of(withTip), Map.of(), LIMITS, false);
         assertThat(d.gap()).isNull();
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 1, "b", "c", "d"));
         assertThat(d.healedEvents()).isEqualTo(2);
@@ -192,7 +184,7 @@ class EpochDeciderTest {
     @Test
     void allowed_gap_goes_through_and_is_reported() {
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        EpochWrite d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), Set.of(), LIMITS, true);
+        EpochWrite d = EpochDecider.decide(s, List.of(in("A-1", 3, "d")), Map.of(), LIMITS, true);
         assertThat(d.ingested().app()).containsExactly(Span.of("A-1", 3, "d"));
         assertThat(d.allowedGaps()).singleElement().satisfies(g -> assertThat(g.expectedIndex()).isEqualTo(1));
     }
@@ -200,11 +192,11 @@ class EpochDeciderTest {
     @Test
     void stream_known_from_an_earlier_epoch_is_deduplicated_but_added_to_this_one() {
         EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a", "b", "c")),
-                Map.of(StreamName.parse("A-1"), 2L), Set.of(), LIMITS, false);
+                Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
         assertThat(d.ingested().add()).containsExactly(Span.of("A-1", 2, "c"));
         assertThat(d.duplicateEvents()).isEqualTo(2);
         EpochWrite dup = EpochDecider.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a")),
-                Map.of(StreamName.parse("A-1"), 2L), Set.of(), LIMITS, false);
+                Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
         assertThat(dup.writes()).isFalse();
     }
 
@@ -218,7 +210,7 @@ class EpochDeciderTest {
     void epoch_closes_at_max_streams_and_the_rest_is_left_for_the_next() {
         EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, Long.MAX_VALUE, 2);
         EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
-                List.of(in("A-1", 0, "a"), in("B-1", 0, "b"), in("A-1", 1, "a"), in("C-1", 0, "c"), in("D-1", 0, "d")), Map.of(), Set.of(), limits, false);
+                List.of(in("A-1", 0, "a"), in("B-1", 0, "b"), in("A-1", 1, "a"), in("C-1", 0, "c"), in("D-1", 0, "d")), Map.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(3);
         assertThat(d.events()).hasSize(2).last().isInstanceOf(EpochEvent.Closed.class);
@@ -228,10 +220,10 @@ class EpochDeciderTest {
     void ingested_that_reaches_max_events_is_the_last() {
         EpochLimits limits = new EpochLimits(2, Long.MAX_VALUE, 100);
         EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
-        EpochWrite d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), Set.of(), limits, false);
+        EpochWrite d = EpochDecider.decide(s, List.of(in("A-1", 1, "b")), Map.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(1);
-        EpochWrite nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), Set.of(), limits, false);
+        EpochWrite nothingNew = EpochDecider.decide(s, List.of(in("A-1", 0, "a")), Map.of(), limits, false);
         assertThat(nothingNew.writes()).as("a batch of duplicates does not close the epoch").isFalse();
     }
 
@@ -239,7 +231,7 @@ class EpochDeciderTest {
     void epoch_closes_before_passing_max_bytes_but_always_takes_one_span_when_empty() {
         EpochLimits limits = new EpochLimits(EpochLimits.MAX_EVENTS, 60, 100);
         EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO),
-                List.of(in("Account-1", 0, "Opened", "Deposited"), in("Account-2", 0, "Opened")), Map.of(), Set.of(), limits, false);
+                List.of(in("Account-1", 0, "Opened", "Deposited"), in("Account-2", 0, "Opened")), Map.of(), limits, false);
         assertThat(d.close()).isTrue();
         assertThat(d.consumed()).isEqualTo(1);
     }
@@ -250,7 +242,7 @@ class EpochDeciderTest {
         for (int k = 0; k < 3000; k++) {
             many.add(in("Account-" + k, 0, "Opened", "Deposited"));
         }
-        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), Set.of(), LIMITS, false);
+        EpochWrite d = EpochDecider.decide(EpochState.empty(EpochId.ZERO), many, Map.of(), LIMITS, false);
         assertThat(d.close()).isFalse();
         assertThat(d.consumed()).isBetween(1, 2999);
         assertThat(d.bodyBytes()).isLessThanOrEqualTo(EpochDecider.INGESTED_MAX_BYTES);

@@ -22,7 +22,7 @@ class EpochRebaseTest {
     private static final EpochLimits LIMITS = EpochLimits.DEFAULT;
 
     private static EpochWrite decide(EpochState s, List<In> inputs, EpochLimits limits) {
-        return EpochDecider.decide(s, inputs, Map.of(), Set.of(), limits, false);
+        return EpochDecider.decide(s, inputs, Map.of(), limits, false);
     }
 
     private static EpochEvent.Ingested adds(Span... spans) {

@@ -122,12 +122,12 @@ class CalfAppendTest {
                 ops.add("refused " + operation);
             }
         }));
-        one.appendAsCalf(STREAM, 0, events("A", 1), false);
-        assertThat(two.appendAsCalf(STREAM, 0, events("X", 1), false)).isInstanceOf(AppendResult.Conflict.class);
-        assertThat(one.appendAsCalf(STREAM, 1, events("B", 2), false)).isInstanceOf(AppendResult.Written.class);
+        one.appendAsCalf(STREAM, 0, events("A", 1));
+        assertThat(two.appendAsCalf(STREAM, 0, events("X", 1))).isInstanceOf(AppendResult.Conflict.class);
+        assertThat(one.appendAsCalf(STREAM, 1, events("B", 2))).isInstanceOf(AppendResult.Written.class);
         ops.clear();
 
-        AppendResult lost = two.appendAsCalf(STREAM, 1, events("C", 1), false);
+        AppendResult lost = two.appendAsCalf(STREAM, 1, events("C", 1));
 
         var conflict = (AppendResult.Conflict) lost;
         assertThat(conflict.actualVersion()).as("the end of the winner's item").isEqualTo(3);
@@ -206,66 +206,57 @@ class CalfAppendTest {
     }
 
     @Test
-    void an_append_may_leave_the_tip_behind_then_it_is_one_write_and_forward_readers_see_it(LocalDynamo local) {
+    void every_append_moves_the_tip_to_its_end_for_the_calf_and_one_write_unit(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
         StoreClient client = client(f);
         client.appendAsCalf(STREAM, 0, events("A", 1));
-        assertThat(client.tipBehindSince(STREAM)).isEmpty();
 
-        var w = (AppendResult.Written) client.appendAsCalf(STREAM, 1, events("B", 2), false);
-        var w2 = (AppendResult.Written) client.appendAsCalf(STREAM, 3, events("C", 1), false);
+        var w = (AppendResult.Written) client.appendAsCalf(STREAM, 1, events("B", 2));
 
         assertThat(w.version()).isEqualTo(3);
-        assertThat(w2.version()).isEqualTo(4);
-        assertThat(w.capacity()).as("the calf only: no Tip write, no read").isEqualTo(new Capacity(0, 1));
-        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).as("the Tip stays where it was").isEqualTo(1);
-        assertThat(client.tipBehindSince(STREAM)).isPresent();
+        assertThat(w.capacity()).as("the calf (1 WCU) and the Tip (1 WCU), no read").isEqualTo(new Capacity(0, 2));
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
         assertThat(client(f).readAll(STREAM, Read.forward(0))).extracting(StoredEvent::type)
-                .containsExactly("AHappened", "BHappened", "BHappened", "CHappened");
-
-        assertThat(client.moveTip(STREAM)).isEqualTo(new Capacity(0, 1));
-        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(4);
-        assertThat(client.tipBehindSince(STREAM)).isEmpty();
-        assertThat(client.moveTip(STREAM)).as("nothing to move").isEqualTo(Capacity.NONE);
+                .containsExactly("AHappened", "BHappened", "BHappened");
     }
 
     @Test
-    void a_tip_left_behind_catches_up_with_the_next_append_that_moves_it(LocalDynamo local) {
+    void ensure_tip_brings_a_tip_behind_its_calves_up_to_them_and_only_forwards(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
-        StoreClient client = client(f);
-        client.appendAsCalf(STREAM, 0, events("A", 2), false);
-        assertThat(client(f).readTip(STREAM, true)).as("no Tip yet: Tip-first readers see no stream").isEmpty();
-        client.appendAsCalf(STREAM, 2, events("B", 1), false);
-        client.appendAsCalf(STREAM, 3, events("C", 1), true);
-        Map<String, AttributeValue> tip = f.item(STREAM, Integer.MAX_VALUE);
-        assertThat(tip.get("n").n()).isEqualTo("4");
+        StoreClient writer = client(f);
+        writer.appendAsCalf(STREAM, 0, events("A", 1));
+        Map<String, AttributeValue> tipAt1 = f.tip(STREAM);
+        writer.appendAsCalf(STREAM, 1, events("B", 2));
+        f.put(tipAt1); // as a writer that died between its calf and the Tip leaves it
+
+        StoreClient loader = client(f);
+        assertThat(loader.readAll(STREAM, Read.forward(0))).hasSize(3); // a load sees the calves, and the Tip behind them
+        assertThat(loader.ensureTip(STREAM, 3)).as("one Tip write").isEqualTo(new Capacity(0, 1));
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
+        assertThat(loader.ensureTip(STREAM, 3)).as("known to be there: nothing").isEqualTo(Capacity.NONE);
+
+        // a client that knows nothing of the Tip writes once, and the condition keeps it from going back
+        StoreClient stranger = client(f);
+        stranger.ensureTip(STREAM, 2);
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
+        assertThat(stranger.ensureTip(STREAM, 2)).as("it knows now").isEqualTo(Capacity.NONE);
+    }
+
+    @Test
+    void ensure_tip_creates_the_tip_of_a_stream_that_has_calves_only(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        client(f).appendAsCalf(STREAM, 0, events("A", 2));
+        local.dynamo().deleteItem(b -> b.tableName(f.table).key(Map.of("p", AttributeValue.fromS(STREAM.value()),
+                "i", AttributeValue.fromN("2147483647"))));
+        StoreClient loader = client(f);
+        assertThat(loader.readAll(STREAM, Read.forward(0))).hasSize(2);
+        assertThat(client(f).readTip(STREAM, true)).as("no Tip: Tip-first readers see no stream").isEmpty();
+
+        loader.ensureTip(STREAM, 2);
+
+        Map<String, AttributeValue> tip = f.tip(STREAM);
+        assertThat(tip.get("n").n()).isEqualTo("2");
         assertThat(tip.get("e").l()).isEmpty();
-        assertThat(Long.parseLong(tip.get("b").n())).as("the calves' bytes, all three")
-                .isEqualTo(StoreItems.size(f.item(STREAM, 0)) + StoreItems.size(f.item(STREAM, 2)) + StoreItems.size(f.item(STREAM, 3)));
-    }
-
-    @Test
-    void with_the_tip_behind_writers_still_race_for_the_calves_keys_and_the_tip_never_says_more(LocalDynamo local) {
-        StoreFixture f = StoreFixture.fresh(local);
-        StoreClient one = client(f);
-        StoreClient two = client(f);
-        one.appendAsCalf(STREAM, 0, events("A", 1));
-        two.readAll(STREAM, Read.forward(0)); // both know version 1
-
-        assertThat(one.appendAsCalf(STREAM, 1, events("B", 3), false)).isInstanceOf(AppendResult.Written.class);
-        // two does not see it in the Tip, but its calf's key is taken
-        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(1);
-        assertThat(two.appendAsCalf(STREAM, 1, events("C", 1), false)).isInstanceOf(AppendResult.Conflict.class);
-        List<StoredEvent> seen = two.readAll(STREAM, Read.forward(1));
-        assertThat(seen).extracting(StoredEvent::index).containsExactly(1L, 2L, 3L);
-        assertThat(two.appendAsCalf(STREAM, 4, events("C", 1), true)).isInstanceOf(AppendResult.Written.class);
-        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(5);
-        // the first writer's Tip move is only forwards: it cannot take the Tip back to 4
-        assertThat(one.moveTip(STREAM)).isNotNull();
-        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(5);
-        assertThat(one.tipBehindSince(STREAM)).isEmpty();
-        assertThat(client(f).readAll(STREAM, Read.forward(0))).extracting(StoredEvent::type)
-                .containsExactly("AHappened", "BHappened", "BHappened", "BHappened", "CHappened");
     }
 
     @Test

@@ -56,8 +56,10 @@ public final class Connection implements AutoCloseable {
      * Connects and checks the index table (and the store table when {@code needStore}).
      *
      * @throws UsageException when a table is not named, does not exist or is not of its role, or
-     *         the connection settings cannot work (no region anywhere, an unknown profile)
-     * @throws SdkException when DynamoDB cannot be reached
+     *         the profile is unknown
+     * @throws CannotConnectException when there is no region or no credentials, DynamoDB does not answer
+     *         (after {@link CliSettings#MAX_ATTEMPTS} attempts) or it refuses the credentials
+     * @throws SdkException when DynamoDB fails otherwise
      */
     public static Connection open(CliContext ctx, CliSettings settings, IndexUse use, boolean needStore) {
         String indexTable = settings.requireIndexTable();
@@ -68,12 +70,21 @@ public final class Connection implements AutoCloseable {
         }
         DynamoClients.Settings client = settings.dynamo();
         ctx.where().set(settings.where(client.region().orElse(null)));
+        client.credentials().ifPresent(c -> {
+            try {
+                c.resolveCredentials(); // now, once: the client would find them missing at its first call, inside a long message
+            } catch (SdkClientException e) {
+                throw new CannotConnectException(CannotConnectException.Missing.CREDENTIALS, settings.profile() != null
+                        ? "no AWS credentials for --profile '" + settings.profile() + "': add them to it, log in (aws sso login"
+                                + " --profile " + settings.profile() + "), or pass another --profile"
+                        : CliSettings.NO_CREDENTIALS, e);
+            }
+        });
         DynamoDbClient dynamo;
         try {
             dynamo = ctx.clients().apply(client);
         } catch (SdkClientException e) {
-            throw new UsageException("cannot connect: " + e.getMessage() + " Pass --region (or set AWS_REGION), or a --profile"
-                    + " with a region", e);
+            throw new CannotConnectException(CannotConnectException.Missing.REGION, CliSettings.NO_REGION, e);
         }
         Region region = dynamo.serviceClientConfiguration().region();
         String where = settings.where(region);

@@ -20,19 +20,27 @@ import software.amazon.awssdk.core.exception.SdkException;
  * streams) and verifies it against the store table. The indexer's operations (backfill, the KCL
  * worker, the poller) are added by the indexer module's entry point, {@code FeedMain}, which builds
  * the one CLI jar; the reader SDK itself never needs picocli. Exit codes: 0 fine, 1 a problem was
- * found (or DynamoDB failed), 2 bad usage or a malformed value.
+ * found (or DynamoDB failed), 2 bad usage or a malformed value, 3 DynamoDB cannot be reached or
+ * authenticated with (no region, no credentials, an endpoint that does not answer, credentials refused).
  */
 @Command(name = "feed", mixinStandardHelpOptions = true, versionProvider = FeedCli.Version.class,
         description = "Operate an appendsfeed feed: inspect and repair its index (checkpoints, epochs, parked streams),"
                 + " verify it against the store, and run the indexer's operations.",
         subcommands = {CheckpointsCommand.class, EpochsCommand.class, TailCommand.class, ParkedCommand.class,
                 VerifyCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage or a malformed value."})
+        footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage or a malformed value,"
+                + " 3 cannot connect or authenticate (no region, no credentials, no answer within about "
+                + CliSettings.DEAD_ENDPOINT_SECONDS + " s, credentials refused)."})
 public final class FeedCli implements Callable<Integer> {
 
     public static final int OK = 0;
     public static final int PROBLEM = 1;
     public static final int USAGE = 2;
+    public static final int CANNOT_CONNECT = 3;
+    /** DynamoDB's error codes for credentials it does not accept (unknown, expired, or a signature that does not match). */
+    private static final java.util.Set<String> REFUSED_CREDENTIALS = java.util.Set.of("UnrecognizedClientException",
+            "InvalidClientTokenId", "InvalidSignatureException", "ExpiredTokenException", "MissingAuthenticationTokenException",
+            "IncompleteSignatureException");
 
     @Spec
     CommandSpec spec;
@@ -97,6 +105,12 @@ public final class FeedCli implements Callable<Integer> {
             err.flush();
             return USAGE;
         }
+        CannotConnectException cannot = e instanceof CannotConnectException c ? c : cannotConnect(e, ctxWhere(cmd));
+        if (cannot != null) {
+            err.println(cmd.getCommandSpec().qualifiedName() + ": " + cannot.getMessage());
+            err.flush();
+            return CANNOT_CONNECT;
+        }
         if (e instanceof SdkException) {
             String where = ctxWhere(cmd);
             err.println(cmd.getCommandSpec().qualifiedName() + ": DynamoDB at " + where + " failed: " + e.getMessage());
@@ -109,6 +123,46 @@ public final class FeedCli implements Callable<Integer> {
         e.printStackTrace(err);
         err.flush();
         return PROBLEM;
+    }
+
+    /**
+     * The SDK failure as "cannot connect or authenticate", one line, or null when it is another failure:
+     * a connection refused, an unknown host or a timeout to connect (after the CLI's attempts), or
+     * credentials DynamoDB refused.
+     */
+    static CannotConnectException cannotConnect(Throwable e, String where) {
+        SdkException sdk = null;
+        for (Throwable t = e; t != null && sdk == null; t = t.getCause()) {
+            sdk = t instanceof SdkException s ? s : null;
+        }
+        if (sdk == null) {
+            return null;
+        }
+        if (sdk instanceof software.amazon.awssdk.awscore.exception.AwsServiceException service && service.awsErrorDetails() != null
+                && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
+            return new CannotConnectException(CannotConnectException.Missing.AUTHENTICATION, "DynamoDB at " + where
+                    + " refused the credentials (" + service.awsErrorDetails().errorCode() + "): check --profile / "
+                    + CliSettings.PROFILE_VAR + " or " + CliSettings.ACCESS_KEY_VAR + " / " + CliSettings.SECRET_KEY_VAR
+                    + " (expired? log in again)", sdk);
+        }
+        for (Throwable t = sdk; t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
+                    || t instanceof java.net.NoRouteToHostException || t instanceof java.net.SocketTimeoutException
+                    || t.getClass().getName().equals("org.apache.http.conn.ConnectTimeoutException")) {
+                Integer attempts = sdk.numAttempts();
+                Throwable root = t;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+                return new CannotConnectException(CannotConnectException.Missing.ENDPOINT, "cannot reach DynamoDB at " + where + ": "
+                        + why + " after "
+                        + (attempts == null ? "its" : attempts) + " attempts of at most " + CliSettings.CONNECT_TIMEOUT.toSeconds()
+                        + " s each to connect: check --endpoint / --region (or " + CliSettings.ENDPOINT_VAR + ", "
+                        + CliSettings.REGION_VAR + ") and the network", sdk);
+            }
+        }
+        return null;
     }
 
     private static String ctxWhere(CommandLine cmd) {

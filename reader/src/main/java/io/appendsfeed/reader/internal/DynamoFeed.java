@@ -6,7 +6,7 @@ import io.appendsfeed.model.store.StoreClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import io.appendsfeed.model.store.MissingTableException;
 
 /** The feed in the index table: epoch events through {@link EpochReader}, positions through {@link FeedPositions}. */
 public final class DynamoFeed implements Feed {
@@ -26,7 +26,7 @@ public final class DynamoFeed implements Feed {
     public int partitions() {
         try {
             return positions.partitions();
-        } catch (ResourceNotFoundException e) {
+        } catch (MissingTableException e) {
             throw new FeedMissingException(table, e);
         }
     }

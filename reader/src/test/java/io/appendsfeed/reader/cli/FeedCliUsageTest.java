@@ -76,12 +76,13 @@ class FeedCliUsageTest {
     }
 
     @Test
-    void unreachable_endpoint_exits_1_and_says_what_to_check() {
+    void unreachable_endpoint_exits_3_and_says_what_to_check_in_one_line() {
         feed.env.put("APPENDS_DYNAMODB_ENDPOINT", "http://127.0.0.1:1");
         CliFeed.Run r = feed.feed("epochs");
-        assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("feed epochs: DynamoDB at http://127.0.0.1:1 (from APPENDS_DYNAMODB_ENDPOINT) failed")
-                .contains("Check --endpoint / --region / --profile");
+        assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
+        assertThat(r.err().lines().toList()).singleElement().asString()
+                .startsWith("feed epochs: cannot reach DynamoDB at http://127.0.0.1:1 (from APPENDS_DYNAMODB_ENDPOINT): ")
+                .contains("check --endpoint / --region");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.appendsfeed.indexer.poller.internal;
 
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.poller.PollerConfig;
+import io.appendsfeed.model.store.MissingTableException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
@@ -29,7 +31,11 @@ public final class ShardReader {
     public ShardReader(DynamoDbClient dynamo, DynamoDbStreamsClient streams, PollerConfig config) {
         this.streams = streams;
         this.config = config;
-        this.streamArn = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().latestStreamArn();
+        try {
+            this.streamArn = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().latestStreamArn();
+        } catch (ResourceNotFoundException e) {
+            throw new MissingTableException(config.storeTable(), e);
+        }
         if (streamArn == null) {
             throw new IllegalArgumentException("table '" + config.storeTable() + "' has no stream: enable DynamoDB Streams"
                     + " on it with NEW_IMAGE or NEW_AND_OLD_IMAGES");

@@ -9,7 +9,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoredEvent;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -36,11 +35,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * loaders) how far the stream goes; if its update fails after the calf landed, the events are
  * durably in and the next append (or a read from the calves) brings the Tip up to date.
  *
- * <p>The Tip may also be left behind on purpose ({@code moveTip} false): the calf alone is the
- * append, and the Tip catches up with a later append or {@link #moveTip}. Nothing depends on the
- * Tip being current: writers race for the calves' keys, and readers that start from the Tip see a
- * shorter stream for a while, never a wrong one. This is what saves the second write of every
- * append while a source has more records waiting (see the indexer's README, "Writing an epoch").
+ * <p>Where the Tip's update fails after the calf landed, {@link #ensureTip} brings it up to the
+ * calves (a writer calls it at the end of its work, and again on a retry): the Tip may be behind for
+ * that long, never ahead, and never absent once a calf is there and a writer has finished.
  *
  * <p>A Tip that holds events (written by a Tip-first writer) is drained once, in one transaction,
  * into a calf of its own before the first calf-first append. Tip-first and calf-first writers must
@@ -55,18 +52,6 @@ public final class CalfAppender {
     private final MeteredDynamo dynamo;
     private final TipCache cache;
     private final StoreConfig config;
-    /** Streams whose Tip this appender left behind its own calves: where the Tip should be, and since when. */
-    private final Map<StreamName, Lag> lagging = new ConcurrentHashMap<>();
-
-    /**
-     * A Tip left behind.
-     *
-     * @param version the end of the last calf this appender wrote: the version the Tip should have
-     * @param calfBytes the calves' bytes the Tip should count
-     * @param since when the Tip was first left behind (since the last time it was brought up to date)
-     */
-    public record Lag(long version, long calfBytes, java.time.Instant since) {
-    }
 
     public CalfAppender(MeteredDynamo dynamo, TipCache cache, StoreConfig config) {
         this.dynamo = dynamo;
@@ -74,25 +59,22 @@ public final class CalfAppender {
         this.config = config;
     }
 
-    /** The Tip of {@code stream} this appender left behind its calves, or null when it is up to date as far as this appender knows. */
-    public Lag lag(StreamName stream) {
-        return lagging.get(stream);
-    }
-
     /**
-     * Brings a Tip this appender left behind up to the end of its last calf (one {@code UpdateItem});
-     * nothing when it is not behind.
+     * Brings the Tip of {@code stream} up to {@code version}, the end of its calves as the caller read
+     * or wrote them, when it is not known to be there (one {@code UpdateItem}, which only moves it
+     * forwards; none when the Tip is known to be there): after a Tip update that failed, or a load that
+     * found the Tip behind or absent.
      *
      * @return the capacity spent
-     * @throws SdkException from DynamoDB; the Tip stays behind, to be moved by a later call
+     * @throws SdkException from DynamoDB; the Tip stays where it is
      */
-    public Capacity moveTip(StreamName stream) {
-        Lag lag = lagging.get(stream);
-        if (lag == null) {
+    public Capacity ensureTip(StreamName stream, long version) {
+        TipState tip = cache.get(stream);
+        if (tip != null && tip.version() >= version) {
             return Capacity.NONE;
         }
         Capacity[] spent = {Capacity.NONE};
-        advance(stream, lag.version(), lag.calfBytes(), -1, spent);
+        advance(stream, version, tip == null ? 0 : tip.calfBytes(), -1, spent);
         return spent[0];
     }
 
@@ -104,14 +86,6 @@ public final class CalfAppender {
     }
 
     public AppendResult append(StreamName stream, long expected, List<EventData> events) {
-        return append(stream, expected, events, true);
-    }
-
-    /**
-     * @param moveTip false to leave the Tip where it is (it catches up with a later append or
-     *                {@link #moveTip}); true to move it to the end of this append
-     */
-    public AppendResult append(StreamName stream, long expected, List<EventData> events, boolean moveTip) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
@@ -144,16 +118,7 @@ public final class CalfAppender {
             // another writer holds this index: what it wrote is in its item, which the refusal returns
             return held(stream, expected, tip, e, spent[0]);
         }
-        Lag lag = lagging.get(stream);
-        long held = (lag != null ? lag.calfBytes() : tip == null ? 0 : tip.calfBytes()) + calfBytes;
-        if (!moveTip) {
-            lagging.put(stream, new Lag(next, held, lag != null ? lag.since() : config.clock().instant()));
-            if (tip == null) {
-                // no Tip yet: remember that, so that the next append does not read it again
-                cache.put(stream, new TipState(0, null, 0, 0, 0, null));
-            }
-            return new AppendResult.Written(next, tip == null ? null : tip.etag(), false, spent[0]);
-        }
+        long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
         AppendResult withdrawn = advance(stream, next, held, expected, spent);
         return withdrawn != null ? withdrawn : new AppendResult.Written(next, cachedEtag(stream), false, spent[0]);
     }
@@ -180,7 +145,6 @@ public final class CalfAppender {
                         TipState known = tip != null ? tip : new TipState(0, null, 0, 0, 0, null);
                         cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
                                 known.calfBytes() + size, known.item()));
-                        lagging.computeIfPresent(stream, (k, lag) -> new Lag(lag.version(), lag.calfBytes() + size, lag.since()));
                         return new AppendResult.Conflict(Items.next(stream, item), null, spent, found);
                     }
                 }
@@ -208,12 +172,10 @@ public final class CalfAppender {
         try {
             spent[0] = spent[0].plus(dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag)).capacity());
             cache.put(stream, new TipState(next, etag, 0, 0, held, null));
-            lagging.remove(stream);
         } catch (ConditionalCheckFailedException e) {
             // another writer moved the Tip on already; the events above are in either way, unless it
             // was a Tip-first writer whose events in the Tip hold the same indexes as ours
             TipState now = e.hasItem() && !e.item().isEmpty() ? TipState.of(stream, e.item()) : null;
-            lagging.remove(stream); // the Tip is at or past where this appender would move it
             if (expected >= 0 && now != null && now.eventCount() > 0 && now.version() > expected
                     && now.version() - now.eventCount() < next) {
                 cache.remove(stream);
@@ -225,14 +187,12 @@ public final class CalfAppender {
                 cache.remove(stream);
             }
         } catch (SdkException e) {
-            cache.remove(stream);
-            lagging.merge(stream, new Lag(next, held, config.clock().instant()),
-                    (was, now) -> new Lag(Math.max(was.version(), now.version()), Math.max(was.calfBytes(), now.calfBytes()), was.since()));
+            cache.remove(stream); // not known to be there: ensureTip moves it
             if (expected < 0) {
                 throw e;
             }
-            log.warn("{}: events {}..{} are in their own item, but moving the Tip to version {} failed ({}); the next"
-                    + " append brings it up to date", stream, expected, next - 1, next, e.toString());
+            log.warn("{}: events {}..{} are in their own item, but moving the Tip to version {} failed ({}); the writer"
+                    + " brings it up to date (ensureTip)", stream, expected, next - 1, next, e.toString());
         }
         return null;
     }

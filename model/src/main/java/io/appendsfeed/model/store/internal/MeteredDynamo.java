@@ -5,6 +5,7 @@ import io.appendsfeed.model.store.CapacityMeter;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import io.appendsfeed.model.store.MissingTableException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -29,8 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * write whose condition failed, so such calls count as zero here; the meter is told of them with
  * {@link CapacityMeter#refused}.
  *
- * <p>With a {@link DirectPutItem}, a {@code PutItem} goes that way first and through the SDK client
- * only when the shortcut does not complete it; the meter is told the same either way.
+ * <p>Every call goes through the caller's {@link DynamoDbClient}, so that its settings (endpoint
+ * rules such as FIPS, HTTP client and proxy, interceptors, retries, metrics) hold for each one.
  */
 public final class MeteredDynamo {
 
@@ -41,16 +43,9 @@ public final class MeteredDynamo {
     private final String table;
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
-    /** The hot path's {@code PutItem} without the SDK's pipeline, or null: see {@link DirectPutItem}. */
-    private final DirectPutItem direct;
 
     public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter) {
-        this(dynamo, table, meter, null);
-    }
-
-    public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter, DirectPutItem direct) {
         this.dynamo = dynamo;
-        this.direct = direct;
         this.table = table;
         this.meter = meter;
         this.rcc = meter == CapacityMeter.NONE ? ReturnConsumedCapacity.NONE : ReturnConsumedCapacity.TOTAL;
@@ -66,11 +61,7 @@ public final class MeteredDynamo {
     }
 
     public Metered<PutItemResponse> putItem(PutItemRequest.Builder b) {
-        return call("PutItem", () -> {
-                    PutItemRequest request = b.tableName(table).returnConsumedCapacity(rcc).build();
-                    PutItemResponse r = direct == null ? null : direct.putItem(request);
-                    return r != null ? r : dynamo.putItem(request);
-                },
+        return call("PutItem", () -> dynamo.putItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
                 r -> List.of(nonNull(r.consumedCapacity())), true);
     }
 
@@ -102,6 +93,8 @@ public final class MeteredDynamo {
         } catch (ConditionalCheckFailedException e) {
             meter.refused(op, table);
             throw e;
+        } catch (ResourceNotFoundException e) {
+            throw new MissingTableException(table, e);
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons()
                     && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {

@@ -106,7 +106,7 @@ public final class ContentionBench {
             CapacityTally tally = new CapacityTally();
             tallies.add(tally);
             // over HTTP each indexer has a client of its own, as DynamoClients builds it, as a Lambda's is: so its
-            // writes go the way they go in a Lambda (the direct PutItem), metered by the store client's meter
+            // writes go the way they go in a Lambda, metered by the store client's meter
             DynamoDbClient c = local.transport() == LocalDynamo.Transport.HTTP
                     ? DynamoClients.dynamoDb(DynamoClients.Settings.local(proxy != null ? proxy.endpoint() : local.endpoint()))
                     : local.dynamo();
@@ -174,9 +174,7 @@ public final class ContentionBench {
     }
 
     /**
-     * Each batch as a Lambda of the deploy template ingests it: a full batch says more records are
-     * waiting (the template's {@code APPENDS_BATCH_SIZE}), so the epoch's Tip may lag its calves
-     * within {@code tipLag}; a shard's last batch, short, brings it up to date.
+     * Each batch as a Lambda of the deploy template ingests it: the calf, then the epoch's Tip.
      *
      * @return {conflicts, redeliveries, the most conflicts of one delivery}
      */
@@ -187,7 +185,7 @@ public final class ContentionBench {
         for (List<ChangeRecord> batch : batches) {
             List<ChangeRecord> left = batch;
             for (int delivery = 1; ; delivery++) {
-                BatchOutcome o = indexer.ingest(left, null, left.size() >= batchSize);
+                BatchOutcome o = indexer.ingest(left, null);
                 long these = o.partitions().stream().mapToLong(PartitionOutcome::conflicts).sum();
                 conflicts += these;
                 most = Math.max(most, these);

@@ -150,8 +150,7 @@ public final class HandlerDriver {
         LambdaSettings settings = LambdaSettings.from(System::getenv);
         if (args[0].equals("metered")) {
             // what the handlers' LambdaSettings constructor builds (EMF metrics on stdout, the store table checked), its store
-            // clients telling a meter of every call: a metering wrapper around the client would turn off, and not
-            // see, the direct PutItem that the handler Lambda runs makes (model README, "The direct PutItem")
+            // clients telling a meter of every call
             metered = new CallMeter();
             indexer = Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
                     settings.config().toBuilder().metrics(new EmfMetrics()).meter(metered).build());

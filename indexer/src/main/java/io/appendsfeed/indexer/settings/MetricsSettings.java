@@ -1,0 +1,102 @@
+package io.appendsfeed.indexer.settings;
+
+import io.appendsfeed.model.metrics.EmfMetrics;
+import io.appendsfeed.model.metrics.Metrics;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout), read in this one place
+ * from variables. Each setting has our name and AWS Lambda Powertools' name, so a function configured
+ * for Powertools needs nothing more; ours wins when both are set (and {@code feed kcl}'s options
+ * stand in for ours).
+ *
+ * <table>
+ * <tr><th>ours</th><th>Powertools'</th><th>meaning</th></tr>
+ * <tr><td>{@code APPENDS_METRICS}</td><td>{@code POWERTOOLS_METRICS_DISABLED}</td><td>{@code off} (ours) or
+ * {@code true} (Powertools') writes no metrics; default on</td></tr>
+ * <tr><td>{@code APPENDS_METRICS_NAMESPACE}</td><td>{@code POWERTOOLS_METRICS_NAMESPACE}</td><td>the CloudWatch
+ * namespace (default {@value EmfMetrics#NAMESPACE})</td></tr>
+ * <tr><td>{@code APPENDS_SERVICE_NAME}</td><td>{@code POWERTOOLS_SERVICE_NAME}</td><td>adds a {@code service}
+ * dimension with this value to every figure (default: none)</td></tr>
+ * </table>
+ *
+ * @param enabled false: {@link Metrics#NONE}
+ * @param namespace the CloudWatch namespace
+ * @param service the {@code service} dimension's value, null for none
+ */
+public record MetricsSettings(boolean enabled, String namespace, String service) {
+
+    public static final String METRICS = "APPENDS_METRICS";
+    public static final String NAMESPACE = "APPENDS_METRICS_NAMESPACE";
+    public static final String SERVICE_NAME = "APPENDS_SERVICE_NAME";
+    public static final String POWERTOOLS_DISABLED = "POWERTOOLS_METRICS_DISABLED";
+    public static final String POWERTOOLS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE";
+    public static final String POWERTOOLS_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME";
+    /** The dimension {@code POWERTOOLS_SERVICE_NAME} adds, named as Powertools names it. */
+    public static final String SERVICE_DIMENSION = "service";
+
+    /** EMF lines in namespace {@value EmfMetrics#NAMESPACE}, no service dimension. */
+    public static final MetricsSettings DEFAULT = new MetricsSettings(true, EmfMetrics.NAMESPACE, null);
+
+    public MetricsSettings {
+        if (namespace == null || namespace.isBlank()) {
+            throw new IllegalArgumentException("namespace must be non-empty");
+        }
+        if (service != null && service.isBlank()) {
+            service = null;
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the variable whose value is not one it takes */
+    public static MetricsSettings from(Function<String, String> env) {
+        String ours = blankToNull(env.apply(METRICS));
+        boolean enabled;
+        if (ours != null) {
+            enabled = switch (ours.toLowerCase(Locale.ROOT)) {
+                case "on", "true", "emf" -> true;
+                case "off", "false", "none" -> false;
+                default -> throw new IllegalArgumentException(METRICS + " is '" + ours + "': give on or off");
+            };
+        } else {
+            String disabled = blankToNull(env.apply(POWERTOOLS_DISABLED));
+            if (disabled == null) {
+                enabled = true;
+            } else {
+                enabled = switch (disabled.toLowerCase(Locale.ROOT)) {
+                    case "true", "1" -> false;
+                    case "false", "0" -> true;
+                    default -> throw new IllegalArgumentException(POWERTOOLS_DISABLED + " is '" + disabled + "': give true or false");
+                };
+            }
+        }
+        String namespace = first(env, NAMESPACE, POWERTOOLS_NAMESPACE);
+        return new MetricsSettings(enabled, namespace != null ? namespace : EmfMetrics.NAMESPACE,
+                first(env, SERVICE_NAME, POWERTOOLS_SERVICE_NAME));
+    }
+
+    /** EMF lines on stdout as these settings say, or {@link Metrics#NONE} when disabled. */
+    public Metrics metrics() {
+        return enabled ? new EmfMetrics(namespace, dimensions()) : Metrics.NONE;
+    }
+
+    /** The same, with the lines going to {@code out}. */
+    public Metrics metrics(PrintStream out) {
+        return enabled ? new EmfMetrics(out, namespace, dimensions()) : Metrics.NONE;
+    }
+
+    private Map<String, String> dimensions() {
+        return service == null ? Map.of() : Map.of(SERVICE_DIMENSION, service);
+    }
+
+    private static String first(Function<String, String> env, String ours, String powertools) {
+        String v = blankToNull(env.apply(ours));
+        return v != null ? v : blankToNull(env.apply(powertools));
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}
