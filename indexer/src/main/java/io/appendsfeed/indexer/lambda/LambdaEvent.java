@@ -46,15 +46,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <p><b>Why Jackson.</b> This replaced a hand-written scanner (1,100 lines) that stepped over bodies
  * without tokenizing them. Reading a batch and parsing its records, measured by {@code LambdaEventBench}
  * (equinox-js-like Tips of 16 KB of JSON, 56 events each; thread CPU time, median of five runs, on this
- * machine: 2 cores shared with other builds, JDK 17, SerialGC as Lambda runs it), scanner against this
- * reader: with C1 only, as the template runs it, 1.2 against 7.7 ms a batch of 100 records and 3.8
- * against 23 to 25 ms a batch of 300 (the Lambda runtime decoding the event into {@code aws-lambda-java-events}
- * types, as a {@code RequestHandler} gets it: 10 and 30 to 33 ms); with C2, 0.7 against 3.3 to 4.4 ms and
- * 2.3 against 10 to 16 ms. Duplicate detection is about a fifth of Jackson's time, kept because it covers
- * every object.
- * So Jackson adds 4 to 7 ms to a batch of 100, about the batch's one DynamoDB write (a 5 to 10 ms round
- * trip). That buys a parser we do not own, strict where the scanner was not (it indexed invalid UTF-8 as
- * replacement characters, and both arrays of an event with two {@code Records}), in 430 lines for 1,100.
+ * machine: 2 cores shared with other builds, JDK 17, SerialGC as Lambda runs it), with C1 only, as the
+ * template runs it: 6.3 ms a batch of 100 records and 19 ms a batch of 300, against 1.2 and 3.8 ms for
+ * the scanner (measured on the same events before it was removed) and 10 and 31 ms for the Lambda
+ * runtime's decoding into {@code aws-lambda-java-events} types, as a {@code RequestHandler} gets the
+ * event; with C2, 2.8 and 8.5 ms, against 0.7 and 2.3 (scanner) and 4.6 and 13 ms (runtime). Duplicate
+ * detection is about a fifth of Jackson's time, kept because it covers every object. So Jackson adds
+ * 2 to 5 ms to a batch of 100, less than the batch's one DynamoDB write (a 5 to 10 ms round trip). That
+ * buys a parser we do not own, strict where the scanner was not (it indexed invalid UTF-8 as
+ * replacement characters, and both arrays of an event with two {@code Records}), in 410 lines for 1,100.
  *
  * @param records the records, up to the first without a sequence number
  * @param unidentified that record, or null when every record has one
