@@ -2,40 +2,53 @@ package io.appendsfeed.indexer.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
+import io.appendsfeed.model.DynamoClients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The Lambda function the template deploys: subscribe it to the store table's stream with
- * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@code RequestStreamHandler}),
- * taking of each record only what the indexer needs, and answers with the batch item failures; it
- * does what {@link IndexerHandler} does with the runtime's {@code DynamodbEvent}, for a fraction of the
- * cost per record. The runtime would otherwise decode every event body and unfold of every Tip image
- * into maps before the handler ran: at 1,000 records of equinox-js Tips, about five times the
- * handler's own work (samples/BENCHMARKS.md, "Indexer profile", sixth round).
+ * The Lambda indexer, the one the template deploys: subscribe it to the store table's stream with
+ * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@code RequestStreamHandler},
+ * {@link LambdaEvent}), taking of each record only what the indexer needs, rather than have the runtime
+ * decode every event body and unfold of every Tip into maps before the handler runs (at 1,000 records of
+ * equinox-js Tips, about five times the handler's own work: samples/BENCHMARKS.md, "Indexer profile").
  *
- * <p>Each invocation ingests the batch and reports, as the one batch item failure, the first record
- * not durably in the feed, so that Lambda retries from there (and bisects, or sends it to the
- * on-failure destination, as the event source mapping says). A record without a sequence number is
- * reported with an empty identifier after the records before it are in (see {@link IndexerHandler}).
- * Input that is not a DynamoDB stream event fails the invocation with an
- * {@link IllegalArgumentException} saying what is wrong, before anything is written.
+ * <p>Each invocation ingests the batch and reports, as the one batch item failure, the first record not
+ * durably in the feed, so that Lambda retries from there (and bisects, or sends it to the on-failure
+ * destination, as the event source mapping says): a record the indexer rejects as not of the store's
+ * format is reported so. A record without a sequence number (which Lambda never sends for a DynamoDB
+ * stream) is reported once the records before it are in, with an empty identifier, since it has none:
+ * Lambda treats that as a failure of the batch, retries it (the records already in the feed are dropped
+ * as duplicates), bisecting until the record is alone, then sends its range to the on-failure
+ * destination. Input that is not a DynamoDB stream event as Lambda writes it fails the invocation with an
+ * {@link IllegalArgumentException} naming the record and what is wrong, before anything is written (see
+ * {@link LambdaEvent}).
  *
- * <p>Settings: {@link LambdaSettings}. Logging and metrics as {@link IndexerHandler}'s: the MDC holds
- * {@value IndexerHandler#REQUEST_ID} while a batch is handled, and each batch writes one CloudWatch
- * Embedded Metric Format line to stdout.
+ * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID} (the invocation's request id), so log
+ * lines and the batch's metrics line carry it. By default each batch writes one CloudWatch Embedded
+ * Metric Format line to stdout (figures in {@link io.appendsfeed.indexer.IndexerMetrics}; namespace and
+ * on/off as {@link LambdaSettings} say), which CloudWatch Logs turns into metrics with no call from the
+ * function and no permission. Settings: {@link LambdaSettings}.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
 
+    /** The MDC key of the request id: the name Lambda's own JSON log lines give it. */
+    public static final String REQUEST_ID = "AWSRequestId";
+
+    private static final Logger log = LoggerFactory.getLogger(IndexerStreamHandler.class);
     private static final byte[] NO_FAILURE = "{\"batchItemFailures\":[]}".getBytes(StandardCharsets.UTF_8);
 
-    private final LambdaIngest ingest;
+    private final Indexer indexer;
+    private final String storeTable;
 
     /**
      * Used by Lambda: settings from the environment; the index is opened at initialisation.
@@ -49,12 +62,14 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     /**
-     * With the settings given; metrics as EMF lines on stdout.
+     * With the settings given; metrics as the settings say (EMF lines on stdout by default).
      *
      * @throws IllegalArgumentException when the settings name no store table
+     * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(LambdaSettings settings) {
-        this.ingest = LambdaIngest.of(settings);
+        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.config().toBuilder().metrics(settings.metrics().metrics()).build()),
+                requireStoreTable(settings), settings.batchSize());
     }
 
     /**
@@ -66,13 +81,18 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(Indexer indexer, String storeTable, int batchSize) {
-        this.ingest = new LambdaIngest(indexer, storeTable, batchSize);
+        this.indexer = Objects.requireNonNull(indexer, "indexer");
+        if (batchSize < 0) {
+            throw new IllegalArgumentException("batchSize must be >= 0 (0: unknown), was " + batchSize);
+        }
+        this.storeTable = storeTable;
+        SameTableException.check(storeTable, indexer.config().indexTable());
     }
 
     /**
      * Ingests the batch the event holds and writes the response, {@code {"batchItemFailures": [...]}}.
      *
-     * @throws IllegalArgumentException when the input is not a DynamoDB stream event
+     * @throws IllegalArgumentException when the input is not a DynamoDB stream event as Lambda writes it
      * @throws SameTableException when the batch comes from the index table's own stream
      * @throws IllegalStateException when it comes from another table than the configured store table;
      *         nothing was written in any of these cases
@@ -83,22 +103,51 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
             handle(input, output);
             return;
         }
-        try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerHandler.REQUEST_ID, context.getAwsRequestId())) {
+        try (MDC.MDCCloseable ignored = MDC.putCloseable(REQUEST_ID, context.getAwsRequestId())) {
             handle(input, output);
         }
     }
 
     private void handle(InputStream input, OutputStream output) throws IOException {
-        LambdaEventReader.Event event = LambdaEventReader.read(input);
+        LambdaEvent event = LambdaEvent.read(input);
+        // one mapping's records come from one stream: the first record that names it and the last one are
+        // checked (in case another source builds events by hand), not every record
         if (event.first() != null) {
-            ingest.checkSource(event.first().eventId(), event.first().arn());
+            checkSource(event.first());
             if (event.last() != null && !event.last().arn().equals(event.first().arn())) {
-                ingest.checkSource(event.last().eventId(), event.last().arn());
+                checkSource(event.last());
             }
         }
-        String failure = ingest.ingest(event.converted(), event.delivered());
+        String failure = ingest(event);
         output.write(failure == null ? NO_FAILURE : failureJson(failure));
         output.flush();
+    }
+
+    /** Refuses a record of the index table's stream, or of another table's than the store table's. */
+    private void checkSource(LambdaEvent.Source source) {
+        SameTableException.check(source.arn(), indexer.config().indexTable());
+        if (storeTable != null && !SameTableException.tableName(source.arn()).equals(SameTableException.tableName(storeTable))) {
+            throw new IllegalStateException("record " + source.eventId() + " comes from the stream " + source.arn() + ", not from"
+                    + " the store table '" + storeTable + "' (" + LambdaSettings.STORE_TABLE + "): map the function to that table's"
+                    + " stream, or set " + LambdaSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
+        }
+    }
+
+    /**
+     * @return the batch item failure's identifier: the first record not in the feed, or "" for a record
+     *         delivered without a sequence number; null when every record is in the feed
+     */
+    private String ingest(LambdaEvent event) {
+        BatchOutcome outcome = indexer.ingest(event.records(), null);
+        if (!outcome.complete()) {
+            return outcome.firstNotIngested();
+        }
+        if (event.unidentified() != null) {
+            log.error("{}: the records before it are in the feed; it is reported as the batch item failure (an empty identifier:"
+                    + " Lambda retries the batch, bisecting, then sends its range to the on-failure destination)", event.unidentified());
+            return "";
+        }
+        return null;
     }
 
     /** {@code {"batchItemFailures":[{"itemIdentifier":"<sequence number>"}]}}, the identifier escaped as JSON. */
@@ -106,5 +155,13 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
         return ("{\"batchItemFailures\":[{\"itemIdentifier\":\""
                 + new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(identifier))
                 + "\"}]}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String requireStoreTable(LambdaSettings settings) {
+        if (settings.storeTable() == null) {
+            throw new IllegalArgumentException(LambdaSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
+                    + " the function is mapped to (the template sets it from StoreStreamArn)");
+        }
+        return settings.storeTable();
     }
 }

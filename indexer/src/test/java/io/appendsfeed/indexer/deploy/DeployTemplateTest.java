@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
@@ -16,9 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -54,25 +49,6 @@ class DeployTemplateTest {
     }
 
     @Test
-    void the_event_handler_is_a_public_request_handler_of_dynamodb_events_with_a_no_arg_constructor() throws Exception {
-        // not the template's, but there for functions built around the runtime's event types
-        Class<?> type = io.appendsfeed.indexer.lambda.IndexerHandler.class;
-        String[] handler = {type.getName(), "handleRequest"};
-
-        ParameterizedType requestHandler = Arrays.stream(type.getGenericInterfaces())
-                .filter(t -> t instanceof ParameterizedType p && p.getRawType() == RequestHandler.class)
-                .map(ParameterizedType.class::cast)
-                .findFirst().orElseThrow(() -> new AssertionError(type + " does not implement RequestHandler<I, O>"));
-        assertThat(requestHandler.getActualTypeArguments()).containsExactly((Type) DynamodbEvent.class, StreamsEventResponse.class);
-        assertThat(Modifier.isPublic(type.getModifiers())).isTrue();
-        assertThat(Modifier.isAbstract(type.getModifiers())).isFalse();
-        assertThat(Modifier.isPublic(type.getConstructor().getModifiers())).isTrue();
-
-        Method method = type.getMethod(handler[1], DynamodbEvent.class, Context.class);
-        assertThat(method.getReturnType()).isEqualTo(StreamsEventResponse.class);
-    }
-
-    @Test
     void every_runtime_offered_runs_the_java_release_the_handler_is_compiled_for() throws IOException {
         assertThat(function.path("Runtime").path("Ref").asText()).isEqualTo("Runtime");
         assertThat(template.resolve(function.path("Runtime"))).isEqualTo("java21");
@@ -80,7 +56,7 @@ class DeployTemplateTest {
             assertThat(runtime).matches("java\\d+");
             assertThat(Integer.parseInt(runtime.substring(4))).as(runtime).isGreaterThanOrEqualTo(17);
         }
-        try (InputStream in = getClass().getResourceAsStream("/io/appendsfeed/indexer/lambda/IndexerHandler.class");
+        try (InputStream in = getClass().getResourceAsStream("/io/appendsfeed/indexer/lambda/IndexerStreamHandler.class");
              DataInputStream data = new DataInputStream(in)) {
             assertThat(data.readInt()).isEqualTo(0xCAFEBABE);
             data.readUnsignedShort();

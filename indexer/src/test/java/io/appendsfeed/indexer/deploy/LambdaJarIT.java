@@ -2,7 +2,6 @@ package io.appendsfeed.indexer.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.indexer.FeedReadback;
@@ -43,9 +42,8 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
 class LambdaJarIT {
 
     static final int RECORDS = 100;
-    /** The template's handler; the second run of the cold start test runs the other one. */
+    /** The template's handler. */
     private static final String HANDLER = "io.appendsfeed.indexer.lambda.IndexerStreamHandler";
-    private static final String EVENT_HANDLER = "io.appendsfeed.indexer.lambda.IndexerHandler";
 
     /** Classes that must never be shipped: local-only, KCL, test libraries, the async HTTP stack. */
     private static final List<String> FORBIDDEN = List.of(
@@ -73,8 +71,8 @@ class LambdaJarIT {
         try (JarFile file = new JarFile(jar.toFile())) {
             file.stream().map(ZipEntry::getName).forEach(entries::add);
         }
-        assertThat(entries).contains("io/appendsfeed/indexer/lambda/IndexerHandler.class",
-                "io/appendsfeed/indexer/lambda/IndexerStreamHandler.class",
+        assertThat(entries).contains("io/appendsfeed/indexer/lambda/IndexerStreamHandler.class",
+                "io/appendsfeed/indexer/lambda/LambdaEvent.class",
                 "io/appendsfeed/model/store/StoreClient.class",
                 "io/appendsfeed/indexer/notifier/NotifierHandler.class",
                 "software/amazon/awssdk/services/sns/SnsClient.class",
@@ -125,7 +123,7 @@ class LambdaJarIT {
 
         List<String> report = new ArrayList<>();
         List<String> c1 = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
-        for (var run : List.of(Map.entry(HANDLER, c1), Map.entry(HANDLER, List.<String>of()), Map.entry(EVENT_HANDLER, c1))) {
+        for (var run : List.of(Map.entry(HANDLER, c1), Map.entry(HANDLER, List.<String>of()))) {
             List<String> flags = run.getValue();
             String freshIndex = IndexerTables.index(local);
             List<String> out = run(dir, run.getKey(), flags, store, freshIndex, local, batch, second);
@@ -154,8 +152,7 @@ class LambdaJarIT {
         Path target = main.resolve("io/appendsfeed/indexer/deploy/ColdStartMain.class");
         Files.createDirectories(target.getParent());
         Files.copy(Path.of(ColdStartMain.class.getResource("ColdStartMain.class").toURI()), target, StandardCopyOption.REPLACE_EXISTING);
-        Path serializer = Path.of(LambdaEventSerializers.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        String classPath = String.join(File.pathSeparator, lambdaJar().toString(), serializer.toString(), main.toString());
+        String classPath = String.join(File.pathSeparator, lambdaJar().toString(), main.toString());
 
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(flags);

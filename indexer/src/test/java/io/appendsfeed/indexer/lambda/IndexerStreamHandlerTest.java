@@ -141,9 +141,36 @@ class IndexerStreamHandlerTest {
         byte[] json = "{\"Records\": [{\"eventID\": \"1\", \"dynamodb\": ".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         assertThatThrownBy(() -> handler.handleRequest(new ByteArrayInputStream(json), new ByteArrayOutputStream(), null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("the Lambda event is not a DynamoDB stream event: record 1: the JSON ends early")
+                .hasMessageContaining("the Lambda event is not a DynamoDB stream event as Lambda writes it: record 1 (eventID 1):"
+                        + " Unexpected end-of-input")
                 .hasMessageContaining("Nothing was written");
         assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).isEmpty();
+    }
+
+    @Test
+    void a_second_records_array_fails_the_invocation_and_writes_nothing(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        // a decoy with spans that are not in the store, after the real records: the event is refused whole
+        String real = new String(LambdaEventTest.fixture("two-appends-and-noise.json"), java.nio.charset.StandardCharsets.UTF_8).strip();
+        String decoy = real.substring(0, real.length() - 1) + ", \"Records\": " + resource("poison-in-the-middle.json").get("Records") + "}";
+        assertThatThrownBy(() -> handler(local, index).handleRequest(new ByteArrayInputStream(decoy.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                new ByteArrayOutputStream(), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Duplicate field 'Records'")
+                .hasMessageContaining("Nothing was written");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).isEmpty();
+    }
+
+    @Test
+    void a_record_that_is_not_utf8_fails_the_invocation_naming_it_and_writes_nothing(LocalDynamo local) {
+        String index = IndexerTables.index(local);
+        byte[] json = LambdaEventTest.fixture("two-appends-and-noise.json");
+        String text = new String(json, java.nio.charset.StandardCharsets.ISO_8859_1); // one char a byte: offsets are byte offsets
+        int at = text.indexOf("Withdrawn");
+        json[at + 1] = (byte) 0xff; // in the second record's event types
+        assertThatThrownBy(() -> handler(local, index).handleRequest(new ByteArrayInputStream(json), new ByteArrayOutputStream(), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("record 2 (eventID a8f5f167f44f4964e6c998dee827110c)")
+                .hasMessageContaining("Invalid UTF-8").hasMessageContaining("Nothing was written");
+        assertThat(new FeedReadback(local.dynamo(), index, 1).streams()).as("not even the first record's span").isEmpty();
     }
 
     @Test

@@ -8,7 +8,9 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,20 +33,20 @@ import org.slf4j.BasicMdc;
 import org.slf4j.MDC;
 
 @ExtendWith(LocalDynamoExtension.class)
-class IndexerHandlerMetricsTest {
+class IndexerStreamHandlerMetricsTest {
 
     static final Instant NOW = Instant.parse("2024-11-23T08:21:00Z");
 
     @Test
-    void each_invocation_writes_one_emf_line_with_the_batch_figures_and_the_request_id(LocalDynamo local) {
+    void each_invocation_writes_one_emf_line_with_the_batch_figures_and_the_request_id(LocalDynamo local) throws IOException {
         BasicMdc.install(); // the Lambda jar's logging binding keeps an MDC; slf4j-simple, the tests' one, does not
         String index = IndexerTables.index(local);
         EmfCapture emf = new EmfCapture();
-        IndexerHandler handler = new IndexerHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index)
-                .clock(Clock.fixed(NOW, ZoneOffset.UTC)).metrics(emf.metrics()).build()));
+        IndexerStreamHandler handler = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index)
+                .clock(Clock.fixed(NOW, ZoneOffset.UTC)).metrics(emf.metrics()).build()), null, 0);
 
-        handler.handleRequest(LambdaEventJson.resource("two-appends-and-noise.json"), new RequestContext("req-1"));
-        handler.handleRequest(LambdaEventJson.resource("two-appends-and-noise.json"), new RequestContext("req-2"));
+        handle(handler, "req-1");
+        handle(handler, "req-2");
 
         List<JsonNode> lines = emf.lines();
         assertThat(lines).hasSize(2);
@@ -57,23 +59,23 @@ class IndexerHandlerMetricsTest {
         assertThat(first.get(IndexerMetrics.RECORD_AGE.name()).asLong())
                 .as("now minus the newest ApproximateCreationDateTime, 1732350004 s")
                 .isEqualTo(NOW.toEpochMilli() - 1_732_350_004_000L);
-        assertThat(first.get(IndexerHandler.REQUEST_ID).asText()).isEqualTo("req-1");
+        assertThat(first.get(IndexerStreamHandler.REQUEST_ID).asText()).isEqualTo("req-1");
         assertThat(first.has("shard")).as("Lambda does not say which shard").isFalse();
         assertThat(lines.get(1).get(IndexerMetrics.DUPLICATES.name()).asInt()).isEqualTo(3);
-        assertThat(lines.get(1).get(IndexerHandler.REQUEST_ID).asText()).isEqualTo("req-2");
-        assertThat(MDC.get(IndexerHandler.REQUEST_ID)).as("cleared after the invocation").isNull();
+        assertThat(lines.get(1).get(IndexerStreamHandler.REQUEST_ID).asText()).isEqualTo("req-2");
+        assertThat(MDC.get(IndexerStreamHandler.REQUEST_ID)).as("cleared after the invocation").isNull();
     }
 
     @Test
     void the_function_as_lambda_builds_it_writes_its_emf_line_to_stdout(LocalDynamo local) throws Exception {
         String index = IndexerTables.index(local);
-        IndexerHandler handler = new IndexerHandler(LambdaSettings.from(Map.of(LambdaSettings.INDEX_TABLE, index,
+        IndexerStreamHandler handler = new IndexerStreamHandler(LambdaSettings.from(Map.of(LambdaSettings.INDEX_TABLE, index,
                 LambdaSettings.STORE_TABLE, "store" /* the fixture's records come from table "store" */, LambdaSettings.ENDPOINT, local.endpoint().toString())::get));
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            handler.handleRequest(LambdaEventJson.resource("two-appends-and-noise.json"), new RequestContext("req-3"));
+            handle(handler, "req-3");
         } finally {
             System.setOut(stdout);
         }
@@ -88,6 +90,12 @@ class IndexerHandlerMetricsTest {
             assertThat(line.get("feed").asText()).isEqualTo(index);
             assertThat(line.get("_aws").get("CloudWatchMetrics").get(0).get("Namespace").asText()).isEqualTo(EmfMetrics.NAMESPACE);
         });
+    }
+
+    /** An invocation with the fixture's event, as the runtime makes it. */
+    private static void handle(IndexerStreamHandler handler, String requestId) throws IOException {
+        handler.handleRequest(new ByteArrayInputStream(LambdaEventTest.fixture("two-appends-and-noise.json")), new ByteArrayOutputStream(),
+                new RequestContext(requestId));
     }
 
     /** What Lambda hands the handler; only the request id matters here. */
