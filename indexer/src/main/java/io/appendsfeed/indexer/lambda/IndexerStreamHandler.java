@@ -69,22 +69,16 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      */
     public IndexerStreamHandler(LambdaSettings settings) {
         this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.config().toBuilder().metrics(settings.metrics().metrics()).build()),
-                requireStoreTable(settings), settings.batchSize());
+                requireStoreTable(settings));
     }
 
     /**
      * @param storeTable the store table whose stream the function is mapped to: records of any other
      *                   table are refused; null to accept any table but the index
-     * @param batchSize the event source mapping's {@code BatchSize} ({@link LambdaSettings#BATCH_SIZE}): a batch
-     *                  that large tells the indexer more records are waiting, so that it may leave the epochs'
-     *                  Tips behind (no longer used: every write moves the epoch Tips); 0 when unknown
      * @throws SameTableException when the store table is the index table
      */
-    public IndexerStreamHandler(Indexer indexer, String storeTable, int batchSize) {
+    public IndexerStreamHandler(Indexer indexer, String storeTable) {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
-        if (batchSize < 0) {
-            throw new IllegalArgumentException("batchSize must be >= 0 (0: unknown), was " + batchSize);
-        }
         this.storeTable = storeTable;
         SameTableException.check(storeTable, indexer.config().indexTable());
     }

@@ -43,7 +43,7 @@ class IndexerStreamHandlerMetricsTest {
         String index = IndexerTables.index(local);
         EmfCapture emf = new EmfCapture();
         IndexerStreamHandler handler = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index)
-                .clock(Clock.fixed(NOW, ZoneOffset.UTC)).metrics(emf.metrics()).build()), null, 0);
+                .clock(Clock.fixed(NOW, ZoneOffset.UTC)).metrics(emf.metrics()).build()), null);
 
         handle(handler, "req-1");
         handle(handler, "req-2");

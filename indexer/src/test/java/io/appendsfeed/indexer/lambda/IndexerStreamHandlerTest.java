@@ -118,7 +118,7 @@ class IndexerStreamHandlerTest {
         CalvingStream stream = CalvingStream.write(local, store);
         String arn = local.dynamo().describeTable(b -> b.tableName(store)).table().latestStreamArn();
         IndexerStreamHandler handler = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index).build()),
-                store, 0);
+                store);
         // as Lambda would: two batches, the second delivered twice
         assertThat(failures(handler, AwsEventJson.event(stream.firstHalf(), arn))).isEmpty();
         assertThat(failures(handler, AwsEventJson.event(stream.secondHalf(), arn))).isEmpty();
@@ -186,7 +186,7 @@ class IndexerStreamHandlerTest {
         ObjectNode fromIndex = resource("two-appends-and-noise.json");
         fromIndex.get("Records").forEach(r -> ((ObjectNode) r).put("eventSourceARN", "arn:aws:dynamodb:eu-west-1:123456789012:table/"
                 + index + "/stream/2024-11-23T08:00:00.000"));
-        IndexerStreamHandler anyTable = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index).build()), null, 0);
+        IndexerStreamHandler anyTable = new IndexerStreamHandler(Indexer.start(local.dynamo(), IndexerConfig.builder(index).build()), null);
         assertThatThrownBy(() -> failures(anyTable, fromIndex)).isInstanceOf(SameTableException.class).hasMessageContaining(index);
         ObjectNode fromElsewhere = resource("two-appends-and-noise.json");
         fromElsewhere.get("Records").forEach(r -> ((ObjectNode) r).put("eventSourceARN", "arn:aws:dynamodb:eu-west-1:123456789012:table/other/stream/x"));

@@ -33,18 +33,6 @@ class LambdaSettingsTest {
         assertThat(s.dynamo().endpoint()).contains(URI.create("http://localhost:8000"));
     }
 
-    @Test
-    void the_mappings_batch_size_says_when_more_records_are_waiting() {
-        LambdaSettings none = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index")::get);
-        assertThat(none.batchSize()).isZero();
-        assertThat(none.moreWaiting(10_000)).as("unknown batch size: never").isFalse();
-
-        LambdaSettings s = LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_BATCH_SIZE", "100")::get);
-        assertThat(s.moreWaiting(100)).isTrue();
-        assertThat(s.moreWaiting(99)).isFalse();
-        assertThatThrownBy(() -> LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", "i", "APPENDS_BATCH_SIZE", "-1")::get))
-                .hasMessageContaining("APPENDS_BATCH_SIZE").hasMessageContaining("-1");
-    }
 
     @Test
     void missing_table_and_bad_values_name_the_variable() {

@@ -18,7 +18,7 @@ class IndexerSettingsTest {
     private static final Map<String, String> ENV = Map.of("APPENDS_INDEX_TABLE", "index", "APPENDS_STORE_TABLE", "orders",
             "APPENDS_PARTITIONS", "3", "APPENDS_EPOCH_MAX_EVENTS", "5000", "APPENDS_ALLOW_GAPS", "yes",
             "APPENDS_STORE_PREDATES_FEED", "true", "APPENDS_DYNAMODB_ENDPOINT", "http://localhost:8000",
-            "APPENDS_BATCH_SIZE", "100", "APPENDS_CONFLICT_BACKOFF_MS", "10");
+            "APPENDS_CONFLICT_BACKOFF_MS", "10");
 
     @Test
     void every_deployable_reads_the_shared_settings_alike() {

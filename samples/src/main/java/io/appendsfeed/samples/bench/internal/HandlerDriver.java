@@ -48,7 +48,7 @@ public final class HandlerDriver {
         if (args[0].equals("metered")) {
             LambdaSettings settings = LambdaSettings.from(System::getenv);
             handler = new IndexerStreamHandler(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
-                    settings.config().toBuilder().metrics(new EmfMetrics()).meter(meter).build()), settings.storeTable(), 0);
+                    settings.config().toBuilder().metrics(new EmfMetrics()).meter(meter).build()), settings.storeTable());
         } else {
             handler = new IndexerStreamHandler();
         }
