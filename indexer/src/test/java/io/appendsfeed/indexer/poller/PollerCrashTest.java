@@ -53,9 +53,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * takes over once the dead one's lease expires. After the last kill a clean poller catches up, and
  * {@code feed verify} must find every stored event in the feed exactly once, in order.
  *
- * <p>Four lives by default, one per write position, lost before and after alternately, so that both
- * tables see both kinds (about half a minute on a shared 2-core machine); 8 lives cover every position
- * with both kinds. A longer soak, opt-in, with the
+ * <p>Four lives by default (about half a minute on a shared 2-core machine): the lease's write and a
+ * batch's first epoch write, each lost before and after, so that both tables see both kinds; 8 lives
+ * go round every write position. A longer soak, opt-in, with the
  * writer slowed so that DynamoDB Local keeps up: {@code mvn -B -o -pl indexer -am test -Dtest=PollerCrashTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dpoller.crash.lives=40 -Dpoller.crash.appendEveryMillis=40}.
  */
@@ -158,9 +158,8 @@ class PollerCrashTest {
                 PollerProcess.class.getName(), local.endpoint().toString(), storeTable, indexTable, Integer.toString(PARTITIONS),
                 owner, Long.toString(LEASE.toMillis())));
         if (fault) {
-            // every write position in turn, lost before and after alternately; the next round flips the kind
-            command.add(Integer.toString((n - 1) % WRITE_POSITIONS + 1));
-            command.add((n + (n - 1) / WRITE_POSITIONS) % 2 == 1 ? "before" : "after");
+            command.add(Integer.toString((n - 1) / 2 % WRITE_POSITIONS + 1));
+            command.add(n % 2 == 1 ? "before" : "after");
         }
         Path log = dir.resolve(owner + ".log");
         Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
