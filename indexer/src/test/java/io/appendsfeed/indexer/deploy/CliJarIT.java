@@ -51,7 +51,7 @@ class CliJarIT {
     void the_default_cli_jar_leaves_kcl_out_and_says_where_feed_kcl_is() throws Exception {
         Path jar = jar("cli.jar");
         List<String> entries = entries(jar);
-        assertThat(entries).contains("io/appendsfeed/indexer/cli/FeedMain.class", "io/appendsfeed/indexer/cli/FeedCli.class",
+        assertThat(entries).contains("io/appendsfeed/indexer/cli/FeedMain.class", "io/appendsfeed/reader/cli/FeedCli.class",
                 "picocli/CommandLine.class", "software/amazon/awssdk/services/s3/S3Client.class",
                 "software/amazon/awssdk/services/dynamodb/DynamoDbClient.class");
         for (String absent : List.of("software/amazon/kinesis/", "com/amazonaws/services/dynamodbv2/streamsadapter/", "org/apache/kafka/",
@@ -72,14 +72,6 @@ class CliJarIT {
         assertThat(kcl[0]).as("%s", kcl[1]).isEqualTo(2);
         assertThat(((String) kcl[1]).strip()).as("one line").doesNotContain("\n")
                 .contains("appendsfeed-indexer-<version>-kcl.jar").contains("feed poll");
-    }
-
-    @Test
-    void the_reader_jar_is_the_sdk_only() throws Exception {
-        List<String> entries = entries(jar("reader.jar"));
-        assertThat(entries).contains("io/appendsfeed/reader/FeedReader.class");
-        assertThat(entries).as("a reactor that depends on the reader gets no CLI")
-                .noneMatch(e -> e.contains("/cli/") || e.startsWith("picocli/"));
     }
 
     @Test
