@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** Test support: reads every epoch of an index back, as a reader would, and checks the feed's invariant. */
@@ -56,25 +58,29 @@ public final class FeedReadback {
         return out;
     }
 
+    /** Every span of every epoch, in feed order, with the epoch holding it. */
+    private void forEachSpan(BiConsumer<Epoch, Span> action) {
+        for (Epoch epoch : epochs()) {
+            for (EpochEvent e : epoch.events()) {
+                if (e instanceof EpochEvent.Ingested i) {
+                    i.add().forEach(s -> action.accept(epoch, s));
+                    i.app().forEach(s -> action.accept(epoch, s));
+                }
+            }
+        }
+    }
+
     /** Every stream's events as the feed holds them, in feed order: index → type, one entry per event. */
     public Map<StreamName, List<String>> streams() {
         Map<StreamName, List<String>> feed = new LinkedHashMap<>();
         Map<StreamName, Long> firstIndex = new LinkedHashMap<>();
-        for (Epoch epoch : epochs()) {
-            for (EpochEvent e : epoch.events()) {
-                if (e instanceof EpochEvent.Ingested i) {
-                    List<Span> spans = new ArrayList<>(i.add());
-                    spans.addAll(i.app());
-                    for (Span s : spans) {
-                        List<String> types = feed.computeIfAbsent(s.stream(), x -> new ArrayList<>());
-                        long first = firstIndex.computeIfAbsent(s.stream(), x -> s.index());
-                        assertThat(s.index()).as("%s: span %s must continue exactly where the feed is (no gap, no duplicate)", s.stream(), s)
-                                .isEqualTo(first + types.size());
-                        types.addAll(s.types());
-                    }
-                }
-            }
-        }
+        forEachSpan((epoch, s) -> {
+            List<String> types = feed.computeIfAbsent(s.stream(), x -> new ArrayList<>());
+            long first = firstIndex.computeIfAbsent(s.stream(), x -> s.index());
+            assertThat(s.index()).as("%s: span %s must continue exactly where the feed is (no gap, no duplicate)", s.stream(), s)
+                    .isEqualTo(first + types.size());
+            types.addAll(s.types());
+        });
         return feed;
     }
 
@@ -83,25 +89,17 @@ public final class FeedReadback {
      * lost upstream, or taken as they start): asserts that no event is in the feed twice and that each
      * stream's spans come in stream order.
      */
-    public Map<StreamName, java.util.TreeMap<Long, String>> eventsAllowingGaps() {
-        Map<StreamName, java.util.TreeMap<Long, String>> feed = new LinkedHashMap<>();
-        for (Epoch epoch : epochs()) {
-            for (EpochEvent e : epoch.events()) {
-                if (e instanceof EpochEvent.Ingested i) {
-                    List<Span> spans = new ArrayList<>(i.add());
-                    spans.addAll(i.app());
-                    for (Span s : spans) {
-                        java.util.TreeMap<Long, String> events = feed.computeIfAbsent(s.stream(), x -> new java.util.TreeMap<>());
-                        assertThat(events.isEmpty() || events.lastKey() < s.index())
-                                .as("%s in epoch %s repeats or reorders %s (the feed had %s)", s, epoch.epoch(), s.stream(), events.keySet())
-                                .isTrue();
-                        for (int k = 0; k < s.types().size(); k++) {
-                            events.put(s.index() + k, s.types().get(k));
-                        }
-                    }
-                }
+    public Map<StreamName, TreeMap<Long, String>> eventsAllowingGaps() {
+        Map<StreamName, TreeMap<Long, String>> feed = new LinkedHashMap<>();
+        forEachSpan((epoch, s) -> {
+            TreeMap<Long, String> events = feed.computeIfAbsent(s.stream(), x -> new TreeMap<>());
+            assertThat(events.isEmpty() || events.lastKey() < s.index())
+                    .as("%s in epoch %s repeats or reorders %s (the feed had %s)", s, epoch.epoch(), s.stream(), events.keySet())
+                    .isTrue();
+            for (int k = 0; k < s.types().size(); k++) {
+                events.put(s.index() + k, s.types().get(k));
             }
-        }
+        });
         return feed;
     }
 

@@ -16,7 +16,6 @@ import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
