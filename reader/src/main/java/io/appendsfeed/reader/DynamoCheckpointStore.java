@@ -18,7 +18,7 @@ import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Unfold;
 import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.reader.internal.CheckpointItem;
-import io.appendsfeed.reader.internal.FeedIndex;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.reader.internal.Json;
 import java.time.Clock;
 import java.time.Duration;
@@ -183,7 +183,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     /** Reads the partition count from the index, then each partition's checkpoint. */
     @Override
     public List<StoredCheckpoint> list(String group) {
-        int partitions = new FeedIndex(index).read().partitions();
+        int partitions = AppendsIndex.read(index).partitions();
         List<StoredCheckpoint> out = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             read(group, PartitionId.of(p)).ifPresent(out::add);
@@ -436,6 +436,6 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
 
     /** For {@link #list}: the index fold, exposed so callers can learn the partition count too. */
     public IndexState indexState() {
-        return new FeedIndex(index).read();
+        return AppendsIndex.read(index);
     }
 }

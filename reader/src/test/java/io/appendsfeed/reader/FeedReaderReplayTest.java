@@ -123,7 +123,7 @@ class FeedReaderReplayTest {
         assertThat(r.lag()).hasSize(2).allSatisfy(l -> {
             assertThat(l.eventsBehind()).isZero();
             assertThat(l.tail()).isEqualTo(l.committed())
-                    .isEqualTo(new io.appendsfeed.reader.internal.FeedPositions(f.index).tail(l.partition()));
+                    .isEqualTo(new io.appendsfeed.model.feed.FeedPositions(f.index).tail(l.partition()));
         });
         assertThat(lines).as("the close's metrics sample").anyMatch(l -> l.contains("\"partition\":\"1\""));
         int lastWrite = calls.lastIndexOf("write");

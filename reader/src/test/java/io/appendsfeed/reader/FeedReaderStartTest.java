@@ -6,7 +6,7 @@ import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.model.feed.FeedPositions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -70,6 +70,11 @@ public final class AppendsIndex {
         return fold(tip.get(), from -> index.readAll(STREAM, consistent ? Read.forward(from).strongly() : Read.forward(from)));
     }
 
+    /** The index as a reader sees it, eventually consistent: one partition at epoch 0 when there is none yet. */
+    public static IndexState read(StoreClient index) {
+        return load(index, false).state();
+    }
+
     /**
      * The snapshot rule, pure: the state a Tip stands for.
      *

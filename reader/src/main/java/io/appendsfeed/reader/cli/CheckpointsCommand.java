@@ -12,7 +12,7 @@ import io.appendsfeed.reader.cli.CliContext;
 import io.appendsfeed.reader.cli.Connection;
 import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.Table;
-import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.model.feed.FeedPositions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
-import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.model.feed.FeedPositions;
 import java.time.Clock;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;

@@ -12,7 +12,7 @@ import io.appendsfeed.reader.cli.internal.EpochSummary;
 import io.appendsfeed.reader.cli.internal.EpochWalk;
 import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.Table;
-import io.appendsfeed.reader.internal.FeedIndex;
+import io.appendsfeed.model.feed.AppendsIndex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,7 +42,7 @@ final class EpochsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
-            IndexState state = new FeedIndex(c.index()).read();
+            IndexState state = AppendsIndex.read(c.index());
             PartitionId only = Arguments.partition(partition, state.partitions());
             EpochWalk walk = new EpochWalk(c.index());
             List<EpochSummary> epochs = new ArrayList<>();

@@ -14,7 +14,7 @@ import io.appendsfeed.reader.cli.Connection;
 import io.appendsfeed.reader.cli.Formats;
 import io.appendsfeed.reader.cli.internal.PositionArgument;
 import io.appendsfeed.reader.cli.UsageException;
-import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.model.feed.FeedPositions;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;

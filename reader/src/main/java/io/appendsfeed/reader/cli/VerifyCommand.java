@@ -22,7 +22,7 @@ import io.appendsfeed.reader.cli.ProgressLine;
 import io.appendsfeed.reader.cli.internal.StoreVersions;
 import io.appendsfeed.reader.cli.Table;
 import io.appendsfeed.reader.cli.UsageException;
-import io.appendsfeed.reader.internal.FeedIndex;
+import io.appendsfeed.model.feed.AppendsIndex;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ final class VerifyCommand implements Callable<Integer> {
                 versions = scan.run();
                 scanTime = progress.elapsed();
             }
-            IndexState state = new FeedIndex(c.index()).read();
+            IndexState state = AppendsIndex.read(c.index());
             CoverageCheck check = new CoverageCheck(state.partitions());
             List<Problem> epochProblems = new ArrayList<>();
             AtomicLong entries = new AtomicLong();

@@ -1,5 +1,8 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.FeedPositions;
+import io.appendsfeed.model.feed.EpochPage;
+import io.appendsfeed.model.feed.EpochReader;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.StoreClient;

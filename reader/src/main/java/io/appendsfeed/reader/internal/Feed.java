@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;

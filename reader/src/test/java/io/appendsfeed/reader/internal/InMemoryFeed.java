@@ -1,5 +1,7 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.EpochRecord;
+import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;

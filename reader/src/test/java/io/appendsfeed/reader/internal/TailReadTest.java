@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.feed.EpochPage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

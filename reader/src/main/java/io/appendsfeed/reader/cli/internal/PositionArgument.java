@@ -5,7 +5,7 @@ import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.StartPosition;
-import io.appendsfeed.reader.internal.FeedPositions;
+import io.appendsfeed.model.feed.FeedPositions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 

@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.internal;
+package io.appendsfeed.model.feed;
 
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;

@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.internal;
+package io.appendsfeed.model.feed;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.appendsfeed.reader.internal;
+package io.appendsfeed.model.feed;
 
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
@@ -32,23 +32,21 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FeedPositions {
 
     private final StoreClient index;
-    private final FeedIndex feedIndex;
     /** Lengths of closed epochs, which never change. */
     private final Map<FeedStreams.EpochAddress, Long> closedLengths = new ConcurrentHashMap<>();
 
     public FeedPositions(StoreClient index) {
         this.index = index;
-        this.feedIndex = new FeedIndex(index);
     }
 
     /** The partition count recorded in the index (1 when there is no index yet). */
     public int partitions() {
-        return feedIndex.read().partitions();
+        return AppendsIndex.read(index).partitions();
     }
 
     /** The position after the last epoch event of the partition (the start of the next epoch once the active one closed). */
     public Checkpoint tail(PartitionId p) {
-        EpochId e = feedIndex.read().activeEpoch(p);
+        EpochId e = AppendsIndex.read(index).activeEpoch(p);
         while (true) {
             Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), false);
             if (tip.isEmpty()) {
