@@ -19,8 +19,8 @@ public final class LambdaInput {
 
     public enum Kind { SQS, SNS, SCHEDULED }
 
-    /** An SNS message: its id, text and string attributes. */
-    public record SnsMessage(String id, String message, Map<String, String> attributes) {}
+    /** A message of an SQS or SNS event: its id, its text and its string attributes. */
+    public record Message(String id, String body, Map<String, String> attributes) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,18 +41,32 @@ public final class LambdaInput {
         if (event.path("Records").isArray() && event.path("Records").isEmpty()) {
             return Kind.SQS; // an empty batch: nothing to do, answered as SQS
         }
-        List<String> keys = new ArrayList<>();
-        event.fieldNames().forEachRemaining(keys::add);
         throw new IllegalArgumentException("a reactor takes SQS messages, SNS notifications or EventBridge scheduled events;"
-                + " this event is none of them (its keys: " + keys + (first.isMissingNode() ? "" : ", its first record's keys: "
+                + " this event is none of them (its keys: " + names(event) + (first.isMissingNode() ? "" : ", its first record's keys: "
                 + names(first)) + ")");
     }
 
-    public static List<SnsMessage> sns(JsonNode event) {
-        List<SnsMessage> out = new ArrayList<>();
+    /** The messages of an SQS event ({@code messageId}, {@code body}, {@code messageAttributes.*.stringValue}). */
+    public static List<Message> sqs(JsonNode event) {
+        List<Message> out = new ArrayList<>();
+        for (JsonNode r : event.path("Records")) {
+            Map<String, String> attributes = new LinkedHashMap<>();
+            r.path("messageAttributes").fields().forEachRemaining(e -> {
+                if (e.getValue().path("stringValue").isTextual()) {
+                    attributes.put(e.getKey(), e.getValue().path("stringValue").asText());
+                }
+            });
+            out.add(new Message(r.path("messageId").asText(), r.path("body").asText(null), attributes));
+        }
+        return out;
+    }
+
+    /** The messages of an SNS event ({@code Sns.MessageId}, {@code Sns.Message}, {@code Sns.MessageAttributes}). */
+    public static List<Message> sns(JsonNode event) {
+        List<Message> out = new ArrayList<>();
         for (JsonNode r : event.path("Records")) {
             JsonNode sns = r.path("Sns");
-            out.add(new SnsMessage(sns.path("MessageId").asText(), sns.path("Message").asText(null), snsAttributes(sns)));
+            out.add(new Message(sns.path("MessageId").asText(), sns.path("Message").asText(null), snsAttributes(sns)));
         }
         return out;
     }
