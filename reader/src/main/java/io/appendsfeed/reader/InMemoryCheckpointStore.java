@@ -83,7 +83,8 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
     @Override
     public synchronized List<StoredCheckpoint> list(String group) {
         TreeMap<PartitionId, StoredCheckpoint> byPartition = new TreeMap<>();
-        items.forEach((k, item) -> item.checkpoint().filter(c -> k.group().equals(group)).ifPresent(c -> byPartition.put(k.partition(), c)));
+        items.forEach((k, item) -> item.checkpoint().filter(c -> k.group().equals(group))
+                .ifPresent(c -> byPartition.put(k.partition(), c)));
         return List.copyOf(byPartition.values());
     }
 

@@ -98,7 +98,8 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
     private <T> Decision<T> moved(Checkpoint to, String reason, String by, boolean revoke, Instant now,
                                   Function<StoredCheckpoint, T> result) {
         StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, by);
-        CheckpointOverride record = new CheckpointOverride(now, checkpoint.map(StoredCheckpoint::checkpoint).orElse(null), to, reason, by);
+        Checkpoint from = checkpoint.map(StoredCheckpoint::checkpoint).orElse(null);
+        CheckpointOverride record = new CheckpointOverride(now, from, to, reason, by);
         CheckpointItem written = revoke ? withCheckpoint(next).withLease(null) : withCheckpoint(next);
         return new Decision<>(written, record, result.apply(next));
     }
@@ -194,7 +195,8 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
     public static CheckpointOverride decode(String where, byte[] data) {
         JsonNode o = Json.parse(where, OVERRIDDEN, data);
         JsonNode from = o.get("from");
-        return new CheckpointOverride(Json.instant(where, o, "at"), from == null || from.isNull() ? null : new Checkpoint(from.longValue()),
-                new Checkpoint(Json.number(where, o, "to")), Json.text(where, o, "reason"), Json.text(where, o, "by"));
+        return new CheckpointOverride(Json.instant(where, o, "at"),
+                from == null || from.isNull() ? null : new Checkpoint(from.longValue()), new Checkpoint(Json.number(where, o, "to")),
+                Json.text(where, o, "reason"), Json.text(where, o, "by"));
     }
 }

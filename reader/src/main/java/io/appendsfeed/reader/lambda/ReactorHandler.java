@@ -101,9 +101,10 @@ public abstract class ReactorHandler implements RequestStreamHandler {
     @Override
     public final void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         JsonNode event = JSON.readTree(input);
-        ObjectNode response = switch (LambdaInput.kind(event)) {
-            case SQS -> sqs(LambdaInput.sqs(event), context);
-            case SNS -> summary(sns(LambdaInput.sns(event), context));
+        LambdaInput.Kind kind = LambdaInput.kind(event);
+        ObjectNode response = switch (kind) {
+            case SQS -> sqs(LambdaInput.messages(kind, event), context);
+            case SNS -> summary(sns(LambdaInput.messages(kind, event), context));
             case SCHEDULED -> summary(caughtUp(reactor.scheduled(remaining(context), context.getAwsRequestId())));
         };
         JSON.writeValue(output, response);

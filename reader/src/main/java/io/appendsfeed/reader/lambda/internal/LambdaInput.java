@@ -46,27 +46,21 @@ public final class LambdaInput {
                 + names(first)) + ")");
     }
 
-    /** The messages of an SQS event ({@code messageId}, {@code body}, {@code messageAttributes.*.stringValue}). */
-    public static List<Message> sqs(JsonNode event) {
+    /**
+     * The messages of an SQS event ({@code messageId}, {@code body}, {@code messageAttributes.*.stringValue}) or
+     * of an SNS event ({@code Sns.MessageId}, {@code Sns.Message}, {@code Sns.MessageAttributes.*.Value}).
+     */
+    public static List<Message> messages(Kind kind, JsonNode event) {
         List<Message> out = new ArrayList<>();
         for (JsonNode r : event.path("Records")) {
-            Map<String, String> attributes = new LinkedHashMap<>();
-            r.path("messageAttributes").fields().forEachRemaining(e -> {
-                if (e.getValue().path("stringValue").isTextual()) {
-                    attributes.put(e.getKey(), e.getValue().path("stringValue").asText());
-                }
-            });
-            out.add(new Message(r.path("messageId").asText(), r.path("body").asText(null), attributes));
-        }
-        return out;
-    }
-
-    /** The messages of an SNS event ({@code Sns.MessageId}, {@code Sns.Message}, {@code Sns.MessageAttributes}). */
-    public static List<Message> sns(JsonNode event) {
-        List<Message> out = new ArrayList<>();
-        for (JsonNode r : event.path("Records")) {
-            JsonNode sns = r.path("Sns");
-            out.add(new Message(sns.path("MessageId").asText(), sns.path("Message").asText(null), snsAttributes(sns)));
+            if (kind == Kind.SNS) {
+                JsonNode sns = r.path("Sns");
+                out.add(new Message(sns.path("MessageId").asText(), sns.path("Message").asText(null),
+                        attributes(sns, "MessageAttributes", "Value")));
+            } else {
+                out.add(new Message(r.path("messageId").asText(), r.path("body").asText(null),
+                        attributes(r, "messageAttributes", "stringValue")));
+            }
         }
         return out;
     }
@@ -85,7 +79,7 @@ public final class LambdaInput {
         }
         JsonNode envelope = envelope(body);
         if (envelope != null) {
-            return notification(envelope.path("Message").asText(null), snsAttributes(envelope));
+            return notification(envelope.path("Message").asText(null), attributes(envelope, "MessageAttributes", "Value"));
         }
         return FeedNotification.parseJson(body);
     }
@@ -103,12 +97,12 @@ public final class LambdaInput {
         }
     }
 
-    /** SNS's {@code MessageAttributes}: {@code {"Name": {"Type": "String", "Value": "..."}}}. */
-    private static Map<String, String> snsAttributes(JsonNode sns) {
+    /** A message's string attributes: SQS's {@code {"Name": {"stringValue": "..."}}}, SNS's {@code {"Name": {"Value": "..."}}}. */
+    private static Map<String, String> attributes(JsonNode message, String field, String value) {
         Map<String, String> out = new LinkedHashMap<>();
-        sns.path("MessageAttributes").fields().forEachRemaining(e -> {
-            if (e.getValue().has("Value")) {
-                out.put(e.getKey(), e.getValue().path("Value").asText());
+        message.path(field).fields().forEachRemaining(e -> {
+            if (e.getValue().path(value).isValueNode() && !e.getValue().path(value).isNull()) {
+                out.put(e.getKey(), e.getValue().path(value).asText());
             }
         });
         return out;
