@@ -75,6 +75,12 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
         return transact(group, partition, item -> item.overrideHeld(to, reason, lease, clock.instant()));
     }
 
+    /** Like {@link DynamoCheckpointStore#overrideIf}: only while the stored checkpoint is still {@code expected}. */
+    public OverrideResult overrideIf(String group, PartitionId partition, Optional<Checkpoint> expected, Checkpoint to, String reason,
+                                     String by) {
+        return transact(group, partition, item -> item.overrideIf(expected, to, reason, by, clock.instant()));
+    }
+
     @Override
     public synchronized List<CheckpointOverride> overrides(String group, PartitionId partition) {
         return List.copyOf(overrides.getOrDefault(new Key(group, partition), List.of()));
