@@ -12,6 +12,9 @@ import java.util.Optional;
  */
 public interface CheckpointStore {
 
+    /** Who {@link #override} records as having moved a checkpoint. */
+    String OVERRIDE_BY = "override";
+
     /**
      * The committed checkpoint, or empty when the group never committed in this partition.
      *

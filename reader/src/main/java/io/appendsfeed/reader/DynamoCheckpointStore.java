@@ -3,6 +3,7 @@ package io.appendsfeed.reader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.IndexState;
@@ -15,39 +16,36 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.StoredUnfold;
-import io.appendsfeed.model.store.Unfold;
 import io.appendsfeed.model.store.Tip;
+import io.appendsfeed.model.store.Unfold;
 import io.appendsfeed.reader.internal.CheckpointItem;
-import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.reader.internal.CheckpointItem.Decision;
 import io.appendsfeed.reader.internal.Json;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
- * Checkpoints and leases in the index table, one stream per group and partition:
- * {@code $ReaderCheckpoint-<group>_<partition>}. Its Tip's unfolds hold the checkpoint
- * ({@code Checkpoint {pos, at, by}}) and the lease ({@code Lease {owner, token, expiresAt}});
- * commits, renewals and takeovers rewrite them with unfold-only writes conditioned on the Tip's
- * etag, so the stream does not grow. Because checkpoint and lease share one item, a commit fenced
- * by a lease is refused atomically once the lease changed hands. Overrides are appended as
- * {@code Overridden {from, to, reason, at, by}} events, the checkpoint's history. Groups are listed
- * in {@code $ReaderGroups-0} ({@code Registered {group}}) when their first checkpoint stream is made,
- * and {@code Deleted {group, reason, by, at, checkpoints}} when {@link #deleteGroup} deletes one.
- * A group's live instances are the unfolds {@code Instance {owner, until}} of the Tip of
- * {@code $ReaderInstances-<group>}, rewritten (unfold-only, on the etag) by each instance's
- * heartbeat, which also drops the instances whose time ran out.
+ * Checkpoints and leases in the index table, one stream per group and partition,
+ * {@code $ReaderCheckpoint-<group>_<partition>} (its format and decisions: {@link CheckpointItem}).
+ * Every change reads the Tip, decides, and writes unfold-only (the stream does not grow) conditioned
+ * on the Tip's etag; on a conflict it reads and decides again. Because checkpoint and lease share
+ * one item, a commit fenced by a lease is refused atomically once the lease changed hands. Groups
+ * are listed in {@code $ReaderGroups-0} ({@code Registered {group}}) when their first checkpoint
+ * stream is made, and {@code Deleted {group, reason, by, at, checkpoints}} when
+ * {@link #deleteGroup} deletes one. A group's live instances are the unfolds
+ * {@code Instance {owner, until}} of the Tip of {@code $ReaderInstances-<group>}, rewritten the
+ * same way by each instance's heartbeat, which also drops the instances whose time ran out.
  */
 public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore {
 
@@ -60,8 +58,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     /** Event types of {@link #GROUPS}: a group's first checkpoint stream was made; a group was deleted. Part of the storage format. */
     static final String REGISTERED = "Registered";
     static final String DELETED = "Deleted";
-    /** Who {@link #override(String, PartitionId, Checkpoint, String)} records as having moved a checkpoint. */
-    public static final String OVERRIDE_BY = "override";
+    /** Conflicts in a row before a change gives up: only many writers on one stream get there. */
     private static final int MAX_CONFLICTS = 20;
 
     private final StoreClient index;
@@ -85,44 +82,25 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
 
     @Override
     public CommitResult commit(String group, PartitionId partition, Checkpoint to, String by, Lease fence) {
-        return mutate(group, partition, item -> {
-            if (fence != null && (item.lease().isEmpty() || !item.lease().get().token().equals(fence.token()))) {
-                return Decision.none(new CommitResult.LeaseLost(item.lease().map(Lease::owner).orElse(null)));
-            }
-            Optional<StoredCheckpoint> current = item.checkpoint();
-            if (current.isPresent() && current.get().checkpoint().compareTo(to) > 0) {
-                return Decision.none(new CommitResult.Behind(current.get()));
-            }
-            StoredCheckpoint next = new StoredCheckpoint(group, partition, to, clock.instant(), by);
-            return Decision.write(item.withCheckpoint(next), null, new CommitResult.Committed(next));
-        });
+        return transact(group, partition, item -> item.commit(to, by, fence, clock.instant()));
     }
 
     @Override
     public StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
-        checkOverride(reason, OVERRIDE_BY);
-        return mutate(group, partition, item -> moved(item, group, partition, to, reason, OVERRIDE_BY, true, next -> next));
+        return transact(group, partition, item -> item.override(to, reason, clock.instant()));
     }
 
     @Override
     public CommitResult overrideHeld(String group, PartitionId partition, Checkpoint to, String reason, Lease lease) {
-        checkOverride(reason, lease.owner());
-        return mutate(group, partition, item -> {
-            if (item.lease().isEmpty() || !item.lease().get().token().equals(lease.token())) {
-                return Decision.none(new CommitResult.LeaseLost(item.lease().map(Lease::owner).orElse(null)));
-            }
-            return moved(item, group, partition, to, reason, lease.owner(), false, CommitResult.Committed::new);
-        });
+        return transact(group, partition, item -> item.overrideHeld(to, reason, lease, clock.instant()));
     }
 
-    /** The write is conditioned on the Tip it decided on, so "still expected" holds when it lands. */
     /**
      * Like {@link #override}, but only when the stored checkpoint is still {@code expected}, and
      * recorded as made by {@code by}: so that two operators, or an operator and a reader's commit,
-     * never overwrite each other's move unseen.
+     * never overwrite each other's move unseen. The write is conditioned on the Tip it decided on.
      *
      * @param expected the checkpoint the caller saw; empty when it saw none stored
-     * @param by who moves it (an operator's name), kept in the history
      * @return {@link OverrideResult.Applied}, or {@link OverrideResult.Moved} with what is stored
      *         now, when that is not {@code expected}: then nothing was written
      * @throws IllegalArgumentException when the reason or {@code by} is blank
@@ -130,60 +108,20 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
      */
     public OverrideResult overrideIf(String group, PartitionId partition, Optional<Checkpoint> expected, Checkpoint to, String reason,
                                      String by) {
-        checkOverride(reason, by);
-        return mutate(group, partition, item -> {
-            if (!item.checkpoint().map(StoredCheckpoint::checkpoint).equals(expected)) {
-                return Decision.none(new OverrideResult.Moved(item.checkpoint()));
-            }
-            return moved(item, group, partition, to, reason, by, true, OverrideResult.Applied::new);
-        });
-    }
-
-    static void checkOverride(String reason, String by) {
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("an override needs a reason, recorded in the checkpoint's history");
-        }
-        if (by == null || by.isBlank()) {
-            throw new IllegalArgumentException("an override needs the name of who makes it, recorded in the checkpoint's history");
-        }
-    }
-
-    /** @param revoke drop the lease (an operator's move), or keep it (the holder's own start position) */
-    private <T> Decision<T> moved(CheckpointItem item, String group, PartitionId partition, Checkpoint to, String reason, String by,
-                                  boolean revoke, Function<StoredCheckpoint, T> result) {
-        Instant now = clock.instant();
-        StoredCheckpoint next = new StoredCheckpoint(group, partition, to, now, by);
-        ObjectNode o = Json.object();
-        item.checkpoint().ifPresentOrElse(c -> o.put("from", c.checkpoint().value()), () -> o.putNull("from"));
-        o.put("to", to.value()).put("reason", reason).put("at", now.toString()).put("by", by);
-        // revoked, a reader holding the partition stops and restarts from `to`
-        CheckpointItem written = revoke ? item.withCheckpoint(next).withLease(null) : item.withCheckpoint(next);
-        return Decision.write(written, new EventData(CheckpointItem.OVERRIDDEN, Json.bytes(o),
-                null, null, null, now), result.apply(next));
+        return transact(group, partition, item -> item.overrideIf(expected, to, reason, by, clock.instant()));
     }
 
     @Override
     public List<CheckpointOverride> overrides(String group, PartitionId partition) {
         StreamName stream = FeedStreams.checkpoint(group, partition);
-        List<CheckpointOverride> out = new ArrayList<>();
-        for (StoredEvent e : index.readAll(stream, Read.forward(0).strongly())) {
-            if (!e.type().equals(CheckpointItem.OVERRIDDEN)) {
-                continue;
-            }
-            JsonNode o = Json.parse(stream.value(), e.type(), e.data());
-            JsonNode from = o.get("from");
-            out.add(new CheckpointOverride(Json.instant(stream.value(), o, "at"),
-                    from == null || from.isNull() ? null : new Checkpoint(from.longValue()),
-                    new Checkpoint(Json.number(stream.value(), o, "to")), Json.text(stream.value(), o, "reason"),
-                    Json.text(stream.value(), o, "by")));
-        }
-        return out;
+        return index.readAll(stream, Read.forward(0).strongly()).stream().filter(e -> e.type().equals(CheckpointItem.OVERRIDDEN))
+                .map(e -> CheckpointItem.decode(stream.value(), e.data())).toList();
     }
 
     /** Reads the partition count from the index, then each partition's checkpoint. */
     @Override
     public List<StoredCheckpoint> list(String group) {
-        int partitions = AppendsIndex.read(index).partitions();
+        int partitions = indexState().partitions();
         List<StoredCheckpoint> out = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             read(group, PartitionId.of(p)).ifPresent(out::add);
@@ -218,11 +156,11 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
      * @throws RuntimeException from DynamoDB; what was deleted stays deleted, the record is written first
      */
     public GroupDeletion deleteGroup(String group, String reason, String by) {
-        checkOverride(reason, by);
+        CheckpointItem.checkOverride(reason, by);
         FeedStreams.checkGroup(group);
         int partitions = indexState().partitions();
         Instant now = clock.instant();
-        java.util.Map<PartitionId, Checkpoint> positions = new java.util.TreeMap<>();
+        Map<PartitionId, Checkpoint> positions = new TreeMap<>();
         List<Lease> live = new ArrayList<>();
         for (int k = 0; k < partitions; k++) {
             CheckpointItem item = load(group, PartitionId.of(k));
@@ -235,11 +173,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
         ObjectNode o = Json.object().put("group", group).put("reason", reason).put("by", by).put("at", now.toString());
         ObjectNode cs = o.putObject("checkpoints");
         positions.forEach((p, c) -> cs.put(Integer.toString(p.value()), c.value()));
-        AppendResult r = index.append(GROUPS, Expected.any(), List.of(new EventData(DELETED, Json.bytes(o), null, null, null, now)));
-        if (r instanceof AppendResult.Conflict) {
-            throw new IllegalStateException("could not record the deletion of group " + group + " in " + GROUPS
-                    + ": other writers kept changing it; nothing was deleted, try again");
-        }
+        appendToGroups(new EventData(DELETED, Json.bytes(o), null, null, null, now), "record the deletion of group " + group);
         long items = 0;
         for (int k = 0; k < partitions; k++) {
             items += deleteItems(FeedStreams.checkpoint(group, PartitionId.of(k)));
@@ -252,18 +186,14 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     public List<GroupDeletion.Deleted> deletions(String group) {
         List<GroupDeletion.Deleted> out = new ArrayList<>();
         for (StoredEvent e : index.readAll(GROUPS, Read.forward(0).strongly())) {
-            if (!e.type().equals(DELETED)) {
-                continue;
-            }
             JsonNode o = Json.parse(GROUPS.value(), e.type(), e.data());
-            if (!Json.text(GROUPS.value(), o, "group").equals(group)) {
-                continue;
+            if (e.type().equals(DELETED) && Json.text(GROUPS.value(), o, "group").equals(group)) {
+                Map<PartitionId, Checkpoint> positions = new TreeMap<>();
+                o.path("checkpoints").fields().forEachRemaining(f -> positions.put(PartitionId.of(Integer.parseInt(f.getKey())),
+                        new Checkpoint(f.getValue().longValue())));
+                out.add(new GroupDeletion.Deleted(group, positions, 0, Json.instant(GROUPS.value(), o, "at"),
+                        Json.text(GROUPS.value(), o, "by"), Json.text(GROUPS.value(), o, "reason")));
             }
-            java.util.Map<PartitionId, Checkpoint> positions = new java.util.TreeMap<>();
-            o.path("checkpoints").fields().forEachRemaining(f -> positions.put(PartitionId.of(Integer.parseInt(f.getKey())),
-                    new Checkpoint(f.getValue().longValue())));
-            out.add(new GroupDeletion.Deleted(group, positions, 0, Json.instant(GROUPS.value(), o, "at"),
-                    Json.text(GROUPS.value(), o, "by"), Json.text(GROUPS.value(), o, "reason")));
         }
         return out;
     }
@@ -273,16 +203,14 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
         DynamoDbClient dynamo = index.dynamo();
         String table = index.config().table();
         long deleted = 0;
-        java.util.Map<String, AttributeValue> start = null;
+        Map<String, AttributeValue> start = null;
         do {
-            QueryRequest.Builder q = QueryRequest.builder().tableName(table).keyConditionExpression("#p = :p")
-                    .projectionExpression("#p, #i").expressionAttributeNames(java.util.Map.of("#p", "p", "#i", "i"))
-                    .expressionAttributeValues(java.util.Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true);
-            if (start != null) {
-                q.exclusiveStartKey(start);
-            }
-            QueryResponse page = dynamo.query(q.build());
-            for (java.util.Map<String, AttributeValue> key : page.items()) {
+            Map<String, AttributeValue> from = start;
+            QueryResponse page = dynamo.query(q -> q.tableName(table).keyConditionExpression("#p = :p").projectionExpression("#p, #i")
+                    .expressionAttributeNames(Map.of("#p", "p", "#i", "i"))
+                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true)
+                    .exclusiveStartKey(from));
+            for (Map<String, AttributeValue> key : page.items()) {
                 dynamo.deleteItem(b -> b.tableName(table).key(key));
                 deleted++;
             }
@@ -293,37 +221,17 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
 
     @Override
     public Optional<Lease> tryAcquire(String group, PartitionId partition, String owner, Duration timeout) {
-        return mutate(group, partition, item -> {
-            Optional<Lease> held = item.lease();
-            Instant now = clock.instant();
-            if (held.isPresent() && !held.get().owner().equals(owner) && held.get().expiresAt().isAfter(now)) {
-                return Decision.none(Optional.<Lease>empty());
-            }
-            String token = held.isPresent() && held.get().owner().equals(owner) ? held.get().token() : UUID.randomUUID().toString();
-            Lease lease = new Lease(group, partition, owner, token, now.plus(timeout));
-            return Decision.write(item.withLease(lease), null, Optional.of(lease));
-        });
+        return transact(group, partition, item -> item.acquire(owner, timeout, clock.instant()));
     }
 
     @Override
     public Optional<Lease> renew(Lease lease, Duration timeout) {
-        return mutate(lease.group(), lease.partition(), item -> {
-            if (item.lease().isEmpty() || !item.lease().get().token().equals(lease.token())) {
-                return Decision.none(Optional.<Lease>empty());
-            }
-            Lease renewed = new Lease(lease.group(), lease.partition(), lease.owner(), lease.token(), clock.instant().plus(timeout));
-            return Decision.write(item.withLease(renewed), null, Optional.of(renewed));
-        });
+        return transact(lease.group(), lease.partition(), item -> item.renew(lease, timeout, clock.instant()));
     }
 
     @Override
     public void release(Lease lease) {
-        mutate(lease.group(), lease.partition(), item -> {
-            if (item.lease().isEmpty() || !item.lease().get().token().equals(lease.token())) {
-                return Decision.none(Boolean.FALSE);
-            }
-            return Decision.write(item.withLease(null), null, Boolean.TRUE);
-        });
+        transact(lease.group(), lease.partition(), item -> item.release(lease));
     }
 
     @Override
@@ -332,27 +240,15 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     }
 
     private CheckpointItem load(String group, PartitionId partition) {
-        StreamName stream = FeedStreams.checkpoint(group, partition);
-        return CheckpointItem.from(group, partition, index.readTip(stream, true));
-    }
-
-    private record Decision<T>(CheckpointItem next, EventData event, T result) {
-        static <T> Decision<T> none(T result) {
-            return new Decision<>(null, null, result);
-        }
-
-        static <T> Decision<T> write(CheckpointItem next, EventData event, T result) {
-            return new Decision<>(next, event, result);
-        }
+        return CheckpointItem.from(group, partition, index.readTip(FeedStreams.checkpoint(group, partition), true));
     }
 
     /** Read the Tip, decide, write conditioned on its etag; on a conflict read again and decide again. */
-    private <T> T mutate(String group, PartitionId partition, Function<CheckpointItem, Decision<T>> decide) {
+    private <T> T transact(String group, PartitionId partition, Function<CheckpointItem, Decision<T>> decide) {
         StreamName stream = FeedStreams.checkpoint(group, partition);
         for (int attempt = 1; ; attempt++) {
             Optional<Tip> tip = index.readTip(stream, true);
-            CheckpointItem item = CheckpointItem.from(group, partition, tip);
-            Decision<T> d = decide.apply(item);
+            Decision<T> d = decide.apply(CheckpointItem.from(group, partition, tip));
             if (d.next() == null) {
                 return d.result();
             }
@@ -361,9 +257,9 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             }
             // absent, not version 0: a Tip another instance created meanwhile (version 0 too: unfolds only) must conflict
             Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.absent());
-            AppendResult r = d.event() == null
+            AppendResult r = d.overridden() == null
                     ? index.writeUnfolds(stream, expected, d.next().unfolds())
-                    : index.append(stream, expected, List.of(d.event()), d.next().unfolds());
+                    : index.append(stream, expected, List.of(CheckpointItem.encode(d.overridden())), d.next().unfolds());
             if (r instanceof AppendResult.Written) {
                 return d.result();
             }
@@ -375,14 +271,16 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     }
 
     private void register(String group) {
-        if (groups().contains(group)) {
-            return;
+        if (!groups().contains(group)) {
+            appendToGroups(new EventData(REGISTERED, Json.bytes(Json.object().put("group", group)), null, null, null, null),
+                    "register group " + group);
         }
-        ObjectNode o = Json.object().put("group", group);
-        AppendResult r = index.append(GROUPS, Expected.any(), List.of(new EventData(REGISTERED, Json.bytes(o), null, null, null, null)));
-        if (r instanceof AppendResult.Conflict) {
-            throw new IllegalStateException("could not register group " + group + " in " + GROUPS
-                    + ": other writers kept changing it; nothing else was written, try again");
+    }
+
+    private void appendToGroups(EventData event, String what) {
+        if (index.append(GROUPS, Expected.any(), List.of(event)) instanceof AppendResult.Conflict) {
+            throw new IllegalStateException("could not " + what + " in " + GROUPS
+                    + ": other writers kept changing it; nothing was changed, try again");
         }
     }
 
@@ -403,10 +301,10 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             Optional<Tip> tip = index.readTip(stream, true);
             Instant now = clock.instant();
             TreeMap<String, Instant> live = new TreeMap<>();
-            List<Unfold> others = new ArrayList<>();
+            List<Unfold> unfolds = new ArrayList<>();
             for (StoredUnfold u : tip.map(Tip::unfolds).orElse(List.of())) {
                 if (!u.type().equals(INSTANCE)) {
-                    others.add(new Unfold(u.type(), u.data(), u.meta())); // a newer writer's: carried over
+                    unfolds.add(new Unfold(u.type(), u.data(), u.meta())); // a newer writer's: carried over
                     continue;
                 }
                 JsonNode o = Json.parse(stream.value(), u.type(), u.data());
@@ -420,7 +318,6 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             } else if (live.remove(owner) == null) {
                 return List.copyOf(live.keySet());
             }
-            List<Unfold> unfolds = new ArrayList<>(others);
             live.forEach((o, until) -> unfolds.add(new Unfold(INSTANCE,
                     Json.bytes(Json.object().put("owner", o).put("until", until.toString())), null)));
             Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.noStream());
@@ -434,7 +331,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
         }
     }
 
-    /** For {@link #list}: the index fold, exposed so callers can learn the partition count too. */
+    /** The index fold, so that callers learn the partition count too. */
     public IndexState indexState() {
         return AppendsIndex.read(index);
     }

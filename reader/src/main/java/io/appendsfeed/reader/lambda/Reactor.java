@@ -3,15 +3,17 @@ package io.appendsfeed.reader.lambda;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedNotification;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.reader.CatchUpResult;
 import io.appendsfeed.reader.CheckpointStore;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.PartitionLag;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.StoredCheckpoint;
 import io.appendsfeed.reader.StreamHandler;
-import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.StoreConfig;
-import io.appendsfeed.reader.lambda.internal.CatchUpRun;
 import io.appendsfeed.reader.lambda.internal.FeedTails;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,9 +88,8 @@ public final class Reactor {
                     + " StartPosition.storedOr(" + config.start() + ") to start there only when the group has no checkpoint");
         }
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true).clock(config.clock()).build());
-        DynamoCheckpointStore store = new DynamoCheckpointStore(index, config.clock());
-        this.checkpoints = store;
-        this.tails = new FeedTails(index, store);
+        this.checkpoints = new DynamoCheckpointStore(index, config.clock());
+        this.tails = new FeedTails(index);
     }
 
     public FeedReaderConfig config() {
@@ -118,8 +119,7 @@ public final class Reactor {
         List<String> problems = List.of();
         Duration backoff = FIRST_BACKOFF;
         while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
-            CatchUpRun.Result run = CatchUpRun.run(dynamo, config, handler, Set.copyOf(pending), owner(invocation),
-                    Duration.ofNanos(deadline - System.nanoTime()), shutdownTimeout());
+            Run run = run(Set.copyOf(pending), invocation, Duration.ofNanos(deadline - System.nanoTime()));
             runs++;
             problems = run.problems();
             pending.forEach(p -> reached.put(p, committed(p)));
@@ -185,13 +185,36 @@ public final class Reactor {
                     remaining, margin);
             return new ReactorOutcome(0, false, Map.of(), List.of(), List.of("no time left"), Duration.ofNanos(System.nanoTime() - start));
         }
-        CatchUpRun.Result run = CatchUpRun.run(dynamo, config, handler, behind, owner(invocation), budget, shutdownTimeout());
+        Run run = run(behind, invocation, budget);
         behind.forEach(p -> reached.put(p, committed(p)));
         ReactorOutcome outcome = new ReactorOutcome(1, run.caughtUp(), reached, List.of(), run.problems(),
                 Duration.ofNanos(System.nanoTime() - start));
         LOG.info("group {}: scheduled run of partitions {}, caught up {}{}, {} ms", config.group(), behind, run.caughtUp(),
                 run.problems().isEmpty() ? "" : ", problems " + run.problems(), outcome.took().toMillis());
         return outcome;
+    }
+
+    /**
+     * @param caughtUp every partition the run held was read to its tail, handled and committed
+     * @param problems partitions that stopped on something they cannot read, with why
+     */
+    private record Run(boolean caughtUp, List<String> problems) {}
+
+    /**
+     * A fresh reader, under this invocation's own owner name, reads the partitions (those whose leases it can
+     * take) until it has handled everything up to their tails or the budget is spent, then commits and releases.
+     * Handler calls still running when reading stops get a quarter of the margin at most; then their work is
+     * left uncommitted (delivered again).
+     *
+     * @throws RuntimeException when the index table cannot be found (the reader's start)
+     */
+    private Run run(Set<PartitionId> partitions, String invocation, Duration budget) {
+        Duration quarter = margin.dividedBy(4);
+        FeedReaderConfig.Builder b = config.toBuilder().owner(config.owner() + "/" + invocation).partitions(partitions)
+                .shutdownTimeout(config.shutdownTimeout().compareTo(quarter) < 0 ? config.shutdownTimeout() : quarter);
+        CatchUpResult r = new FeedReader(dynamo, b.build(), handler).runUntilCaughtUp(budget);
+        return new Run(r.caughtUp(), r.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
+                .map(l -> "partition " + l.partition() + ": " + l.error()).toList());
     }
 
     private boolean reads(PartitionId p) {
@@ -205,16 +228,6 @@ public final class Reactor {
 
     private static List<PartitionId> pending(Map<PartitionId, Checkpoint> target, Map<PartitionId, Checkpoint> reached) {
         return target.entrySet().stream().filter(e -> e.getValue().compareTo(reached.get(e.getKey())) > 0).map(Map.Entry::getKey).toList();
-    }
-
-    private String owner(String invocation) {
-        return config.owner() + "/" + invocation;
-    }
-
-    /** Handler calls still running when reading stops get this long; then their work is left uncommitted (delivered again). */
-    private Duration shutdownTimeout() {
-        Duration quarter = margin.dividedBy(4);
-        return config.shutdownTimeout().compareTo(quarter) < 0 ? config.shutdownTimeout() : quarter;
     }
 
     /** @return false when interrupted (the invocation is ending) */

@@ -2,29 +2,26 @@ package io.appendsfeed.reader.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.reader.lambda.internal.LambdaInput;
+import io.appendsfeed.reader.lambda.internal.LambdaInput.Message;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The base of a reactor hosted in AWS Lambda: extend it with your {@link StreamHandler} and
  * {@link FeedReaderConfig} and a public no-arg constructor, and name it as the function's handler.
- * One function takes three kinds of event:
+ * It only translates Lambda's events for the {@link Reactor}. One function takes three kinds of event:
  *
  * <ul>
  * <li><b>SQS</b> (a queue subscribed to the notifier's topic; the event source mapping with
@@ -62,11 +59,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public abstract class ReactorHandler implements RequestStreamHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReactorHandler.class);
-    /** Reads the events Lambda delivers (e.g. {@code Records}, {@code eventSourceARN}) onto aws-lambda-java-events' types. */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Reactor reactor;
 
@@ -89,7 +82,6 @@ public abstract class ReactorHandler implements RequestStreamHandler {
      *         function's role may write only the checkpoints of the group it names), or the start position is explicit
      */
     protected ReactorHandler(DynamoDbClient dynamo, ReactorSettings settings, FeedReaderConfig config, StreamHandler handler) {
-        Objects.requireNonNull(settings, "settings");
         settings.group().ifPresent(g -> {
             if (!g.equals(config.group())) {
                 throw new IllegalArgumentException("the reactor reads group '" + config.group() + "' but " + ReactorSettings.GROUP
@@ -103,89 +95,67 @@ public abstract class ReactorHandler implements RequestStreamHandler {
     /**
      * The function's entry point: SQS, SNS or a scheduled event, told apart by their shape.
      *
-     * @throws IllegalArgumentException when the event is none of them
+     * @throws IllegalArgumentException when the event is none of them, or an SNS message is not a feed notification
      * @throws ReactorNotCaughtUpException for SNS and scheduled events not done in time (Lambda retries them)
      */
     @Override
     public final void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         JsonNode event = JSON.readTree(input);
-        Object response = switch (LambdaInput.kind(event)) {
-            case SQS -> batchResponse(handleSqs(JSON.treeToValue(event, SQSEvent.class), context));
-            case SNS -> summary(handleSns(LambdaInput.sns(event), context));
-            case SCHEDULED -> summary(handleSchedule(context));
+        LambdaInput.Kind kind = LambdaInput.kind(event);
+        ObjectNode response = switch (kind) {
+            case SQS -> sqs(LambdaInput.messages(kind, event), context);
+            case SNS -> summary(sns(LambdaInput.messages(kind, event), context));
+            case SCHEDULED -> summary(caughtUp(reactor.scheduled(remaining(context), context.getAwsRequestId())));
         };
         JSON.writeValue(output, response);
     }
 
-    /** SQS messages: reads until their positions are reached; the others are returned as batch item failures. */
-    public SQSBatchResponse handleSqs(SQSEvent event, Context context) {
-        List<SQSEvent.SQSMessage> messages = event.getRecords() == null ? List.of() : event.getRecords();
-        List<Reactor.Notice> notices = new ArrayList<>();
-        Set<String> failed = new HashSet<>();
-        for (SQSEvent.SQSMessage m : messages) {
-            try {
-                notices.add(new Reactor.Notice(m.getMessageId(), LambdaInput.notification(m.getBody(), attributes(m))));
-            } catch (IllegalArgumentException e) {
-                LOG.error("group {}: SQS message {} is not a feed notification, left for the dead-letter queue: {}",
-                        reactor.config().group(), m.getMessageId(), e.getMessage());
-                failed.add(m.getMessageId());
-            }
-        }
+    /** {@code {"batchItemFailures":[{"itemIdentifier":"<message id>"}]}}: the messages not reached or not notifications. */
+    private ObjectNode sqs(List<Message> messages, Context context) {
+        Map<String, String> unreadable = new LinkedHashMap<>();
+        List<Reactor.Notice> notices = notices(messages, unreadable);
+        unreadable.forEach((id, why) -> LOG.error("group {}: SQS message {} is not a feed notification, left for the dead-letter"
+                + " queue: {}", reactor.config().group(), id, why));
+        Set<String> failed = new TreeSet<>(unreadable.keySet());
         if (!notices.isEmpty()) {
             failed.addAll(reactor.notified(notices, remaining(context), context.getAwsRequestId()).unmet());
         }
-        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-        for (SQSEvent.SQSMessage m : messages) {
-            if (failed.contains(m.getMessageId())) {
-                failures.add(new SQSBatchResponse.BatchItemFailure(m.getMessageId()));
-            }
-        }
-        return new SQSBatchResponse(failures);
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode failures = out.putArray("batchItemFailures");
+        messages.stream().map(Message::id).filter(failed::contains).forEach(id -> failures.addObject().put("itemIdentifier", id));
+        return out;
     }
 
-    /**
-     * A scheduled event: reads every partition to its tail.
-     *
-     * @throws ReactorNotCaughtUpException when it did not catch up (Lambda retries the event)
-     */
-    public ReactorOutcome handleSchedule(Context context) {
-        ReactorOutcome outcome = reactor.scheduled(remaining(context), context.getAwsRequestId());
-        if (!outcome.caughtUp()) {
-            throw new ReactorNotCaughtUpException(reactor.config().group(), outcome);
-        }
-        return outcome;
-    }
-
-    private ReactorOutcome handleSns(List<LambdaInput.SnsMessage> messages, Context context) {
-        List<Reactor.Notice> notices = new ArrayList<>();
-        List<String> unreadable = new ArrayList<>();
-        for (LambdaInput.SnsMessage m : messages) {
-            try {
-                notices.add(new Reactor.Notice(m.id(), LambdaInput.notification(m.message(), m.attributes())));
-            } catch (IllegalArgumentException e) {
-                unreadable.add("SNS message " + m.id() + " is not a feed notification: " + e.getMessage());
-            }
-        }
-        ReactorOutcome outcome = reactor.notified(notices, remaining(context), context.getAwsRequestId());
+    private ReactorOutcome sns(List<Message> messages, Context context) {
+        Map<String, String> unreadable = new LinkedHashMap<>();
+        ReactorOutcome outcome = reactor.notified(notices(messages, unreadable), remaining(context), context.getAwsRequestId());
         if (!unreadable.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", unreadable));
+            List<String> why = new ArrayList<>();
+            unreadable.forEach((id, e) -> why.add("SNS message " + id + " is not a feed notification: " + e));
+            throw new IllegalArgumentException(String.join("; ", why));
         }
-        if (!outcome.caughtUp()) {
-            throw new ReactorNotCaughtUpException(reactor.config().group(), outcome);
-        }
-        return outcome;
+        return caughtUp(outcome);
     }
 
-    private static Map<String, String> attributes(SQSEvent.SQSMessage m) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (m.getMessageAttributes() != null) {
-            m.getMessageAttributes().forEach((k, v) -> {
-                if (v != null && v.getStringValue() != null) {
-                    out.put(k, v.getStringValue());
-                }
-            });
+    /** @param unreadable gets the id of each message that is not a notification, with why */
+    private static List<Reactor.Notice> notices(List<Message> messages, Map<String, String> unreadable) {
+        List<Reactor.Notice> out = new ArrayList<>();
+        for (Message m : messages) {
+            try {
+                out.add(new Reactor.Notice(m.id(), LambdaInput.notification(m.body(), m.attributes())));
+            } catch (IllegalArgumentException e) {
+                unreadable.put(m.id(), e.getMessage());
+            }
         }
         return out;
+    }
+
+    /** @throws ReactorNotCaughtUpException when it did not catch up (Lambda retries the event) */
+    private ReactorOutcome caughtUp(ReactorOutcome outcome) {
+        if (!outcome.caughtUp()) {
+            throw new ReactorNotCaughtUpException(reactor.config().group(), outcome);
+        }
+        return outcome;
     }
 
     private static Duration remaining(Context context) {
@@ -193,17 +163,7 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         return Duration.ofMillis(context.getRemainingTimeInMillis());
     }
 
-    /** {@code {"batchItemFailures":[{"itemIdentifier":"<message id>"}]}}: the SQS partial batch response. */
-    private static ObjectNode batchResponse(SQSBatchResponse r) {
-        ObjectNode out = JSON.createObjectNode();
-        var list = out.putArray("batchItemFailures");
-        r.getBatchItemFailures().forEach(f -> list.addObject().put("itemIdentifier", f.getItemIdentifier()));
-        return out;
-    }
-
     private static ObjectNode summary(ReactorOutcome o) {
-        ObjectNode out = JSON.createObjectNode();
-        out.put("caughtUp", o.caughtUp()).put("runs", o.runs()).put("tookMillis", o.took().toMillis());
-        return out;
+        return JSON.createObjectNode().put("caughtUp", o.caughtUp()).put("runs", o.runs()).put("tookMillis", o.took().toMillis());
     }
 }

@@ -55,21 +55,13 @@ public record ReactorSettings(Optional<String> indexTable, Optional<String> stor
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(GROUP + ": " + e.getMessage(), e);
         }
-        long margin = DEFAULT_MARGIN.toMillis();
-        Optional<String> m = text(env, MARGIN_MILLIS);
-        if (m.isPresent()) {
-            try {
-                margin = Long.parseLong(m.get().replace("_", ""));
-            } catch (NumberFormatException e) {
-                margin = -1;
-            }
-            if (margin < 1) {
-                throw new IllegalArgumentException(MARGIN_MILLIS + " is '" + m.get() + "': give a positive number of"
-                        + " milliseconds (default " + DEFAULT_MARGIN.toMillis() + ")");
-            }
+        String margin = text(env, MARGIN_MILLIS).orElse(Long.toString(DEFAULT_MARGIN.toMillis()));
+        if (!margin.replace("_", "").matches("0*[1-9][0-9]{0,17}")) {
+            throw new IllegalArgumentException(MARGIN_MILLIS + " is '" + margin + "': give a positive number of"
+                    + " milliseconds (default " + DEFAULT_MARGIN.toMillis() + ")");
         }
-        return new ReactorSettings(text(env, INDEX_TABLE), text(env, STORE_TABLE), group, Duration.ofMillis(margin),
-                DynamoClients.Settings.of(env.apply(ENDPOINT), env.apply(REGION)));
+        return new ReactorSettings(text(env, INDEX_TABLE), text(env, STORE_TABLE), group,
+                Duration.ofMillis(Long.parseLong(margin.replace("_", ""))), DynamoClients.Settings.of(env.apply(ENDPOINT), env.apply(REGION)));
     }
 
     /** From the environment of this process. */

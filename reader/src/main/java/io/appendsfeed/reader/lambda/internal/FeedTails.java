@@ -1,6 +1,7 @@
 package io.appendsfeed.reader.lambda.internal;
 
 import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
@@ -10,7 +11,6 @@ import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.Tip;
-import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import java.util.List;
 import java.util.Map;
@@ -27,16 +27,14 @@ import java.util.TreeMap;
 public final class FeedTails {
 
     private final StoreClient index;
-    private final DynamoCheckpointStore checkpoints;
 
-    public FeedTails(StoreClient index, DynamoCheckpointStore checkpoints) {
+    public FeedTails(StoreClient index) {
         this.index = index;
-        this.checkpoints = checkpoints;
     }
 
     /** @throws RuntimeException when the index cannot be read */
     public Map<PartitionId, Checkpoint> read() {
-        IndexState state = checkpoints.indexState();
+        IndexState state = AppendsIndex.read(index);
         Map<PartitionId, Checkpoint> out = new TreeMap<>();
         for (int p = 0; p < state.partitions(); p++) {
             PartitionId partition = PartitionId.of(p);

@@ -19,8 +19,8 @@ public final class LambdaInput {
 
     public enum Kind { SQS, SNS, SCHEDULED }
 
-    /** An SNS message: its id, text and string attributes. */
-    public record SnsMessage(String id, String message, Map<String, String> attributes) {}
+    /** A message of an SQS or SNS event: its id, its text and its string attributes. */
+    public record Message(String id, String body, Map<String, String> attributes) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,18 +41,26 @@ public final class LambdaInput {
         if (event.path("Records").isArray() && event.path("Records").isEmpty()) {
             return Kind.SQS; // an empty batch: nothing to do, answered as SQS
         }
-        List<String> keys = new ArrayList<>();
-        event.fieldNames().forEachRemaining(keys::add);
         throw new IllegalArgumentException("a reactor takes SQS messages, SNS notifications or EventBridge scheduled events;"
-                + " this event is none of them (its keys: " + keys + (first.isMissingNode() ? "" : ", its first record's keys: "
+                + " this event is none of them (its keys: " + names(event) + (first.isMissingNode() ? "" : ", its first record's keys: "
                 + names(first)) + ")");
     }
 
-    public static List<SnsMessage> sns(JsonNode event) {
-        List<SnsMessage> out = new ArrayList<>();
+    /**
+     * The messages of an SQS event ({@code messageId}, {@code body}, {@code messageAttributes.*.stringValue}) or
+     * of an SNS event ({@code Sns.MessageId}, {@code Sns.Message}, {@code Sns.MessageAttributes.*.Value}).
+     */
+    public static List<Message> messages(Kind kind, JsonNode event) {
+        List<Message> out = new ArrayList<>();
         for (JsonNode r : event.path("Records")) {
-            JsonNode sns = r.path("Sns");
-            out.add(new SnsMessage(sns.path("MessageId").asText(), sns.path("Message").asText(null), snsAttributes(sns)));
+            if (kind == Kind.SNS) {
+                JsonNode sns = r.path("Sns");
+                out.add(new Message(sns.path("MessageId").asText(), sns.path("Message").asText(null),
+                        attributes(sns, "MessageAttributes", "Value")));
+            } else {
+                out.add(new Message(r.path("messageId").asText(), r.path("body").asText(null),
+                        attributes(r, "messageAttributes", "stringValue")));
+            }
         }
         return out;
     }
@@ -71,7 +79,7 @@ public final class LambdaInput {
         }
         JsonNode envelope = envelope(body);
         if (envelope != null) {
-            return notification(envelope.path("Message").asText(null), snsAttributes(envelope));
+            return notification(envelope.path("Message").asText(null), attributes(envelope, "MessageAttributes", "Value"));
         }
         return FeedNotification.parseJson(body);
     }
@@ -89,12 +97,12 @@ public final class LambdaInput {
         }
     }
 
-    /** SNS's {@code MessageAttributes}: {@code {"Name": {"Type": "String", "Value": "..."}}}. */
-    private static Map<String, String> snsAttributes(JsonNode sns) {
+    /** A message's string attributes: SQS's {@code {"Name": {"stringValue": "..."}}}, SNS's {@code {"Name": {"Value": "..."}}}. */
+    private static Map<String, String> attributes(JsonNode message, String field, String value) {
         Map<String, String> out = new LinkedHashMap<>();
-        sns.path("MessageAttributes").fields().forEachRemaining(e -> {
-            if (e.getValue().has("Value")) {
-                out.put(e.getKey(), e.getValue().path("Value").asText());
+        message.path(field).fields().forEachRemaining(e -> {
+            if (e.getValue().path(value).isValueNode() && !e.getValue().path(value).isNull()) {
+                out.put(e.getKey(), e.getValue().path(value).asText());
             }
         });
         return out;
