@@ -45,16 +45,6 @@ public final class StoreItems {
 
     private StoreItems() {}
 
-    /**
-     * An event's timestamp {@code t} as any implementation writes it (ISO-8601, 0 to 9 fractional
-     * digits, {@code Z} or an offset); the usual {@code Z} form is read without a formatter.
-     *
-     * @throws java.time.format.DateTimeParseException when the text is not an ISO-8601 date-time
-     */
-    public static java.time.Instant timestamp(String t) {
-        return io.appendsfeed.model.store.internal.Timestamps.parse(t);
-    }
-
     /** The item's range key {@code i}; -1 when it has none. */
     public static long rangeKey(Map<String, AttributeValue> item) {
         return Items.rangeKey(item);

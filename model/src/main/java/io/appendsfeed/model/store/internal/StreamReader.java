@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class StreamReader implements Iterator<StoredEvent> {
 
     private final MeteredDynamo dynamo;
-    private final TipCache cache;
+    private final TipState.Cache cache;
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
@@ -49,11 +49,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
      */
     static final int FIRST_PAGE_ITEMS = 1;
 
-    public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems) {
-        this(dynamo, cache, stream, read, pageItems, new ItemSizeHints(1));
-    }
-
-    public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems, ItemSizeHints hints) {
+    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, ItemSizeHints hints) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
