@@ -3,7 +3,7 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.CalfAppender;
-import io.appendsfeed.model.store.internal.ItemSizeHints;
+import io.appendsfeed.model.store.internal.StreamReader.EventsPerItem;
 import io.appendsfeed.model.store.internal.Items;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
@@ -39,8 +39,8 @@ public final class StoreClient {
     private final TipState.Cache cache;
     private final Appender appender;
     private final CalfAppender calfAppender;
-    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link ItemSizeHints}). */
-    private final ItemSizeHints itemSizeHints = new ItemSizeHints(1024);
+    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link EventsPerItem}). */
+    private final EventsPerItem itemSizeHints = new EventsPerItem(1024);
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {

@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -30,12 +31,12 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
-    private final ItemSizeHints hints;
+    private final EventsPerItem hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
     /** Items holding events, and their events, taken so far (forwards): what later pages are sized by. */
     private long itemsSeen;
     private long eventsSeen;
-    private FetchedItems items;
+    private ItemPages items;
     /** Forwards: the next index wanted; backwards: the index below which events are still wanted. */
     private long cursor;
     private long emitted;
@@ -49,7 +50,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
      */
     static final int FIRST_PAGE_ITEMS = 1;
 
-    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, ItemSizeHints hints) {
+    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, EventsPerItem hints) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
@@ -60,31 +61,18 @@ public final class StreamReader implements Iterator<StoredEvent> {
         this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
     }
 
-    /** Items in key order, fetched a page at a time; says what it holds without asking DynamoDB. */
-    interface FetchedItems extends Iterator<Map<String, AttributeValue>> {
-
-        /** {@link #next()} would return an item already fetched, without a query. */
-        boolean hasFetched();
-
-        /** Nothing more, known without a query. */
-        boolean done();
-    }
-
-    private FetchedItems forwardFrom(long from) {
+    private ItemPages forwardFrom(long from) {
         ItemPages atOrAfter = pages("#i >= :k", from, true, pageItems);
-        if (from == 0) {
+        if (from == 0 || !atOrAfter.hasNext()) {
+            return from == 0 ? atOrAfter : containing(from);
+        }
+        Map<String, AttributeValue> first = atOrAfter.next();
+        atOrAfter.pushFront(first);
+        // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
+        if (Items.rangeKey(first) == from || Items.isTip(first) && Items.firstIndex(stream, first) <= from) {
             return atOrAfter;
         }
-        if (atOrAfter.hasNext()) {
-            Map<String, AttributeValue> first = atOrAfter.next();
-            FetchedItems all = concat(one(first), atOrAfter);
-            // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
-            if (Items.rangeKey(first) == from || Items.isTip(first) && Items.firstIndex(stream, first) <= from) {
-                return all;
-            }
-            return concat(containing(from), all);
-        }
-        return containing(from);
+        return containing(from).then(atOrAfter);
     }
 
     /** One page of one item: the calf with the greatest first index below {@code from}, which may hold it. */
@@ -92,78 +80,20 @@ public final class StreamReader implements Iterator<StoredEvent> {
         return page("#i < :k", from, false, 1);
     }
 
-    /** {@code first}'s items, then {@code then}'s; {@code then} is not queried before {@code first} is done. */
-    private static FetchedItems concat(FetchedItems first, FetchedItems then) {
-        return new FetchedItems() {
-            @Override
-            public boolean hasNext() {
-                return first.hasNext() || then.hasNext();
-            }
-
-            @Override
-            public Map<String, AttributeValue> next() {
-                return first.hasNext() ? first.next() : then.next();
-            }
-
-            @Override
-            public boolean hasFetched() {
-                return first.hasFetched() || first.done() && then.hasFetched();
-            }
-
-            @Override
-            public boolean done() {
-                return first.done() && then.done();
-            }
-        };
-    }
-
-    /** An item already fetched. */
-    private static FetchedItems one(Map<String, AttributeValue> item) {
-        return new FetchedItems() {
-            private boolean taken;
-
-            @Override
-            public boolean hasNext() {
-                return !taken;
-            }
-
-            @Override
-            public Map<String, AttributeValue> next() {
-                if (taken) {
-                    throw new NoSuchElementException();
-                }
-                taken = true;
-                return item;
-            }
-
-            @Override
-            public boolean hasFetched() {
-                return !taken;
-            }
-
-            @Override
-            public boolean done() {
-                return taken;
-            }
-        };
-    }
-
-    private FetchedItems backward() {
+    private ItemPages backward() {
         long before = read.fromIndex();
         if (before >= Fields.TIP_INDEX) {
             return pages(null, 0, false, pageItems);
         }
         // the Tip may hold events below `before` while sorting above it: read it, then the calves below
-        ItemPages tip = page("#i = :k", Fields.TIP_INDEX, false, 1);
-        ItemPages calves = pages("#i < :k", before, false, pageItems);
-        return concat(tip, calves);
+        return page("#i = :k", Fields.TIP_INDEX, false, 1).then(pages("#i < :k", before, false, pageItems));
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
         if (!ascending || read.maxEvents() == Long.MAX_VALUE) {
             // every item but the Tip holds at least one event: n events need at most n + 1 items
             int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
-            return new ItemPages(dynamo, stream, range, k, ascending, items, false, read.consistent(), read.bodies());
+            return new ItemPages(dynamo, stream, range, k, ascending, () -> items, false, read.consistent(), read.bodies());
         }
         return new ItemPages(dynamo, stream, range, k, true, () -> nextPageItems(limit), false, read.consistent(), read.bodies());
     }
@@ -187,7 +117,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private ItemPages page(String range, long k, boolean ascending, int limit) {
-        return new ItemPages(dynamo, stream, range, k, ascending, limit, true, read.consistent(), read.bodies());
+        return new ItemPages(dynamo, stream, range, k, ascending, () -> limit, true, read.consistent(), read.bodies());
     }
 
     /**
@@ -257,6 +187,35 @@ public final class StreamReader implements Iterator<StoredEvent> {
             if (!events.isEmpty()) {
                 cursor = events.get(0).index();
             }
+        }
+    }
+
+    /**
+     * How many events a stream's items held, on average, when it was last read forwards: what a read
+     * of {@code n} events sizes its {@code Query} pages by. DynamoDB charges a {@code Query} for every
+     * item it returns, whole, so a page of {@code n + 1} items where each holds dozens of events (an
+     * equinox-js epoch's 48 KiB calves) reads and pays for dozens of times what was wanted. Bounded: the
+     * least recently read streams are forgotten. Thread-safe.
+     */
+    public static final class EventsPerItem {
+        private final Map<StreamName, Double> perItem;
+
+        public EventsPerItem(int capacity) {
+            this.perItem = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<StreamName, Double> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        /** 0 when the stream was not read. */
+        synchronized double get(StreamName stream) {
+            return perItem.getOrDefault(stream, 0.0);
+        }
+
+        synchronized void put(StreamName stream, double eventsPerItem) {
+            perItem.put(stream, eventsPerItem);
         }
     }
 }
