@@ -99,10 +99,7 @@ public final class CalfAppender {
         if (tip == null) {
             tip = readTip(stream, spent);
         }
-        for (int attempt = 1; tip != null && tip.eventCount() > 0; attempt++) {
-            if (tip.version() > expected || attempt > MAX_DRAIN_ATTEMPTS) {
-                break;
-            }
+        for (int attempt = 0; tip != null && tip.eventCount() > 0 && tip.version() <= expected && attempt < MAX_DRAIN_ATTEMPTS; attempt++) {
             tip = drain(stream, tip, spent);
         }
         if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
