@@ -4,7 +4,6 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.CalfAppender;
 import io.appendsfeed.model.store.internal.StreamReader.EventsPerItem;
-import io.appendsfeed.model.store.internal.Items;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
 import io.appendsfeed.model.store.internal.TipState;
@@ -176,7 +175,7 @@ public final class StoreClient {
         if (item == null) {
             return Optional.empty();
         }
-        Tip tip = Items.tip(stream, item);
+        Tip tip = StoreItems.tip(stream, item);
         cache.put(stream, TipState.of(stream, item));
         return Optional.of(tip);
     }

@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoredEvent;
 import java.util.List;
 import java.util.Map;
@@ -134,14 +135,14 @@ public final class CalfAppender {
         if (e.hasItem() && !e.item().isEmpty()) {
             try {
                 Map<String, AttributeValue> item = e.item();
-                if (!Items.isTip(item) && Items.rangeKey(item) == expected) {
-                    List<StoredEvent> found = Items.events(stream, item, true, expected, Long.MAX_VALUE);
+                if (!StoreItems.isTip(item) && StoreItems.rangeKey(item) == expected) {
+                    List<StoredEvent> found = StoreItems.events(stream, item, true, expected, Long.MAX_VALUE);
                     if (!found.isEmpty()) {
                         long size = ItemSize.item(item);
                         TipState known = tip != null ? tip : TipState.NONE;
                         cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
                                 known.calfBytes() + size, known.item()));
-                        return new AppendResult.Conflict(Items.next(stream, item), null, spent, found);
+                        return new AppendResult.Conflict(StoreItems.next(stream, item), null, spent, found);
                     }
                 }
             } catch (RuntimeException unreadable) {

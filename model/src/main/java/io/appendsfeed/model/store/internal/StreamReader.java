@@ -2,6 +2,7 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -69,7 +70,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
         Map<String, AttributeValue> first = atOrAfter.next();
         atOrAfter.pushFront(first);
         // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
-        if (Items.rangeKey(first) == from || Items.isTip(first) && Items.firstIndex(stream, first) <= from) {
+        if (StoreItems.rangeKey(first) == from || StoreItems.isTip(first) && StoreItems.firstIndex(stream, first) <= from) {
             return atOrAfter;
         }
         return containing(from).then(atOrAfter);
@@ -159,28 +160,28 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private void take(Map<String, AttributeValue> item) {
-        boolean tip = Items.isTip(item);
+        boolean tip = StoreItems.isTip(item);
         if (tip && read.bodies()) {
             cache.put(stream, TipState.of(stream, item));
         }
         if (read.direction() == Read.Direction.FORWARD) {
-            if (tip && !restarted && Items.firstIndex(stream, item) > cursor && cursor < Items.next(stream, item)) {
+            if (tip && !restarted && StoreItems.firstIndex(stream, item) > cursor && cursor < StoreItems.next(stream, item)) {
                 restarted = true; // a calf may have been made between our two queries: look again from the cursor
                 items = forwardFrom(cursor);
                 return;
             }
-            List<StoredEvent> events = Items.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
+            List<StoredEvent> events = StoreItems.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
             buffered.addAll(events);
             tipTaken = tip;
-            long held = Items.next(stream, item) - (tip ? Items.firstIndex(stream, item) : Items.rangeKey(item));
+            long held = StoreItems.next(stream, item) - (tip ? StoreItems.firstIndex(stream, item) : StoreItems.rangeKey(item));
             if (held > 0) {
                 itemsSeen++;
                 eventsSeen += held;
                 hints.put(stream, (double) eventsSeen / itemsSeen);
             }
-            cursor = Math.max(cursor, Items.next(stream, item));
+            cursor = Math.max(cursor, StoreItems.next(stream, item));
         } else {
-            List<StoredEvent> events = Items.events(stream, item, read.bodies(), 0, cursor);
+            List<StoredEvent> events = StoreItems.events(stream, item, read.bodies(), 0, cursor);
             for (int k = events.size() - 1; k >= 0; k--) {
                 buffered.add(events.get(k));
             }

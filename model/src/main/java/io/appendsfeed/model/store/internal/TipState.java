@@ -3,6 +3,7 @@ package io.appendsfeed.model.store.internal;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreFormatException;
+import io.appendsfeed.model.store.StoreItems;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,8 @@ public record TipState(long version, String etag, int eventCount, long eventByte
         for (AttributeValue v : c) {
             bytes += ItemSize.element(v);
         }
-        return new TipState(Items.next(stream, tip), Items.etag(tip), c.size(), bytes,
-                Items.number(stream, tip, Fields.B), tip);
+        return new TipState(StoreItems.next(stream, tip), StoreItems.etag(tip), c.size(), bytes,
+                StoreItems.number(stream, tip, Fields.B), tip);
     }
 
     boolean satisfies(Expected expected) {
@@ -51,7 +52,7 @@ public record TipState(long version, String etag, int eventCount, long eventByte
             return List.of();
         }
         if (v.type() != AttributeValue.Type.L) {
-            throw new StoreFormatException(stream, Items.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
+            throw new StoreFormatException(stream, StoreItems.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
         }
         return v.l();
     }
