@@ -59,8 +59,9 @@ public final class EventCodec {
 
     /**
      * A {@code t} as any writer of the format writes it: 0 to 9 fractional digits, {@code Z} or an offset
-     * ({@code +00:00} from .NET), or no offset at all (taken as UTC). About a microsecond, against a
-     * 5 ms round trip per page of events.
+     * ({@code +00:00} from .NET), or no offset at all (taken as UTC). With {@code java.time}: a few
+     * microseconds per event at most (measured on a loaded 2-core machine), against a 5 ms round trip
+     * per page of events.
      *
      * @throws DateTimeParseException when the text is not an ISO-8601 date-time
      */
