@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
@@ -90,19 +89,13 @@ public final class DynamoClients {
             return new Settings(endpoint, region, Optional.empty(), 50);
         }
 
-        /** The same, with the credentials (and, when none is given, the region) of a named profile. */
-        public Settings withProfile(String profile, Optional<Region> profileRegion) {
-            return new Settings(endpoint, region.or(() -> profileRegion), Optional.of(ProfileCredentialsProvider.create(profile)),
-                    maxConnections, connectTimeout, maxAttempts);
+        /** The same with these credentials and region. */
+        public Settings with(Optional<Region> otherRegion, Optional<AwsCredentialsProvider> otherCredentials) {
+            return new Settings(endpoint, otherRegion, otherCredentials, maxConnections, connectTimeout, maxAttempts);
         }
 
         public Settings withMaxConnections(int n) {
             return new Settings(endpoint, region, credentials, n, connectTimeout, maxAttempts);
-        }
-
-        /** The same with these credentials (and region, when given). */
-        public Settings with(Optional<Region> otherRegion, Optional<AwsCredentialsProvider> otherCredentials) {
-            return new Settings(endpoint, otherRegion, otherCredentials, maxConnections, connectTimeout, maxAttempts);
         }
 
         /**

@@ -1,7 +1,8 @@
 package io.appendsfeed.model.metrics;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,81 +96,40 @@ public final class EmfMetrics implements Metrics {
         pending.clear();
     }
 
-    /**
-     * One line, written with Jackson's streaming generator: building a tree first and printing it was
-     * 7% of a 100-record Lambda batch's CPU (samples/BENCHMARKS.md, "Indexer profile").
-     */
+    /** One line: the EMF directive, then the figures, the dimensions and the MDC entries as members (the first of a name wins). */
     private void write(Pending p, boolean withContext) {
-        java.io.StringWriter line = new java.io.StringWriter(512);
-        try (JsonGenerator g = JSON.getFactory().createGenerator(line)) {
-            g.writeStartObject();
-            g.writeObjectFieldStart("_aws");
-            g.writeNumberField("Timestamp", p.time.toEpochMilli());
-            g.writeArrayFieldStart("CloudWatchMetrics");
-            g.writeStartObject();
-            g.writeStringField("Namespace", namespace);
-            g.writeArrayFieldStart("Dimensions");
-            List<String> names = new ArrayList<>(p.dimensions.keySet());
-            strings(g, names);
-            if (names.size() > 1) {
-                strings(g, names.subList(0, names.size() - 1));
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("Metrics");
-            for (Metric m : p.values.keySet()) {
-                g.writeStartObject();
-                g.writeStringField("Name", m.name());
-                g.writeStringField("Unit", m.unit().cloudWatch());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-            g.writeEndArray();
-            g.writeEndObject();
-            java.util.Set<String> members = new java.util.HashSet<>();
-            members.add("_aws");
-            for (Map.Entry<Metric, List<Double>> e : p.values.entrySet()) {
-                String name = e.getKey().name();
-                List<Double> v = e.getValue();
-                if (members.add(name)) {
-                    if (v.size() == 1) {
-                        g.writeNumberField(name, v.get(0));
-                    } else {
-                        g.writeArrayFieldStart(name);
-                        for (Double d : v) {
-                            g.writeNumber(d);
-                        }
-                        g.writeEndArray();
-                    }
-                }
-            }
-            for (Map.Entry<String, String> d : p.dimensions.entrySet()) {
-                if (members.add(d.getKey())) {
-                    g.writeStringField(d.getKey(), d.getValue());
-                }
-            }
-            Map<String, String> context = withContext ? MDC.getCopyOfContextMap() : null;
-            if (context != null) {
-                for (Map.Entry<String, String> c : context.entrySet()) {
-                    if (c.getValue() != null && members.add(c.getKey())) {
-                        g.writeStringField(c.getKey(), c.getValue());
-                    }
-                }
-            }
-            g.writeEndObject();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
+        ObjectNode line = JSON.createObjectNode();
+        ObjectNode directive = line.putObject("_aws").put("Timestamp", p.time.toEpochMilli())
+                .putArray("CloudWatchMetrics").addObject().put("Namespace", namespace);
+        List<String> names = new ArrayList<>(p.dimensions.keySet());
+        ArrayNode sets = directive.putArray("Dimensions");
+        names.forEach(sets.addArray()::add);
+        if (names.size() > 1) {
+            names.subList(0, names.size() - 1).forEach(sets.addArray()::add);
         }
+        ArrayNode metrics = directive.putArray("Metrics");
+        p.values.forEach((m, v) -> {
+            metrics.addObject().put("Name", m.name()).put("Unit", m.unit().cloudWatch());
+            if (line.has(m.name())) {
+                return;
+            }
+            if (v.size() == 1) {
+                line.put(m.name(), v.get(0));
+            } else {
+                v.forEach(line.putArray(m.name())::add);
+            }
+        });
+        Map<String, String> members = new LinkedHashMap<>(p.dimensions);
+        Map<String, String> context = withContext ? MDC.getCopyOfContextMap() : null;
+        if (context != null) {
+            context.forEach(members::putIfAbsent);
+        }
+        members.forEach((k, v) -> {
+            if (v != null && !line.has(k)) {
+                line.put(k, v);
+            }
+        });
         (out != null ? out : System.out).println(line);
-    }
-
-    /** One dimension set: an array of names (an empty one when there are none). */
-    private static void strings(JsonGenerator g, List<String> names) throws java.io.IOException {
-        g.writeStartArray();
-        for (String n : names) {
-            g.writeString(n);
-        }
-        g.writeEndArray();
     }
 
     /** What was recorded for one set of dimensions since the last line. */

@@ -3,11 +3,9 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.CalfAppender;
-import io.appendsfeed.model.store.internal.Fields;
-import io.appendsfeed.model.store.internal.Items;
+import io.appendsfeed.model.store.internal.StreamReader.EventsPerItem;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
-import io.appendsfeed.model.store.internal.TipCache;
 import io.appendsfeed.model.store.internal.TipState;
 import io.appendsfeed.model.store.internal.TipWrites;
 import java.util.List;
@@ -18,7 +16,6 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 
 /**
  * The one client for the store format (DESIGN.md): appends with optimistic concurrency, calving,
@@ -38,18 +35,18 @@ public final class StoreClient {
     private final DynamoDbClient dynamo;
     private final StoreConfig config;
     private final MeteredDynamo metered;
-    private final TipCache cache;
+    private final TipState.Cache cache;
     private final Appender appender;
     private final CalfAppender calfAppender;
-    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link ItemSizeHints}). */
-    private final io.appendsfeed.model.store.internal.ItemSizeHints itemSizeHints = new io.appendsfeed.model.store.internal.ItemSizeHints(1024);
+    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link EventsPerItem}). */
+    private final EventsPerItem itemSizeHints = new EventsPerItem(1024);
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.config = Objects.requireNonNull(config, "config");
         this.metered = new MeteredDynamo(dynamo, config.table(), config.meter());
-        this.cache = new TipCache(config.tipCacheStreams());
+        this.cache = new TipState.Cache(config.tipCacheStreams());
         this.appender = new Appender(metered, cache, config);
         this.calfAppender = new CalfAppender(metered, cache, config);
     }
@@ -174,12 +171,11 @@ public final class StoreClient {
      * @throws StoreFormatException or {@link BodyDecodingException} when the Tip cannot be read
      */
     public Optional<Tip> readTip(StreamName stream, boolean consistent) {
-        var got = metered.getItem(GetItemRequest.builder().key(TipWrites.key(stream, Fields.TIP_INDEX)).consistentRead(consistent));
-        if (!got.response().hasItem() || got.response().item().isEmpty()) {
+        var item = TipWrites.read(metered, stream, consistent).response();
+        if (item == null) {
             return Optional.empty();
         }
-        var item = got.response().item();
-        Tip tip = Items.tip(stream, item);
+        Tip tip = StoreItems.tip(stream, item);
         cache.put(stream, TipState.of(stream, item));
         return Optional.of(tip);
     }

@@ -53,12 +53,6 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         return new Builder(table);
     }
 
-    public Builder toBuilder() {
-        return new Builder(table).tipMaxBytes(tipMaxBytes).tipMaxEvents(tipMaxEvents).compress(compress)
-                .reservedStreams(reservedStreams).queryPageItems(queryPageItems).meter(meter).clock(clock)
-                .tipCacheStreams(tipCacheStreams);
-    }
-
     public static final class Builder {
         private final String table;
         private int tipMaxBytes = TIP_MAX_BYTES;

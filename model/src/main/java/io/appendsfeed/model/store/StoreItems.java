@@ -1,17 +1,20 @@
 package io.appendsfeed.model.store;
 
 import static io.appendsfeed.model.store.internal.Fields.A;
+import static io.appendsfeed.model.store.internal.Fields.B;
 import static io.appendsfeed.model.store.internal.Fields.C;
 import static io.appendsfeed.model.store.internal.Fields.E;
 import static io.appendsfeed.model.store.internal.Fields.I;
 import static io.appendsfeed.model.store.internal.Fields.N;
 import static io.appendsfeed.model.store.internal.Fields.P;
+import static io.appendsfeed.model.store.internal.Fields.ETAG;
 import static io.appendsfeed.model.store.internal.Fields.T;
+import static io.appendsfeed.model.store.internal.Fields.U;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.ItemSize;
-import io.appendsfeed.model.store.internal.Items;
+import io.appendsfeed.model.store.internal.EventCodec;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,12 +22,11 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Raw items of the store format, and the one parser of them: what a scanned item or a Streams
- * record's new image is ({@link #parse}, {@link #parseImage}: pure, what is wrong becomes a
- * {@link StoreItem.Malformed}, never an exception), and reading an item fetched by a reader itself
- * (the feed reader gets the latest items of many streams in one {@code BatchGetItem}). The attribute
- * names and the rules (an item's k-th event has index {@code n - len(e) + k}; the Tip's range key)
- * stay in this one place.
+ * Raw items of the store format, in one place: the attribute names and the rules (an item's k-th
+ * event has index {@code n - len(c) + k}; the Tip's range key). Reading an item fetched by a reader
+ * itself ({@link #next}, {@link #events}: what is not of the format throws), and the parser of what a
+ * scanned item or a Streams record's new image is ({@link #parse}, {@link #parseImage}: pure, what is
+ * wrong becomes a {@link StoreItem.Malformed}, never an exception).
  */
 public final class StoreItems {
 
@@ -45,19 +47,122 @@ public final class StoreItems {
 
     private StoreItems() {}
 
-    /**
-     * An event's timestamp {@code t} as any implementation writes it (ISO-8601, 0 to 9 fractional
-     * digits, {@code Z} or an offset); the usual {@code Z} form is read without a formatter.
-     *
-     * @throws java.time.format.DateTimeParseException when the text is not an ISO-8601 date-time
-     */
-    public static java.time.Instant timestamp(String t) {
-        return io.appendsfeed.model.store.internal.Timestamps.parse(t);
-    }
-
     /** The item's range key {@code i}; -1 when it has none. */
     public static long rangeKey(Map<String, AttributeValue> item) {
-        return Items.rangeKey(item);
+        AttributeValue i = item.get(I);
+        return i == null || i.n() == null ? -1 : Long.parseLong(i.n());
+    }
+
+    /** Whether the item is a stream's Tip. */
+    public static boolean isTip(Map<String, AttributeValue> item) {
+        return rangeKey(item) == Fields.TIP_INDEX;
+    }
+
+    /** The index the event after the item's events gets ({@code n}). @throws StoreFormatException when unreadable */
+    public static long next(StreamName stream, Map<String, AttributeValue> item) {
+        if (item.get(N) == null) {
+            throw new StoreFormatException(stream, rangeKey(item), "it has no 'n' (N)");
+        }
+        return number(stream, item, N);
+    }
+
+    /** A whole-number attribute, 0 when absent. @throws StoreFormatException when present but not an integer of type N */
+    public static long number(StreamName stream, Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        if (v == null) {
+            return 0;
+        }
+        if (v.n() == null) {
+            throw new StoreFormatException(stream, rangeKey(item), "its '" + name + "' is not a number (N): " + v);
+        }
+        try {
+            return Long.parseLong(v.n());
+        } catch (NumberFormatException e) {
+            throw new StoreFormatException(stream, rangeKey(item), "its '" + name + "' is not an integer: " + v.n(), e);
+        }
+    }
+
+    public static String etag(Map<String, AttributeValue> item) {
+        AttributeValue v = item.get(ETAG);
+        return v == null ? null : v.s();
+    }
+
+    /** The types ({@code c}); empty when absent (an unfold-only Tip written by another implementation). */
+    private static List<String> typesOf(StreamName stream, Map<String, AttributeValue> item) {
+        AttributeValue c = item.get(C);
+        if (c == null) {
+            if (item.get(E) != null && !item.get(E).l().isEmpty()) {
+                throw new StoreFormatException(stream, rangeKey(item), "it has events 'e' but no types 'c'");
+            }
+            return List.of();
+        }
+        if (c.type() != AttributeValue.Type.L) {
+            // the SDK hands out an empty list for l() of any other type: never read that as "no events"
+            throw new StoreFormatException(stream, rangeKey(item), "its 'c' is not a list (L) of event types: " + c);
+        }
+        List<String> types = new ArrayList<>(c.l().size());
+        for (AttributeValue t : c.l()) {
+            if (t.s() == null) {
+                throw new StoreFormatException(stream, rangeKey(item), "'c' holds a non-string: " + t);
+            }
+            types.add(t.s());
+        }
+        return types;
+    }
+
+    /** The index of the item's first event ({@code n - len(c)}). @throws StoreFormatException when unreadable */
+    public static long firstIndex(StreamName stream, Map<String, AttributeValue> item) {
+        return next(stream, item) - typesOf(stream, item).size();
+    }
+
+    /**
+     * The item's events with indexes in [{@code from}, {@code until}), oldest first, bodies decoded or
+     * left out (types only, also when the item was read without {@code e}).
+     *
+     * @throws StoreFormatException or {@link BodyDecodingException} when the item cannot be read
+     */
+    public static List<StoredEvent> events(StreamName stream, Map<String, AttributeValue> item, boolean bodies,
+                                           long from, long until) {
+        long rangeKey = rangeKey(item);
+        List<String> types = typesOf(stream, item);
+        long first = next(stream, item) - types.size();
+        List<AttributeValue> entries = null;
+        if (bodies) {
+            AttributeValue e = item.get(E);
+            if (e != null && e.type() != AttributeValue.Type.L) {
+                throw new StoreFormatException(stream, rangeKey, "its 'e' is not a list (L) of events: " + e);
+            }
+            entries = e == null ? List.of() : e.l();
+            if (entries.size() != types.size()) {
+                throw new StoreFormatException(stream, rangeKey,
+                        "it has " + entries.size() + " events in 'e' but " + types.size() + " types in 'c'");
+            }
+        }
+        List<StoredEvent> out = new ArrayList<>();
+        for (int k = 0; k < types.size(); k++) {
+            long index = first + k;
+            if (index >= from && index < until) {
+                out.add(EventCodec.storedEvent(stream, rangeKey, index, types.get(k), entries == null ? null : entries.get(k)));
+            }
+        }
+        return out;
+    }
+
+    static Tip tip(StreamName stream, Map<String, AttributeValue> item) {
+        List<StoredEvent> events = events(stream, item, true, 0, Long.MAX_VALUE);
+        AttributeValue u = item.get(U);
+        List<StoredUnfold> unfolds = new ArrayList<>();
+        if (u != null && u.l() != null) {
+            for (AttributeValue entry : u.l()) {
+                unfolds.add(EventCodec.storedUnfold(stream, entry));
+            }
+        }
+        return new Tip(stream, next(stream, item), etag(item), List.copyOf(events), List.copyOf(unfolds), number(stream, item, B));
+    }
+
+    /** The item's size as DynamoDB counts it (names and values), in bytes. */
+    public static long size(Map<String, AttributeValue> item) {
+        return ItemSize.item(item);
     }
 
     /**
@@ -66,72 +171,6 @@ public final class StoreItems {
      * {@link StoreItem.Reserved} item, or a {@link StoreItem.Malformed} one saying what is wrong. Never throws.
      */
     public static StoreItem parse(Map<String, AttributeValue> item) {
-        return item(item);
-    }
-
-    /**
-     * What a Streams record's new image shows (DESIGN.md, "The indexer", step 2): a {@link StoreItem.Tip}
-     * that appended events, a {@link StoreItem.Unfolded} Tip ({@code a} = 0), a {@link StoreItem.Calf}
-     * (read no further than its key: types null), a {@link StoreItem.Reserved} item, or a
-     * {@link StoreItem.Malformed} one ({@link #NO_IMAGE} for a Tip's record without an image). Reads only
-     * what that takes, and allocates nothing per event when {@code types} and {@code times} are given.
-     * Never throws.
-     *
-     * @param keys the record's key attributes ({@code p}, {@code i})
-     * @param image the new image, or null when the record carries none
-     * @param types the image's event types {@code c} when the source took them out of the image (each a
-     *              non-empty string), used as given; null to read {@code c}
-     * @param times the timestamps {@code t} of the image's events when the source took them out of the
-     *              image, used as given; null for a view over the image's {@code e}
-     */
-    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
-                                       List<String> types, List<String> times) {
-        return image(keys, image, types, times);
-    }
-
-    /** The problem of a {@link StoreItem.Malformed} Tip whose Streams record carries no new image. */
-    public static final String NO_IMAGE = "the record has no new image";
-
-    /** An item's key for messages, {@code p=Account-42, i=2147483647}; never throws. */
-    public static String describeKey(Map<String, AttributeValue> keys) {
-        AttributeValue p = keys.get(P);
-        AttributeValue i = keys.get(I);
-        return "p=" + (p == null ? "?" : p.s() != null ? p.s() : p.toString())
-                + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
-    }
-
-    /** Whether the item is a stream's Tip. */
-    public static boolean isTip(Map<String, AttributeValue> item) {
-        return Items.isTip(item);
-    }
-
-    /** The index the event after the item's events gets ({@code n}). @throws StoreFormatException when unreadable */
-    public static long next(StreamName stream, Map<String, AttributeValue> item) {
-        return Items.next(stream, item);
-    }
-
-    /** The index of the item's first event ({@code n - len(c)}). @throws StoreFormatException when unreadable */
-    public static long firstIndex(StreamName stream, Map<String, AttributeValue> item) {
-        return Items.firstIndex(stream, item);
-    }
-
-    /**
-     * The item's events with indexes in [{@code from}, {@code to}), bodies decoded or left out.
-     *
-     * @throws StoreFormatException or {@link BodyDecodingException} when the item cannot be read
-     */
-    public static List<StoredEvent> events(StreamName stream, Map<String, AttributeValue> item, boolean bodies, long from, long to) {
-        return Items.events(stream, item, bodies, from, to);
-    }
-
-    /** The item's size as DynamoDB counts it (names and values), in bytes. */
-    public static long size(Map<String, AttributeValue> item) {
-        return ItemSize.item(item);
-    }
-
-    // ---- the parser
-
-    private static StoreItem item(Map<String, AttributeValue> item) {
         StreamName stream = null;
         try {
             String p = key(item);
@@ -158,9 +197,24 @@ public final class StoreItems {
         }
     }
 
-    /** A calf is read no further than its key, a Tip without new events no further than {@code a}. */
-    private static StoreItem image(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
-                                  List<String> types, List<String> times) {
+    /**
+     * What a Streams record's new image shows (DESIGN.md, "The indexer", step 2): a {@link StoreItem.Tip}
+     * that appended events, a {@link StoreItem.Unfolded} Tip ({@code a} = 0), a {@link StoreItem.Calf}
+     * (read no further than its key: types null), a {@link StoreItem.Reserved} item, or a
+     * {@link StoreItem.Malformed} one ({@link #NO_IMAGE} for a Tip's record without an image). Reads only
+     * what that takes, and allocates nothing per event when {@code types} and {@code times} are given.
+     * Never throws.
+     *
+     * @param keys the record's key attributes ({@code p}, {@code i})
+     * @param image the new image, or null when the record carries none
+     * @param types the image's event types {@code c} when the source took them out of the image (each a
+     *              non-empty string), used as given; null to read {@code c}
+     * @param times the timestamps {@code t} of the image's events when the source took them out of the
+     *              image, used as given; null for a view over the image's {@code e}
+     */
+    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
+                                       List<String> types, List<String> times) {
+        // a calf is read no further than its key, a Tip without new events no further than a
         StreamName stream = null;
         try {
             String p = key(keys);
@@ -186,6 +240,17 @@ public final class StoreItems {
         }
     }
 
+    /** The problem of a {@link StoreItem.Malformed} Tip whose Streams record carries no new image. */
+    public static final String NO_IMAGE = "the record has no new image";
+
+    /** An item's key for messages, {@code p=Account-42, i=2147483647}; never throws. */
+    public static String describeKey(Map<String, AttributeValue> keys) {
+        AttributeValue p = keys.get(P);
+        AttributeValue i = keys.get(I);
+        return "p=" + (p == null ? "?" : p.s() != null ? p.s() : p.toString())
+                + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
+    }
+
     private static StoreItem tip(StreamName stream, long next, List<String> types, long a, List<String> times) {
         if (a > types.size()) {
             throw new Bad("attribute a is " + a + " but c holds only " + types.size() + " event types");
@@ -198,7 +263,14 @@ public final class StoreItems {
 
     /** The hash key {@code p}: a stream name (checked by {@link #stream}), or a reserved ({@code $}) name. */
     private static String key(Map<String, AttributeValue> keys) {
-        return string(keys, P, "key");
+        AttributeValue p = keys.get(P);
+        if (p == null) {
+            throw new Bad("the key p is missing");
+        }
+        if (p.s() == null) {
+            throw new Bad("the key p is not a string (S): " + p);
+        }
+        return p.s();
     }
 
     /** {@code p}, not reserved, as a stream name: checked once, by its constructor. */
@@ -257,17 +329,6 @@ public final class StoreItems {
                 return events.size();
             }
         };
-    }
-
-    private static String string(Map<String, AttributeValue> m, String name, String what) {
-        AttributeValue v = m.get(name);
-        if (v == null) {
-            throw new Bad("the " + what + " " + name + " is missing");
-        }
-        if (v.s() == null) {
-            throw new Bad("the " + what + " " + name + " is not a string (S): " + v);
-        }
-        return v.s();
     }
 
     private static long number(Map<String, AttributeValue> m, String name, String what) {

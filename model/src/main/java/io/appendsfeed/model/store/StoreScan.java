@@ -55,10 +55,6 @@ public final class StoreScan {
         this.tipsOnly = tipsOnly;
     }
 
-    public int segments() {
-        return segments;
-    }
-
     /**
      * Reads one segment on the calling thread, page by page, handing each item to {@code sink}, until
      * the segment ends or {@code cancelled} says so (checked after each page).

@@ -6,7 +6,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
-import io.appendsfeed.model.store.internal.Items;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.FeedEvent;
@@ -62,7 +62,7 @@ class BodyLoaderTest {
         }
 
         private void count(Map<String, AttributeValue> item) {
-            reads.computeIfAbsent(item.get("p").s() + "/" + Items.rangeKey(item), k -> new AtomicInteger()).incrementAndGet();
+            reads.computeIfAbsent(item.get("p").s() + "/" + StoreItems.rangeKey(item), k -> new AtomicInteger()).incrementAndGet();
         }
 
         @Override
@@ -272,11 +272,11 @@ class BodyLoaderTest {
         for (int k = 0; k < appends; k++) {
             f.write(stream, (Instant) null, "A", "B", "C");
         }
-        return items(local, f, stream).stream().filter(item -> !Items.isTip(item)).map(Items::rangeKey).toList();
+        return items(local, f, stream).stream().filter(item -> !StoreItems.isTip(item)).map(StoreItems::rangeKey).toList();
     }
 
     private static long tipFirst(LocalDynamo local, FeedFixture f, String stream) {
-        return items(local, f, stream).stream().filter(Items::isTip).mapToLong(item -> Items.firstIndex(StreamName.parse(stream), item))
+        return items(local, f, stream).stream().filter(StoreItems::isTip).mapToLong(item -> StoreItems.firstIndex(StreamName.parse(stream), item))
                 .findFirst().orElse(-1);
     }
 

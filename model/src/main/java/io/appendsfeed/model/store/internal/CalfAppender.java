@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoredEvent;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
@@ -50,10 +50,10 @@ public final class CalfAppender {
     private static final int MAX_DRAIN_ATTEMPTS = 8;
 
     private final MeteredDynamo dynamo;
-    private final TipCache cache;
+    private final TipState.Cache cache;
     private final StoreConfig config;
 
-    public CalfAppender(MeteredDynamo dynamo, TipCache cache, StoreConfig config) {
+    public CalfAppender(MeteredDynamo dynamo, TipState.Cache cache, StoreConfig config) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.config = config;
@@ -81,7 +81,7 @@ public final class CalfAppender {
     /** See {@code StoreClient.assumeNoTip}: a stream just begun has no Tip to read. */
     public void assumeNoTip(StreamName stream) {
         if (cache.get(stream) == null) {
-            cache.put(stream, new TipState(0, null, 0, 0, 0, null));
+            cache.put(stream, TipState.NONE);
         }
     }
 
@@ -100,10 +100,7 @@ public final class CalfAppender {
         if (tip == null) {
             tip = readTip(stream, spent);
         }
-        for (int attempt = 1; tip != null && tip.eventCount() > 0; attempt++) {
-            if (tip.version() > expected || attempt > MAX_DRAIN_ATTEMPTS) {
-                break;
-            }
+        for (int attempt = 0; tip != null && tip.eventCount() > 0 && tip.version() <= expected && attempt < MAX_DRAIN_ATTEMPTS; attempt++) {
             tip = drain(stream, tip, spent);
         }
         if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
@@ -138,14 +135,14 @@ public final class CalfAppender {
         if (e.hasItem() && !e.item().isEmpty()) {
             try {
                 Map<String, AttributeValue> item = e.item();
-                if (!Items.isTip(item) && Items.rangeKey(item) == expected) {
-                    List<StoredEvent> found = Items.events(stream, item, true, expected, Long.MAX_VALUE);
+                if (!StoreItems.isTip(item) && StoreItems.rangeKey(item) == expected) {
+                    List<StoredEvent> found = StoreItems.events(stream, item, true, expected, Long.MAX_VALUE);
                     if (!found.isEmpty()) {
                         long size = ItemSize.item(item);
-                        TipState known = tip != null ? tip : new TipState(0, null, 0, 0, 0, null);
+                        TipState known = tip != null ? tip : TipState.NONE;
                         cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
                                 known.calfBytes() + size, known.item()));
-                        return new AppendResult.Conflict(Items.next(stream, item), null, spent, found);
+                        return new AppendResult.Conflict(StoreItems.next(stream, item), null, spent, found);
                     }
                 }
             } catch (RuntimeException unreadable) {
@@ -222,9 +219,9 @@ public final class CalfAppender {
         if (tip.item() == null) {
             return readTip(stream, spent);
         }
-        TipWriteOutcome outcome = TipCommands.calve(dynamo, stream, tip, List.of(), List.of(), 0, List.of());
-        spent[0] = spent[0].plus(outcome.capacity());
-        if (outcome instanceof TipWriteOutcome.Written w) {
+        var outcome = TipWrites.calve(dynamo, stream, tip, new EventCodec.Entries(List.of(), List.of(), 0), List.of());
+        if (outcome instanceof TipWrites.Outcome.Written w) {
+            spent[0] = spent[0].plus(w.capacity());
             cache.put(stream, w.state());
             return w.state();
         }
@@ -232,12 +229,12 @@ public final class CalfAppender {
     }
 
     private TipState readTip(StreamName stream, Capacity[] spent) {
-        var got = dynamo.getItem(GetItemRequest.builder().key(TipWrites.key(stream, Fields.TIP_INDEX)).consistentRead(true));
+        var got = TipWrites.read(dynamo, stream, true);
         spent[0] = spent[0].plus(got.capacity());
-        if (!got.response().hasItem() || got.response().item().isEmpty()) {
+        if (got.response() == null) {
             return null;
         }
-        TipState state = TipState.of(stream, got.response().item());
+        TipState state = TipState.of(stream, got.response());
         cache.put(stream, state);
         return state;
     }

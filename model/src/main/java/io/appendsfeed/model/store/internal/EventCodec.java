@@ -22,6 +22,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,7 +48,35 @@ public final class EventCodec {
     public static final int DEFLATE = 1;
     public static final int BROTLI = 2;
 
+    /** The {@code t} every implementation of the format reads: milliseconds, UTC, {@code Z}. */
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
     private EventCodec() {}
+
+    static String timestamp(Instant t) {
+        return TIMESTAMP.format(t);
+    }
+
+    /**
+     * A {@code t} as any writer of the format writes it: 0 to 9 fractional digits, {@code Z} or an offset
+     * ({@code +00:00} from .NET), or no offset at all (taken as UTC). With {@code java.time}: a few
+     * microseconds per event at most (measured on a loaded 2-core machine), against a 5 ms round trip
+     * per page of events.
+     *
+     * @throws DateTimeParseException when the text is not an ISO-8601 date-time
+     */
+    static Instant parseTimestamp(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException withOffsetOrZ) {
+            try {
+                return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+            } catch (DateTimeParseException e) {
+                e.addSuppressed(withOffsetOrZ);
+                throw e;
+            }
+        }
+    }
 
     /**
      * Events encoded for an item: their {@code e} entries and {@code c} types, and the item-size bytes
@@ -70,7 +101,7 @@ public final class EventCodec {
     /** An element of {@code e}; zero encodings, absent meta and null ids are omitted. */
     public static AttributeValue event(EventData event, Instant now, boolean compress) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
-        m.put(T, AttributeValue.fromS(Timestamps.format(event.timestamp() == null ? now : event.timestamp())));
+        m.put(T, AttributeValue.fromS(timestamp(event.timestamp() == null ? now : event.timestamp())));
         bodies(m, event.data(), event.meta(), compress);
         if (event.correlationId() != null) {
             m.put(CORRELATION, AttributeValue.fromS(event.correlationId()));
@@ -85,7 +116,7 @@ public final class EventCodec {
     public static AttributeValue unfold(Unfold unfold, long version, Instant now, boolean compress) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         m.put(UNFOLD_INDEX, AttributeValue.fromN(Long.toString(version)));
-        m.put(T, AttributeValue.fromS(Timestamps.format(now)));
+        m.put(T, AttributeValue.fromS(timestamp(now)));
         m.put(UNFOLD_TYPE, AttributeValue.fromS(unfold.type()));
         bodies(m, unfold.data(), unfold.meta(), compress);
         return AttributeValue.fromM(m);
@@ -115,7 +146,7 @@ public final class EventCodec {
             return new StoredEvent(stream, index, null, type, null, null, null, null);
         }
         Map<String, AttributeValue> m = map(entry, stream, rangeKey, "an element of e");
-        return new StoredEvent(stream, index, timestamp(m, stream, rangeKey), type,
+        return new StoredEvent(stream, index, time(m, stream, rangeKey), type,
                 body(m, DATA, DATA_ENCODING, stream, index, "e"), body(m, META, META_ENCODING, stream, index, "e"),
                 string(m.get(CORRELATION)), string(m.get(CAUSATION)));
     }
@@ -130,7 +161,7 @@ public final class EventCodec {
         }
         long index = Long.parseLong(i.n());
         byte[] data = body(m, DATA, DATA_ENCODING, stream, index, "u");
-        return new StoredUnfold(index, timestamp(m, stream, rangeKey), c.s(), data == null ? new byte[0] : data,
+        return new StoredUnfold(index, time(m, stream, rangeKey), c.s(), data == null ? new byte[0] : data,
                 body(m, META, META_ENCODING, stream, index, "u"));
     }
 
@@ -141,13 +172,13 @@ public final class EventCodec {
         return v.m();
     }
 
-    private static Instant timestamp(Map<String, AttributeValue> m, StreamName stream, long rangeKey) {
+    private static Instant time(Map<String, AttributeValue> m, StreamName stream, long rangeKey) {
         AttributeValue t = m.get(T);
         if (t == null || t.s() == null) {
             throw new StoreFormatException(stream, rangeKey, "an event or unfold lacks its timestamp 't' (S)");
         }
         try {
-            return Timestamps.parse(t.s());
+            return parseTimestamp(t.s());
         } catch (DateTimeParseException e) {
             throw new StoreFormatException(stream, rangeKey, "timestamp '" + t.s() + "' is not ISO-8601", e);
         }

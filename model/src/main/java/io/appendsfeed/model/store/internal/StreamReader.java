@@ -2,10 +2,12 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -26,16 +28,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class StreamReader implements Iterator<StoredEvent> {
 
     private final MeteredDynamo dynamo;
-    private final TipCache cache;
+    private final TipState.Cache cache;
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
-    private final ItemSizeHints hints;
+    private final EventsPerItem hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
     /** Items holding events, and their events, taken so far (forwards): what later pages are sized by. */
     private long itemsSeen;
     private long eventsSeen;
-    private FetchedItems items;
+    private ItemPages items;
     /** Forwards: the next index wanted; backwards: the index below which events are still wanted. */
     private long cursor;
     private long emitted;
@@ -49,11 +51,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
      */
     static final int FIRST_PAGE_ITEMS = 1;
 
-    public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems) {
-        this(dynamo, cache, stream, read, pageItems, new ItemSizeHints(1));
-    }
-
-    public StreamReader(MeteredDynamo dynamo, TipCache cache, StreamName stream, Read read, int pageItems, ItemSizeHints hints) {
+    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, EventsPerItem hints) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
@@ -64,31 +62,18 @@ public final class StreamReader implements Iterator<StoredEvent> {
         this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
     }
 
-    /** Items in key order, fetched a page at a time; says what it holds without asking DynamoDB. */
-    interface FetchedItems extends Iterator<Map<String, AttributeValue>> {
-
-        /** {@link #next()} would return an item already fetched, without a query. */
-        boolean hasFetched();
-
-        /** Nothing more, known without a query. */
-        boolean done();
-    }
-
-    private FetchedItems forwardFrom(long from) {
+    private ItemPages forwardFrom(long from) {
         ItemPages atOrAfter = pages("#i >= :k", from, true, pageItems);
-        if (from == 0) {
+        if (from == 0 || !atOrAfter.hasNext()) {
+            return from == 0 ? atOrAfter : containing(from);
+        }
+        Map<String, AttributeValue> first = atOrAfter.next();
+        atOrAfter.pushFront(first);
+        // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
+        if (StoreItems.rangeKey(first) == from || StoreItems.isTip(first) && StoreItems.firstIndex(stream, first) <= from) {
             return atOrAfter;
         }
-        if (atOrAfter.hasNext()) {
-            Map<String, AttributeValue> first = atOrAfter.next();
-            FetchedItems all = concat(one(first), atOrAfter);
-            // the usual case: an item starts at `from` (every calf-first append is one), or the Tip holds it
-            if (Items.rangeKey(first) == from || Items.isTip(first) && Items.firstIndex(stream, first) <= from) {
-                return all;
-            }
-            return concat(containing(from), all);
-        }
-        return containing(from);
+        return containing(from).then(atOrAfter);
     }
 
     /** One page of one item: the calf with the greatest first index below {@code from}, which may hold it. */
@@ -96,78 +81,20 @@ public final class StreamReader implements Iterator<StoredEvent> {
         return page("#i < :k", from, false, 1);
     }
 
-    /** {@code first}'s items, then {@code then}'s; {@code then} is not queried before {@code first} is done. */
-    private static FetchedItems concat(FetchedItems first, FetchedItems then) {
-        return new FetchedItems() {
-            @Override
-            public boolean hasNext() {
-                return first.hasNext() || then.hasNext();
-            }
-
-            @Override
-            public Map<String, AttributeValue> next() {
-                return first.hasNext() ? first.next() : then.next();
-            }
-
-            @Override
-            public boolean hasFetched() {
-                return first.hasFetched() || first.done() && then.hasFetched();
-            }
-
-            @Override
-            public boolean done() {
-                return first.done() && then.done();
-            }
-        };
-    }
-
-    /** An item already fetched. */
-    private static FetchedItems one(Map<String, AttributeValue> item) {
-        return new FetchedItems() {
-            private boolean taken;
-
-            @Override
-            public boolean hasNext() {
-                return !taken;
-            }
-
-            @Override
-            public Map<String, AttributeValue> next() {
-                if (taken) {
-                    throw new NoSuchElementException();
-                }
-                taken = true;
-                return item;
-            }
-
-            @Override
-            public boolean hasFetched() {
-                return !taken;
-            }
-
-            @Override
-            public boolean done() {
-                return taken;
-            }
-        };
-    }
-
-    private FetchedItems backward() {
+    private ItemPages backward() {
         long before = read.fromIndex();
         if (before >= Fields.TIP_INDEX) {
             return pages(null, 0, false, pageItems);
         }
         // the Tip may hold events below `before` while sorting above it: read it, then the calves below
-        ItemPages tip = page("#i = :k", Fields.TIP_INDEX, false, 1);
-        ItemPages calves = pages("#i < :k", before, false, pageItems);
-        return concat(tip, calves);
+        return page("#i = :k", Fields.TIP_INDEX, false, 1).then(pages("#i < :k", before, false, pageItems));
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
         if (!ascending || read.maxEvents() == Long.MAX_VALUE) {
             // every item but the Tip holds at least one event: n events need at most n + 1 items
             int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
-            return new ItemPages(dynamo, stream, range, k, ascending, items, false, read.consistent(), read.bodies());
+            return new ItemPages(dynamo, stream, range, k, ascending, () -> items, false, read.consistent(), read.bodies());
         }
         return new ItemPages(dynamo, stream, range, k, true, () -> nextPageItems(limit), false, read.consistent(), read.bodies());
     }
@@ -191,7 +118,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private ItemPages page(String range, long k, boolean ascending, int limit) {
-        return new ItemPages(dynamo, stream, range, k, ascending, limit, true, read.consistent(), read.bodies());
+        return new ItemPages(dynamo, stream, range, k, ascending, () -> limit, true, read.consistent(), read.bodies());
     }
 
     /**
@@ -233,34 +160,63 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private void take(Map<String, AttributeValue> item) {
-        boolean tip = Items.isTip(item);
+        boolean tip = StoreItems.isTip(item);
         if (tip && read.bodies()) {
             cache.put(stream, TipState.of(stream, item));
         }
         if (read.direction() == Read.Direction.FORWARD) {
-            if (tip && !restarted && Items.firstIndex(stream, item) > cursor && cursor < Items.next(stream, item)) {
+            if (tip && !restarted && StoreItems.firstIndex(stream, item) > cursor && cursor < StoreItems.next(stream, item)) {
                 restarted = true; // a calf may have been made between our two queries: look again from the cursor
                 items = forwardFrom(cursor);
                 return;
             }
-            List<StoredEvent> events = Items.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
+            List<StoredEvent> events = StoreItems.events(stream, item, read.bodies(), cursor, Long.MAX_VALUE);
             buffered.addAll(events);
             tipTaken = tip;
-            long held = Items.next(stream, item) - (tip ? Items.firstIndex(stream, item) : Items.rangeKey(item));
+            long held = StoreItems.next(stream, item) - (tip ? StoreItems.firstIndex(stream, item) : StoreItems.rangeKey(item));
             if (held > 0) {
                 itemsSeen++;
                 eventsSeen += held;
                 hints.put(stream, (double) eventsSeen / itemsSeen);
             }
-            cursor = Math.max(cursor, Items.next(stream, item));
+            cursor = Math.max(cursor, StoreItems.next(stream, item));
         } else {
-            List<StoredEvent> events = Items.events(stream, item, read.bodies(), 0, cursor);
+            List<StoredEvent> events = StoreItems.events(stream, item, read.bodies(), 0, cursor);
             for (int k = events.size() - 1; k >= 0; k--) {
                 buffered.add(events.get(k));
             }
             if (!events.isEmpty()) {
                 cursor = events.get(0).index();
             }
+        }
+    }
+
+    /**
+     * How many events a stream's items held, on average, when it was last read forwards: what a read
+     * of {@code n} events sizes its {@code Query} pages by. DynamoDB charges a {@code Query} for every
+     * item it returns, whole, so a page of {@code n + 1} items where each holds dozens of events (an
+     * equinox-js epoch's 48 KiB calves) reads and pays for dozens of times what was wanted. Bounded: the
+     * least recently read streams are forgotten. Thread-safe.
+     */
+    public static final class EventsPerItem {
+        private final Map<StreamName, Double> perItem;
+
+        public EventsPerItem(int capacity) {
+            this.perItem = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<StreamName, Double> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        /** 0 when the stream was not read. */
+        synchronized double get(StreamName stream) {
+            return perItem.getOrDefault(stream, 0.0);
+        }
+
+        synchronized void put(StreamName stream, double eventsPerItem) {
+            perItem.put(stream, eventsPerItem);
         }
     }
 }

@@ -1,11 +1,10 @@
 package io.appendsfeed.model.store.internal;
 
-import static io.appendsfeed.model.store.internal.Fields.C;
-import static io.appendsfeed.model.store.internal.Fields.E;
-
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.Expected;
+import io.appendsfeed.model.store.StoreFormatException;
+import io.appendsfeed.model.store.StoreItems;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -13,33 +12,30 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * What an append must know of a Tip to decide: its version and etag (for the condition), how many
  * events and bytes it holds (to decide whether to calve), and its bytes in calves. {@code item} is
- * the whole Tip when it was just read (needed to write a calf); the cache keeps states without it.
+ * the whole Tip when it was just read (a calving copies its events); the cache keeps states without it.
  *
  * @param eventBytes item-size bytes of the elements of {@code e} and {@code c} (see {@link ItemSize#element})
  */
 public record TipState(long version, String etag, int eventCount, long eventBytes, long calfBytes,
                        Map<String, AttributeValue> item) {
 
+    /** No Tip: a stream just begun. */
+    static final TipState NONE = new TipState(0, null, 0, 0, 0, null);
+
     public static TipState of(StreamName stream, Map<String, AttributeValue> tip) {
-        List<AttributeValue> e = list(stream, tip, E);
-        List<AttributeValue> c = list(stream, tip, C);
         long bytes = 0;
-        for (AttributeValue v : e) {
+        List<AttributeValue> c = list(stream, tip, Fields.C);
+        for (AttributeValue v : list(stream, tip, Fields.E)) {
             bytes += ItemSize.element(v);
         }
         for (AttributeValue v : c) {
             bytes += ItemSize.element(v);
         }
-        return new TipState(Items.next(stream, tip), Items.etag(tip), c.size(), bytes,
-                Items.number(stream, tip, Fields.B), tip);
+        return new TipState(StoreItems.next(stream, tip), StoreItems.etag(tip), c.size(), bytes,
+                StoreItems.number(stream, tip, Fields.B), tip);
     }
 
-    /** Whether this can be known without its item: what the cache holds. */
-    public TipState withoutItem() {
-        return item == null ? this : new TipState(version, etag, eventCount, eventBytes, calfBytes, null);
-    }
-
-    public boolean satisfies(Expected expected) {
+    boolean satisfies(Expected expected) {
         if (expected instanceof Expected.Version v) {
             return v.version() == version;
         }
@@ -56,8 +52,40 @@ public record TipState(long version, String etag, int eventCount, long eventByte
             return List.of();
         }
         if (v.type() != AttributeValue.Type.L) {
-            throw new StoreFormatException(stream, Items.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
+            throw new StoreFormatException(stream, StoreItems.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
         }
         return v.l();
+    }
+
+    /**
+     * The last-known state of each recently used stream's Tip, least recently used evicted first.
+     * Never trusted alone: every write that relies on it is conditioned on the cached etag, so a stale
+     * entry only costs a failed condition (whose returned item refreshes it). Thread-safe.
+     */
+    public static final class Cache {
+        private final Map<StreamName, TipState> entries;
+
+        public Cache(int capacity) {
+            this.entries = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<StreamName, TipState> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        synchronized TipState get(StreamName stream) {
+            return entries.get(stream);
+        }
+
+        /** Keeps {@code state} without its item (a Tip's events could be 400 KB; the state is ~100 bytes). */
+        public synchronized void put(StreamName stream, TipState state) {
+            entries.put(stream, state.item() == null ? state
+                    : new TipState(state.version(), state.etag(), state.eventCount(), state.eventBytes(), state.calfBytes(), null));
+        }
+
+        synchronized void remove(StreamName stream) {
+            entries.remove(stream);
+        }
     }
 }
