@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.reader.cli.FeedCli;
-import io.appendsfeed.reader.cli.CliContext;
+import io.appendsfeed.indexer.cli.FeedCli;
+import io.appendsfeed.indexer.cli.CliContext;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

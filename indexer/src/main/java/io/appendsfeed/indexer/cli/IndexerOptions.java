@@ -2,7 +2,7 @@ package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.PartitionCountMismatchException;
 import io.appendsfeed.indexer.settings.IndexerSettings;
-import io.appendsfeed.reader.cli.UsageException;
+import io.appendsfeed.indexer.cli.UsageException;
 import java.util.Map;
 import picocli.CommandLine.Option;
 

@@ -1,11 +1,11 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.PartitionCountMismatchException;
-import io.appendsfeed.reader.cli.CommonOptions;
-import io.appendsfeed.reader.cli.CliContext;
-import io.appendsfeed.reader.cli.Connection;
-import io.appendsfeed.reader.cli.CliSettings;
-import io.appendsfeed.reader.cli.UsageException;
+import io.appendsfeed.indexer.cli.CommonOptions;
+import io.appendsfeed.indexer.cli.CliContext;
+import io.appendsfeed.indexer.cli.Connection;
+import io.appendsfeed.indexer.cli.CliSettings;
+import io.appendsfeed.indexer.cli.UsageException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;

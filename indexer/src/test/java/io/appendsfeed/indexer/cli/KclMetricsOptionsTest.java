@@ -2,7 +2,7 @@ package io.appendsfeed.indexer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appendsfeed.reader.cli.CliContext;
+import io.appendsfeed.indexer.cli.CliContext;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;

@@ -20,7 +20,7 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.DynamoCheckpointStore;
-import io.appendsfeed.reader.cli.CliContext;
+import io.appendsfeed.indexer.cli.CliContext;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;

@@ -1,0 +1,185 @@
+package io.appendsfeed.indexer.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.Tip;
+import io.appendsfeed.indexer.cli.CliContext;
+import io.appendsfeed.indexer.cli.Connection;
+import io.appendsfeed.indexer.cli.internal.CoverageCheck;
+import io.appendsfeed.indexer.cli.internal.EpochWalk;
+import io.appendsfeed.indexer.cli.Formats;
+import io.appendsfeed.indexer.cli.internal.Problem;
+import io.appendsfeed.indexer.cli.ProgressLine;
+import io.appendsfeed.indexer.cli.internal.StoreVersions;
+import io.appendsfeed.indexer.cli.Table;
+import io.appendsfeed.indexer.cli.UsageException;
+import io.appendsfeed.model.feed.AppendsIndex;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Scans the store table (Tips only, no bodies, in parallel) and checks the index against it:",
+                "every stored event indexed exactly once, in order, in its stream's partition.",
+                "Reports each problem (stream, expected, found) and a summary; exits 1 when it finds any."})
+final class VerifyCommand implements Callable<Integer> {
+
+    private final CliContext ctx;
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--segments", paramLabel = "N", defaultValue = "4", description = "parallel Scan segments (default 4)")
+    int segments;
+
+    @Option(names = "--json", description = "print the report as JSON")
+    boolean json;
+
+    VerifyCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        if (segments < 1 || segments > 1000) {
+            throw new UsageException("--segments " + segments + ": give 1 to 1000");
+        }
+        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, true)) {
+            long estimate = c.describe(c.storeTable(), "--store-table", "APPENDS_STORE_TABLE").itemCount();
+            StoreVersions scan = new StoreVersions(c.dynamo(), c.storeTable(), segments);
+            Map<StreamName, Long> versions;
+            Duration scanTime;
+            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
+                    scan::scanned, estimate)) {
+                versions = scan.run();
+                scanTime = progress.elapsed();
+            }
+            IndexState state = AppendsIndex.read(c.index());
+            CoverageCheck check = new CoverageCheck(state.partitions());
+            List<Problem> epochProblems = new ArrayList<>();
+            AtomicLong entries = new AtomicLong();
+            AtomicLong epochs = new AtomicLong();
+            Duration indexTime;
+            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable() + "'",
+                    entries::get, 0)) {
+                for (int k = 0; k < state.partitions(); k++) {
+                    walk(c, PartitionId.of(k), state, check, epochProblems, entries, epochs);
+                }
+                indexTime = progress.elapsed();
+            }
+            StoreClient store = new StoreClient(c.dynamo(), StoreConfig.builder(c.storeTable()).build());
+            List<Problem> problems = new ArrayList<>(epochProblems);
+            problems.addAll(check.finish(versions, s -> store.readTip(s, true).map(Tip::version).orElse(null)));
+            problems.sort(Comparator.comparing((Problem p) -> p.stream() == null ? "" : p.stream()).thenComparing(Problem::kind));
+            long storeEvents = versions.values().stream().mapToLong(Long::longValue).sum();
+            Summary summary = new Summary(scan.scanned(), versions.size(), storeEvents, scanTime, segments, state.partitions(),
+                    epochs.get(), entries.get(), check.spans(), check.events(), indexTime);
+            if (json) {
+                printJson(problems, summary);
+            } else {
+                printReport(problems, summary);
+            }
+            return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
+        }
+    }
+
+    private static void walk(Connection c, PartitionId p, IndexState state, CoverageCheck check, List<Problem> problems,
+                             AtomicLong entries, AtomicLong epochs) {
+        try {
+            EpochId last = new EpochWalk(c.index()).walk(p, new EpochWalk.Visitor() {
+                @Override
+                public void epochStarted(PartitionId p, EpochId epoch) {
+                    epochs.incrementAndGet();
+                }
+
+                @Override
+                public void entry(PartitionId p, EpochWalk.Entry e) {
+                    entries.incrementAndGet();
+                    if (e.event() instanceof EpochEvent.Ingested i) {
+                        for (Span s : i.add()) {
+                            check.span(p, e.position(), s);
+                        }
+                        for (Span s : i.app()) {
+                            check.span(p, e.position(), s);
+                        }
+                    }
+                }
+            });
+            if (!last.equals(state.activeEpoch(p))) {
+                problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs up to the active epoch " + state.activeEpoch(p)
+                        + " (earlier ones closed)", "epoch " + last + " is the first not closed"));
+            }
+        } catch (FeedFormatException e) {
+            problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epoch events this version can read",
+                    e.getMessage() + " (the rest of partition " + p + " was not checked)"));
+        }
+    }
+
+    private record Summary(long itemsScanned, int streams, long storeEvents, Duration scanTime, int segments, int partitions,
+                           long epochs, long entries, long spans, long indexedEvents, Duration indexTime) {}
+
+    private void printReport(List<Problem> problems, Summary s) {
+        PrintWriter out = ctx.out();
+        if (!problems.isEmpty()) {
+            Table t = new Table("PROBLEM", "STREAM", "PARTITION>", "AT>", "EXPECTED", "FOUND");
+            for (Problem p : problems) {
+                t.row(p.kind(), p.stream(), p.partition(), p.position() == null ? null : p.position().display(), p.expected(), p.found());
+            }
+            t.print(out);
+            out.println();
+        }
+        out.println("store: " + s.itemsScanned() + " items scanned, " + s.streams() + " streams, " + s.storeEvents() + " events in "
+                + Formats.duration(s.scanTime()) + " (" + Formats.rate(s.itemsScanned(), s.scanTime()) + " items/s, "
+                + s.segments() + " segments)");
+        out.println("index: " + s.partitions() + (s.partitions() == 1 ? " partition, " : " partitions, ") + s.epochs() + (s.epochs() == 1 ? " epoch, " : " epochs, ")
+                + s.entries() + " epoch events, " + s.spans() + " spans, " + s.indexedEvents() + " events in "
+                + Formats.duration(s.indexTime()) + " (" + Formats.rate(s.entries(), s.indexTime()) + " epoch events/s)");
+        if (problems.isEmpty()) {
+            out.println("OK: every stored event is indexed once, in order, in its stream's partition");
+        } else {
+            Map<Problem.Kind, Integer> counts = new EnumMap<>(Problem.Kind.class);
+            problems.forEach(p -> counts.merge(p.kind(), 1, Integer::sum));
+            out.println(problems.size() + (problems.size() == 1 ? " problem: " : " problems: ") + counts.entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElse(""));
+            if (counts.containsKey(Problem.Kind.NOT_INDEXED) || counts.containsKey(Problem.Kind.MISSING_STREAM)) {
+                out.println("NOT_INDEXED / MISSING_STREAM can also mean the indexer is behind the writers: run verify again to tell");
+            }
+        }
+        out.flush();
+    }
+
+    private void printJson(List<Problem> problems, Summary s) {
+        ObjectNode o = Formats.object().put("ok", problems.isEmpty());
+        ArrayNode a = o.putArray("problems");
+        for (Problem p : problems) {
+            a.addObject().put("kind", p.kind().name()).put("stream", p.stream())
+                    .put("partition", p.partition() == null ? null : p.partition().value())
+                    .put("position", p.position() == null ? null : p.position().value())
+                    .put("expected", p.expected()).put("found", p.found());
+        }
+        o.putObject("store").put("itemsScanned", s.itemsScanned()).put("streams", s.streams()).put("events", s.storeEvents())
+                .put("millis", s.scanTime().toMillis()).put("itemsPerSecond", Formats.rate(s.itemsScanned(), s.scanTime()))
+                .put("segments", s.segments());
+        o.putObject("index").put("partitions", s.partitions()).put("epochs", s.epochs()).put("epochEvents", s.entries())
+                .put("spans", s.spans()).put("events", s.indexedEvents()).put("millis", s.indexTime().toMillis());
+        Formats.printJson(ctx.out(), o);
+    }
+}
