@@ -31,19 +31,11 @@ public record CliContext(Function<String, String> env, PrintWriter out, PrintWri
 
     /** With the OS user, clients built by {@link DynamoClients}. */
     public CliContext(Function<String, String> env, PrintWriter out, PrintWriter err, Clock clock, boolean terminal) {
-        this(env, out, err, clock, terminal, osUser(), DynamoClients::dynamoDb, new AtomicReference<>());
+        this(env, out, err, clock, terminal, System.getProperty("user.name", "unknown user"), DynamoClients::dynamoDb,
+                new AtomicReference<>());
     }
 
     public CliContext withClients(Function<DynamoClients.Settings, DynamoDbClient> other) {
         return new CliContext(env, out, err, clock, terminal, user, other, where);
-    }
-
-    public CliContext withUser(String other) {
-        return new CliContext(env, out, err, clock, terminal, other, clients, where);
-    }
-
-    private static String osUser() {
-        String u = System.getProperty("user.name");
-        return u == null || u.isBlank() ? "unknown user" : u;
     }
 }

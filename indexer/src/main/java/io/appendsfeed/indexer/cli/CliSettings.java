@@ -32,24 +32,24 @@ import software.amazon.awssdk.regions.Region;
  * @param indexTable null when neither the option nor the variable is given
  * @param env the environment, for the profile, credentials and profile-file variables
  */
-public record CliSettings(URI endpoint, String endpointFrom, String region, String profile, String storeTable, String indexTable,
+record CliSettings(URI endpoint, String endpointFrom, String region, String profile, String storeTable, String indexTable,
                           Function<String, String> env) {
 
-    public static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
+    static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
     /** The SDK's own endpoint variables, service-specific first: honoured, and named in messages. */
-    public static final String SDK_ENDPOINT_VAR = "AWS_ENDPOINT_URL_DYNAMODB";
-    public static final String SDK_GLOBAL_ENDPOINT_VAR = "AWS_ENDPOINT_URL";
-    public static final String REGION_VAR = "AWS_REGION";
-    public static final String STORE_TABLE_VAR = "APPENDS_STORE_TABLE";
-    public static final String INDEX_TABLE_VAR = "APPENDS_INDEX_TABLE";
-    public static final String PROFILE_VAR = "AWS_PROFILE";
-    public static final String ACCESS_KEY_VAR = "AWS_ACCESS_KEY_ID";
-    public static final String SECRET_KEY_VAR = "AWS_SECRET_ACCESS_KEY";
-    public static final String SESSION_TOKEN_VAR = "AWS_SESSION_TOKEN";
-    public static final String CONFIG_FILE_VAR = "AWS_CONFIG_FILE";
-    public static final String CREDENTIALS_FILE_VAR = "AWS_SHARED_CREDENTIALS_FILE";
+    static final String SDK_ENDPOINT_VAR = "AWS_ENDPOINT_URL_DYNAMODB";
+    static final String SDK_GLOBAL_ENDPOINT_VAR = "AWS_ENDPOINT_URL";
+    static final String REGION_VAR = "AWS_REGION";
+    static final String STORE_TABLE_VAR = "APPENDS_STORE_TABLE";
+    static final String INDEX_TABLE_VAR = "APPENDS_INDEX_TABLE";
+    static final String PROFILE_VAR = "AWS_PROFILE";
+    static final String ACCESS_KEY_VAR = "AWS_ACCESS_KEY_ID";
+    static final String SECRET_KEY_VAR = "AWS_SECRET_ACCESS_KEY";
+    static final String SESSION_TOKEN_VAR = "AWS_SESSION_TOKEN";
+    static final String CONFIG_FILE_VAR = "AWS_CONFIG_FILE";
+    static final String CREDENTIALS_FILE_VAR = "AWS_SHARED_CREDENTIALS_FILE";
     /** With {@code true}, the machine's instance role is not asked for credentials (no call to the metadata service). */
-    public static final String METADATA_DISABLED_VAR = "AWS_EC2_METADATA_DISABLED";
+    static final String METADATA_DISABLED_VAR = "AWS_EC2_METADATA_DISABLED";
     /** Set in containers and pods with a role: the SDK's chain then finds their credentials. */
     private static final String[] ROLE_VARS = {"AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
         "AWS_CONTAINER_CREDENTIALS_FULL_URI"};
@@ -59,30 +59,21 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
      * endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s, a refused connection at once. The SDK's
      * default for DynamoDB is 9 attempts (9 s against a closed port).
      */
-    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
-    public static final int MAX_ATTEMPTS = 3;
-    public static final int DEAD_ENDPOINT_SECONDS = 7;
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    static final int MAX_ATTEMPTS = 3;
+    static final int DEAD_ENDPOINT_SECONDS = 7;
     static final String NO_REGION = "no AWS region: pass --region (e.g. eu-west-1), set " + REGION_VAR + ", or use a --profile"
             + " (or " + PROFILE_VAR + ") whose config sets region";
     static final String NO_CREDENTIALS = "no AWS credentials: pass --profile NAME, set " + PROFILE_VAR + ", or set " + ACCESS_KEY_VAR
             + " and " + SECRET_KEY_VAR + " (or run where a role provides them)";
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
-    /** Reading the real environment for the profile and credentials variables. */
-    public CliSettings(URI endpoint, String endpointFrom, String region, String profile, String storeTable, String indexTable) {
-        this(endpoint, endpointFrom, region, profile, storeTable, indexTable, System::getenv);
-    }
-
-    public CliSettings {
-        java.util.Objects.requireNonNull(env, "env");
-    }
-
     /**
      * Each value given on the command line wins over its environment variable; blanks count as absent.
      *
      * @throws UsageException for an endpoint that is not an http(s) URL or a region that is not a region name
      */
-    public static CliSettings resolve(String endpoint, String region, String profile, String storeTable, String indexTable,
+    static CliSettings resolve(String endpoint, String region, String profile, String storeTable, String indexTable,
                                    Function<String, String> env) {
         String[][] endpoints = {{"--endpoint", endpoint}, {ENDPOINT_VAR, env.apply(ENDPOINT_VAR)},
             {SDK_ENDPOINT_VAR, env.apply(SDK_ENDPOINT_VAR)}, {SDK_GLOBAL_ENDPOINT_VAR, env.apply(SDK_GLOBAL_ENDPOINT_VAR)}};
@@ -119,7 +110,7 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
      * @throws UsageException when the profile is not in the AWS config or credentials file
      * @throws CannotConnectException when no region, or no source of credentials, is anywhere
      */
-    public DynamoClients.Settings dynamo() {
+    DynamoClients.Settings dynamo() {
         DynamoClients.Settings s = DynamoClients.Settings.of(endpoint == null ? null : endpoint.toString(), region)
                 .failingFast(CONNECT_TIMEOUT, MAX_ATTEMPTS);
         if (profile == null && endpoint != null && DynamoClients.isLoopback(endpoint)) {
@@ -135,7 +126,7 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
         }
         Optional<Region> r = s.region().or(() -> p.flatMap(x -> x.property("region")).map(Region::of));
         if (r.isEmpty()) {
-            throw new CannotConnectException(CannotConnectException.Missing.REGION, NO_REGION, null);
+            throw new CannotConnectException(NO_REGION, null);
         }
         return s.with(r, Optional.of(credentials(file, named, p.isPresent())));
     }
@@ -157,7 +148,7 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
         boolean role = java.util.Arrays.stream(ROLE_VARS).anyMatch(v -> first(env.apply(v), null) != null)
                 || !"true".equalsIgnoreCase(first(env.apply(METADATA_DISABLED_VAR), "false"));
         if (!role) {
-            throw new CannotConnectException(CannotConnectException.Missing.CREDENTIALS, NO_CREDENTIALS, null);
+            throw new CannotConnectException(NO_CREDENTIALS, null);
         }
         return DefaultCredentialsProvider.builder().build(); // the SDK's chain: web identity, container, instance role
     }
@@ -177,7 +168,7 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
     }
 
     /** @throws UsageException saying how to name the index table when none is given */
-    public String requireIndexTable() {
+    String requireIndexTable() {
         if (indexTable == null) {
             throw new UsageException("no index table given: pass --index-table NAME or set " + INDEX_TABLE_VAR);
         }
@@ -185,7 +176,7 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
     }
 
     /** @throws UsageException saying how to name the store table when none is given */
-    public String requireStoreTable() {
+    String requireStoreTable() {
         if (storeTable == null) {
             throw new UsageException("no store table given: pass --store-table NAME or set " + STORE_TABLE_VAR);
         }
@@ -196,7 +187,7 @@ public record CliSettings(URI endpoint, String endpointFrom, String region, Stri
      * Where the tables are, for messages: the endpoint (and which variable set it), or AWS and the
      * region the client actually uses.
      */
-    public String where(Region resolved) {
+    String where(Region resolved) {
         String profiled = profile == null ? "" : ", profile " + profile;
         if (endpoint != null) {
             return endpoint + (endpointFrom.equals("--endpoint") ? "" : " (from " + endpointFrom + ")") + profiled;

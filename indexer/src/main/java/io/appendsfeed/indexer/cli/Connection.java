@@ -1,18 +1,21 @@
 package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.cli.TableRole;
 import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
-import io.appendsfeed.model.feed.FeedPositions;
-import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -22,10 +25,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * a store table and the other way round), so that a wrong or swapped name fails with what to pass
  * instead rather than with a misleading answer.
  */
-public final class Connection implements AutoCloseable {
+final class Connection implements AutoCloseable {
 
     /** What a command needs of the index table. */
-    public enum IndexUse {
+    enum Use {
         /** reads it: an index table, or one not indexed into yet (reported as such) */
         READ,
         /** changes what readers see (checkpoints, parked streams): it must hold a feed */
@@ -34,34 +37,53 @@ public final class Connection implements AutoCloseable {
         INDEX
     }
 
-    private final CliSettings settings;
-    private final DynamoDbClient dynamo;
-    private final Clock clock;
-    private final String where;
-    private final String indexTable;
-    private final StoreClient index;
-    private TableRole indexRole;
-    private TableRole storeRole;
+    /** What a table holds, told from a few cheap reads; {@code example} is a stream it holds, for messages. */
+    private record Role(Kind kind, String example) {
+        enum Kind { INDEX, STORE, EMPTY }
 
-    private Connection(CliSettings settings, DynamoDbClient dynamo, Clock clock, String where) {
-        this.settings = settings;
+        String describe() {
+            return switch (kind) {
+                case INDEX -> "an index table (it holds " + example + ")";
+                case STORE -> "a store table (it holds event streams such as '" + example + "' and no " + FeedStreams.INDEX + ")";
+                case EMPTY -> "empty";
+            };
+        }
+    }
+
+    /** Items looked at to tell a store from the feed's own streams; a store's first items are streams. */
+    private static final int ROLE_SAMPLE = 25;
+
+    final DynamoClients.Settings client;
+    final DynamoDbClient dynamo;
+    /** Where the tables are: the endpoint, or AWS and its region. */
+    final String where;
+    final String indexTable;
+    /** Null unless the command needs the store table. */
+    final String storeTable;
+    /** A client of the index table, allowed to write the feed's own {@code $} streams. */
+    final StoreClient index;
+    private final CliContext ctx;
+
+    private Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient dynamo, String where, String indexTable,
+                       String storeTable) {
+        this.ctx = ctx;
+        this.client = client;
         this.dynamo = dynamo;
-        this.clock = clock;
         this.where = where;
-        this.indexTable = settings.requireIndexTable();
-        this.index = new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).clock(clock).build());
+        this.indexTable = indexTable;
+        this.storeTable = storeTable;
+        this.index = new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).clock(ctx.clock()).build());
     }
 
     /**
      * Connects and checks the index table (and the store table when {@code needStore}).
      *
-     * @throws UsageException when a table is not named, does not exist or is not of its role, or
-     *         the profile is unknown
+     * @throws UsageException when a table is not named, does not exist or is not of its role, or the profile is unknown
      * @throws CannotConnectException when there is no region or no credentials, DynamoDB does not answer
      *         (after {@link CliSettings#MAX_ATTEMPTS} attempts) or it refuses the credentials
      * @throws SdkException when DynamoDB fails otherwise
      */
-    public static Connection open(CliContext ctx, CliSettings settings, IndexUse use, boolean needStore) {
+    static Connection open(CliContext ctx, CliSettings settings, Use use, boolean needStore) {
         String indexTable = settings.requireIndexTable();
         String storeTable = needStore ? settings.requireStoreTable() : null;
         if (indexTable.equals(storeTable)) {
@@ -74,7 +96,7 @@ public final class Connection implements AutoCloseable {
             try {
                 c.resolveCredentials(); // now, once: the client would find them missing at its first call, inside a long message
             } catch (SdkClientException e) {
-                throw new CannotConnectException(CannotConnectException.Missing.CREDENTIALS, settings.profile() != null
+                throw new CannotConnectException(settings.profile() != null
                         ? "no AWS credentials for --profile '" + settings.profile() + "': add them to it, log in (aws sso login"
                                 + " --profile " + settings.profile() + "), or pass another --profile"
                         : CliSettings.NO_CREDENTIALS, e);
@@ -84,14 +106,13 @@ public final class Connection implements AutoCloseable {
         try {
             dynamo = ctx.clients().apply(client);
         } catch (SdkClientException e) {
-            throw new CannotConnectException(CannotConnectException.Missing.REGION, CliSettings.NO_REGION, e);
+            throw new CannotConnectException(CliSettings.NO_REGION, e);
         }
-        Region region = dynamo.serviceClientConfiguration().region();
-        String where = settings.where(region);
+        String where = settings.where(dynamo.serviceClientConfiguration().region());
         ctx.where().set(where);
         try {
-            Connection c = new Connection(settings, dynamo, ctx.clock(), where);
-            c.checkRoles(indexTable, storeTable, use);
+            Connection c = new Connection(ctx, client, dynamo, where, indexTable, storeTable);
+            c.checkRoles(use, needStore);
             return c;
         } catch (RuntimeException e) {
             dynamo.close();
@@ -99,31 +120,58 @@ public final class Connection implements AutoCloseable {
         }
     }
 
-    private void checkRoles(String indexTable, String storeTable, IndexUse use) {
-        indexRole = TableRole.of(dynamo, describe(indexTable, "--index-table", CliSettings.INDEX_TABLE_VAR), "--index-table");
-        if (storeTable != null) {
-            storeRole = TableRole.of(dynamo, describe(storeTable, "--store-table", CliSettings.STORE_TABLE_VAR), "--store-table");
-        }
-        if (indexRole.kind() == TableRole.Kind.STORE && storeRole != null && storeRole.kind() == TableRole.Kind.INDEX) {
+    private void checkRoles(Use use, boolean needStore) {
+        Role indexRole = role(describe(indexTable, "--index-table", CliSettings.INDEX_TABLE_VAR), "--index-table");
+        Role storeRole = needStore ? role(describe(storeTable, "--store-table", CliSettings.STORE_TABLE_VAR), "--store-table") : null;
+        if (indexRole.kind() == Role.Kind.STORE && storeRole != null && storeRole.kind() == Role.Kind.INDEX) {
             throw new UsageException("the tables are swapped: --index-table '" + indexTable + "' is " + indexRole.describe()
                     + " and --store-table '" + storeTable + "' is " + storeRole.describe() + "; exchange the two names");
         }
-        if (indexRole.kind() == TableRole.Kind.STORE) {
+        if (indexRole.kind() == Role.Kind.STORE) {
             throw new UsageException("--index-table '" + indexTable + "' is " + indexRole.describe()
                     + ": pass the feed's index table (the one the indexer writes), or set " + CliSettings.INDEX_TABLE_VAR);
         }
-        if (indexRole.kind() == TableRole.Kind.EMPTY && use == IndexUse.WRITE) {
+        if (indexRole.kind() == Role.Kind.EMPTY && use == Use.WRITE) {
             throw new UsageException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
                     + "): nothing was indexed into it. Start the indexer first, or check the name");
         }
-        if (storeRole != null && storeRole.kind() == TableRole.Kind.INDEX) {
+        if (storeRole != null && storeRole.kind() == Role.Kind.INDEX) {
             throw new UsageException("--store-table '" + storeTable + "' is " + storeRole.describe()
                     + ": pass the event store table (the one your application writes), or set " + CliSettings.STORE_TABLE_VAR);
         }
     }
 
+    /**
+     * An index table holds {@code $AppendsIndex-0} (written when an indexer first starts on it); a store table
+     * holds event streams (names without {@code $}); a new table holds nothing yet. Both are in the store
+     * format (keys {@code p}, {@code i}).
+     *
+     * @throws UsageException when the table is not in the store format at all
+     */
+    private Role role(TableDescription description, String option) {
+        String table = description.tableName();
+        List<KeySchemaElement> keys = description.keySchema();
+        if (keys.size() != 2 || keys.stream().noneMatch(k -> k.attributeName().equals("p") && k.keyTypeAsString().equals("HASH"))
+                || keys.stream().noneMatch(k -> k.attributeName().equals("i") && k.keyTypeAsString().equals("RANGE"))) {
+            throw new UsageException(option + " '" + table + "' is not an appendsfeed table: its keys are "
+                    + keys.stream().map(k -> k.attributeName() + " (" + k.keyTypeAsString() + ")").toList()
+                    + ", where the store format has p (HASH) and i (RANGE)");
+        }
+        Map<String, AttributeValue> tip = dynamo.getItem(b -> b.tableName(table).consistentRead(true).projectionExpression("p")
+                .key(Map.of("p", AttributeValue.fromS(FeedStreams.INDEX.value()), "i", AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX)))))
+                .item();
+        if (tip != null && !tip.isEmpty()) {
+            return new Role(Role.Kind.INDEX, FeedStreams.INDEX.value());
+        }
+        List<String> sample = dynamo.scan(b -> b.tableName(table).limit(ROLE_SAMPLE).projectionExpression("p")).items().stream()
+                .map(i -> i.get("p")).filter(p -> p != null && p.s() != null).map(AttributeValue::s).toList();
+        return sample.stream().filter(p -> !p.startsWith(StreamName.RESERVED_PREFIX)).findFirst().map(s -> new Role(Role.Kind.STORE, s))
+                // only the feed's own streams (checkpoints written before any indexing), or nothing at all
+                .orElseGet(() -> sample.isEmpty() ? new Role(Role.Kind.EMPTY, null) : new Role(Role.Kind.INDEX, sample.get(0)));
+    }
+
     /** @throws UsageException naming the option and variable when the table does not exist */
-    public TableDescription describe(String table, String option, String variable) {
+    TableDescription describe(String table, String option, String variable) {
         try {
             return dynamo.describeTable(b -> b.tableName(table)).table();
         } catch (ResourceNotFoundException e) {
@@ -132,46 +180,15 @@ public final class Connection implements AutoCloseable {
         }
     }
 
-    public CliSettings settings() {
-        return settings;
+    DynamoCheckpointStore checkpoints() {
+        return new DynamoCheckpointStore(index, ctx.clock());
     }
 
-    public DynamoDbClient dynamo() {
-        return dynamo;
+    DynamoParkedStreams parked() {
+        return new DynamoParkedStreams(index, ctx.clock());
     }
 
-    /** Where the tables are: the endpoint, or AWS and its region. */
-    public String where() {
-        return where;
-    }
-
-    public String indexTable() {
-        return indexTable;
-    }
-
-    /** What the index table holds: an index, or nothing yet. */
-    public TableRole indexRole() {
-        return indexRole;
-    }
-
-    public String storeTable() {
-        return settings.requireStoreTable();
-    }
-
-    /** A client of the index table, allowed to write the feed's own {@code $} streams. */
-    public StoreClient index() {
-        return index;
-    }
-
-    public DynamoCheckpointStore checkpoints() {
-        return new DynamoCheckpointStore(index, clock);
-    }
-
-    public DynamoParkedStreams parked() {
-        return new DynamoParkedStreams(index, clock);
-    }
-
-    public FeedPositions positions() {
+    FeedPositions positions() {
         return new FeedPositions(index);
     }
 

@@ -4,33 +4,17 @@ import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.GroupDeletion;
 import io.appendsfeed.reader.Lease;
 import io.appendsfeed.reader.StoredCheckpoint;
-import io.appendsfeed.indexer.cli.internal.Arguments;
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.Connection;
-import io.appendsfeed.indexer.cli.Formats;
-import io.appendsfeed.indexer.cli.UsageException;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 @Command(name = "delete", mixinStandardHelpOptions = true,
         description = {"Deletes a consumer group: its checkpoints and parked streams, after recording the deletion (who, when,"
                 + " why, and the checkpoints it had) in $ReaderGroups-0, shown by `feed checkpoints history`.",
                 "Shows what would go and changes nothing without --yes. Refused while a reader holds one of its partitions:"
                         + " stop the group's readers first."})
-final class DeleteGroupCommand implements Callable<Integer> {
-
-    private final CliContext ctx;
-
-    @ParentCommand
-    CheckpointsCommand parent;
-
-    @Mixin
-    CommonOptions common;
+final class DeleteGroupCommand extends FeedCommand {
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "the consumer group")
     String group;
@@ -45,23 +29,19 @@ final class DeleteGroupCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "delete (without it nothing is written)")
     boolean yes;
 
-    DeleteGroupCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
-
     @Override
     public Integer call() {
-        String g = Arguments.group(group);
+        String g = group(group);
         if (reason.isBlank()) {
             throw new UsageException("--reason is blank: say why the group goes, e.g. --reason \"typo, never used\"");
         }
-        String who = by == null || by.isBlank() ? ctx.user() : by.trim();
-        try (Connection c = Connection.open(ctx, common.settings(ctx, parent.common), Connection.IndexUse.WRITE, false)) {
+        String who = who(by);
+        try (Connection c = connect(Connection.Use.WRITE, false)) {
             DynamoCheckpointStore store = c.checkpoints();
             List<String> groups = store.groups();
             List<StoredCheckpoint> held = store.list(g);
             if (!groups.contains(g) && held.isEmpty()) {
-                throw new UsageException("group '" + g + "' does not exist in index table '" + c.indexTable() + "' ("
+                throw new UsageException("group '" + g + "' does not exist in index table '" + c.indexTable + "' ("
                         + (groups.isEmpty() ? "there are no groups" : "groups: " + String.join(", ", groups)) + ")");
             }
             PrintWriter out = ctx.out();

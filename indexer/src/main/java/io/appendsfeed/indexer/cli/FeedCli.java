@@ -1,11 +1,11 @@
 package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.internal.Durations;
-import io.appendsfeed.indexer.cli.UsageException;
 import java.io.PrintWriter;
-import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -13,21 +13,22 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * The {@code feed} command: inspects and repairs a feed's index table (checkpoints, epochs, parked
- * streams) and verifies it against the store table. The indexer's operations (backfill, the KCL
- * worker, the poller) are added by the indexer module's entry point, {@code FeedMain}, which builds
- * the one CLI jar; the reader SDK itself never needs picocli. Exit codes: 0 fine, 1 a problem was
- * found (or DynamoDB failed), 2 bad usage or a malformed value, 3 DynamoDB cannot be reached or
- * authenticated with (no region, no credentials, an endpoint that does not answer, credentials refused).
+ * The {@code feed} command, the entry point of the CLI jars ({@code java -jar appendsfeed-indexer-<version>-cli.jar}):
+ * inspects and repairs a feed's index table (checkpoints, epochs, parked streams), verifies it against the
+ * store table, and runs the indexer's operations ({@code backfill}, {@code poll}, and {@code kcl} from the
+ * {@code -kcl} jar, which adds KCL). Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad
+ * usage or a malformed value, 3 DynamoDB cannot be reached or authenticated with (no region, no
+ * credentials, an endpoint that does not answer, credentials refused).
  */
 @Command(name = "feed", mixinStandardHelpOptions = true, versionProvider = FeedCli.Version.class,
         description = "Operate an appendsfeed feed: inspect and repair its index (checkpoints, epochs, parked streams),"
                 + " verify it against the store, and run the indexer's operations.",
-        subcommands = {CheckpointsCommand.class, EpochsCommand.class, TailCommand.class, ParkedCommand.class,
-                VerifyCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {CheckpointsCommand.class, EpochsCommand.class, TailCommand.class, ParkedCommand.class, VerifyCommand.class,
+            BackfillCommand.class, KclCommand.class, PollCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage or a malformed value,"
                 + " 3 cannot connect or authenticate (no region, no credentials, no answer within about "
                 + CliSettings.DEAD_ENDPOINT_SECONDS + " s, credentials refused)."})
@@ -38,17 +39,18 @@ public final class FeedCli implements Callable<Integer> {
     public static final int USAGE = 2;
     public static final int CANNOT_CONNECT = 3;
     /** DynamoDB's error codes for credentials it does not accept (unknown, expired, or a signature that does not match). */
-    private static final java.util.Set<String> REFUSED_CREDENTIALS = java.util.Set.of("UnrecognizedClientException",
-            "InvalidClientTokenId", "InvalidSignatureException", "ExpiredTokenException", "MissingAuthenticationTokenException",
-            "IncompleteSignatureException");
+    private static final Set<String> REFUSED_CREDENTIALS = Set.of("UnrecognizedClientException", "InvalidClientTokenId",
+            "InvalidSignatureException", "ExpiredTokenException", "MissingAuthenticationTokenException", "IncompleteSignatureException");
+    /** Logging of the long-running operations; the inspection commands print only their own output. */
+    static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
     @Spec
     CommandSpec spec;
 
-    private final CliContext ctx;
-
-    FeedCli(CliContext ctx) {
-        this.ctx = ctx;
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null)).execute(args));
     }
 
     /** A command line writing to {@code out}/{@code err} and reading variables from {@code env} (for tests and embedding). */
@@ -56,21 +58,41 @@ public final class FeedCli implements Callable<Integer> {
         return commandLine(new CliContext(env, out, err, Clock.systemUTC(), false));
     }
 
-    /**
-     * The {@code feed} command line for one run.
-     *
-     * @param more further subcommands (the indexer's operations), each built by the same factory
-     */
-    public static CommandLine commandLine(CliContext ctx, Class<?>... more) {
-        CommandLine cmd = new CommandLine(FeedCli.class, new Factory(ctx));
-        for (Class<?> c : more) {
-            cmd.addSubcommand(new CommandLine(c, new Factory(ctx)));
-        }
-        cmd.registerConverter(java.time.Duration.class, new Durations()); // 500ms, 5s, 2m and ISO-8601, everywhere
+    /** The {@code feed} command line for one run, every command running with {@code ctx}. */
+    public static CommandLine commandLine(CliContext ctx) {
+        CommandLine cmd = new CommandLine(new FeedCli(), new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                K made = CommandLine.defaultFactory().create(cls);
+                if (made instanceof FeedCommand command) {
+                    command.ctx = ctx;
+                }
+                return made;
+            }
+        });
+        cmd.registerConverter(Duration.class, Durations::convert); // 500ms, 5s, 2m and ISO-8601, everywhere
         cmd.setOut(ctx.out());
         cmd.setErr(ctx.err());
-        cmd.setParameterExceptionHandler(FeedCli::badUsage);
-        cmd.setExecutionExceptionHandler((e, c, parsed) -> failed(e, c));
+        cmd.setParameterExceptionHandler((e, args) -> badUsage(e));
+        cmd.setExecutionExceptionHandler((e, c, parsed) -> failed(e, c, ctx));
+        CommandLine.IExecutionStrategy run = cmd.getExecutionStrategy();
+        cmd.setExecutionStrategy(parsed -> {
+            List<CommandLine> chosen = parsed.asCommandLineList();
+            Object command = chosen.get(chosen.size() - 1).getCommand();
+            if (command instanceof KclCommand && !kclPresent() && !chosen.get(chosen.size() - 1).isUsageHelpRequested()) {
+                ctx.err().println("feed kcl needs KCL, which this jar leaves out: run it from appendsfeed-indexer-<version>-kcl.jar"
+                        + " (java -jar appendsfeed-indexer-<version>-kcl.jar kcl ...); locally, without KCL, use feed poll");
+                return USAGE;
+            }
+            // before any logger exists: the operations log their progress (INFO), the rest only problems
+            if (System.getProperty(LOG_LEVEL) == null) {
+                boolean operation = command instanceof BackfillCommand || command instanceof KclCommand || command instanceof PollCommand;
+                System.setProperty(LOG_LEVEL, operation ? "info" : "warn");
+                System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+                System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSX");
+            }
+            return run.execute(parsed);
+        });
         return cmd;
     }
 
@@ -80,49 +102,44 @@ public final class FeedCli implements Callable<Integer> {
                 + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("help")).toList()));
     }
 
-    private static int badUsage(ParameterException e, String[] args) {
+    private static int badUsage(ParameterException e) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
         if (e.getCause() instanceof CommandLine.TypeConversionException || e.getMessage().startsWith("Invalid value for")) {
             // a malformed value: one line saying what is wrong with it
             err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-            err.flush();
-            return USAGE;
+        } else {
+            err.println("feed: " + e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            err.print("Usage: " + cmd.getHelp().synopsis(0));
+            err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
         }
-        err.println("feed: " + e.getMessage());
-        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-        err.print("Usage: " + cmd.getHelp().synopsis(0));
-        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
         err.flush();
         return USAGE;
     }
 
-    private static int failed(Exception e, CommandLine cmd) {
+    private static int failed(Exception e, CommandLine cmd, CliContext ctx) {
         PrintWriter err = cmd.getErr();
+        String name = cmd.getCommandSpec().qualifiedName();
+        String where = ctx.where().get() == null ? "(not connected)" : ctx.where().get();
+        CannotConnectException cannot = e instanceof CannotConnectException c ? c : cannotConnect(e, where);
+        int exit = PROBLEM;
         if (e instanceof UsageException) {
-            // one line: what is wrong and what to type instead
-            err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-            err.flush();
-            return USAGE;
-        }
-        CannotConnectException cannot = e instanceof CannotConnectException c ? c : cannotConnect(e, ctxWhere(cmd));
-        if (cannot != null) {
-            err.println(cmd.getCommandSpec().qualifiedName() + ": " + cannot.getMessage());
-            err.flush();
-            return CANNOT_CONNECT;
-        }
-        if (e instanceof SdkException) {
-            String where = ctxWhere(cmd);
-            err.println(cmd.getCommandSpec().qualifiedName() + ": DynamoDB at " + where + " failed: " + e.getMessage());
+            err.println(name + ": " + e.getMessage()); // one line: what is wrong and what to type instead
+            exit = USAGE;
+        } else if (cannot != null) {
+            err.println(name + ": " + cannot.getMessage());
+            exit = CANNOT_CONNECT;
+        } else if (e instanceof SdkException) {
+            err.println(name + ": DynamoDB at " + where + " failed: " + e.getMessage());
             err.println("Check --endpoint / --region / --profile (or APPENDS_DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION,"
                     + " AWS_PROFILE) and your AWS credentials.");
-            err.flush();
-            return PROBLEM;
+        } else {
+            err.println("feed: " + name + " failed: " + e);
+            e.printStackTrace(err);
         }
-        err.println("feed: " + cmd.getCommandSpec().qualifiedName() + " failed: " + e);
-        e.printStackTrace(err);
         err.flush();
-        return PROBLEM;
+        return exit;
     }
 
     /**
@@ -135,56 +152,37 @@ public final class FeedCli implements Callable<Integer> {
         for (Throwable t = e; t != null && sdk == null; t = t.getCause()) {
             sdk = t instanceof SdkException s ? s : null;
         }
-        if (sdk == null) {
-            return null;
-        }
-        if (sdk instanceof software.amazon.awssdk.awscore.exception.AwsServiceException service && service.awsErrorDetails() != null
+        if (sdk instanceof AwsServiceException service && service.awsErrorDetails() != null
                 && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
-            return new CannotConnectException(CannotConnectException.Missing.AUTHENTICATION, "DynamoDB at " + where
-                    + " refused the credentials (" + service.awsErrorDetails().errorCode() + "): check --profile / "
-                    + CliSettings.PROFILE_VAR + " or " + CliSettings.ACCESS_KEY_VAR + " / " + CliSettings.SECRET_KEY_VAR
-                    + " (expired? log in again)", sdk);
+            return new CannotConnectException("DynamoDB at " + where + " refused the credentials (" + service.awsErrorDetails().errorCode()
+                    + "): check --profile / " + CliSettings.PROFILE_VAR + " or " + CliSettings.ACCESS_KEY_VAR + " / "
+                    + CliSettings.SECRET_KEY_VAR + " (expired? log in again)", sdk);
         }
         for (Throwable t = sdk; t != null; t = t.getCause()) {
             if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
                     || t instanceof java.net.NoRouteToHostException || t instanceof java.net.SocketTimeoutException
                     || t.getClass().getName().equals("org.apache.http.conn.ConnectTimeoutException")) {
-                Integer attempts = sdk.numAttempts();
                 Throwable root = t;
                 while (root.getCause() != null) {
                     root = root.getCause();
                 }
-                String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-                return new CannotConnectException(CannotConnectException.Missing.ENDPOINT, "cannot reach DynamoDB at " + where + ": "
-                        + why + " after "
-                        + (attempts == null ? "its" : attempts) + " attempts of at most " + CliSettings.CONNECT_TIMEOUT.toSeconds()
-                        + " s each to connect: check --endpoint / --region (or " + CliSettings.ENDPOINT_VAR + ", "
-                        + CliSettings.REGION_VAR + ") and the network", sdk);
+                return new CannotConnectException("cannot reach DynamoDB at " + where + ": "
+                        + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
+                        + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
+                        + CliSettings.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
+                        + CliSettings.ENDPOINT_VAR + ", " + CliSettings.REGION_VAR + ") and the network", sdk);
             }
         }
         return null;
     }
 
-    private static String ctxWhere(CommandLine cmd) {
-        CommandLine root = cmd;
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
-        String where = root.getCommand() instanceof FeedCli f && f.ctx != null ? f.ctx.where().get() : null;
-        return where == null ? "(not connected)" : where;
-    }
-
-    /** Hands the run's {@link CliContext} to commands whose constructor takes one. */
-    private record Factory(CliContext ctx) implements CommandLine.IFactory {
-        @Override
-        public <K> K create(Class<K> cls) throws Exception {
-            try {
-                Constructor<K> c = cls.getDeclaredConstructor(CliContext.class);
-                c.setAccessible(true);
-                return c.newInstance(ctx);
-            } catch (NoSuchMethodException e) {
-                return CommandLine.defaultFactory().create(cls);
-            }
+    /** Whether this jar carries KCL: the default CLI jar does not, the -kcl jar does. */
+    static boolean kclPresent() {
+        try {
+            Class.forName("software.amazon.kinesis.coordinator.Scheduler", false, FeedCli.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException absent) {
+            return false;
         }
     }
 

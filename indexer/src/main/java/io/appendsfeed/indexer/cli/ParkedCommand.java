@@ -3,28 +3,16 @@ package io.appendsfeed.indexer.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.ParkedStream;
-import io.appendsfeed.indexer.cli.internal.Arguments;
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.Connection;
-import io.appendsfeed.indexer.cli.Formats;
-import io.appendsfeed.indexer.cli.Table;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "parked", mixinStandardHelpOptions = true,
         description = {"Streams whose handler kept failing, parked with the reason and where they stopped.",
                 "Exits 1 when any stream is parked, so that scripts and monitors can alert on it."},
         subcommands = ReleaseParkedCommand.class)
-final class ParkedCommand implements Callable<Integer> {
-
-    private final CliContext ctx;
-
-    @Mixin
-    CommonOptions common;
+final class ParkedCommand extends FeedCommand {
 
     @Option(names = "--group", paramLabel = "GROUP", description = "only this consumer group")
     String group;
@@ -32,14 +20,10 @@ final class ParkedCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON instead of a table")
     boolean json;
 
-    ParkedCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
-
     @Override
     public Integer call() {
-        String only = group == null ? null : Arguments.group(group);
-        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
+        String only = group == null ? null : group(group);
+        try (Connection c = connect(Connection.Use.READ, false)) {
             DynamoParkedStreams parked = c.parked();
             List<String> groups = only == null ? c.checkpoints().groups() : List.of(only);
             List<ParkedStream> all = new ArrayList<>();
@@ -47,14 +31,14 @@ final class ParkedCommand implements Callable<Integer> {
                 all.addAll(parked.list(g));
             }
             if (json) {
-                ArrayNode a = Formats.object().arrayNode();
+                ArrayNode a = Formats.array();
                 for (ParkedStream p : all) {
                     a.addObject().put("group", p.group()).put("stream", p.stream().value()).put("partition", p.partition().value())
                             .put("fromIndex", p.fromIndex()).put("checkpoint", p.position().value())
                             .put("position", p.position().display()).put("attempts", p.attempts())
                             .put("parkedAt", p.parkedAt().toString()).put("reason", p.reason());
                 }
-                Formats.printJson(ctx.out(), a);
+                Formats.printJson(ctx.out(), a, true);
             } else if (all.isEmpty()) {
                 ctx.out().println(only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
             } else {

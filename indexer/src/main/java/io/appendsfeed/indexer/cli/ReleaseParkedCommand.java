@@ -3,28 +3,14 @@ package io.appendsfeed.indexer.cli;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.ParkedStream;
-import io.appendsfeed.indexer.cli.internal.Arguments;
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.Connection;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 @Command(name = "release", mixinStandardHelpOptions = true,
         description = "Releases parked streams: the reader holding their partition replays them from the store table from where they stopped.")
-final class ReleaseParkedCommand implements Callable<Integer> {
-
-    private final CliContext ctx;
-
-    @ParentCommand
-    ParkedCommand parent;
-
-    @Mixin
-    CommonOptions common;
+final class ReleaseParkedCommand extends FeedCommand {
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "the consumer group")
     String group;
@@ -43,16 +29,12 @@ final class ReleaseParkedCommand implements Callable<Integer> {
     @Option(names = "--by", paramLabel = "NAME", description = "who releases, recorded with the release (default: the OS user)")
     String by;
 
-    ReleaseParkedCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
-
     @Override
     public Integer call() {
-        String g = Arguments.group(group);
-        StreamName one = which.stream == null ? null : Arguments.stream("--stream", which.stream);
-        String releaser = by != null && !by.isBlank() ? by.trim() : ctx.user();
-        try (Connection c = Connection.open(ctx, common.settings(ctx, parent.common), Connection.IndexUse.WRITE, false)) {
+        String g = group(group);
+        StreamName one = which.stream == null ? null : stream("--stream", which.stream);
+        String releaser = who(by);
+        try (Connection c = connect(Connection.Use.WRITE, false)) {
             DynamoParkedStreams parked = c.parked();
             if (one != null) {
                 if (!parked.release(g, one, releaser)) {

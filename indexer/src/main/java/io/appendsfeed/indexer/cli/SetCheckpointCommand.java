@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CheckpointOverride;
@@ -8,21 +9,11 @@ import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.OverrideResult;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.StoredCheckpoint;
-import io.appendsfeed.indexer.cli.internal.Arguments;
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.Connection;
-import io.appendsfeed.indexer.cli.Formats;
-import io.appendsfeed.indexer.cli.internal.PositionArgument;
-import io.appendsfeed.indexer.cli.UsageException;
-import io.appendsfeed.model.feed.FeedPositions;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 @Command(name = "set", mixinStandardHelpOptions = true,
         description = {"Moves a group's checkpoint in one partition (backwards too) and records why and by whom.",
@@ -30,15 +21,7 @@ import picocli.CommandLine.ParentCommand;
                         + " if the checkpoint is still the one shown (or the one given with --expect), so two operators never"
                         + " overwrite each other unseen. A reader holding the partition's lease stops at its next commit and"
                         + " restarts from the new checkpoint."})
-final class SetCheckpointCommand implements Callable<Integer> {
-
-    private final CliContext ctx;
-
-    @ParentCommand
-    CheckpointsCommand parent;
-
-    @Mixin
-    CommonOptions common;
+final class SetCheckpointCommand extends FeedCommand {
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "the consumer group")
     String group;
@@ -66,25 +49,21 @@ final class SetCheckpointCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "apply the change (without it nothing is written)")
     boolean yes;
 
-    SetCheckpointCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
-
     @Override
     public Integer call() {
-        String g = Arguments.group(group);
+        String g = group(group);
         StartPosition position = PositionArgument.parse("--to", to);
-        Optional<Optional<Checkpoint>> expected = expect == null ? Optional.empty() : Optional.of(expectation(expect));
+        Optional<Checkpoint> expected = expect == null ? null : expectation(expect); // null: whatever the preview reads now
         if (reason.isBlank()) {
             throw new UsageException("--reason is blank: say why the checkpoint moves, e.g. --reason \"replay after fixing bug 123\"");
         }
-        String who = by == null || by.isBlank() ? ctx.user() : by.trim();
-        try (Connection c = Connection.open(ctx, common.settings(ctx, parent.common), Connection.IndexUse.WRITE, false)) {
+        String who = who(by);
+        try (Connection c = connect(Connection.Use.WRITE, false)) {
             DynamoCheckpointStore store = c.checkpoints();
-            PartitionId p = Arguments.partition(partition, store.indexState().partitions());
+            PartitionId p = partition(partition, store.indexState().partitions());
             List<String> groups = store.groups();
             if (!groups.contains(g) && !createGroup) {
-                throw new UsageException("group '" + g + "' has no checkpoint in index table '" + c.indexTable() + "' ("
+                throw new UsageException("group '" + g + "' has no checkpoint in index table '" + c.indexTable + "' ("
                         + (groups.isEmpty() ? "no group has one yet" : "groups: " + String.join(", ", groups))
                         + "): check the name, or pass --create-group to start a new group");
             }
@@ -102,39 +81,35 @@ final class SetCheckpointCommand implements Callable<Integer> {
                 CheckpointOverride last = history.get(history.size() - 1);
                 out.println("  last set " + Formats.time(last.at()) + " by " + last.by() + " to " + last.to().display() + ": " + last.reason());
             }
-            out.println("  to:     " + target + (position instanceof StartPosition.At ? "" : ", " + PositionArgument.describe(position)));
+            out.println("  to:     " + target + (position instanceof StartPosition.AtTime t ? ", first event indexed at or after " + t.time()
+                    : position instanceof StartPosition.At ? "" : ", " + (position instanceof StartPosition.Tail ? "tail" : "start")));
             out.println("  effect: " + effect(positions, p, seen.orElse(null), target));
             out.println("  reason: " + reason);
             out.println("  by:     " + who);
-            if (expected.isPresent() && !expected.get().equals(seen)) {
-                return moved(out, expected.get(), current);
+            if (expected != null && !expected.equals(seen)) {
+                return moved(expected, current);
             }
             if (seen.isPresent() && seen.get().equals(target)) {
                 out.println("the checkpoint is already there; nothing changed");
-                out.flush();
-                return FeedCli.OK;
-            }
-            if (!yes) {
+            } else if (!yes) {
                 out.println("nothing changed: to apply exactly this, run again with --yes --expect " + seen.map(Checkpoint::display).orElse("none"));
-                out.flush();
-                return FeedCli.OK;
+            } else {
+                // conditional on what was shown above: a commit or another operator in between makes it refuse
+                OverrideResult r = store.overrideIf(g, p, seen, target, reason, who);
+                if (r instanceof OverrideResult.Moved m) {
+                    return moved(seen, m.current());
+                }
+                out.println("done: the checkpoint is " + ((OverrideResult.Applied) r).checkpoint().checkpoint() + ", recorded in "
+                        + FeedStreams.checkpoint(g, p) + " (see: feed checkpoints history --group " + g + " --partition " + p + ")");
             }
-            // conditional on what was shown above: a commit or another operator in between makes it refuse
-            OverrideResult r = store.overrideIf(g, p, seen, target, reason, who);
-            if (r instanceof OverrideResult.Moved m) {
-                return moved(out, seen, m.current());
-            }
-            StoredCheckpoint written = ((OverrideResult.Applied) r).checkpoint();
-            out.println("done: the checkpoint is " + written.checkpoint() + ", recorded in "
-                    + FeedStreams.checkpoint(g, p) + " (see: feed checkpoints history --group " + g + " --partition " + p + ")");
             out.flush();
             return FeedCli.OK;
         }
     }
 
     /** The checkpoint is not the one the operator decided on: nothing written, exit 1 with what it is now. */
-    private int moved(PrintWriter out, Optional<Checkpoint> expected, Optional<StoredCheckpoint> now) {
-        out.flush();
+    private int moved(Optional<Checkpoint> expected, Optional<StoredCheckpoint> now) {
+        ctx.out().flush();
         ctx.err().println("feed checkpoints set: nothing changed: the checkpoint was expected at "
                 + expected.map(Checkpoint::display).orElse("none") + " but is " + now.map(s -> s.checkpoint().display()
                 + " (written " + Formats.time(s.committedAt()) + " by " + s.committedBy() + ")").orElse("none")
@@ -144,11 +119,8 @@ final class SetCheckpointCommand implements Callable<Integer> {
     }
 
     private static Optional<Checkpoint> expectation(String text) {
-        if (text.trim().equalsIgnoreCase("none")) {
-            return Optional.empty();
-        }
         try {
-            return Optional.of(Checkpoint.parse(text.trim()));
+            return text.trim().equalsIgnoreCase("none") ? Optional.empty() : Optional.of(Checkpoint.parse(text.trim()));
         } catch (IllegalArgumentException e) {
             throw new UsageException("--expect '" + text + "' is not a checkpoint: give EPOCH/OFFSET (1/42), a raw checkpoint"
                     + " (1000042), or none", e);
@@ -163,9 +135,7 @@ final class SetCheckpointCommand implements Callable<Integer> {
         if (c == 0) {
             return "none";
         }
-        if (c < 0) {
-            return positions.distance(p, to, from) + " epoch events back: the group reads them again";
-        }
-        return positions.distance(p, from, to) + " epoch events forward: the group skips them";
+        return c < 0 ? positions.distance(p, to, from) + " epoch events back: the group reads them again"
+                : positions.distance(p, from, to) + " epoch events forward: the group skips them";
     }
 }

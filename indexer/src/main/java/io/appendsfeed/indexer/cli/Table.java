@@ -2,68 +2,54 @@ package io.appendsfeed.indexer.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** A plain-text table: columns padded to their widest cell, numbers right-aligned. */
 public final class Table {
 
-    private final List<String> headers;
+    private final List<String[]> rows = new ArrayList<>();
     private final boolean[] right;
-    private final List<List<String>> rows = new ArrayList<>();
 
     /** Headers ending in {@code >} are right-aligned (the marker is not printed). */
     public Table(String... headers) {
-        this.headers = new ArrayList<>();
-        this.right = new boolean[headers.length];
+        right = new boolean[headers.length];
+        String[] names = new String[headers.length];
         for (int i = 0; i < headers.length; i++) {
             right[i] = headers[i].endsWith(">");
-            this.headers.add(right[i] ? headers[i].substring(0, headers[i].length() - 1) : headers[i]);
+            names[i] = right[i] ? headers[i].substring(0, headers[i].length() - 1) : headers[i];
         }
+        rows.add(names);
     }
 
-    /** @throws IllegalArgumentException when the row's cell count differs from the headers' */
+    /** Null cells print as {@code -}. @throws IllegalArgumentException when the cell count differs from the headers' */
     public Table row(Object... cells) {
-        if (cells.length != headers.size()) {
-            throw new IllegalArgumentException("row has " + cells.length + " cells, the table " + headers.size() + " columns");
+        if (cells.length != right.length) {
+            throw new IllegalArgumentException("row has " + cells.length + " cells, the table " + right.length + " columns");
         }
-        List<String> r = new ArrayList<>();
-        for (Object c : cells) {
-            r.add(c == null ? "-" : c.toString());
-        }
-        rows.add(r);
+        rows.add(Arrays.stream(cells).map(c -> c == null ? "-" : c.toString()).toArray(String[]::new));
         return this;
     }
 
     public boolean isEmpty() {
-        return rows.isEmpty();
+        return rows.size() == 1;
     }
 
     public void print(PrintWriter out) {
-        int[] width = new int[headers.size()];
-        for (int i = 0; i < width.length; i++) {
-            width[i] = headers.get(i).length();
-            for (List<String> r : rows) {
-                width[i] = Math.max(width[i], r.get(i).length());
+        int[] width = new int[right.length];
+        for (String[] r : rows) {
+            for (int i = 0; i < width.length; i++) {
+                width[i] = Math.max(width[i], r[i].length());
             }
         }
-        line(out, headers, width);
-        for (List<String> r : rows) {
-            line(out, r, width);
+        for (String[] r : rows) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                String pad = " ".repeat(width[i] - r[i].length());
+                b.append(i == 0 ? "" : "  ").append(right[i] ? pad + r[i] : r[i] + pad);
+            }
+            out.println(b.toString().stripTrailing());
         }
         out.flush();
-    }
-
-    private void line(PrintWriter out, List<String> cells, int[] width) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < cells.size(); i++) {
-            String c = cells.get(i);
-            boolean last = i == cells.size() - 1;
-            String pad = " ".repeat(width[i] - c.length());
-            b.append(right[i] ? pad + c : last ? c : c + pad);
-            if (!last) {
-                b.append("  ");
-            }
-        }
-        out.println(b.toString().stripTrailing());
     }
 }

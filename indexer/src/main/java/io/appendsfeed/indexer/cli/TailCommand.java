@@ -2,44 +2,28 @@ package io.appendsfeed.indexer.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
-import io.appendsfeed.reader.StartPosition;
-import io.appendsfeed.indexer.cli.internal.Arguments;
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.Connection;
-import io.appendsfeed.indexer.cli.Formats;
-import io.appendsfeed.indexer.cli.internal.PositionArgument;
-import io.appendsfeed.indexer.cli.UsageException;
 import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.feed.EpochReader;
 import io.appendsfeed.model.feed.EpochRecord;
+import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.FeedPositions;
+import io.appendsfeed.reader.StartPosition;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "tail", mixinStandardHelpOptions = true,
         description = {"Prints spans as they are indexed, one line each (or JSON lines), until Ctrl-C, --max or --until-caught-up.",
                 "Line: PARTITION EPOCH/OFFSET INDEXED-AT STREAM@FIRST-INDEX [TYPES]"})
-final class TailCommand implements Callable<Integer> {
+final class TailCommand extends FeedCommand {
 
     private static final int PAGE_ENTRIES = 100;
-
-    private final CliContext ctx;
-
-    @Mixin
-    CommonOptions common;
 
     @Option(names = "--from", paramLabel = "POSITION", defaultValue = "tail",
             description = "where to start in each partition: raw checkpoint, EPOCH/OFFSET, start, tail (default), or time:ISO-8601")
@@ -64,10 +48,6 @@ final class TailCommand implements Callable<Integer> {
             description = "how often to look for new epoch events at the tail: 500ms, 5s, 2m or ISO-8601 (default 500ms)")
     Duration poll;
 
-    TailCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
-
     @Override
     public Integer call() {
         StartPosition start = PositionArgument.parse("--from", from);
@@ -77,10 +57,10 @@ final class TailCommand implements Callable<Integer> {
         if (poll.isNegative() || poll.isZero()) {
             throw new UsageException("--poll " + poll + ": give a positive duration, e.g. 500ms");
         }
-        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, false)) {
+        try (Connection c = connect(Connection.Use.READ, false)) {
             FeedPositions positions = c.positions();
             int partitions = positions.partitions();
-            PartitionId only = Arguments.partition(partition, partitions);
+            PartitionId only = partition(partition, partitions);
             Map<PartitionId, Checkpoint> at = new LinkedHashMap<>();
             for (int k = 0; k < partitions; k++) {
                 PartitionId p = PartitionId.of(k);
@@ -91,7 +71,7 @@ final class TailCommand implements Callable<Integer> {
                     at.put(p, first);
                 }
             }
-            EpochReader reader = new EpochReader(c.index());
+            EpochReader reader = new EpochReader(c.index);
             long printed = 0;
             while (true) {
                 boolean caughtUp = true;
@@ -112,7 +92,10 @@ final class TailCommand implements Callable<Integer> {
                         caughtUp = false;
                     }
                     for (EpochRecord r : page.records()) {
-                        for (Span s : spans(r)) {
+                        for (Span s : EpochsCommand.spans(r.event())) {
+                            if (categories != null && !categories.isEmpty() && !categories.contains(s.stream().category())) {
+                                continue;
+                            }
                             print(e.getKey(), r, s);
                             if (max != null && ++printed >= max) {
                                 return FeedCli.OK;
@@ -134,25 +117,6 @@ final class TailCommand implements Callable<Integer> {
         }
     }
 
-    private List<Span> spans(EpochRecord r) {
-        List<Span> out = new ArrayList<>();
-        if (r.event() instanceof EpochEvent.Ingested i) {
-            for (Span s : i.add()) {
-                keep(out, s);
-            }
-            for (Span s : i.app()) {
-                keep(out, s);
-            }
-        }
-        return out;
-    }
-
-    private void keep(List<Span> out, Span s) {
-        if (categories == null || categories.isEmpty() || categories.contains(s.stream().category())) {
-            out.add(s);
-        }
-    }
-
     private void print(PartitionId p, EpochRecord r, Span s) {
         if (json) {
             ObjectNode o = Formats.object().put("partition", p.value()).put("checkpoint", r.position().value())
@@ -160,7 +124,7 @@ final class TailCommand implements Callable<Integer> {
                     .put("indexedAt", r.indexedAt() == null ? null : r.indexedAt().toString())
                     .put("stream", s.stream().value()).put("index", s.index());
             s.types().forEach(o.putArray("types")::add);
-            Formats.printJsonLine(ctx.out(), o);
+            Formats.printJson(ctx.out(), o, false);
         } else {
             ctx.out().println(p + " " + r.position().display() + " " + r.indexedAt() + " " + s.stream() + "@" + s.index() + " " + s.types());
             ctx.out().flush();

@@ -2,15 +2,15 @@ package io.appendsfeed.indexer.cli;
 
 /**
  * The command cannot run as typed or configured (a missing option, a table that does not exist,
- * a value out of range). The message says what to type instead; the CLI exits with 2.
+ * a value out of range). The message says what to type instead; {@code feed} exits with 2.
  */
-public final class UsageException extends RuntimeException {
+final class UsageException extends RuntimeException {
 
-    public UsageException(String message) {
+    UsageException(String message) {
         super(message);
     }
 
-    public UsageException(String message, Throwable cause) {
+    UsageException(String message, Throwable cause) {
         super(message, cause);
     }
 }

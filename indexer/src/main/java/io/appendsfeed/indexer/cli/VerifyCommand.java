@@ -2,27 +2,18 @@ package io.appendsfeed.indexer.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.appendsfeed.indexer.cli.CoverageCheck.Problem;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItem;
+import io.appendsfeed.model.store.StoreScan;
 import io.appendsfeed.model.store.Tip;
-import io.appendsfeed.indexer.cli.CliContext;
-import io.appendsfeed.indexer.cli.Connection;
-import io.appendsfeed.indexer.cli.internal.CoverageCheck;
-import io.appendsfeed.indexer.cli.internal.EpochWalk;
-import io.appendsfeed.indexer.cli.Formats;
-import io.appendsfeed.indexer.cli.internal.Problem;
-import io.appendsfeed.indexer.cli.ProgressLine;
-import io.appendsfeed.indexer.cli.internal.StoreVersions;
-import io.appendsfeed.indexer.cli.Table;
-import io.appendsfeed.indexer.cli.UsageException;
-import io.appendsfeed.model.feed.AppendsIndex;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,22 +21,16 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Scans the store table (Tips only, no bodies, in parallel) and checks the index against it:",
                 "every stored event indexed exactly once, in order, in its stream's partition.",
                 "Reports each problem (stream, expected, found) and a summary; exits 1 when it finds any."})
-final class VerifyCommand implements Callable<Integer> {
-
-    private final CliContext ctx;
-
-    @Mixin
-    CommonOptions common;
+final class VerifyCommand extends FeedCommand {
 
     @Option(names = "--segments", paramLabel = "N", defaultValue = "4", description = "parallel Scan segments (default 4)")
     int segments;
@@ -53,44 +38,59 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the report as JSON")
     boolean json;
 
-    VerifyCommand(CliContext ctx) {
-        this.ctx = ctx;
-    }
-
     @Override
     public Integer call() {
         if (segments < 1 || segments > 1000) {
             throw new UsageException("--segments " + segments + ": give 1 to 1000");
         }
-        try (Connection c = Connection.open(ctx, common.settings(ctx, null), Connection.IndexUse.READ, true)) {
-            long estimate = c.describe(c.storeTable(), "--store-table", "APPENDS_STORE_TABLE").itemCount();
-            StoreVersions scan = new StoreVersions(c.dynamo(), c.storeTable(), segments);
-            Map<StreamName, Long> versions;
+        try (Connection c = connect(Connection.Use.READ, true)) {
+            Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
+            AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
+            long estimate = c.describe(c.storeTable, "--store-table", CliSettings.STORE_TABLE_VAR).itemCount();
             Duration scanTime;
-            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
-                    scan::scanned, estimate)) {
-                versions = scan.run();
+            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable + "'",
+                    scanned::get, () -> estimate, () -> "")) {
+                new StoreScan(c.dynamo, c.storeTable, segments, 0, true).run(item -> {
+                    if (item instanceof StoreItem.Tip t) {
+                        versions.put(t.stream(), t.next());
+                    } else if (item instanceof StoreItem.Malformed m) {
+                        throw new IllegalStateException("table " + c.storeTable + ": the item " + m.key() + " is not of the store format ("
+                                + m.problem() + "); is this a store table?");
+                    }
+                }, scanned);
                 scanTime = progress.elapsed();
             }
-            IndexState state = AppendsIndex.read(c.index());
+            IndexState state = AppendsIndex.read(c.index);
             CoverageCheck check = new CoverageCheck(state.partitions());
-            List<Problem> epochProblems = new ArrayList<>();
+            List<Problem> problems = new ArrayList<>();
             AtomicLong entries = new AtomicLong();
             AtomicLong epochs = new AtomicLong();
             Duration indexTime;
-            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable() + "'",
-                    entries::get, 0)) {
+            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable + "'",
+                    entries::get, () -> 0, () -> "")) {
                 for (int k = 0; k < state.partitions(); k++) {
-                    walk(c, PartitionId.of(k), state, check, epochProblems, entries, epochs);
+                    PartitionId p = PartitionId.of(k);
+                    try {
+                        EpochId last = EpochsCommand.walk(c.index, p, e -> epochs.incrementAndGet(), e -> {
+                            entries.incrementAndGet();
+                            EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
+                        });
+                        if (!last.equals(state.activeEpoch(p))) {
+                            problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs up to the active epoch "
+                                    + state.activeEpoch(p) + " (earlier ones closed)", "epoch " + last + " is the first not closed"));
+                        }
+                    } catch (FeedFormatException e) {
+                        problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epoch events this version can read",
+                                e.getMessage() + " (the rest of partition " + p + " was not checked)"));
+                    }
                 }
                 indexTime = progress.elapsed();
             }
-            StoreClient store = new StoreClient(c.dynamo(), StoreConfig.builder(c.storeTable()).build());
-            List<Problem> problems = new ArrayList<>(epochProblems);
+            StoreClient store = new StoreClient(c.dynamo, StoreConfig.builder(c.storeTable).build());
             problems.addAll(check.finish(versions, s -> store.readTip(s, true).map(Tip::version).orElse(null)));
             problems.sort(Comparator.comparing((Problem p) -> p.stream() == null ? "" : p.stream()).thenComparing(Problem::kind));
             long storeEvents = versions.values().stream().mapToLong(Long::longValue).sum();
-            Summary summary = new Summary(scan.scanned(), versions.size(), storeEvents, scanTime, segments, state.partitions(),
+            Summary summary = new Summary(scanned.get(), versions.size(), storeEvents, scanTime, segments, state.partitions(),
                     epochs.get(), entries.get(), check.spans(), check.events(), indexTime);
             if (json) {
                 printJson(problems, summary);
@@ -98,38 +98,6 @@ final class VerifyCommand implements Callable<Integer> {
                 printReport(problems, summary);
             }
             return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
-        }
-    }
-
-    private static void walk(Connection c, PartitionId p, IndexState state, CoverageCheck check, List<Problem> problems,
-                             AtomicLong entries, AtomicLong epochs) {
-        try {
-            EpochId last = new EpochWalk(c.index()).walk(p, new EpochWalk.Visitor() {
-                @Override
-                public void epochStarted(PartitionId p, EpochId epoch) {
-                    epochs.incrementAndGet();
-                }
-
-                @Override
-                public void entry(PartitionId p, EpochWalk.Entry e) {
-                    entries.incrementAndGet();
-                    if (e.event() instanceof EpochEvent.Ingested i) {
-                        for (Span s : i.add()) {
-                            check.span(p, e.position(), s);
-                        }
-                        for (Span s : i.app()) {
-                            check.span(p, e.position(), s);
-                        }
-                    }
-                }
-            });
-            if (!last.equals(state.activeEpoch(p))) {
-                problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs up to the active epoch " + state.activeEpoch(p)
-                        + " (earlier ones closed)", "epoch " + last + " is the first not closed"));
-            }
-        } catch (FeedFormatException e) {
-            problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epoch events this version can read",
-                    e.getMessage() + " (the rest of partition " + p + " was not checked)"));
         }
     }
 
@@ -180,6 +148,6 @@ final class VerifyCommand implements Callable<Integer> {
                 .put("segments", s.segments());
         o.putObject("index").put("partitions", s.partitions()).put("epochs", s.epochs()).put("epochEvents", s.entries())
                 .put("spans", s.spans()).put("events", s.indexedEvents()).put("millis", s.indexTime().toMillis());
-        Formats.printJson(ctx.out(), o);
+        Formats.printJson(ctx.out(), o, true);
     }
 }

@@ -1,4 +1,4 @@
-package io.appendsfeed.indexer.cli.internal;
+package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -18,7 +19,42 @@ import java.util.function.Function;
  * is read in one partition, so per stream the spans must cover {@code 0 .. version-1} exactly
  * once, in order.
  */
-public final class CoverageCheck {
+final class CoverageCheck {
+
+    /**
+     * Something {@code feed verify} found wrong.
+     *
+     * @param stream the stream concerned, or null for a problem of an epoch
+     * @param partition null when not known (a stream the index does not list)
+     * @param position the epoch event where it shows, or null
+     */
+    record Problem(Kind kind, String stream, PartitionId partition, Checkpoint position, String expected, String found) {
+
+        enum Kind {
+            /** The store has the stream; the index lists none of its events. */
+            MISSING_STREAM,
+            /** Events of a stream are not in the index: a span starts after the next expected index, and no later span fills it. */
+            GAP,
+            /** Events the index already listed are listed again. */
+            DUPLICATE,
+            /** Events come after later ones of the same stream (they fill a gap late). */
+            OUT_OF_ORDER,
+            /** The store has events after the last one indexed (or the indexer is behind: run again to tell). */
+            NOT_INDEXED,
+            /** The index lists events the store does not have. */
+            BEYOND_STORE,
+            /** A span is in a partition the stream does not route to. */
+            WRONG_PARTITION,
+            /** An epoch event this version cannot read, or epochs that do not end where the index says. */
+            BAD_EPOCH
+        }
+
+        Problem {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(expected, "expected");
+            Objects.requireNonNull(found, "found");
+        }
+    }
 
     /** One stream as indexed so far: the next index expected, and holes left by spans that started late. */
     private static final class Coverage {
@@ -41,12 +77,12 @@ public final class CoverageCheck {
     private long spans;
     private long events;
 
-    public CoverageCheck(int partitions) {
+    CoverageCheck(int partitions) {
         this.partitions = partitions;
     }
 
     /** The next span of partition {@code p}, in the order the feed lists them. */
-    public void span(PartitionId p, Checkpoint at, Span s) {
+    void span(PartitionId p, Checkpoint at, Span s) {
         spans++;
         events += s.count();
         PartitionId home = Partitioner.route(s.stream(), partitions);
@@ -107,7 +143,7 @@ public final class CoverageCheck {
      * @param recheck the store version of a stream read again now, for streams the index lists beyond
      *                what the scan saw (written after the scan); null when the stream does not exist
      */
-    public List<Problem> finish(Map<StreamName, Long> storeVersions, Function<StreamName, Long> recheck) {
+    List<Problem> finish(Map<StreamName, Long> storeVersions, Function<StreamName, Long> recheck) {
         List<Problem> out = new ArrayList<>(problems);
         for (Map.Entry<StreamName, Coverage> e : streams.entrySet()) {
             Coverage c = e.getValue();
@@ -144,16 +180,12 @@ public final class CoverageCheck {
         return out;
     }
 
-    public long spans() {
+    long spans() {
         return spans;
     }
 
-    public long events() {
+    long events() {
         return events;
-    }
-
-    public int streams() {
-        return streams.size();
     }
 
     /** {@code events 3..5} or {@code event 3}. */

@@ -1,6 +1,5 @@
-package io.appendsfeed.indexer.cli.internal;
+package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.cli.ProgressLine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
@@ -14,7 +13,7 @@ class ProgressLineTest {
     void on_a_terminal_redraws_a_bar_in_place_and_ends_with_the_total() {
         StringWriter s = new StringWriter();
         AtomicLong done = new AtomicLong();
-        try (ProgressLine p = new ProgressLine(new PrintWriter(s), true, "scanning", done::get, 200)) {
+        try (ProgressLine p = new ProgressLine(new PrintWriter(s), true, "scanning", done::get, () -> 200, () -> "")) {
             done.set(100);
         }
         String text = s.toString();
@@ -25,7 +24,7 @@ class ProgressLineTest {
     @Test
     void elsewhere_prints_one_plain_line_when_done() {
         StringWriter s = new StringWriter();
-        try (ProgressLine p = new ProgressLine(new PrintWriter(s), false, "scanning", () -> 7, 0)) {
+        try (ProgressLine p = new ProgressLine(new PrintWriter(s), false, "scanning", () -> 7, () -> 0, () -> "")) {
             assertThat(s.toString()).isEmpty();
         }
         assertThat(s.toString()).matches("scanning: 7 items in \\S+\\R");

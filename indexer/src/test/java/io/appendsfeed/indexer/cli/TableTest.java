@@ -1,7 +1,5 @@
-package io.appendsfeed.indexer.cli.internal;
+package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.cli.Formats;
-import io.appendsfeed.indexer.cli.Table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;

@@ -1,6 +1,8 @@
-package io.appendsfeed.indexer.cli.internal;
+package io.appendsfeed.indexer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.appendsfeed.indexer.cli.CoverageCheck.Problem;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;

@@ -1,11 +1,10 @@
-package io.appendsfeed.indexer.cli.internal;
+package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.cli.UsageException;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.StartPosition;
-import io.appendsfeed.model.feed.FeedPositions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
@@ -14,15 +13,15 @@ import java.time.format.DateTimeParseException;
  * ({@code 1000042}), {@code EPOCH/OFFSET} ({@code 1/42}), {@code start}, {@code tail}, or a time
  * ({@code time:2026-11-23T09:00:00Z}, or the ISO-8601 instant alone).
  */
-public final class PositionArgument {
+final class PositionArgument {
 
-    public static final String FORMS = "a raw checkpoint (1000042), EPOCH/OFFSET (1/42), start, tail,"
+    static final String FORMS = "a raw checkpoint (1000042), EPOCH/OFFSET (1/42), start, tail,"
             + " or a time (time:2026-11-23T09:00:00Z or 2026-11-23T09:00:00Z)";
 
     private PositionArgument() {}
 
     /** @throws UsageException naming the accepted forms */
-    public static StartPosition parse(String option, String text) {
+    static StartPosition parse(String option, String text) {
         String t = text == null ? "" : text.trim();
         if (t.equalsIgnoreCase("start") || t.equalsIgnoreCase("beginning")) {
             return StartPosition.beginning();
@@ -31,36 +30,24 @@ public final class PositionArgument {
             return StartPosition.tail();
         }
         String time = t.regionMatches(true, 0, "time:", 0, 5) ? t.substring(5).trim() : t.contains("T") ? t : null;
-        if (time != null) {
-            try {
-                return StartPosition.time(Instant.parse(time));
-            } catch (DateTimeParseException e) {
-                throw new UsageException(option + " '" + text + "' is not an ISO-8601 UTC time: write it like"
-                        + " 2026-11-23T09:00:00Z", e);
-            }
-        }
         try {
-            return StartPosition.at(Checkpoint.parse(t));
+            return time != null ? StartPosition.time(Instant.parse(time)) : StartPosition.at(Checkpoint.parse(t));
+        } catch (DateTimeParseException e) {
+            throw new UsageException(option + " '" + text + "' is not an ISO-8601 UTC time: write it like 2026-11-23T09:00:00Z", e);
         } catch (IllegalArgumentException e) {
             throw new UsageException(option + " '" + text + "' is not a position: give " + FORMS, e);
         }
     }
 
     /** The checkpoint a parsed position stands for in one partition (reads the index for tail and time). */
-    public static Checkpoint locate(FeedPositions positions, PartitionId p, StartPosition position) {
-        if (position instanceof StartPosition.Beginning) {
-            return Checkpoint.START;
-        }
+    static Checkpoint locate(FeedPositions positions, PartitionId p, StartPosition position) {
         if (position instanceof StartPosition.Tail) {
             return positions.tail(p);
         }
         if (position instanceof StartPosition.AtTime t) {
             return positions.firstIndexedAtOrAfter(p, t.time());
         }
-        if (position instanceof StartPosition.At at) {
-            return at.checkpoint();
-        }
-        throw new IllegalArgumentException("the CLI has no position for " + position);
+        return position instanceof StartPosition.At at ? at.checkpoint() : Checkpoint.START;
     }
 
     /**
@@ -69,15 +56,15 @@ public final class PositionArgument {
      *
      * @throws UsageException showing the tail, or the epoch's last position
      */
-    public static void checkReachable(String option, FeedPositions positions, PartitionId p, Checkpoint target) {
+    static void checkReachable(String option, FeedPositions positions, PartitionId p, Checkpoint target) {
         Checkpoint tail = positions.tail(p);
         if (target.compareTo(tail) > 0) {
             throw new UsageException(option + " " + target + " is beyond the tail of partition " + p + " (" + tail
                     + "): nothing is indexed there yet. Use " + option + " tail for the current end, or a position up to "
                     + tail.display());
         }
-        if (target.epoch().compareTo(tail.epoch()) < 0) {
-            EpochId e = target.epoch();
+        EpochId e = target.epoch();
+        if (e.compareTo(tail.epoch()) < 0) {
             long length = positions.distance(p, Checkpoint.of(e, 0), Checkpoint.of(e.next(), 0));
             if (target.offset() > length) {
                 throw new UsageException(option + " " + target + " is past the end of epoch " + e + " of partition " + p
@@ -85,22 +72,5 @@ public final class PositionArgument {
                         + " (same as " + e.next() + "/0)");
             }
         }
-    }
-
-    /** How a parsed position reads back to the user. */
-    public static String describe(StartPosition position) {
-        if (position instanceof StartPosition.Beginning) {
-            return "start";
-        }
-        if (position instanceof StartPosition.Tail) {
-            return "tail";
-        }
-        if (position instanceof StartPosition.AtTime t) {
-            return "first event indexed at or after " + t.time();
-        }
-        if (position instanceof StartPosition.At at) {
-            return at.checkpoint().toString();
-        }
-        return position.toString();
     }
 }
