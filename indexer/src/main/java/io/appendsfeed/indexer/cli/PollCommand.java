@@ -1,9 +1,9 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.Indexer;
-import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

@@ -2,13 +2,13 @@ package io.appendsfeed.indexer.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.feed.EpochReader;
 import io.appendsfeed.model.feed.EpochRecord;
 import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.FeedPositions;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.StartPosition;
 import java.time.Duration;
 import java.util.LinkedHashMap;

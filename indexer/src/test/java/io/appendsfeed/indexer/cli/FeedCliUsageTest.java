@@ -76,6 +76,14 @@ class FeedCliUsageTest {
     }
 
     @Test
+    void a_parent_commands_options_apply_to_its_subcommands() {
+        String table = feed.env.remove("APPENDS_INDEX_TABLE");
+        CliFeed.Run r = feed.feed("checkpoints", "--index-table", table, "history", "--group", "projector");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).contains("group projector: no checkpoint was ever set explicitly");
+    }
+
+    @Test
     void unreachable_endpoint_exits_3_and_says_what_to_check_in_one_line() {
         feed.env.put("APPENDS_DYNAMODB_ENDPOINT", "http://127.0.0.1:1");
         CliFeed.Run r = feed.feed("epochs");
