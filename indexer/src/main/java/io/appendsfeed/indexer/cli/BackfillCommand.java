@@ -8,18 +8,10 @@ import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.backfill.ExportFiles;
 import io.appendsfeed.indexer.backfill.S3ExportFiles;
 import io.appendsfeed.model.DynamoClients;
-import io.appendsfeed.reader.cli.CommonOptions;
-import io.appendsfeed.reader.cli.CliContext;
-import io.appendsfeed.reader.cli.Connection;
-import io.appendsfeed.reader.cli.ProgressLine;
-import io.appendsfeed.reader.cli.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,10 +24,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
                 + " from a parallel scan of the table, or from a DynamoDB export of it to S3 (--export), which costs no read capacity.",
                 "Safe to run again and beside a live indexer: what the feed holds is skipped. Exit 0 when every stream went in,"
                         + " 1 when some were left out (named) or it failed, 2 for bad usage."})
-final class BackfillCommand extends Operation implements Callable<Integer> {
-
-    @Mixin
-    CommonOptions common;
+final class BackfillCommand extends FeedCommand {
 
     @Mixin
     IndexerOptions indexer;
@@ -54,33 +43,27 @@ final class BackfillCommand extends Operation implements Callable<Integer> {
     @Option(names = "--max-items-per-second", paramLabel = "N", description = "cap on items scanned per second, to spare the table (env APPENDS_MAX_ITEMS_PER_SECOND, default none)")
     Integer maxItemsPerSecond;
 
-    BackfillCommand(CliContext ctx) {
-        super(ctx);
-    }
-
     @Override
     public Integer call() {
         atLeast("--segments", segments, 1);
         atLeast("--page-size", pageSize, 1);
         atLeast("--max-items-per-second", maxItemsPerSecond, 0);
-        try (Connection c = connect(common)) {
-            Map<String, String> given = new HashMap<>();
-            IndexerOptions.put(given, BackfillSettings.SEGMENTS, segments);
-            IndexerOptions.put(given, BackfillSettings.PAGE_SIZE, pageSize);
-            IndexerOptions.put(given, BackfillSettings.MAX_ITEMS_PER_SECOND, maxItemsPerSecond);
-            BackfillSettings settings = settings(() -> BackfillSettings.from(variables(c, indexer, given)));
+        try (Connection c = connect(Connection.Use.INDEX, true)) {
+            BackfillSettings settings = IndexerOptions.settings(() -> BackfillSettings.from(indexer.variables(c, ctx,
+                    BackfillSettings.SEGMENTS, segments, BackfillSettings.PAGE_SIZE, pageSize, BackfillSettings.MAX_ITEMS_PER_SECOND,
+                    maxItemsPerSecond)));
             AtomicReference<BackfillProgress> latest = new AtomicReference<>();
             BackfillConfig config = ctx.terminal()
                     ? settings.backfill().toBuilder().progress(latest::set).progressInterval(Duration.ofMillis(200)).build()
                     : settings.backfill();
-            Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), config);
+            Backfill backfill = new Backfill(c.dynamo, settings.indexer(), config);
             BackfillResult r;
-            try (ProgressLine progress = ctx.terminal() ? new ProgressLine(ctx.err(), true, "backfill of " + c.storeTable(),
+            try (ProgressLine progress = ctx.terminal() ? new ProgressLine(ctx.err(), true, "backfill of " + c.storeTable,
                     () -> latest.get() == null ? 0 : latest.get().itemsScanned(),
                     () -> latest.get() == null ? 0 : latest.get().itemsEstimated(),
                     () -> latest.get() == null ? "" : String.format(Locale.ROOT, "%,d streams, %,d events ingested, %,d duplicates",
                             latest.get().streams(), latest.get().eventsIngested(), latest.get().duplicatesDropped())) : null) {
-                r = starting(indexer, () -> export == null ? backfill.run() : backfill.run(exportFiles(c.settings().dynamo())));
+                r = indexer.starting(() -> export == null ? backfill.run() : backfill.run(exportFiles(c.client)));
             }
             ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
                             + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),

@@ -2,13 +2,16 @@ package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.PartitionCountMismatchException;
 import io.appendsfeed.indexer.settings.IndexerSettings;
-import io.appendsfeed.reader.cli.UsageException;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
- * The indexer's settings shared by backfill, the KCL worker and the poller; each falls back to the
- * variable every deployable reads ({@link IndexerSettings}), so one environment configures them all.
+ * The indexer's settings shared by backfill, the KCL worker and the poller. The operations read their settings
+ * through the same settings classes as their environment-only deployments ({@link IndexerSettings} and the
+ * rest), with the command line's values in place of the variables', so one environment configures them all.
  */
 final class IndexerOptions {
 
@@ -28,34 +31,50 @@ final class IndexerOptions {
     @Option(names = "--allow-gaps", description = "index past a gap with a WARN instead of stopping there (env APPENDS_ALLOW_GAPS)")
     boolean allowGaps;
 
-    /** Puts what was given on the command line into {@code vars}, under the variables' names. */
-    void into(Map<String, String> vars) {
+    /**
+     * The variables as the settings classes read them: the tables connected to, these options, the
+     * operation's own ({@code name, value} pairs, a null value for one not given), then the environment.
+     */
+    Function<String, String> variables(Connection c, CliContext ctx, Object... more) {
         if (partitions != null && partitions < 1) {
             throw new UsageException("--partitions " + partitions + ": give a whole number of at least 1, or leave it out for the count"
                     + " the index records (1 for a new index)");
         }
-        put(vars, IndexerSettings.PARTITIONS, partitions);
-        put(vars, IndexerSettings.EPOCH_MAX_EVENTS, epochMaxEvents);
-        put(vars, IndexerSettings.EPOCH_MAX_BYTES, epochMaxBytes);
-        put(vars, IndexerSettings.EPOCH_MAX_STREAMS, epochMaxStreams);
-        if (allowGaps) {
-            vars.put(IndexerSettings.ALLOW_GAPS, "true");
+        Map<String, String> given = new HashMap<>();
+        Object[] mine = {CliSettings.STORE_TABLE_VAR, c.storeTable, CliSettings.INDEX_TABLE_VAR, c.indexTable,
+            IndexerSettings.PARTITIONS, partitions, IndexerSettings.EPOCH_MAX_EVENTS, epochMaxEvents, IndexerSettings.EPOCH_MAX_BYTES,
+            epochMaxBytes, IndexerSettings.EPOCH_MAX_STREAMS, epochMaxStreams, IndexerSettings.ALLOW_GAPS, allowGaps ? "true" : null};
+        for (Object[] pairs : new Object[][] {mine, more}) {
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (pairs[i + 1] != null) {
+                    given.put((String) pairs[i], pairs[i + 1].toString());
+                }
+            }
+        }
+        return name -> given.containsKey(name) ? given.get(name) : ctx.env().apply(name);
+    }
+
+    /** Reads settings, turning what a settings class refuses into a usage error (one line). */
+    static <T> T settings(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
         }
     }
 
     /**
-     * The one line for a partition count the index does not record: names the option (or the variable
-     * it came from) and the recorded count, and says what to do.
+     * Runs what starts an indexer on the index table, turning a partition count the index does not record into
+     * a usage error: one line naming the option (or the variable it came from) and the index's count.
      */
-    String mismatch(PartitionCountMismatchException e) {
-        String given = partitions != null ? "--partitions " + e.configured() : IndexerSettings.PARTITIONS + "=" + e.configured();
-        return given + ": the index table '" + e.indexTable() + "' records " + e.recorded() + (e.recorded() == 1 ? " partition" : " partitions")
-                + ", fixed when it was created; leave --partitions out to take the index's count, or give --partitions " + e.recorded();
-    }
-
-    static void put(Map<String, String> vars, String name, Object value) {
-        if (value != null) {
-            vars.put(name, value.toString());
+    <T> T starting(Supplier<T> start) {
+        try {
+            return start.get();
+        } catch (PartitionCountMismatchException e) {
+            String given = partitions != null ? "--partitions " + e.configured() : IndexerSettings.PARTITIONS + "=" + e.configured();
+            throw new UsageException(given + ": the index table '" + e.indexTable() + "' records " + e.recorded()
+                    + (e.recorded() == 1 ? " partition" : " partitions") + ", fixed when it was created; leave --partitions out"
+                    + " to take the index's count, or give --partitions " + e.recorded(), e);
         }
     }
 }

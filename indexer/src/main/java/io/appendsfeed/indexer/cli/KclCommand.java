@@ -6,15 +6,10 @@ import io.appendsfeed.indexer.kcl.KclConfig;
 import io.appendsfeed.indexer.kcl.KclIndexer;
 import io.appendsfeed.indexer.kcl.KclSettings;
 import io.appendsfeed.indexer.settings.MetricsSettings;
-import io.appendsfeed.reader.cli.CommonOptions;
-import io.appendsfeed.reader.cli.CliContext;
-import io.appendsfeed.reader.cli.Connection;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,10 +19,7 @@ import picocli.CommandLine.Option;
                 + " Workers with the same --application share the shards through a lease table."
                 + " Each batch's figures go to stdout as a CloudWatch Embedded Metric Format line per batch and shard"
                 + " (ship stdout to CloudWatch Logs and they become metrics; --metrics off writes none)."})
-final class KclCommand extends Operation implements Callable<Integer> {
-
-    @Mixin
-    CommonOptions common;
+final class KclCommand extends FeedCommand {
 
     @Mixin
     IndexerOptions indexer;
@@ -68,35 +60,24 @@ final class KclCommand extends Operation implements Callable<Integer> {
     @Option(names = "--service-name", paramLabel = "NAME", description = "adds a `service` dimension to every figure (env APPENDS_SERVICE_NAME or POWERTOOLS_SERVICE_NAME)")
     String serviceName;
 
-    KclCommand(CliContext ctx) {
-        super(ctx);
-    }
-
     @Override
     public Integer call() throws InterruptedException {
-        try (Connection c = connect(common)) {
-            Map<String, String> given = new HashMap<>();
-            IndexerOptions.put(given, KclSettings.STREAM_ARN, streamArn);
-            IndexerOptions.put(given, KclSettings.APPLICATION, application);
-            IndexerOptions.put(given, KclSettings.LEASE_TABLE, leaseTable);
-            IndexerOptions.put(given, KclSettings.WORKER_ID, workerId);
-            IndexerOptions.put(given, KclSettings.IDLE_MILLIS, idle == null ? null : idle.toMillis());
-            IndexerOptions.put(given, KclSettings.FAILOVER_MILLIS, failover == null ? null : failover.toMillis());
-            IndexerOptions.put(given, KclSettings.SHARD_SYNC_MILLIS, shardSync == null ? null : shardSync.toMillis());
-            IndexerOptions.put(given, KclSettings.ON_REJECTED, onRejected);
-            IndexerOptions.put(given, MetricsSettings.METRICS, metrics);
-            IndexerOptions.put(given, MetricsSettings.NAMESPACE, metricsNamespace);
-            IndexerOptions.put(given, MetricsSettings.SERVICE_NAME, serviceName);
-            KclSettings settings = settings(() -> KclSettings.from(variables(c, indexer, given)));
-            MetricsSettings metricsSettings = settings(() -> MetricsSettings.from(variables(c, indexer, given)));
+        try (Connection c = connect(Connection.Use.INDEX, true)) {
+            Function<String, String> variables = indexer.variables(c, ctx, KclSettings.STREAM_ARN, streamArn, KclSettings.APPLICATION,
+                    application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.IDLE_MILLIS, millis(idle),
+                    KclSettings.FAILOVER_MILLIS, millis(failover), KclSettings.SHARD_SYNC_MILLIS, millis(shardSync),
+                    KclSettings.ON_REJECTED, onRejected, MetricsSettings.METRICS, metrics, MetricsSettings.NAMESPACE, metricsNamespace,
+                    MetricsSettings.SERVICE_NAME, serviceName);
+            KclSettings settings = IndexerOptions.settings(() -> KclSettings.from(variables));
+            MetricsSettings metricsSettings = IndexerOptions.settings(() -> MetricsSettings.from(variables));
             // refused before anything is created: on DynamoDB Local the worker would log "Invalid DynamoDB stream ARN format" forever
-            String arn = settings(() -> KclIndexer.requireAwsStreamArn(settings.streamArn() != null ? settings.streamArn()
-                    : KclIndexer.streamArn(c.dynamo(), settings.storeTable())));
-            KclConfig config = settings(() -> settings.config(arn)); // once: its default worker id is random
-            KclClients clients = KclClients.of(c.settings().dynamo());
+            String arn = IndexerOptions.settings(() -> KclIndexer.requireAwsStreamArn(settings.streamArn() != null ? settings.streamArn()
+                    : KclIndexer.streamArn(c.dynamo, settings.storeTable())));
+            KclConfig config = IndexerOptions.settings(() -> settings.config(arn)); // once: its default worker id is random
+            KclClients clients = KclClients.of(c.client);
             KclIndexer worker;
             try {
-                Indexer started = starting(indexer, () -> Indexer.start(clients.dynamo(),
+                Indexer started = indexer.starting(() -> Indexer.start(clients.dynamo(),
                         settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()));
                 worker = KclIndexer.start(clients, started, config);
             } catch (RuntimeException e) {
@@ -110,7 +91,7 @@ final class KclCommand extends Operation implements Callable<Integer> {
                 stopped.countDown();
             }, "appendsfeed-kcl-shutdown"));
             ctx.err().println("feed kcl: worker " + config.workerId() + " of " + config.applicationName() + " indexing " + arn
-                    + " into " + c.indexTable() + "; SIGTERM or Ctrl-C stops it gracefully");
+                    + " into " + c.indexTable + "; SIGTERM or Ctrl-C stops it gracefully");
             ctx.err().flush();
             while (worker.isRunning()) {
                 if (stopped.await(1, TimeUnit.SECONDS)) {
@@ -121,5 +102,9 @@ final class KclCommand extends Operation implements Callable<Integer> {
             ctx.err().flush();
             return 1;
         }
+    }
+
+    private static Long millis(Duration d) {
+        return d == null ? null : d.toMillis();
     }
 }

@@ -1,16 +1,11 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.Indexer;
-import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
-import io.appendsfeed.reader.cli.CommonOptions;
-import io.appendsfeed.reader.cli.CliContext;
-import io.appendsfeed.reader.cli.Connection;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,10 +15,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 @Command(name = "poll", mixinStandardHelpOptions = true,
         description = {"Indexes a store table's stream with the built-in poller of the Streams API until stopped (Ctrl-C, SIGTERM):"
                 + " one instance per store table, for DynamoDB Local and small deployments. Use the Lambda or `feed kcl` at scale."})
-final class PollCommand extends Operation implements Callable<Integer> {
-
-    @Mixin
-    CommonOptions common;
+final class PollCommand extends FeedCommand {
 
     @Mixin
     IndexerOptions indexer;
@@ -41,28 +33,23 @@ final class PollCommand extends Operation implements Callable<Integer> {
             description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
     PollerConfig.OnRejected onRejected;
 
-    PollCommand(CliContext ctx) {
-        super(ctx);
-    }
-
     @Override
     public Integer call() throws InterruptedException {
-        try (Connection c = connect(common)) {
-            IndexerSettings settings = settings(() -> IndexerSettings.from(variables(c, indexer, Map.of())));
-            PollerConfig config = settings(() -> PollerConfig.builder(c.storeTable()).idleWait(idleWait).retryBackoff(retryBackoff)
+        try (Connection c = connect(Connection.Use.INDEX, true)) {
+            IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
+            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.builder(c.storeTable).idleWait(idleWait).retryBackoff(retryBackoff)
                     .recordsPerRead(recordsPerRead).onRejected(onRejected).build());
-            DynamoClients.Settings connection = c.settings().dynamo();
             CountDownLatch stopped = new CountDownLatch(1);
-            Indexer started = starting(indexer, () -> Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build()));
-            try (DynamoDbStreamsClient streams = DynamoClients.streams(connection);
-                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams, started, config)) {
+            Indexer started = indexer.starting(() -> Indexer.start(c.dynamo, settings.config().toBuilder().storeTable(c.storeTable).build()));
+            try (DynamoDbStreamsClient streams = DynamoClients.streams(c.client);
+                 StreamsPoller poller = new StreamsPoller(c.dynamo, streams, started, config)) {
                 Thread hook = new Thread(() -> {
                     poller.close(); // after the batch in hand, its position saved
                     stopped.countDown();
                 }, "appendsfeed-poll-shutdown");
                 Runtime.getRuntime().addShutdownHook(hook);
                 poller.start();
-                ctx.err().println("feed poll: indexing the stream of " + c.storeTable() + " into " + c.indexTable() + " at " + c.where()
+                ctx.err().println("feed poll: indexing the stream of " + c.storeTable + " into " + c.indexTable + " at " + c.where
                         + "; Ctrl-C stops after the batch in hand");
                 ctx.err().flush();
                 stopped.await();

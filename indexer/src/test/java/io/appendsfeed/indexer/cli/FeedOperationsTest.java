@@ -13,7 +13,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.cli.CliContext;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -132,7 +131,7 @@ class FeedOperationsTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CliContext ctx = new CliContext(env::get, new PrintWriter(out, true), new PrintWriter(err, true), Clock.systemUTC(), false);
-        int exit = FeedMain.commandLine(ctx).execute(args);
+        int exit = FeedCli.commandLine(ctx).execute(args);
         return new Run(exit, out.toString(), err.toString());
     }
 

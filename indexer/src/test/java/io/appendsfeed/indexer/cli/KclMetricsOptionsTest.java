@@ -2,7 +2,6 @@ package io.appendsfeed.indexer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appendsfeed.reader.cli.CliContext;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -36,7 +35,7 @@ class KclMetricsOptionsTest {
         StringWriter err = new StringWriter();
         CliContext ctx = new CliContext(Map.<String, String>of()::get, new PrintWriter(out, true), new PrintWriter(err, true),
                 Clock.systemUTC(), false);
-        int exit = FeedMain.commandLine(ctx).execute(args);
+        int exit = FeedCli.commandLine(ctx).execute(args);
         return new Run(exit, out.toString(), err.toString());
     }
 }

@@ -15,7 +15,6 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.cli.CliContext;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -42,7 +41,7 @@ class KclOnDynamoDbLocalTest {
         CliContext ctx = new CliContext(Map.<String, String>of()::get, new PrintWriter(out, true), new PrintWriter(err, true),
                 Clock.systemUTC(), false);
 
-        int exit = assertTimeoutPreemptively(AT_ONCE, () -> FeedMain.commandLine(ctx).execute("kcl",
+        int exit = assertTimeoutPreemptively(AT_ONCE, () -> FeedCli.commandLine(ctx).execute("kcl",
                 "--endpoint", local.endpoint().toString(), "--store-table", storeTable, "--index-table", indexTable));
 
         assertThat(exit).isEqualTo(2);

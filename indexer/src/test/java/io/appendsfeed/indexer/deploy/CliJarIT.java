@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The two CLI jars as built by {@code package}: the default one, for operators who inspect and move
- * the feed, without KCL (and under 30 MB), and the {@code -kcl} one with the KCL worker. Each run as
+ * the feed, without KCL (and under 30 MB), and the {@code -kcl} one with the KCL worker; and the
+ * reader's jar, which holds no CLI. Each run as
  * an operator runs it, {@code java -jar}. Sizes are printed, and bounded only where the README
  * promises a bound.
  */
@@ -51,7 +52,7 @@ class CliJarIT {
     void the_default_cli_jar_leaves_kcl_out_and_says_where_feed_kcl_is() throws Exception {
         Path jar = jar("cli.jar");
         List<String> entries = entries(jar);
-        assertThat(entries).contains("io/appendsfeed/indexer/cli/FeedMain.class", "io/appendsfeed/reader/cli/FeedCli.class",
+        assertThat(entries).contains("io/appendsfeed/indexer/cli/FeedCli.class", "io/appendsfeed/indexer/cli/VerifyCommand.class",
                 "picocli/CommandLine.class", "software/amazon/awssdk/services/s3/S3Client.class",
                 "software/amazon/awssdk/services/dynamodb/DynamoDbClient.class");
         for (String absent : List.of("software/amazon/kinesis/", "com/amazonaws/services/dynamodbv2/streamsadapter/", "org/apache/kafka/",
@@ -75,9 +76,16 @@ class CliJarIT {
     }
 
     @Test
+    void the_reader_jar_is_the_sdk_only() throws Exception {
+        List<String> entries = entries(jar("reader.jar"));
+        assertThat(entries).contains("io/appendsfeed/reader/FeedReader.class");
+        assertThat(entries).as("a reactor that depends on the reader gets no CLI").noneMatch(e -> e.contains("/cli/") || e.startsWith("picocli/"));
+    }
+
+    @Test
     void the_kcl_jar_carries_the_kcl_worker() throws Exception {
         Path jar = jar("kcl.jar");
-        assertThat(entries(jar)).contains("software/amazon/kinesis/coordinator/Scheduler.class", "io/appendsfeed/indexer/cli/FeedMain.class");
+        assertThat(entries(jar)).contains("software/amazon/kinesis/coordinator/Scheduler.class", "io/appendsfeed/indexer/cli/FeedCli.class");
         System.out.printf("KCL CLI jar: %s, %.1f MB%n", jar.getFileName(), Files.size(jar) / 1048576.0);
         Object[] help = run(jar, "kcl", "--help");
         assertThat(help[0]).as("%s", help[1]).isEqualTo(0);

@@ -8,7 +8,7 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.StreamRecords;
-import io.appendsfeed.indexer.cli.FeedMain;
+import io.appendsfeed.indexer.cli.FeedCli;
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
@@ -20,7 +20,7 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.DynamoCheckpointStore;
-import io.appendsfeed.reader.cli.CliContext;
+import io.appendsfeed.indexer.cli.CliContext;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -111,7 +111,7 @@ class OperatorCallsTest {
                 "APPENDS_STORE_TABLE", store);
         CliContext ctx = new CliContext(env::get, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
                 Clock.systemUTC(), false).withClients(settings -> recordingClient(settings, recorder));
-        return FeedMain.commandLine(ctx).execute(args);
+        return FeedCli.commandLine(ctx).execute(args);
     }
 
     private static DynamoDbClient recordingClient(DynamoClients.Settings settings, CallRecorder recorder) {

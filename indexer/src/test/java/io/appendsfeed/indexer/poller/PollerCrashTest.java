@@ -17,7 +17,7 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.cli.FeedCli;
+import io.appendsfeed.indexer.cli.FeedCli;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

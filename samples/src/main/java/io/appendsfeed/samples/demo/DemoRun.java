@@ -8,7 +8,7 @@ import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.StoredCheckpoint;
-import io.appendsfeed.reader.cli.FeedCli;
+import io.appendsfeed.indexer.cli.FeedCli;
 import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.Accounts;
 import io.appendsfeed.samples.bank.InMemoryOutbox;

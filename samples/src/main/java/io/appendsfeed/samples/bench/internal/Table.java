@@ -45,7 +45,7 @@ public final class Table {
         for (int i = 0; i < columns.length; i++) {
             columns[i] = i == 0 ? headers.get(i) : headers.get(i) + ">";
         }
-        io.appendsfeed.reader.cli.Table t = new io.appendsfeed.reader.cli.Table(columns);
+        io.appendsfeed.indexer.cli.Table t = new io.appendsfeed.indexer.cli.Table(columns);
         rows.forEach(r -> t.row(r.toArray()));
         java.io.StringWriter out = new java.io.StringWriter();
         t.print(new java.io.PrintWriter(out));

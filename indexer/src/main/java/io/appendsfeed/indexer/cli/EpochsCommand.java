@@ -1,0 +1,141 @@
+package io.appendsfeed.indexer.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.EpochState;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.feed.Span;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoredEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "epochs", mixinStandardHelpOptions = true,
+        description = "The active epoch of each partition and, per epoch: epoch events, spans, streams, stream events, bytes, closed or not.")
+final class EpochsCommand extends FeedCommand {
+
+    @Option(names = "--partition", paramLabel = "P", description = "only this partition (default: all)")
+    Integer partition;
+
+    @Option(names = "--json", description = "print JSON instead of a table")
+    boolean json;
+
+    /** An epoch event as stored: where, when it was indexed, its body's size, and the event ({@link AppendsEpoch#decode}). */
+    record Entry(Checkpoint position, Instant indexedAt, int bytes, EpochEvent event) {}
+
+    /**
+     * Reads every epoch of a partition from epoch 0: an epoch ending in {@code Closed} leads to the next
+     * one; the first that does not (or does not exist) is the last.
+     *
+     * @return the last epoch read (the partition's active one when the index is consistent)
+     * @throws FeedFormatException at an epoch event this version cannot read; what precedes it has been handed on
+     */
+    static EpochId walk(StoreClient index, PartitionId p, Consumer<EpochId> started, Consumer<Entry> each) {
+        for (EpochId e = EpochId.ZERO; ; e = e.next()) {
+            started.accept(e);
+            boolean closed = false;
+            try (Stream<StoredEvent> events = index.read(AppendsEpoch.stream(p, e), Read.forward(0))) {
+                for (StoredEvent s : (Iterable<StoredEvent>) events::iterator) {
+                    EpochEvent event = AppendsEpoch.decode(s);
+                    each.accept(new Entry(Checkpoint.of(e, s.index()), s.timestamp(), s.data() == null ? 0 : s.data().length, event));
+                    closed = event instanceof EpochEvent.Closed;
+                }
+            }
+            if (!closed) {
+                return e;
+            }
+        }
+    }
+
+    /** The spans an epoch event lists: an {@code Ingested}'s new streams, then its appends. */
+    static List<Span> spans(EpochEvent event) {
+        return event instanceof EpochEvent.Ingested i ? Stream.concat(i.add().stream(), i.app().stream()).toList() : List.of();
+    }
+
+    /** One epoch's figures: its own fold ({@link EpochState}: events, streams, body bytes, closed) plus the spans it lists. */
+    private static final class Summary {
+        final PartitionId partition;
+        EpochState state;
+        long spans;
+        /** Stream events the spans cover. */
+        long events;
+        Instant first;
+        Instant last;
+
+        Summary(PartitionId partition, EpochId epoch) {
+            this.partition = partition;
+            this.state = EpochState.empty(epoch);
+        }
+
+        void add(Entry e) {
+            state = state.evolve(e.event(), e.bytes(), e.indexedAt());
+            first = first == null ? e.indexedAt() : first;
+            last = e.indexedAt();
+            for (Span s : spans(e.event())) {
+                spans++;
+                events += s.count();
+            }
+        }
+    }
+
+    @Override
+    public Integer call() {
+        try (Connection c = connect(Connection.Use.READ, false)) {
+            IndexState state = AppendsIndex.read(c.index);
+            PartitionId only = partition(partition, state.partitions());
+            List<Summary> epochs = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            for (int k = 0; k < state.partitions(); k++) {
+                PartitionId p = PartitionId.of(k);
+                if (only != null && !only.equals(p)) {
+                    continue;
+                }
+                try {
+                    EpochId last = walk(c.index, p, e -> epochs.add(new Summary(p, e)), e -> epochs.get(epochs.size() - 1).add(e));
+                    if (!last.equals(state.activeEpoch(p))) {
+                        problems.add("partition " + p + ": the index names epoch " + state.activeEpoch(p)
+                                + " active, but the epochs end (first one not closed) at " + last);
+                    }
+                } catch (FeedFormatException e) {
+                    problems.add("partition " + p + ": stopped at an epoch event this version cannot read: " + e.getMessage());
+                }
+            }
+            Table t = new Table("PARTITION>", "EPOCH>", "ACTIVE", "CLOSED", "ENTRIES>", "SPANS>", "STREAMS>", "EVENTS>", "BYTES>",
+                    "FIRST INDEXED", "LAST INDEXED");
+            ArrayNode a = Formats.array();
+            for (Summary e : epochs) {
+                EpochId epoch = e.state.epoch();
+                boolean active = state.activeEpoch(e.partition).equals(epoch);
+                t.row(e.partition, epoch, active ? "*" : "", e.state.isClosed() ? "yes" : "no", e.state.version(), e.spans,
+                        e.state.next().size(), e.events, e.state.bytes(), Formats.time(e.first), Formats.time(e.last));
+                a.addObject().put("partition", e.partition.value()).put("epoch", epoch.value()).put("active", active)
+                        .put("closed", e.state.isClosed()).put("entries", e.state.version()).put("spans", e.spans)
+                        .put("streams", e.state.next().size()).put("events", e.events).put("bytes", e.state.bytes())
+                        .put("firstIndexed", e.first == null ? null : e.first.toString())
+                        .put("lastIndexed", e.last == null ? null : e.last.toString());
+            }
+            if (json) {
+                Formats.printJson(ctx.out(), a, true);
+            } else {
+                ctx.out().println("index table '" + c.indexTable + "': " + state.partitions()
+                        + (state.partitions() == 1 ? " partition" : " partitions") + (state.isCreated() ? "" : " (no $AppendsIndex-0 yet)"));
+                t.print(ctx.out());
+            }
+            problems.forEach(problem -> ctx.err().println("feed: " + problem));
+            ctx.err().flush();
+            return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.appendsfeed.indexer.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+
+/**
+ * The {@code feed} command, the entry point of the CLI jars ({@code java -jar appendsfeed-indexer-<version>-cli.jar}):
+ * inspects and repairs a feed's index table (checkpoints, epochs, parked streams), verifies it against the
+ * store table, and runs the indexer's operations ({@code backfill}, {@code poll}, and {@code kcl} from the
+ * {@code -kcl} jar, which adds KCL). Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad
+ * usage or a malformed value, 3 DynamoDB cannot be reached or authenticated with (no region, no
+ * credentials, an endpoint that does not answer, credentials refused).
+ */
+@Command(name = "feed", mixinStandardHelpOptions = true, versionProvider = FeedCli.Version.class,
+        description = "Operate an appendsfeed feed: inspect and repair its index (checkpoints, epochs, parked streams),"
+                + " verify it against the store, and run the indexer's operations.",
+        subcommands = {CheckpointsCommand.class, EpochsCommand.class, TailCommand.class, ParkedCommand.class, VerifyCommand.class,
+            BackfillCommand.class, KclCommand.class, PollCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage or a malformed value,"
+                + " 3 cannot connect or authenticate (no region, no credentials, no answer within about "
+                + CliSettings.DEAD_ENDPOINT_SECONDS + " s, credentials refused)."})
+public final class FeedCli implements Callable<Integer> {
+
+    public static final int OK = 0;
+    public static final int PROBLEM = 1;
+    public static final int USAGE = 2;
+    public static final int CANNOT_CONNECT = 3;
+    /** DynamoDB's error codes for credentials it does not accept (unknown, expired, or a signature that does not match). */
+    private static final Set<String> REFUSED_CREDENTIALS = Set.of("UnrecognizedClientException", "InvalidClientTokenId",
+            "InvalidSignatureException", "ExpiredTokenException", "MissingAuthenticationTokenException", "IncompleteSignatureException");
+    /** Logging of the long-running operations; the inspection commands print only their own output. */
+    static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+    @Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null)).execute(args));
+    }
+
+    /** A command line writing to {@code out}/{@code err} and reading variables from {@code env} (for tests and embedding). */
+    public static CommandLine commandLine(Function<String, String> env, PrintWriter out, PrintWriter err) {
+        return commandLine(new CliContext(env, out, err, Clock.systemUTC(), false));
+    }
+
+    /** The {@code feed} command line for one run, every command running with {@code ctx}. */
+    public static CommandLine commandLine(CliContext ctx) {
+        CommandLine cmd = new CommandLine(new FeedCli(), new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                K made = CommandLine.defaultFactory().create(cls);
+                if (made instanceof FeedCommand command) {
+                    command.ctx = ctx;
+                }
+                return made;
+            }
+        });
+        cmd.registerConverter(Duration.class, Durations::convert); // 500ms, 5s, 2m and ISO-8601, everywhere
+        cmd.setOut(ctx.out());
+        cmd.setErr(ctx.err());
+        cmd.setParameterExceptionHandler((e, args) -> badUsage(e));
+        cmd.setExecutionExceptionHandler((e, c, parsed) -> failed(e, c, ctx));
+        CommandLine.IExecutionStrategy run = cmd.getExecutionStrategy();
+        cmd.setExecutionStrategy(parsed -> {
+            List<CommandLine> chosen = parsed.asCommandLineList();
+            Object command = chosen.get(chosen.size() - 1).getCommand();
+            if (command instanceof KclCommand && !kclPresent() && !chosen.get(chosen.size() - 1).isUsageHelpRequested()) {
+                ctx.err().println("feed kcl needs KCL, which this jar leaves out: run it from appendsfeed-indexer-<version>-kcl.jar"
+                        + " (java -jar appendsfeed-indexer-<version>-kcl.jar kcl ...); locally, without KCL, use feed poll");
+                return USAGE;
+            }
+            // before any logger exists: the operations log their progress (INFO), the rest only problems
+            if (System.getProperty(LOG_LEVEL) == null) {
+                boolean operation = command instanceof BackfillCommand || command instanceof KclCommand || command instanceof PollCommand;
+                System.setProperty(LOG_LEVEL, operation ? "info" : "warn");
+                System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+                System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSX");
+            }
+            return run.execute(parsed);
+        });
+        return cmd;
+    }
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "no command given: type one of "
+                + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("help")).toList()));
+    }
+
+    private static int badUsage(ParameterException e) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        if (e.getCause() instanceof CommandLine.TypeConversionException || e.getMessage().startsWith("Invalid value for")) {
+            // a malformed value: one line saying what is wrong with it
+            err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+        } else {
+            err.println("feed: " + e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+            err.print("Usage: " + cmd.getHelp().synopsis(0));
+            err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
+        }
+        err.flush();
+        return USAGE;
+    }
+
+    private static int failed(Exception e, CommandLine cmd, CliContext ctx) {
+        PrintWriter err = cmd.getErr();
+        String name = cmd.getCommandSpec().qualifiedName();
+        String where = ctx.where().get() == null ? "(not connected)" : ctx.where().get();
+        CannotConnectException cannot = e instanceof CannotConnectException c ? c : cannotConnect(e, where);
+        int exit = PROBLEM;
+        if (e instanceof UsageException) {
+            err.println(name + ": " + e.getMessage()); // one line: what is wrong and what to type instead
+            exit = USAGE;
+        } else if (cannot != null) {
+            err.println(name + ": " + cannot.getMessage());
+            exit = CANNOT_CONNECT;
+        } else if (e instanceof SdkException) {
+            err.println(name + ": DynamoDB at " + where + " failed: " + e.getMessage());
+            err.println("Check --endpoint / --region / --profile (or APPENDS_DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION,"
+                    + " AWS_PROFILE) and your AWS credentials.");
+        } else {
+            err.println("feed: " + name + " failed: " + e);
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return exit;
+    }
+
+    /**
+     * The SDK failure as "cannot connect or authenticate", one line, or null when it is another failure:
+     * a connection refused, an unknown host or a timeout to connect (after the CLI's attempts), or
+     * credentials DynamoDB refused.
+     */
+    static CannotConnectException cannotConnect(Throwable e, String where) {
+        SdkException sdk = null;
+        for (Throwable t = e; t != null && sdk == null; t = t.getCause()) {
+            sdk = t instanceof SdkException s ? s : null;
+        }
+        if (sdk instanceof AwsServiceException service && service.awsErrorDetails() != null
+                && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
+            return new CannotConnectException("DynamoDB at " + where + " refused the credentials (" + service.awsErrorDetails().errorCode()
+                    + "): check --profile / " + CliSettings.PROFILE_VAR + " or " + CliSettings.ACCESS_KEY_VAR + " / "
+                    + CliSettings.SECRET_KEY_VAR + " (expired? log in again)", sdk);
+        }
+        for (Throwable t = sdk; t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
+                    || t instanceof java.net.NoRouteToHostException || t instanceof java.net.SocketTimeoutException
+                    || t.getClass().getName().equals("org.apache.http.conn.ConnectTimeoutException")) {
+                Throwable root = t;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                return new CannotConnectException("cannot reach DynamoDB at " + where + ": "
+                        + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
+                        + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
+                        + CliSettings.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
+                        + CliSettings.ENDPOINT_VAR + ", " + CliSettings.REGION_VAR + ") and the network", sdk);
+            }
+        }
+        return null;
+    }
+
+    /** Whether this jar carries KCL: the default CLI jar does not, the -kcl jar does. */
+    static boolean kclPresent() {
+        try {
+            Class.forName("software.amazon.kinesis.coordinator.Scheduler", false, FeedCli.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException absent) {
+            return false;
+        }
+    }
+
+    /** The version from the jar's manifest, when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = FeedCli.class.getPackage().getImplementationVersion();
+            return new String[] {"feed (appendsfeed) " + (v == null ? "development build" : v)};
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.appendsfeed.indexer.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.appendsfeed.indexer.cli.CoverageCheck.Problem;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItem;
+import io.appendsfeed.model.store.StoreScan;
+import io.appendsfeed.model.store.Tip;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Scans the store table (Tips only, no bodies, in parallel) and checks the index against it:",
+                "every stored event indexed exactly once, in order, in its stream's partition.",
+                "Reports each problem (stream, expected, found) and a summary; exits 1 when it finds any."})
+final class VerifyCommand extends FeedCommand {
+
+    @Option(names = "--segments", paramLabel = "N", defaultValue = "4", description = "parallel Scan segments (default 4)")
+    int segments;
+
+    @Option(names = "--json", description = "print the report as JSON")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (segments < 1 || segments > 1000) {
+            throw new UsageException("--segments " + segments + ": give 1 to 1000");
+        }
+        try (Connection c = connect(Connection.Use.READ, true)) {
+            Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
+            AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
+            long estimate = c.describe(c.storeTable, "--store-table", CliSettings.STORE_TABLE_VAR).itemCount();
+            Duration scanTime;
+            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable + "'",
+                    scanned::get, () -> estimate, () -> "")) {
+                new StoreScan(c.dynamo, c.storeTable, segments, 0, true).run(item -> {
+                    if (item instanceof StoreItem.Tip t) {
+                        versions.put(t.stream(), t.next());
+                    } else if (item instanceof StoreItem.Malformed m) {
+                        throw new IllegalStateException("table " + c.storeTable + ": the item " + m.key() + " is not of the store format ("
+                                + m.problem() + "); is this a store table?");
+                    }
+                }, scanned);
+                scanTime = progress.elapsed();
+            }
+            IndexState state = AppendsIndex.read(c.index);
+            CoverageCheck check = new CoverageCheck(state.partitions());
+            List<Problem> problems = new ArrayList<>();
+            AtomicLong entries = new AtomicLong();
+            AtomicLong epochs = new AtomicLong();
+            Duration indexTime;
+            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable + "'",
+                    entries::get, () -> 0, () -> "")) {
+                for (int k = 0; k < state.partitions(); k++) {
+                    PartitionId p = PartitionId.of(k);
+                    try {
+                        EpochId last = EpochsCommand.walk(c.index, p, e -> epochs.incrementAndGet(), e -> {
+                            entries.incrementAndGet();
+                            EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
+                        });
+                        if (!last.equals(state.activeEpoch(p))) {
+                            problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs up to the active epoch "
+                                    + state.activeEpoch(p) + " (earlier ones closed)", "epoch " + last + " is the first not closed"));
+                        }
+                    } catch (FeedFormatException e) {
+                        problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epoch events this version can read",
+                                e.getMessage() + " (the rest of partition " + p + " was not checked)"));
+                    }
+                }
+                indexTime = progress.elapsed();
+            }
+            StoreClient store = new StoreClient(c.dynamo, StoreConfig.builder(c.storeTable).build());
+            problems.addAll(check.finish(versions, s -> store.readTip(s, true).map(Tip::version).orElse(null)));
+            problems.sort(Comparator.comparing((Problem p) -> p.stream() == null ? "" : p.stream()).thenComparing(Problem::kind));
+            long storeEvents = versions.values().stream().mapToLong(Long::longValue).sum();
+            Summary summary = new Summary(scanned.get(), versions.size(), storeEvents, scanTime, segments, state.partitions(),
+                    epochs.get(), entries.get(), check.spans(), check.events(), indexTime);
+            if (json) {
+                printJson(problems, summary);
+            } else {
+                printReport(problems, summary);
+            }
+            return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
+        }
+    }
+
+    private record Summary(long itemsScanned, int streams, long storeEvents, Duration scanTime, int segments, int partitions,
+                           long epochs, long entries, long spans, long indexedEvents, Duration indexTime) {}
+
+    private void printReport(List<Problem> problems, Summary s) {
+        PrintWriter out = ctx.out();
+        if (!problems.isEmpty()) {
+            Table t = new Table("PROBLEM", "STREAM", "PARTITION>", "AT>", "EXPECTED", "FOUND");
+            for (Problem p : problems) {
+                t.row(p.kind(), p.stream(), p.partition(), p.position() == null ? null : p.position().display(), p.expected(), p.found());
+            }
+            t.print(out);
+            out.println();
+        }
+        out.println("store: " + s.itemsScanned() + " items scanned, " + s.streams() + " streams, " + s.storeEvents() + " events in "
+                + Formats.duration(s.scanTime()) + " (" + Formats.rate(s.itemsScanned(), s.scanTime()) + " items/s, "
+                + s.segments() + " segments)");
+        out.println("index: " + s.partitions() + (s.partitions() == 1 ? " partition, " : " partitions, ") + s.epochs() + (s.epochs() == 1 ? " epoch, " : " epochs, ")
+                + s.entries() + " epoch events, " + s.spans() + " spans, " + s.indexedEvents() + " events in "
+                + Formats.duration(s.indexTime()) + " (" + Formats.rate(s.entries(), s.indexTime()) + " epoch events/s)");
+        if (problems.isEmpty()) {
+            out.println("OK: every stored event is indexed once, in order, in its stream's partition");
+        } else {
+            Map<Problem.Kind, Integer> counts = new EnumMap<>(Problem.Kind.class);
+            problems.forEach(p -> counts.merge(p.kind(), 1, Integer::sum));
+            out.println(problems.size() + (problems.size() == 1 ? " problem: " : " problems: ") + counts.entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElse(""));
+            if (counts.containsKey(Problem.Kind.NOT_INDEXED) || counts.containsKey(Problem.Kind.MISSING_STREAM)) {
+                out.println("NOT_INDEXED / MISSING_STREAM can also mean the indexer is behind the writers: run verify again to tell");
+            }
+        }
+        out.flush();
+    }
+
+    private void printJson(List<Problem> problems, Summary s) {
+        ObjectNode o = Formats.object().put("ok", problems.isEmpty());
+        ArrayNode a = o.putArray("problems");
+        for (Problem p : problems) {
+            a.addObject().put("kind", p.kind().name()).put("stream", p.stream())
+                    .put("partition", p.partition() == null ? null : p.partition().value())
+                    .put("position", p.position() == null ? null : p.position().value())
+                    .put("expected", p.expected()).put("found", p.found());
+        }
+        o.putObject("store").put("itemsScanned", s.itemsScanned()).put("streams", s.streams()).put("events", s.storeEvents())
+                .put("millis", s.scanTime().toMillis()).put("itemsPerSecond", Formats.rate(s.itemsScanned(), s.scanTime()))
+                .put("segments", s.segments());
+        o.putObject("index").put("partitions", s.partitions()).put("epochs", s.epochs()).put("epochEvents", s.entries())
+                .put("spans", s.spans()).put("events", s.indexedEvents()).put("millis", s.indexTime().toMillis());
+        Formats.printJson(ctx.out(), o, true);
+    }
+}

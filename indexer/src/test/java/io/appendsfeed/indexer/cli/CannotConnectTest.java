@@ -1,0 +1,105 @@
+package io.appendsfeed.indexer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an operator sees when DynamoDB cannot be reached or authenticated with: exit 3 and one line saying
+ * what is missing and how to supply it. The environment is the map handed to the CLI (no real variable
+ * or profile file is read): config and credentials files that do not exist, no instance role.
+ */
+class CannotConnectTest {
+
+    record Run(int exit, String out, String err) {}
+
+    private final Map<String, String> env = new HashMap<>();
+
+    CannotConnectTest(@TempDir Path dir) {
+        env.put(CliSettings.CONFIG_FILE_VAR, dir.resolve("no-config").toString());
+        env.put(CliSettings.CREDENTIALS_FILE_VAR, dir.resolve("no-credentials").toString());
+        env.put(CliSettings.METADATA_DISABLED_VAR, "true");
+    }
+
+    @Test
+    void no_region_anywhere_is_one_line_naming_the_option_the_variable_and_the_profile() {
+        Run r = feed("epochs", "--index-table", "orders-index");
+
+        assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
+        assertThat(r.err().lines().toList()).containsExactly("feed epochs: no AWS region: pass --region (e.g. eu-west-1), set AWS_REGION,"
+                + " or use a --profile (or AWS_PROFILE) whose config sets region");
+    }
+
+    @Test
+    void the_profile_named_by_aws_profile_gives_the_region(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("config"), "[profile ops]\nregion = eu-west-1\n");
+        env.put(CliSettings.CONFIG_FILE_VAR, config.toString());
+        env.put(CliSettings.PROFILE_VAR, "ops");
+
+        CliSettings settings = CliSettings.resolve(null, null, null, null, "orders-index", env::get);
+
+        assertThat(settings.dynamo().region()).hasValueSatisfying(region -> assertThat(region.id()).isEqualTo("eu-west-1"));
+    }
+
+    @Test
+    void no_credentials_anywhere_is_one_line_saying_how_to_give_them() {
+        env.put(CliSettings.REGION_VAR, "eu-west-1");
+        Run r = feed("epochs", "--index-table", "orders-index");
+
+        assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
+        assertThat(r.err().lines().toList()).containsExactly("feed epochs: no AWS credentials: pass --profile NAME, set AWS_PROFILE,"
+                + " or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or run where a role provides them)");
+    }
+
+    @Test
+    void a_profile_without_credentials_is_one_line_naming_it(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("config"), "[profile ops]\nregion = eu-west-1\n");
+        env.put(CliSettings.CONFIG_FILE_VAR, config.toString());
+        Run r = feed("epochs", "--index-table", "orders-index", "--profile", "ops");
+
+        assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
+        assertThat(r.err().lines().toList()).singleElement().asString()
+                .startsWith("feed epochs: no AWS credentials for --profile 'ops': ");
+    }
+
+    @Test
+    void a_closed_port_fails_after_the_clis_few_attempts_in_one_line() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again before the CLI connects: nothing listens there
+        }
+        Run r = feed("epochs", "--index-table", "orders-index", "--endpoint", "http://localhost:" + port);
+
+        assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
+        assertThat(r.err().lines().toList()).singleElement().asString()
+                .startsWith("feed epochs: cannot reach DynamoDB at http://localhost:" + port + ": ")
+                .contains("after 3 attempts of at most 2 s each to connect");
+    }
+
+    @Test
+    void the_clis_clients_are_bounded_to_fail_within_the_stated_time() {
+        var client = CliSettings.resolve("http://localhost:8000", null, null, null, "orders-index", env::get).dynamo();
+
+        assertThat(client.maxAttempts()).isEqualTo(CliSettings.MAX_ATTEMPTS).isEqualTo(3);
+        assertThat(client.connectTimeout()).isEqualTo(CliSettings.CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(2));
+        assertThat(CliSettings.MAX_ATTEMPTS * CliSettings.CONNECT_TIMEOUT.toSeconds())
+                .as("attempts × connect timeout, plus the SDK's back-off of well under a second").isLessThan(CliSettings.DEAD_ENDPOINT_SECONDS);
+    }
+
+    private Run feed(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = FeedCli.commandLine(env::get, new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+}
