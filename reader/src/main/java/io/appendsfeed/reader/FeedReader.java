@@ -8,7 +8,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
 import io.appendsfeed.reader.internal.DynamoFeed;
-import io.appendsfeed.reader.internal.EventFilter;
 import io.appendsfeed.reader.internal.Feed;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
@@ -138,10 +137,9 @@ public final class FeedReader implements AutoCloseable {
         Feed feed = from.feed();
         StreamHandler measured = metered
                 ? new MeteredHandler(handler, config.group(), config.metrics(), config.clock(), feed::partitions) : handler;
-        EventFilter filter = StreamCall.filter(config);
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, from.loader(), parked, filter), filter,
-                config.maxConcurrentStreams(), config.maxBatchEvents(), config.parkAfterAttempts(),
-                new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
+        Scheduler scheduler = new Scheduler(new StreamCall(config, measured, from.loader(), parked), config.maxConcurrentStreams(),
+                config.maxBatchEvents(), config.parkAfterAttempts(), new Backoff(config.retryBackoffMin(), config.retryBackoffMax()),
+                workers, timers);
         this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
         this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-leases")));
         if (metered) {

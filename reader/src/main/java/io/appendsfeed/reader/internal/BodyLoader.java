@@ -1,5 +1,6 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.reader.internal.StreamCall.Work;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;

@@ -1,5 +1,7 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.reader.internal.Scheduler.Slot;
+import io.appendsfeed.reader.internal.StreamCall.Work;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.reader.FeedEvent;
