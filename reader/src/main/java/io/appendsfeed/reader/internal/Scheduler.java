@@ -73,7 +73,6 @@ public final class Scheduler {
     private final StreamCall call;
     private final int maxConcurrent;
     private final int maxBatchEvents;
-    private final int parkAfterAttempts;
     private final Backoff backoff;
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
@@ -93,12 +92,11 @@ public final class Scheduler {
     private boolean dispatching = true;
     private volatile boolean endsAtTail;
 
-    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, int parkAfterAttempts, Backoff backoff,
-                     ExecutorService workers, ScheduledExecutorService timers) {
+    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, Backoff backoff, ExecutorService workers,
+                     ScheduledExecutorService timers) {
         this.call = call;
         this.maxConcurrent = maxConcurrent;
         this.maxBatchEvents = maxBatchEvents;
-        this.parkAfterAttempts = parkAfterAttempts;
         this.backoff = backoff;
         this.workers = workers;
         this.timers = timers;
@@ -240,56 +238,42 @@ public final class Scheduler {
         }
     }
 
-    private void completed(StreamCall.Work w, StreamCall.Outcome o) {
-        ParkedStream toPark = null;
-        StreamState s;
-        synchronized (this) {
-            inFlight.remove(w.stream());
-            Slot now = slots.get(w.slot().partition);
-            s = now == null ? null : now.streams.get(w.stream());
-            if (w.slot().closed || s == null) {
-                if (s != null) {
-                    after(s); // a call of the same stream from a newer opening of its partition waited for this one
-                    pump();
-                }
-                return; // the partition was closed meanwhile: the outcome no longer counts
-            }
-            if (o instanceof StreamCall.Outcome.Done done) {
-                s.handled(w, done.nextIndex()).forEach(s.slot.progress::complete);
-            } else if (o instanceof StreamCall.Outcome.ReplayDone) {
-                LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
-                s.replayed(w).forEach(s.slot.progress::complete);
-            } else if (o instanceof StreamCall.Outcome.Failed failed) {
-                toPark = failed(s, w, failed.error());
-            }
-            if (toPark == null) {
-                after(s);
+    /** How a call ended, on its worker's thread: the stream's state moves on, and what it no longer holds back is complete. */
+    private synchronized void completed(StreamCall.Work w, StreamCall.Outcome o) {
+        inFlight.remove(w.stream());
+        Slot now = slots.get(w.slot().partition);
+        StreamState s = now == null ? null : now.streams.get(w.stream());
+        if (w.slot().closed || s == null) {
+            if (s != null) {
+                after(s); // a call of the same stream from a newer opening of its partition waited for this one
                 pump();
             }
-            notifyAll();
+            return; // the partition was closed meanwhile: the outcome no longer counts
         }
-        if (toPark != null) {
-            park(s, toPark);
+        if (o instanceof StreamCall.Outcome.Done done) {
+            s.handled(w, done.nextIndex()).forEach(s.slot.progress::complete);
+        } else if (o instanceof StreamCall.Outcome.ReplayDone) {
+            LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
+            s.replayed(w).forEach(s.slot.progress::complete);
+        } else if (o instanceof StreamCall.Outcome.Parked parked) {
+            s.parkedAs(parked.parked(), ++parkSeq).forEach(s.slot.progress::complete);
+        } else if (o instanceof StreamCall.Outcome.Failed failed) {
+            s.failed();
+            retryLater(s, failed.error());
         }
+        after(s);
+        pump();
+        notifyAll();
     }
 
-    /** @return the parked record to write, when this failure was the last allowed */
-    private ParkedStream failed(StreamState s, StreamCall.Work w, Exception error) {
-        String reason = StreamCall.describe(error);
-        if (s.failed(parkAfterAttempts)) {
-            return call.parkedRecord(w, reason, s.attempts());
-        }
+    private void retryLater(StreamState s, Exception error) {
         Duration wait = backoff.after(s.attempts());
+        String reason = StreamCall.describe(error);
         if (s.attempts() == 1) {
             LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), reason, error);
         } else {
             LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(), reason);
         }
-        retryLater(s, wait);
-        return null;
-    }
-
-    private void retryLater(StreamState s, Duration wait) {
         try {
             timers.schedule(() -> {
                 synchronized (this) {
@@ -301,32 +285,6 @@ public final class Scheduler {
             }, wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("{}: no retry scheduled, the reader is shutting down ({})", s.stream, e.toString());
-        }
-    }
-
-    /** Writes the parked record outside the lock; only once it is durable may the checkpoint pass the stream. */
-    private void park(StreamState s, ParkedStream p) {
-        try {
-            call.recordParked(p);
-        } catch (RuntimeException e) {
-            LOG.error("{}: could not record as parked ({}); it stays failing and holds the checkpoint", s.stream, e.toString(), e);
-            synchronized (this) {
-                if (current(s)) {
-                    s.parkNotRecorded();
-                    retryLater(s, backoff.after(s.attempts()));
-                }
-            }
-            return;
-        }
-        LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", s.stream, p.attempts(),
-                p.fromIndex(), p.position(), p.reason());
-        synchronized (this) {
-            if (current(s)) {
-                s.parkedAs(p, ++parkSeq).forEach(s.slot.progress::complete);
-                after(s);
-            }
-            pump();
-            notifyAll();
         }
     }
 

@@ -92,6 +92,9 @@ public final class StreamCall {
 
         /** The call failed (the handler threw, or the bodies could not be loaded). */
         record Failed(Exception error) implements Outcome {}
+
+        /** The call failed for the last time allowed and the stream is durably recorded as parked. */
+        record Parked(ParkedStream parked) implements Outcome {}
     }
 
     private final String group;
@@ -101,6 +104,7 @@ public final class StreamCall {
     private final EventFilter filter;
     private final boolean loadBodies;
     private final int maxBatchEvents;
+    private final int parkAfterAttempts;
     private final Clock clock;
 
     /** @param loader null when bodies are not loaded and no replay reads the store (tests of the core) */
@@ -112,6 +116,7 @@ public final class StreamCall {
         this.filter = new EventFilter(c.categories(), c.eventTypes());
         this.loadBodies = c.loadBodies();
         this.maxBatchEvents = c.maxBatchEvents();
+        this.parkAfterAttempts = c.parkAfterAttempts();
         this.clock = c.clock();
     }
 
@@ -137,7 +142,7 @@ public final class StreamCall {
             }
             for (Work w : job) {
                 try (LogContext ignored = LogContext.stream(group, w.slot().partition, w.stream())) {
-                    Outcome o = run(w, loaded.get(w));
+                    Outcome o = parkIfLast(w, run(w, loaded.get(w)));
                     done++;
                     completed.accept(w, o);
                 }
@@ -194,14 +199,26 @@ public final class StreamCall {
         }
     }
 
-    ParkedStream parkedRecord(Work w, String reason, int attempts) {
-        return new ParkedStream(group, w.stream(), w.slot().partition, w.firstIndex(), w.position(), reason, attempts,
-                clock.instant());
-    }
-
-    /** @throws RuntimeException when the parked store cannot be written */
-    void recordParked(ParkedStream p) {
-        parkedStore.park(p);
+    /**
+     * A failure that was the stream's last allowed try parks it: the parked record is written here,
+     * and only once it is durable may the checkpoint pass the stream. When it cannot be written the
+     * stream stays failing, holding the checkpoint, and is tried again.
+     */
+    private Outcome parkIfLast(Work w, Outcome o) {
+        if (!(o instanceof Outcome.Failed failed) || w.attemptsBefore() + 1 < parkAfterAttempts) {
+            return o;
+        }
+        ParkedStream p = new ParkedStream(group, w.stream(), w.slot().partition, w.firstIndex(), w.position(),
+                describe(failed.error()), w.attemptsBefore() + 1, clock.instant());
+        try {
+            parkedStore.park(p);
+        } catch (RuntimeException e) {
+            LOG.error("{}: could not record as parked ({}); it stays failing and holds the checkpoint", w.stream(), e.toString(), e);
+            return o;
+        }
+        LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", w.stream(), p.attempts(),
+                p.fromIndex(), p.position(), p.reason());
+        return new Outcome.Parked(p);
     }
 
     static String describe(Exception e) {

@@ -61,7 +61,7 @@ final class CoreFixture implements AutoCloseable {
             events.forEach(e -> handled.add(e.toString()));
             return then.handle(stream, events);
         }, null, parked);
-        Scheduler scheduler = new Scheduler(call, 2, config.maxBatchEvents(), config.parkAfterAttempts(),
+        Scheduler scheduler = new Scheduler(call, 2, config.maxBatchEvents(),
                 new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
         return new ReaderContext(config, scheduler, feed, checkpoints, leases, parked);
     }

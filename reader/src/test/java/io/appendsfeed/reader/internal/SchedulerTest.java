@@ -51,8 +51,9 @@ class SchedulerTest {
     }
 
     private Scheduler scheduler(StreamHandler handler, int parkAfter, int maxConcurrent) {
-        FeedReaderConfig config = FeedReaderConfig.builder("g", "index", "store").loadBodies(false).maxBatchEvents(100).build();
-        return new Scheduler(new StreamCall(config, handler, null, parked), maxConcurrent, 100, parkAfter,
+        FeedReaderConfig config = FeedReaderConfig.builder("g", "index", "store").loadBodies(false).maxBatchEvents(100)
+                .parkAfterAttempts(parkAfter).build();
+        return new Scheduler(new StreamCall(config, handler, null, parked), maxConcurrent, 100,
                 new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
     }
 
