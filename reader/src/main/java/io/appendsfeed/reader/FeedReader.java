@@ -7,7 +7,6 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
-import io.appendsfeed.reader.internal.DynamoFeed;
 import io.appendsfeed.reader.internal.Feed;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
@@ -95,7 +94,7 @@ public final class FeedReader implements AutoCloseable {
                     .clock(config.clock()).meter(meter).build());
             StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(meter)
                     .build());
-            return new Sources(new DynamoFeed(index), new BodyLoader(store, dynamo));
+            return new Sources(Feed.of(index), new BodyLoader(store, dynamo));
         });
     }
 

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,7 +172,8 @@ public final class PartitionRunner implements Runnable {
     private void walk(Checkpoint from) throws InterruptedException {
         Checkpoint pos = from;
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
-        Duration tailWait = firstTailWait();
+        Duration firstTailWait = config.pollInterval().compareTo(FIRST_TAIL_WAIT) < 0 ? config.pollInterval() : FIRST_TAIL_WAIT;
+        Duration tailWait = firstTailWait;
         int failures = 0;
         boolean atTail = false;
         while (phase() == RunnerPhase.READING) {
@@ -182,7 +182,7 @@ public final class PartitionRunner implements Runnable {
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
             boolean tail = atTail;
-            if (!waitFor(() -> phase() != RunnerPhase.READING || mayRead(tail), config.pollInterval())
+            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || mayRead(tail), config.pollInterval())
                     || phase() != RunnerPhase.READING) {
                 continue; // the loop's other duties (a commit, a change of phase) between the waits
             }
@@ -204,20 +204,18 @@ public final class PartitionRunner implements Runnable {
                     return; // the partition was closed under us (lease lost)
                 }
                 pos = page.records().get(page.records().size() - 1).next();
-                tailWait = firstTailWait();
+                tailWait = firstTailWait;
             }
             atTail = page.tail();
             boolean readTail = atTail;
-            if (snapshot.get().atTail() != readTail) {
-                update(s -> s.withAtTail(readTail));
-            }
+            update(s -> s.atTail() == readTail ? s : s.withAtTail(readTail));
             if (atTail) {
                 // a read that took the tail with it waits as an empty one would: reading again at once could only
                 // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
                 // poll interval, so that a partition finishing a catch-up does not pay for its Tip every few ms
                 pause(tailWait);
-                waitFor(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0, config.pollInterval());
+                scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0, config.pollInterval());
                 Duration doubled = tailWait.multipliedBy(2);
                 tailWait = doubled.compareTo(config.pollInterval()) > 0 ? config.pollInterval() : doubled;
             }
@@ -239,10 +237,6 @@ public final class PartitionRunner implements Runnable {
             return false;
         }
         return buffered < config.maxBufferedEpochEvents();
-    }
-
-    private Duration firstTailWait() {
-        return config.pollInterval().compareTo(FIRST_TAIL_WAIT) < 0 ? config.pollInterval() : FIRST_TAIL_WAIT;
     }
 
     /**
@@ -291,7 +285,7 @@ public final class PartitionRunner implements Runnable {
             switch (phase()) {
                 case HANDING_OVER -> {
                     // the batch in hand is handled first (a close meanwhile cuts the wait short)
-                    if (!waitFor(() -> scheduler.buffered(partition) <= 0 || phase() != RunnerPhase.HANDING_OVER,
+                    if (!scheduler.awaitUntil(() -> scheduler.buffered(partition) <= 0 || phase() != RunnerPhase.HANDING_OVER,
                             config.shutdownTimeout())) {
                         LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next"
                                 + " holder", partition, config.shutdownTimeout());
@@ -316,7 +310,7 @@ public final class PartitionRunner implements Runnable {
     private void finish() {
         for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
             try {
-                waitFor(() -> false, backoff.after(attempt)); // closing: nothing else to do meanwhile
+                scheduler.awaitUntil(() -> false, backoff.after(attempt)); // closing: nothing else to do meanwhile
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -369,11 +363,6 @@ public final class PartitionRunner implements Runnable {
     /** Waits up to {@code d} in the current phase; a change of phase ends the wait at once. */
     private void pause(Duration d) throws InterruptedException {
         RunnerPhase now = phase();
-        waitFor(() -> phase() != now, d);
-    }
-
-    /** Waits until {@code done}, at most {@code d}, looking again at each change of the scheduler or of this runner. */
-    private boolean waitFor(BooleanSupplier done, Duration d) throws InterruptedException {
-        return scheduler.awaitUntil(done, d);
+        scheduler.awaitUntil(() -> phase() != now, d);
     }
 }

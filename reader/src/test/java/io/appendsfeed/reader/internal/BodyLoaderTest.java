@@ -205,7 +205,7 @@ class BodyLoaderTest {
         long tipFirst = tipFirst(local, f, "Hot-5");
         assertThat(calves).as("calves").hasSizeGreaterThan(2);
         long last = 16 * 3 - 1;
-        assertThat(last + 1).as("more events than the first guess of what a Tip holds").isGreaterThan(ItemRangeReader.CALVED_GUESS);
+        assertThat(last + 1).as("more events than the first guess of what a Tip holds").isGreaterThan(StreamLayouts.CALVED_GUESS);
         Counting dynamo = new Counting(local.dynamo());
         BodyLoader loader = new BodyLoader(f.store, dynamo);
 
