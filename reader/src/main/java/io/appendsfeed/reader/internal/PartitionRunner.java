@@ -208,7 +208,9 @@ public final class PartitionRunner implements Runnable {
             }
             atTail = page.tail();
             boolean readTail = atTail;
-            update(s -> s.atTail() == readTail ? s : s.withAtTail(readTail));
+            if (snapshot.get().atTail() != readTail) {
+                update(s -> s.withAtTail(readTail));
+            }
             if (atTail) {
                 // a read that took the tail with it waits as an empty one would: reading again at once could only
                 // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
