@@ -1,12 +1,12 @@
 package io.appendsfeed.reader.internal;
 
-import io.appendsfeed.reader.internal.StreamCall.Work;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.MissingEventsException;
+import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -172,8 +172,7 @@ public final class PartitionRunner implements Runnable {
     private void walk(Checkpoint from) throws InterruptedException {
         Checkpoint pos = from;
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
-        Duration firstTailWait = config.pollInterval().compareTo(FIRST_TAIL_WAIT) < 0 ? config.pollInterval() : FIRST_TAIL_WAIT;
-        Duration tailWait = firstTailWait;
+        Duration tailWait = firstTailWait(config.pollInterval());
         int failures = 0;
         boolean atTail = false;
         while (phase() == RunnerPhase.READING) {
@@ -204,7 +203,7 @@ public final class PartitionRunner implements Runnable {
                     return; // the partition was closed under us (lease lost)
                 }
                 pos = page.records().get(page.records().size() - 1).next();
-                tailWait = firstTailWait;
+                tailWait = firstTailWait(config.pollInterval());
             }
             atTail = page.tail();
             boolean readTail = atTail;
@@ -217,9 +216,9 @@ public final class PartitionRunner implements Runnable {
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
                 // poll interval, so that a partition finishing a catch-up does not pay for its Tip every few ms
                 pause(tailWait);
-                scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0, config.pollInterval());
-                Duration doubled = tailWait.multipliedBy(2);
-                tailWait = doubled.compareTo(config.pollInterval()) > 0 ? config.pollInterval() : doubled;
+                scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0,
+                        config.pollInterval());
+                tailWait = nextTailWait(tailWait, config.pollInterval());
             }
         }
     }
@@ -239,6 +238,15 @@ public final class PartitionRunner implements Runnable {
             return false;
         }
         return buffered < config.maxBufferedEpochEvents();
+    }
+
+    static Duration firstTailWait(Duration pollInterval) {
+        return pollInterval.compareTo(FIRST_TAIL_WAIT) < 0 ? pollInterval : FIRST_TAIL_WAIT;
+    }
+
+    static Duration nextTailWait(Duration wait, Duration pollInterval) {
+        Duration doubled = wait.multipliedBy(2);
+        return doubled.compareTo(pollInterval) > 0 ? pollInterval : doubled;
     }
 
     /**

@@ -1,11 +1,11 @@
 package io.appendsfeed.reader.internal;
 
-import io.appendsfeed.reader.internal.Scheduler.Slot;
-import io.appendsfeed.reader.internal.StreamCall.Work;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.ParkedStream;
+import io.appendsfeed.reader.internal.Scheduler.Slot;
+import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
