@@ -7,24 +7,22 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
-import io.appendsfeed.reader.internal.DynamoFeed;
-import io.appendsfeed.reader.internal.EventFilter;
 import io.appendsfeed.reader.internal.Feed;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
 import io.appendsfeed.reader.internal.Scheduler;
 import io.appendsfeed.reader.internal.StreamCall;
-import io.appendsfeed.reader.internal.Threads;
-import io.appendsfeed.reader.internal.metrics.MeteredHandler;
 import io.appendsfeed.reader.internal.metrics.MeteredParkedStreams;
-import io.appendsfeed.reader.internal.metrics.MetricsSampler;
-import io.appendsfeed.reader.internal.metrics.ReaderCapacity;
+import io.appendsfeed.reader.internal.metrics.ReaderMeter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -73,9 +71,9 @@ public final class FeedReader implements AutoCloseable {
     private final ScheduledExecutorService timers;
     private final PartitionCoordinator coordinator;
     /** Null when metrics are off. */
-    private final MetricsSampler sampler;
+    private final ReaderMeter meter;
     private final ScheduledExecutorService sampling;
-    private final java.util.concurrent.atomic.AtomicBoolean lastSampleTaken = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean lastSampleTaken = new AtomicBoolean();
 
     /** Keeps checkpoints, leases and parked streams in the index table. The caller owns {@code dynamo}. */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {
@@ -96,7 +94,7 @@ public final class FeedReader implements AutoCloseable {
                     .clock(config.clock()).meter(meter).build());
             StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(meter)
                     .build());
-            return new Sources(new DynamoFeed(index), new BodyLoader(store, dynamo));
+            return new Sources(Feed.of(index), new BodyLoader(store, dynamo));
         });
     }
 
@@ -126,33 +124,35 @@ public final class FeedReader implements AutoCloseable {
         if (config.leases() && leaseStore == null) {
             throw new IllegalArgumentException("leases are on but no LeaseStore was given; pass one or turn leases off");
         }
-        boolean metered = config.metrics().enabled();
-        ReaderCapacity capacity = metered ? new ReaderCapacity() : null;
-        Sources from = sources.apply(metered ? capacity : CapacityMeter.NONE);
-        if (metered) {
+        this.meter = config.metrics().enabled() ? new ReaderMeter(config.group(), config.metrics(), config.clock()) : null;
+        Sources from = sources.apply(meter != null ? meter : CapacityMeter.NONE);
+        if (meter != null) {
             parked = new MeteredParkedStreams(parked, config.metrics(), config.clock());
+            handler = meter.measure(handler);
         }
-        String name = "appendsfeed-" + config.group();
-        this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), Threads.named(name + "-handler"));
-        this.timers = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-timer"));
-        Feed feed = from.feed();
-        StreamHandler measured = metered
-                ? new MeteredHandler(handler, config.group(), config.metrics(), config.clock(), feed::partitions) : handler;
-        EventFilter filter = StreamCall.filter(config);
-        Scheduler scheduler = new Scheduler(StreamCall.create(config, measured, from.loader(), parked, filter), filter,
-                config.maxConcurrentStreams(), config.maxBatchEvents(), config.parkAfterAttempts(),
-                new Backoff(config.retryBackoffMin(), config.retryBackoffMax()), workers, timers);
-        this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
-        this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-leases")));
-        if (metered) {
-            ParkedStreams store0 = parked;
-            this.sampler = new MetricsSampler(config.group(), config.metrics(), config.clock(), capacity, coordinator::lag,
-                    () -> store0.list(config.group()).size());
-            this.sampling = Executors.newSingleThreadScheduledExecutor(Threads.named(name + "-metrics"));
-        } else {
-            this.sampler = null;
-            this.sampling = null;
-        }
+        this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), threads("handler"));
+        this.timers = Executors.newSingleThreadScheduledExecutor(threads("timer"));
+        this.sampling = meter != null ? Executors.newSingleThreadScheduledExecutor(threads("metrics")) : null;
+        Scheduler scheduler = new Scheduler(new StreamCall(config, handler, from.loader(), parked), config.maxConcurrentStreams(),
+                config.maxBatchEvents(), new Backoff(config.retryBackoffMin(), config.retryBackoffMax()),
+                workers, timers);
+        this.ctx = new ReaderContext(config, scheduler, from.feed(), checkpoints, leaseStore, parked);
+        this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(threads("leases")));
+    }
+
+    /** Named daemon threads, so that a reader never keeps a JVM alive and its threads show in dumps. */
+    private ThreadFactory threads(String role) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, "appendsfeed-" + config.group() + "-" + role + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** One metrics sample; {@code stopped}: include the partitions no longer read (the close's last sample). */
+    private void sample(boolean stopped) {
+        meter.sample(coordinator::lag, () -> ctx.parked().list(config.group()).size(), stopped);
     }
 
     public FeedReaderConfig config() {
@@ -167,9 +167,9 @@ public final class FeedReader implements AutoCloseable {
      */
     public void start() {
         coordinator.start();
-        if (sampler != null) {
+        if (meter != null) {
             long every = config.lagLogInterval().toMillis();
-            sampling.scheduleWithFixedDelay(() -> sampler.sample(false), every, every, TimeUnit.MILLISECONDS);
+            sampling.scheduleWithFixedDelay(() -> sample(false), every, every, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -183,9 +183,9 @@ public final class FeedReader implements AutoCloseable {
         coordinator.close();
         workers.shutdownNow();
         timers.shutdownNow();
-        if (sampler != null && lastSampleTaken.compareAndSet(false, true)) {
+        if (meter != null && lastSampleTaken.compareAndSet(false, true)) {
             sampling.shutdownNow();
-            sampler.sample(true); // the last figures: what was handled up to the close, and the lag left
+            sample(true); // the last figures: what was handled up to the close, and the lag left
         }
     }
 

@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.MissingEventsException;
+import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

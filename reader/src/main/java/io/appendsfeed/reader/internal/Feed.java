@@ -1,17 +1,20 @@
 package io.appendsfeed.reader.internal;
 
-import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochPage;
+import io.appendsfeed.model.feed.EpochReader;
 import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.MissingTableException;
+import io.appendsfeed.model.store.StoreClient;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * What the reader's core (coordinator, runners, start positions, lag) needs from the feed: its
- * partitions, epoch events from a position, and positions found in it. {@link DynamoFeed} reads
- * the index table; tests of the core use one kept in memory. Thread-safe.
+ * partitions, epoch events from a position, and positions found in it. {@link #of} reads the
+ * index table; tests of the core use one kept in memory. Thread-safe.
  *
  * <p>Every method may throw a {@link RuntimeException} when the feed cannot be read (network,
  * throttling); callers retry at the same position, nothing is skipped.
@@ -49,4 +52,35 @@ public interface Feed {
 
     /** How long before {@code now} the epoch event at {@code at} was indexed; zero when there is none (or it is later). */
     Duration age(PartitionId partition, Checkpoint at, Instant now);
+
+    /**
+     * The feed in the index table: epoch events through {@link EpochReader}, positions through {@link FeedPositions}.
+     *
+     * @param index a client of the index table with {@code reservedStreams(true)}
+     */
+    static Feed of(StoreClient index) {
+        EpochReader epochs = new EpochReader(index);
+        FeedPositions positions = new FeedPositions(index);
+        return new Feed() {
+            @Override
+            public int partitions() {
+                try {
+                    return positions.partitions();
+                } catch (MissingTableException e) {
+                    throw new FeedMissingException(index.config().table(), e);
+                }
+            }
+
+            @Override public EpochPage read(PartitionId p, Checkpoint from, int max) { return epochs.read(p, from, max); }
+            @Override public Checkpoint normalize(PartitionId p, Checkpoint from) { return epochs.normalize(p, from); }
+            @Override public Checkpoint tail(PartitionId p) { return positions.tail(p); }
+            @Override public Checkpoint firstIndexedAtOrAfter(PartitionId p, Instant t) {
+                return positions.firstIndexedAtOrAfter(p, t);
+            }
+            @Override public long distance(PartitionId p, Checkpoint from, Checkpoint to) {
+                return positions.distance(p, from, to);
+            }
+            @Override public Duration age(PartitionId p, Checkpoint at, Instant now) { return positions.age(p, at, now); }
+        };
+    }
 }

@@ -48,28 +48,6 @@ final class ItemRangeReader {
     /** Told the read capacity of each call, as the store client's calls are (the reader's metrics). */
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
-    /**
-     * Per category, how many events its items were seen to hold: a writer calves a Tip by its size, so
-     * streams of one category (events of like sizes) calve at like counts. Bounded like the layouts.
-     */
-    private final Map<String, ItemSizes> sizes = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ItemSizes> eldest) {
-            return size() > MAX_CATEGORIES;
-        }
-    });
-    private static final int MAX_CATEGORIES = 10_000;
-    /**
-     * Before a category's Tips or calves have been seen, a stream is taken to have calved when a load
-     * wants more events than this: a guess that costs a request when wrong, never capacity.
-     */
-    static final long CALVED_GUESS = 32;
-
-    /** The most events a Tip of a category held, and the fewest a calf held (a Tip calves when full). */
-    private static final class ItemSizes {
-        long mostInTip;
-        long fewestInCalf = Long.MAX_VALUE;
-    }
 
     ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, ItemCache cache, CapacityMeter meter) {
         this.dynamo = dynamo;
@@ -123,8 +101,7 @@ final class ItemRangeReader {
 
     /**
      * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves: it wants
-     * more events than the fullest Tip of its category read so far held, or than the emptiest calf of it
-     * ({@value #CALVED_GUESS} before any was read). Such a stream is read
+     * more events than its category's items were seen to hold ({@link StreamLayouts#likelyCalved}). Such a stream is read
      * whole by one forward {@code Query} ({@link #readWhole}), its calves and Tip rounded up to 4 KB
      * together as equinox-js's reader reads every stream; read by its Tip first, the Tip and the calves
      * are each rounded on their own. A wrong guess costs a request, not capacity: a query that finds
@@ -138,14 +115,7 @@ final class ItemRangeReader {
         if (layout.tip() >= 0 || layout.anyCalf()) {
             return false;
         }
-        long wanted = last + 1;
-        ItemSizes seen = sizes.get(stream.category());
-        if (seen == null) {
-            return wanted > CALVED_GUESS;
-        }
-        synchronized (seen) {
-            return seen.mostInTip > 0 && wanted > seen.mostInTip || wanted > seen.fewestInCalf;
-        }
+        return layouts.likelyCalved(stream.category(), last + 1);
     }
 
     /**
@@ -322,21 +292,13 @@ final class ItemRangeReader {
     private boolean take(StreamName stream, Map<String, AttributeValue> item, long first, long last,
                          StreamLayouts.Layout layout, Map<Long, StoredEvent> out) {
         long next = StoreItems.next(stream, item);
-        long held = next - StoreItems.firstIndex(stream, item);
-        ItemSizes seen = sizes.computeIfAbsent(stream.category(), c -> new ItemSizes());
-        if (StoreItems.isTip(item)) {
+        boolean tip = StoreItems.isTip(item);
+        if (tip) {
             layout.tip(StoreItems.firstIndex(stream, item));
-            synchronized (seen) {
-                seen.mostInTip = Math.max(seen.mostInTip, held);
-            }
         } else {
             layout.calf(StoreItems.rangeKey(item), next);
-            synchronized (seen) {
-                if (held > 0) {
-                    seen.fewestInCalf = Math.min(seen.fewestInCalf, held);
-                }
-            }
         }
+        layouts.held(stream.category(), tip, next - StoreItems.firstIndex(stream, item));
         List<StoredEvent> events = StoreItems.events(stream, item, true, first, last + 1);
         for (StoredEvent e : events) {
             out.putIfAbsent(e.index(), e);

@@ -33,7 +33,7 @@ final class LagReport {
         for (PartitionRunner r : runners) {
             RunnerSnapshot snap = r.snapshot();
             PartitionId p = r.partition();
-            PartitionStatus st = ctx.scheduler().status(p);
+            Scheduler.Status st = ctx.scheduler().status(p);
             Checkpoint handled = st != null ? st.handled() : snap.committed();
             Checkpoint from = handled == null ? Checkpoint.START : handled;
             int failing = st == null ? 0 : st.failingStreams();

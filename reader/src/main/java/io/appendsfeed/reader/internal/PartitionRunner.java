@@ -1,40 +1,52 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.Lease;
-import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.PartitionLag;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reads one partition on its own thread, from opening to {@link RunnerPhase#STOPPED}: resolves the
- * start and opens the partition in the scheduler ({@link #run}), walks the feed
- * ({@link PartitionWalk}), then commits and releases as its way of stopping requires
- * ({@link Commits}). Every checkpoint and lease write of the partition happens on this thread.
+ * start and opens the partition in the scheduler, walks the feed submitting what it reads, commits
+ * the handled position every commit interval, then commits and releases the lease as its way of
+ * stopping requires. Every checkpoint and lease write of the partition happens on this thread.
  *
- * <p>Its state is a {@link RunnerState}: phase changes follow the table in
- * {@link RunnerPhase#mayBecome}, in one place. Other threads (the coordinator's ticker,
- * {@code close()}, callers of {@code lag()}) read snapshots and send commands ({@link #lose},
- * {@link #handOver}, {@link #close}, {@link #renewed}); they write no field of the runner.
+ * <p>Other threads (the coordinator's ticker, {@code close()}, callers of {@code lag()}) read its
+ * {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver}, {@link #close},
+ * {@link #renewed}); they write no field of the runner. Phase changes follow the table in
+ * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's
+ * monitor, which every phase change signals: no lock is held while it does I/O.
  */
 public final class PartitionRunner implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
+    /**
+     * The first wait at the tail after new events, doubling while reads find none, up to the poll
+     * interval: while events keep coming they are seen within tens of milliseconds, and a quiet feed
+     * is back to one read (one Tip) per poll interval within about a second.
+     */
+    static final Duration FIRST_TAIL_WAIT = Duration.ofMillis(25);
+    private static final int FINAL_COMMIT_ATTEMPTS = 4;
 
     private final ReaderContext ctx;
     private final FeedReaderConfig config;
+    private final Scheduler scheduler;
     private final PartitionId partition;
     private final StartPlan plan;
     private final Backoff backoff;
-    private final RunnerState state;
-    private final Commits commits;
+    private final CountDownLatch handlersStopped;
+    private final AtomicReference<RunnerSnapshot> snapshot;
 
     /**
      * @param lease the lease held on the partition, or null without leases
@@ -44,50 +56,54 @@ public final class PartitionRunner implements Runnable {
     public PartitionRunner(ReaderContext ctx, PartitionId partition, StartPlan plan, Lease lease, CountDownLatch handlersStopped) {
         this.ctx = ctx;
         this.config = ctx.config();
+        this.scheduler = ctx.scheduler();
         this.partition = partition;
         this.plan = plan;
         this.backoff = new Backoff(config.retryBackoffMin(), config.retryBackoffMax());
-        this.state = new RunnerState(partition, ctx.scheduler(), RunnerSnapshot.opening(lease));
-        this.commits = new Commits(ctx, partition, state, backoff, handlersStopped);
+        this.handlersStopped = handlersStopped;
+        this.snapshot = new AtomicReference<>(RunnerSnapshot.opening(lease));
     }
 
     // ---- commands from other threads
 
     /** Stops reading at once and drops outstanding work without committing: another owner may have it now. */
     public void lose(String why) {
-        state.lose(why);
+        if (move(RunnerPhase.LOST, why)) {
+            LOG.warn("partition {}: stopping, {}; unhandled work will be read again by whoever holds it", partition, why);
+            scheduler.close(partition); // in-flight outcomes no longer count
+        }
     }
 
     /** Hands the partition to another instance: finish what is buffered (bounded), commit, release the lease. */
     public boolean handOver() {
-        return state.move(RunnerPhase.HANDING_OVER, "the group rebalances");
+        return move(RunnerPhase.HANDING_OVER, "the group rebalances");
     }
 
     /** Stops reading; commits and releases once handler calls have stopped. */
     public void close() {
-        state.move(RunnerPhase.CLOSING, "the reader closes");
+        move(RunnerPhase.CLOSING, "the reader closes");
     }
 
     /** The coordinator renewed the lease: kept when it is the same lease (token) and still held. */
     public void renewed(Lease lease) {
-        state.update(s -> s.lease() != null && s.lease().token().equals(lease.token())
+        update(s -> s.lease() != null && s.lease().token().equals(lease.token())
                 && s.phase() != RunnerPhase.LOST && s.phase() != RunnerPhase.STOPPED ? s.withLease(lease) : s);
     }
 
     // ---- what other threads read
 
-    public RunnerSnapshot snapshot() { return state.get(); }
+    public RunnerSnapshot snapshot() { return snapshot.get(); }
     public PartitionId partition() { return partition; }
-    public PartitionLag.State state() { return state.get().state(); }
+    public PartitionLag.State state() { return snapshot.get().state(); }
 
     /** Read to the tail (or stopped on what it cannot read) and handled everything read; parked streams count as handled. */
     public boolean drained() {
-        RunnerSnapshot s = state.get();
-        PartitionStatus st = ctx.scheduler().status(partition);
+        RunnerSnapshot s = snapshot.get();
+        int buffered = scheduler.buffered(partition);
         if (s.phase() == RunnerPhase.FAILED) {
-            return st == null || st.buffered() == 0;
+            return buffered <= 0;
         }
-        return s.phase() == RunnerPhase.READING && s.atTail() && st != null && st.buffered() == 0;
+        return s.phase() == RunnerPhase.READING && s.atTail() && buffered == 0;
     }
 
     // ---- the runner's thread
@@ -97,7 +113,7 @@ public final class PartitionRunner implements Runnable {
         try {
             Checkpoint from = open();
             if (from != null) {
-                new PartitionWalk(ctx, partition, state, commits, backoff).walk(from);
+                walk(from);
             }
         } catch (FeedFormatException e) {
             fail("the feed holds an epoch event this version cannot read; the partition is stopped, nothing skipped: "
@@ -108,29 +124,28 @@ public final class PartitionRunner implements Runnable {
             fail("stopped on an unexpected error: " + e, e);
         }
         try {
-            commits.windDown();
+            windDown();
         } finally {
             // lose() may have run before this thread opened the partition: whoever opens it closes it
-            ctx.scheduler().close(partition);
-            state.move(RunnerPhase.STOPPED, "done");
+            scheduler.close(partition);
+            move(RunnerPhase.STOPPED, "done");
         }
     }
 
     /** Resolves the start and opens the partition, retrying on errors; null when told to stop first. */
     private Checkpoint open() throws InterruptedException {
-        for (int failures = 1; state.phase() == RunnerPhase.OPENING; failures++) {
+        for (int failures = 1; phase() == RunnerPhase.OPENING; failures++) {
             try {
-                StartPlan.Outcome outcome = plan.resolve(ctx, partition, state.get().lease());
+                StartPlan.Outcome outcome = plan.resolve(ctx, partition, snapshot.get().lease());
                 if (outcome instanceof StartPlan.LeaseLost lost) {
                     lose("the lease went to " + lost.currentOwner() + " before this instance could set its start position");
                     return null;
                 }
                 StartPlan.Resolved start = (StartPlan.Resolved) outcome;
-                List<ParkedStream> parked = ctx.parked().list(config.group());
                 Checkpoint from = ctx.feed().normalize(partition, start.from());
-                ctx.scheduler().open(partition, from, start.notBefore(), parked);
-                state.update(s -> s.opened(start.committed()));
-                if (!state.move(RunnerPhase.READING, "opened")) {
+                scheduler.open(partition, from, start.notBefore(), ctx.parked().list(config.group()));
+                update(s -> s.opened(start.committed()));
+                if (!move(RunnerPhase.READING, "opened")) {
                     return null; // lost or closed while opening: the wind-down closes what was opened
                 }
                 LOG.info("partition {}: reading from {} for group {} as {}", partition, from, config.group(), config.owner());
@@ -141,15 +156,223 @@ public final class PartitionRunner implements Runnable {
                 Duration wait = backoff.after(failures);
                 LOG.warn("partition {}: could not start (attempt {}), retrying in {} ms: {}", partition, failures,
                         wait.toMillis(), e.toString());
-                state.pause(wait);
+                pause(wait);
             }
         }
         return null;
     }
 
+    /**
+     * Reads epoch events from {@code from} and submits them to the scheduler while the phase is
+     * READING: waits while too many are outstanding, polls at the tail, backs off on read errors
+     * without losing its position, and commits every commit interval.
+     *
+     * @throws FeedFormatException on an epoch event this version cannot read; nothing after it is submitted
+     */
+    private void walk(Checkpoint from) throws InterruptedException {
+        Checkpoint pos = from;
+        long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
+        Duration tailWait = firstTailWait(config.pollInterval());
+        int failures = 0;
+        boolean atTail = false;
+        while (phase() == RunnerPhase.READING) {
+            if (System.nanoTime() - nextCommit >= 0) {
+                commit();
+                nextCommit = System.nanoTime() + config.commitInterval().toNanos();
+            }
+            boolean tail = atTail;
+            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || mayRead(tail), config.pollInterval())
+                    || phase() != RunnerPhase.READING) {
+                continue; // the loop's other duties (a commit, a change of phase) between the waits
+            }
+            EpochPage page;
+            try {
+                page = ctx.feed().read(partition, pos, config.maxReadEvents());
+                failures = 0;
+            } catch (FeedFormatException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                Duration wait = backoff.after(++failures);
+                LOG.warn("partition {}: reading at {} failed (attempt {}), retrying in {} ms: {}", partition, pos, failures,
+                        wait.toMillis(), e.toString());
+                pause(wait);
+                continue;
+            }
+            if (!page.records().isEmpty()) {
+                if (!scheduler.submit(partition, page.records())) {
+                    return; // the partition was closed under us (lease lost)
+                }
+                pos = page.records().get(page.records().size() - 1).next();
+                tailWait = firstTailWait(config.pollInterval());
+            }
+            atTail = page.tail();
+            boolean readTail = atTail;
+            if (snapshot.get().atTail() != readTail) {
+                update(s -> s.withAtTail(readTail));
+            }
+            if (atTail) {
+                // a read that took the tail with it waits as an empty one would: reading again at once could only
+                // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
+                // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
+                // poll interval, so that a partition finishing a catch-up does not pay for its Tip every few ms
+                pause(tailWait);
+                scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0,
+                        config.pollInterval());
+                tailWait = nextTailWait(tailWait, config.pollInterval());
+            }
+        }
+    }
+
+    /**
+     * Whether a read may go now: fewer epoch events outstanding than the read-ahead limit, and at the
+     * tail not when a read could only find what cannot start sooner (every handler busy with what was
+     * read) nor, in a catch-up run ({@code runUntilCaughtUp}), when it could only find the next run's
+     * events: each read of the tail pays for the epoch's Tip (a Lambda reactor, once per invocation).
+     */
+    private boolean mayRead(boolean atTail) {
+        int buffered = scheduler.buffered(partition);
+        if (buffered < 0) {
+            return true; // closed under us: the submit says so
+        }
+        if (atTail && (scheduler.endsAtTail() || buffered > 0 && scheduler.handlersBusy())) {
+            return false;
+        }
+        return buffered < config.maxBufferedEpochEvents();
+    }
+
+    static Duration firstTailWait(Duration pollInterval) {
+        return pollInterval.compareTo(FIRST_TAIL_WAIT) < 0 ? pollInterval : FIRST_TAIL_WAIT;
+    }
+
+    static Duration nextTailWait(Duration wait, Duration pollInterval) {
+        Duration doubled = wait.multipliedBy(2);
+        return doubled.compareTo(pollInterval) > 0 ? pollInterval : doubled;
+    }
+
+    /**
+     * Commits the handled position if it moved, fenced by the lease. On a refusal the partition is
+     * given up (it may be taken again).
+     *
+     * @return false when the commit failed on an error and should be tried again
+     */
+    private boolean commit() {
+        RunnerSnapshot s = snapshot.get();
+        Scheduler.Status st = scheduler.status(partition);
+        Checkpoint handled = st == null ? null : st.handled();
+        if (s.phase() == RunnerPhase.LOST || !s.opened() || handled == null || handled.equals(s.committed())) {
+            return true;
+        }
+        try {
+            CommitResult r = ctx.checkpoints().commit(config.group(), partition, handled, config.owner(),
+                    config.leases() ? s.lease() : null);
+            if (r instanceof CommitResult.Committed) {
+                update(x -> x.withCommitted(handled));
+                LOG.debug("partition {}: committed {}", partition, handled);
+            } else if (r instanceof CommitResult.Behind behind) {
+                lose("the stored checkpoint " + behind.stored().checkpoint() + " is ahead of " + handled
+                        + " (moved by " + behind.stored().committedBy() + ")");
+            } else if (r instanceof CommitResult.LeaseLost leaseLost) {
+                lose("the lease is now held by " + leaseLost.currentOwner());
+            }
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("partition {}: commit of {} failed, retrying: {}", partition, handled, e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * After reading stopped, what each way of stopping owes the group: a hand-over drains the batch in
+     * hand, a close waits for handler calls to stop; both then commit and release the lease. A lost
+     * partition owes nothing.
+     */
+    private void windDown() {
+        try {
+            while (phase() == RunnerPhase.FAILED) {
+                commit(); // what was handled before the failure still counts
+                pause(config.commitInterval());
+            }
+            switch (phase()) {
+                case HANDING_OVER -> {
+                    // the batch in hand is handled first (a close meanwhile cuts the wait short)
+                    if (!scheduler.awaitUntil(() -> scheduler.buffered(partition) <= 0 || phase() != RunnerPhase.HANDING_OVER,
+                            config.shutdownTimeout())) {
+                        LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next"
+                                + " holder", partition, config.shutdownTimeout());
+                    }
+                    finish();
+                }
+                case CLOSING -> {
+                    if (!handlersStopped.await(config.shutdownTimeout().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)) {
+                        LOG.warn("partition {}: handler calls did not stop in time; committing what is handled", partition);
+                    }
+                    finish();
+                }
+                default -> { } // LOST: nothing of ours to commit or release; OPENING/READING cannot reach here but by a lost slot
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            finish();
+        }
+    }
+
+    /** Handler calls have stopped (or drained): commits, forgets the partition, releases the lease. */
+    private void finish() {
+        for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
+            try {
+                scheduler.awaitUntil(() -> false, backoff.after(attempt)); // closing: nothing else to do meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        scheduler.close(partition);
+        RunnerSnapshot s = snapshot.get();
+        boolean ours = s.phase() == RunnerPhase.CLOSING || s.phase() == RunnerPhase.HANDING_OVER;
+        // STOPPED before the release: once another instance can take the lease, this one no longer lists the partition
+        if (move(RunnerPhase.STOPPED, "committed") && ours && s.lease() != null) {
+            try {
+                ctx.leases().release(s.lease());
+                LOG.info("partition {}: released for group {} by {}", partition, config.group(), config.owner());
+            } catch (RuntimeException e) {
+                LOG.warn("partition {}: could not release the lease; it expires at {}: {}", partition, s.lease().expiresAt(),
+                        e.toString());
+            }
+        }
+    }
+
     private void fail(String message, Exception e) {
         LOG.error("partition {}: {}", partition, message, e);
-        state.update(s -> s.withError(message));
-        state.move(RunnerPhase.FAILED, message);
+        update(s -> s.withError(message));
+        move(RunnerPhase.FAILED, message);
+    }
+
+    // ---- state: one immutable snapshot, changed by compare-and-set; every change wakes the waits
+
+    private RunnerPhase phase() {
+        return snapshot.get().phase();
+    }
+
+    /** Changes what is known (lease, committed, at tail, error) without touching the phase. */
+    private void update(UnaryOperator<RunnerSnapshot> change) {
+        snapshot.updateAndGet(s -> change.apply(s).with(s.phase()));
+        scheduler.signal(); // whoever waits for progress (runUntilCaughtUp) looks again
+    }
+
+    /** @return whether the phase is now {@code to} (false when the current phase may not become it) */
+    private boolean move(RunnerPhase to, String why) {
+        RunnerSnapshot before = snapshot.getAndUpdate(s -> s.phase().mayBecome(to) ? s.with(to) : s);
+        boolean moved = before.phase().mayBecome(to);
+        if (moved) {
+            LOG.debug("partition {}: {} -> {} ({})", partition, before.phase(), to, why);
+            scheduler.signal();
+        }
+        return moved;
+    }
+
+    /** Waits up to {@code d} in the current phase; a change of phase ends the wait at once. */
+    private void pause(Duration d) throws InterruptedException {
+        RunnerPhase now = phase();
+        scheduler.awaitUntil(() -> phase() != now, d);
     }
 }

@@ -1,8 +1,8 @@
 package io.appendsfeed.reader.internal;
 
-import io.appendsfeed.model.feed.EpochRecord;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochRecord;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.ParkedStream;
@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,20 +20,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands the streams of the epoch events read to the handler: per stream in order and one call at
- * a time, streams in parallel up to a limit, a failing stream retried with backoff (and parked
- * after too many tries) while the others go on. Tracks per partition what is handled, so that
- * the checkpoint only moves past work completed together with everything before it.
+ * Takes the epoch events each partition's runner read ({@link #submit}) and hands their streams to
+ * the handler: per stream in order and one call at a time, streams in parallel up to a limit, a
+ * failing stream retried with backoff (and parked after too many tries) while the others go on.
+ * Reports per partition what is handled ({@link #status}): the checkpoint only moves past work
+ * completed together with everything before it ({@link Progress}).
  *
- * <p>State lives in {@link StreamState}s (each owning its transitions) and {@link Slot}s, guarded
- * by this object's monitor; nothing here does I/O while holding it. Ready streams go to the workers
- * in jobs of several {@link Work}s: a worker loads the bodies of a whole job at once (one
- * {@code BatchGetItem} for the Tips) and then makes its calls one by one, so that a thread hand-off
- * and a store request serve many streams. Jobs are sized so that every free worker gets one.
+ * <p>State lives in {@link StreamState}s and {@link Slot}s, guarded by this object's monitor, on
+ * which everyone waits ({@link #awaitUntil}); nothing here does I/O while holding it. Ready streams
+ * go to the workers in jobs of several calls ({@link StreamCall#runJob}): one thread hand-off and
+ * one body load serve many streams. Jobs are sized so that every free worker gets one.
  */
 public final class Scheduler {
 
@@ -42,11 +44,35 @@ public final class Scheduler {
     /** Most calls in one job: the keys of one {@code BatchGetItem}. */
     static final int MAX_JOB_CALLS = 100;
 
+    /**
+     * One opening of a partition: its checkpoint math and the streams with work in it. A new slot
+     * each time the partition is opened, so that calls begun under an earlier lease are told apart
+     * (their outcomes no longer count).
+     */
+    static final class Slot {
+        final PartitionId partition;
+        final Progress progress;
+        final Instant notBefore;
+        final Map<StreamName, StreamState> streams = new HashMap<>();
+        boolean closed;
+
+        Slot(PartitionId partition, Progress progress, Instant notBefore) {
+            this.partition = partition;
+            this.progress = progress;
+            this.notBefore = notBefore;
+        }
+    }
+
+    /**
+     * @param handled everything before it is handled: the checkpoint to commit
+     * @param oldestUnhandled index time of the oldest epoch event not fully handled, or null
+     * @param failingStreams streams retrying after a failure
+     */
+    public record Status(Checkpoint handled, Instant oldestUnhandled, int failingStreams) {}
+
     private final StreamCall call;
-    private final SpanFilter spans;
     private final int maxConcurrent;
     private final int maxBatchEvents;
-    private final int parkAfterAttempts;
     private final Backoff backoff;
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
@@ -54,18 +80,23 @@ public final class Scheduler {
     /** Streams with a call in flight, whatever slot it came from: never two at once for one stream. */
     private final Set<StreamName> inFlight = new HashSet<>();
     private final ArrayDeque<StreamState> ready = new ArrayDeque<>();
-    private final ReachedPositions positions = new ReachedPositions(REMEMBERED_POSITIONS);
+    /** How far idle streams are handled; the least recently used are forgotten (then delivered again, as at least once allows). */
+    private final Map<StreamName, Long> reached = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<StreamName, Long> eldest) {
+            return size() > REMEMBERED_POSITIONS;
+        }
+    };
     private long parkSeq;
     private int runningJobs;
     private boolean dispatching = true;
+    private volatile boolean endsAtTail;
 
-    public Scheduler(StreamCall call, EventFilter filter, int maxConcurrent, int maxBatchEvents, int parkAfterAttempts,
-                     Backoff backoff, ExecutorService workers, ScheduledExecutorService timers) {
+    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, Backoff backoff, ExecutorService workers,
+                     ScheduledExecutorService timers) {
         this.call = call;
-        this.spans = new SpanFilter(filter);
         this.maxConcurrent = maxConcurrent;
         this.maxBatchEvents = maxBatchEvents;
-        this.parkAfterAttempts = parkAfterAttempts;
         this.backoff = backoff;
         this.workers = workers;
         this.timers = timers;
@@ -84,15 +115,11 @@ public final class Scheduler {
         slots.put(p, slot);
         for (ParkedStream ps : parked) {
             if (ps.partition().equals(p)) {
-                StreamState s = new StreamState(ps.stream(), slot, positions.get(ps.stream()));
+                StreamState s = new StreamState(ps.stream(), slot, reached.getOrDefault(ps.stream(), -1L));
                 s.parkedBefore(ps, ++parkSeq);
                 slot.streams.put(ps.stream(), s);
             }
         }
-    }
-
-    public synchronized boolean isOpen(PartitionId p) {
-        return slots.containsKey(p);
     }
 
     /** Forgets a partition (lease lost, or closing): its outstanding work is dropped, running calls finish unheeded. */
@@ -105,66 +132,68 @@ public final class Scheduler {
     }
 
     /**
-     * Adds the spans of one epoch event; they must follow the partition's last one.
+     * Adds the spans of epoch events read together, which must follow the partition's last one, then
+     * starts calls: a stream's first call carries all of its events the read brought (up to the batch
+     * limit), so a body load knows how much of the stream it wants.
      *
      * @return false when the partition is not open (it was closed: the caller must stop)
      */
-    public boolean offer(PartitionId p, EpochRecord r) {
-        return offerAll(p, List.of(r));
-    }
-
-    /**
-     * Adds the spans of epoch events read together, then starts calls: a stream's first call then
-     * carries all of its events the read brought (up to the batch limit), not those of the first epoch
-     * event that named it, so a body load knows how much of the stream it wants.
-     *
-     * @return false when the partition is not open (it was closed: the caller must stop)
-     */
-    public boolean offerAll(PartitionId p, List<EpochRecord> records) {
-        List<Map<StreamName, List<FeedEvent>>> decoded = new ArrayList<>(records.size());
-        for (EpochRecord r : records) {
-            decoded.add(spans.apply(r.event()));
-        }
+    public boolean submit(PartitionId p, List<EpochRecord> records) {
+        List<Map<StreamName, List<FeedEvent>>> decoded = records.stream().map(r -> call.filter().spans(r.event())).toList();
         synchronized (this) {
             Slot slot = slots.get(p);
             if (slot == null) {
                 return false;
             }
             for (int k = 0; k < records.size(); k++) {
-                add(slot, records.get(k), decoded.get(k));
+                EpochRecord r = records.get(k);
+                Progress.Entry entry = slot.progress.begin(r.position(), r.next(), r.indexedAt());
+                for (Map.Entry<StreamName, List<FeedEvent>> e : decoded.get(k).entrySet()) {
+                    StreamState s = slot.streams.computeIfAbsent(e.getKey(),
+                            stream -> new StreamState(stream, slot, reached.getOrDefault(stream, -1L)));
+                    if (s.add(entry, e.getValue())) {
+                        slot.progress.hold(entry);
+                    }
+                    after(s);
+                }
+                slot.progress.complete(entry);
             }
             pump();
             return true;
         }
     }
 
-    /** The spans of one epoch event, added to their streams (caller holds the lock). */
-    private void add(Slot slot, EpochRecord r, Map<StreamName, List<FeedEvent>> byStream) {
-        Progress.Entry entry = slot.progress.begin(r.position(), r.next(), r.indexedAt());
-        for (Map.Entry<StreamName, List<FeedEvent>> e : byStream.entrySet()) {
-            StreamState s = slot.streams.get(e.getKey());
-            if (s == null) {
-                s = new StreamState(e.getKey(), slot, positions.get(e.getKey()));
-                slot.streams.put(e.getKey(), s);
-            }
-            if (s.add(entry, e.getValue())) {
-                slot.progress.hold(entry);
-            }
-            after(s);
+    /** Epoch events read and not yet fully handled, or -1 when the partition is not open. */
+    public synchronized int buffered(PartitionId p) {
+        Slot slot = slots.get(p);
+        return slot == null ? -1 : slot.progress.buffered();
+    }
+
+    /** Every handler is busy: what a read found now could not start sooner than what already waits. */
+    public synchronized boolean handlersBusy() {
+        return runningJobs >= maxConcurrent;
+    }
+
+    /** What is handled of an open partition, or null. */
+    public synchronized Status status(PartitionId p) {
+        Slot slot = slots.get(p);
+        if (slot == null) {
+            return null;
         }
-        slot.progress.complete(entry);
+        int failing = (int) slot.streams.values().stream().filter(s -> s.attempts() > 0).count();
+        return new Status(slot.progress.handled(), slot.progress.oldestUnhandled().orElse(null), failing);
     }
 
     /** Queues a READY stream, forgets an IDLE one (remembering how far it got). */
     private void after(StreamState s) {
-        if (s.phase() == StreamState.Phase.READY) {
-            if (!s.queued) {
-                s.queued = true;
-                ready.addLast(s);
-            }
+        if (s.phase() == StreamState.Phase.READY && !s.queued) {
+            s.queued = true;
+            ready.addLast(s);
         } else if (s.phase() == StreamState.Phase.IDLE) {
             s.slot.streams.remove(s.stream);
-            positions.put(s.stream, s.nextIndex());
+            if (s.nextIndex() >= 0) {
+                reached.put(s.stream, s.nextIndex());
+            }
         }
     }
 
@@ -176,24 +205,30 @@ public final class Scheduler {
         while (dispatching && runningJobs < maxConcurrent && !ready.isEmpty()) {
             int free = maxConcurrent - runningJobs;
             int size = Math.min(MAX_JOB_CALLS, Math.max(1, (ready.size() + free - 1) / free));
-            List<Work> job = new ArrayList<>(size);
-            List<StreamState> taken = new ArrayList<>(size);
+            List<StreamCall.Work> job = new ArrayList<>(size);
             while (job.size() < size && !ready.isEmpty()) {
                 StreamState s = ready.pollFirst();
                 s.queued = false;
-                if (!current(s) || s.phase() != StreamState.Phase.READY || inFlight.contains(s.stream)) {
-                    continue; // stale, or an earlier lease's call still runs: queued again when it completes
-                }
-                job.add(s.take(maxBatchEvents));
-                taken.add(s);
-                inFlight.add(s.stream);
+                if (current(s) && s.phase() == StreamState.Phase.READY && inFlight.add(s.stream)) {
+                    job.add(s.take(maxBatchEvents));
+                } // else stale, or an earlier lease's call still runs: queued again when it completes
             }
             if (job.isEmpty()) {
                 return;
             }
             runningJobs++;
             try {
-                workers.execute(() -> runJob(job));
+                workers.execute(() -> {
+                    try {
+                        call.runJob(job, this::completed);
+                    } finally {
+                        synchronized (this) {
+                            runningJobs--;
+                            pump();
+                            notifyAll();
+                        }
+                    }
+                });
             } catch (RejectedExecutionException e) {
                 runningJobs--;
                 job.forEach(w -> inFlight.remove(w.stream()));
@@ -203,146 +238,53 @@ public final class Scheduler {
         }
     }
 
-    private void runJob(List<Work> job) {
-        int completed = 0;
-        RuntimeException notLoaded = null;
-        try {
-            Map<Work, BodyLoader.Loaded> loaded;
-            try (LogContext ignored = LogContext.partition(call.group(), samePartition(job))) {
-                loaded = call.load(job);
-            } catch (RuntimeException e) {
-                LOG.warn("loading the events of {} calls failed; each fails with it and is retried: {}", job.size(), e.toString());
-                notLoaded = e;
-                return; // below: each call of the job fails with the cause, and is retried as any failed call
-            }
-            for (Work w : job) {
-                try (LogContext ignored = LogContext.stream(call.group(), w.slot().partition, w.stream())) {
-                    StreamCallOutcome o = call.run(w, loaded.get(w));
-                    completed++;
-                    completed(w, o);
-                }
-            }
-        } finally {
-            for (int k = completed; k < job.size(); k++) {
-                completed(job.get(k), new StreamCallOutcome.Failed(notLoaded != null ? notLoaded
-                        : new IllegalStateException("the handler call did not complete")));
-            }
-            synchronized (this) {
-                runningJobs--;
-                pump();
-                notifyAll();
-            }
-        }
-    }
-
-    /** The partition of every call of the job, or null when they come from several (log context, capacity). */
-    private static PartitionId samePartition(List<Work> job) {
-        PartitionId p = job.get(0).slot().partition;
-        for (Work w : job) {
-            if (!w.slot().partition.equals(p)) {
-                return null;
-            }
-        }
-        return p;
-    }
-
-    private void completed(Work w, StreamCallOutcome o) {
-        ParkedStream toPark = null;
-        StreamState s;
-        synchronized (this) {
-            inFlight.remove(w.stream());
-            s = w.slot().streams.get(w.stream());
-            if (w.slot().closed || s == null) {
-                wakeNewer(w);
-                return; // the partition was closed meanwhile: the outcome no longer counts
-            }
-            if (o instanceof StreamCallOutcome.Done done) {
-                complete(s, s.handled(w, done.nextIndex()));
-            } else if (o instanceof StreamCallOutcome.ReplayDone) {
-                LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
-                complete(s, s.replayed(w));
-            } else if (o instanceof StreamCallOutcome.Failed failed) {
-                toPark = failed(s, w, failed.error());
-            }
-            if (toPark == null) {
-                after(s);
-                pump();
-            }
-            notifyAll();
-        }
-        if (toPark != null) {
-            park(s, toPark);
-        }
-    }
-
-    /** A call of the same stream from a newer opening of its partition waited for this one to end. */
-    private void wakeNewer(Work w) {
+    /** How a call ended, on its worker's thread: the stream's state moves on, and what it no longer holds back is complete. */
+    private synchronized void completed(StreamCall.Work w, StreamCall.Outcome o) {
+        inFlight.remove(w.stream());
         Slot now = slots.get(w.slot().partition);
         StreamState s = now == null ? null : now.streams.get(w.stream());
-        if (s != null) {
-            after(s);
-            pump();
+        if (w.slot().closed || s == null) {
+            if (s != null) {
+                after(s); // a call of the same stream from a newer opening of its partition waited for this one
+                pump();
+            }
+            return; // the partition was closed meanwhile: the outcome no longer counts
         }
+        if (o instanceof StreamCall.Outcome.Done done) {
+            s.handled(w, done.nextIndex()).forEach(s.slot.progress::complete);
+        } else if (o instanceof StreamCall.Outcome.ReplayDone) {
+            LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
+            s.replayed(w).forEach(s.slot.progress::complete);
+        } else if (o instanceof StreamCall.Outcome.Parked parked) {
+            s.parkedAs(parked.parked(), ++parkSeq).forEach(s.slot.progress::complete);
+        } else if (o instanceof StreamCall.Outcome.Failed failed) {
+            s.failed();
+            retryLater(s, failed.error());
+        }
+        after(s);
+        pump();
+        notifyAll();
     }
 
-    private void complete(StreamState s, List<Progress.Entry> entries) {
-        entries.forEach(s.slot.progress::complete);
-    }
-
-    /** @return the parked record to write, when this failure was the last allowed */
-    private ParkedStream failed(StreamState s, Work w, Exception error) {
-        String reason = StreamCall.describe(error);
-        if (s.failed(parkAfterAttempts)) {
-            return call.parkedRecord(w, reason, s.attempts());
-        }
+    private void retryLater(StreamState s, Exception error) {
         Duration wait = backoff.after(s.attempts());
+        String reason = StreamCall.describe(error);
         if (s.attempts() == 1) {
             LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), reason, error);
         } else {
             LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(), reason);
         }
-        retryLater(s, wait);
-        return null;
-    }
-
-    private void retryLater(StreamState s, Duration wait) {
         try {
-            timers.schedule(() -> retryDue(s), wait.toMillis(), TimeUnit.MILLISECONDS);
+            timers.schedule(() -> {
+                synchronized (this) {
+                    if (current(s) && s.retryDue()) {
+                        after(s);
+                        pump();
+                    }
+                }
+            }, wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("{}: no retry scheduled, the reader is shutting down ({})", s.stream, e.toString());
-        }
-    }
-
-    private synchronized void retryDue(StreamState s) {
-        if (current(s) && s.retryDue()) {
-            after(s);
-            pump();
-        }
-    }
-
-    /** Writes the parked record outside the lock; only once it is durable may the checkpoint pass the stream. */
-    private void park(StreamState s, ParkedStream p) {
-        try {
-            call.recordParked(p);
-        } catch (RuntimeException e) {
-            LOG.error("{}: could not record as parked ({}); it stays failing and holds the checkpoint", s.stream, e.toString(), e);
-            synchronized (this) {
-                if (current(s)) {
-                    s.parkNotRecorded();
-                    retryLater(s, backoff.after(s.attempts()));
-                }
-            }
-            return;
-        }
-        LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", s.stream, p.attempts(),
-                p.fromIndex(), p.position(), p.reason());
-        synchronized (this) {
-            if (current(s)) {
-                complete(s, s.parkedAs(p, ++parkSeq));
-                after(s);
-            }
-            pump();
-            notifyAll();
         }
     }
 
@@ -368,69 +310,6 @@ public final class Scheduler {
         pump();
     }
 
-    public synchronized List<ParkedStream> parked() {
-        List<ParkedStream> out = new ArrayList<>();
-        for (Slot slot : slots.values()) {
-            for (StreamState s : slot.streams.values()) {
-                if (s.phase() == StreamState.Phase.PARKED) {
-                    out.add(s.parked());
-                }
-            }
-        }
-        return out;
-    }
-
-    public synchronized PartitionStatus status(PartitionId p) {
-        Slot slot = slots.get(p);
-        if (slot == null) {
-            return null;
-        }
-        int failing = 0;
-        for (StreamState s : slot.streams.values()) {
-            if (s.attempts() > 0) {
-                failing++;
-            }
-        }
-        return new PartitionStatus(slot.progress.handled(), slot.progress.read(), slot.progress.buffered(),
-                slot.progress.oldestUnhandled().orElse(null), failing);
-    }
-
-    /** Waits up to {@code wait} while the partition has {@code max} or more epoch events outstanding. */
-    public synchronized void awaitCapacity(PartitionId p, int max, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        Slot slot;
-        while ((slot = slots.get(p)) != null && slot.progress.buffered() >= max) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-    }
-
-    /**
-     * Whether the partition has epoch events outstanding while every handler is busy: events read now
-     * could not start sooner than those already waiting, so a read of the tail can wait.
-     */
-    public synchronized boolean busyWith(PartitionId p) {
-        Slot slot = slots.get(p);
-        return slot != null && slot.progress.buffered() > 0 && runningJobs >= maxConcurrent;
-    }
-
-    /** Waits up to {@code wait} while {@link #busyWith} the partition. */
-    public synchronized void awaitNotBusyWith(PartitionId p, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (busyWith(p)) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-    }
-
-    private volatile boolean endsAtTail;
-
     /**
      * The reader ends once caught up ({@code runUntilCaughtUp}): a partition read to the tail it found
      * reads no further, since what a later read found would be the next run's.
@@ -449,16 +328,8 @@ public final class Scheduler {
     }
 
     /** Waits until no handler call runs, at most {@code timeout}; false when some still run. */
-    public synchronized boolean awaitNoneRunning(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (runningJobs > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-        return true;
+    public boolean awaitNoneRunning(Duration timeout) throws InterruptedException {
+        return awaitUntil(() -> runningJobs == 0, timeout);
     }
 
     /** Wakes whoever waits in {@link #awaitUntil}: something it looks at (not only this scheduler's state) changed. */
@@ -472,7 +343,7 @@ public final class Scheduler {
      *
      * @return whether the condition held
      */
-    public synchronized boolean awaitUntil(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
+    public synchronized boolean awaitUntil(BooleanSupplier condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             long left = deadline - System.nanoTime();

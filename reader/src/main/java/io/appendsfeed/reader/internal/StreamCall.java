@@ -1,5 +1,8 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
@@ -7,15 +10,92 @@ import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.ParkedStreams;
 import io.appendsfeed.reader.StreamHandler;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@link Work} on a worker thread: loads the bodies of a job's calls together, reads a replay
- * chunk, lets {@link EventFilter} pick what the handler gets, calls it, and says how it ended.
- * Writes parked records when the scheduler decides a stream must be parked.
+ * Runs a job of handler calls on a worker thread: loads the bodies of all its calls together, reads
+ * a replay chunk, lets {@link EventFilter} pick what the handler gets, calls it, and says how each
+ * call ended. Writes parked records when the scheduler decides a stream must be parked.
  */
 public final class StreamCall {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+    /**
+     * One handler call to make, as handed to a worker thread: immutable, so that nothing the worker
+     * reads can change under it. Either feed events (types known, bodies loaded by the worker when
+     * configured) or, for a released parked stream, a chunk to read from the store table from
+     * {@code replayFrom}.
+     *
+     * @param slot the partition's opening it was taken from: an outcome for a closed one does not count
+     * @param events the feed events, ascending; empty for a replay
+     * @param position the feed position of the first event, recorded if the stream gets parked
+     * @param skipBelow events below this index are already handled
+     * @param notBefore events written before this are not handed over (start from a time), or null
+     * @param attemptsBefore failed calls of this stream in a row before this one
+     * @param replayFrom the next index to replay from the store table, or -1 for feed events
+     */
+    record Work(StreamName stream, Scheduler.Slot slot, List<FeedEvent> events, Checkpoint position, long skipBelow,
+                Instant notBefore, int attemptsBefore, long replayFrom) {
+
+        Work {
+            Objects.requireNonNull(stream, "stream");
+            Objects.requireNonNull(slot, "slot");
+            events = List.copyOf(events);
+            if (replayFrom < 0 && events.isEmpty()) {
+                throw new IllegalArgumentException("a call of " + stream + " needs events or a replay position");
+            }
+        }
+
+        boolean replay() {
+            return replayFrom >= 0;
+        }
+
+        /** The first index this call covers. */
+        long firstIndex() {
+            return replay() ? replayFrom : events.get(0).index();
+        }
+
+        long lastIndex() {
+            return events.get(events.size() - 1).index();
+        }
+
+        /**
+         * Each call is one of its own, however alike two may be: calls are keys of the maps a job's
+         * loads go through, and the record's own equality hashed every event of the call on each
+         * look-up (JFR put 5% of a reader's samples with bodies there).
+         */
+        @Override
+        public boolean equals(Object o) {
+            return o == this;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
+    }
+
+    /** How one call ended. */
+    sealed interface Outcome {
+        /** The stream is handled up to (not including) {@code nextIndex}. */
+        record Done(long nextIndex) implements Outcome {}
+
+        /** A replay found nothing more in the store table. */
+        record ReplayDone() implements Outcome {}
+
+        /** The call failed (the handler threw, or the bodies could not be loaded). */
+        record Failed(Exception error) implements Outcome {}
+
+        /** The call failed for the last time allowed and the stream is durably recorded as parked. */
+        record Parked(ParkedStream parked) implements Outcome {}
+    }
 
     private final String group;
     private final StreamHandler handler;
@@ -24,61 +104,79 @@ public final class StreamCall {
     private final EventFilter filter;
     private final boolean loadBodies;
     private final int maxBatchEvents;
+    private final int parkAfterAttempts;
     private final Clock clock;
 
     /** @param loader null when bodies are not loaded and no replay reads the store (tests of the core) */
-    StreamCall(String group, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore, EventFilter filter,
-               boolean loadBodies, int maxBatchEvents, Clock clock) {
-        this.group = group;
+    public StreamCall(FeedReaderConfig c, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore) {
+        this.group = c.group();
         this.handler = handler;
         this.loader = loader;
         this.parkedStore = parkedStore;
-        this.filter = filter;
-        this.loadBodies = loadBodies;
-        this.maxBatchEvents = maxBatchEvents;
-        this.clock = clock;
+        this.filter = new EventFilter(c.categories(), c.eventTypes());
+        this.loadBodies = c.loadBodies();
+        this.maxBatchEvents = c.maxBatchEvents();
+        this.parkAfterAttempts = c.parkAfterAttempts();
+        this.clock = c.clock();
     }
 
-    public static StreamCall create(FeedReaderConfig c, StreamHandler handler, BodyLoader loader, ParkedStreams parked,
-                                    EventFilter filter) {
-        return new StreamCall(c.group(), handler, loader, parked, filter, c.loadBodies(), c.maxBatchEvents(), c.clock());
+    EventFilter filter() {
+        return filter;
     }
 
-    /** The consumer group, for the log context. */
-    public String group() {
-        return group;
-    }
-
-    public static EventFilter filter(FeedReaderConfig c) {
-        return new EventFilter(c.categories(), c.eventTypes());
-    }
-
-    /** The bodies of a job's feed calls, loaded together; empty when bodies are off. Never throws. */
-    Map<Work, BodyLoader.Loaded> load(List<Work> job) {
-        if (!loadBodies) {
-            return Map.of();
+    /**
+     * Loads the job's bodies, then makes its calls one by one, telling {@code completed} how each
+     * ended; a call the job could not make (its load failed, or the worker was stopped) fails.
+     */
+    void runJob(List<Work> job, BiConsumer<Work, Outcome> completed) {
+        int done = 0;
+        RuntimeException notLoaded = null;
+        try {
+            Map<Work, BodyLoader.Loaded> loaded;
+            try (LogContext ignored = LogContext.partition(group, samePartition(job))) {
+                loaded = loadBodies ? loader.loadAll(job.stream().filter(w -> !w.replay()).toList()) : Map.of();
+            } catch (RuntimeException e) {
+                LOG.warn("loading the events of {} calls failed; each fails with it and is retried: {}", job.size(), e.toString());
+                notLoaded = e;
+                return; // below: each call of the job fails with the cause, and is retried as any failed call
+            }
+            for (Work w : job) {
+                try (LogContext ignored = LogContext.stream(group, w.slot().partition, w.stream())) {
+                    Outcome o = parkIfLast(w, run(w, loaded.get(w)));
+                    done++;
+                    completed.accept(w, o);
+                }
+            }
+        } finally {
+            for (int k = done; k < job.size(); k++) {
+                completed.accept(job.get(k), new Outcome.Failed(notLoaded != null ? notLoaded
+                        : new IllegalStateException("the handler call did not complete")));
+            }
         }
-        return loader.loadAll(job.stream().filter(w -> !w.replay()).toList());
+    }
+
+    /** The partition of every call of the job, or null when they come from several (log context, capacity). */
+    private static PartitionId samePartition(List<Work> job) {
+        PartitionId p = job.get(0).slot().partition;
+        return job.stream().allMatch(w -> w.slot().partition.equals(p)) ? p : null;
     }
 
     /** @param loaded the call's bodies, when loaded */
-    StreamCallOutcome run(Work w, BodyLoader.Loaded loaded) {
+    private Outcome run(Work w, BodyLoader.Loaded loaded) {
         try {
             List<FeedEvent> events;
             if (w.replay()) {
                 events = loader.readFrom(w.stream(), w.replayFrom(), maxBatchEvents, loadBodies);
                 if (events.isEmpty()) {
-                    return new StreamCallOutcome.ReplayDone();
+                    return new Outcome.ReplayDone();
                 }
-            } else if (loaded != null) {
-                events = loaded.events();
             } else {
-                events = w.events();
+                events = loaded != null ? loaded.events() : w.events();
             }
             long end = events.get(events.size() - 1).index() + 1;
             List<FeedEvent> todo = filter.select(events, w.skipBelow(), w.notBefore());
             if (todo.isEmpty()) {
-                return new StreamCallOutcome.Done(end);
+                return new Outcome.Done(end);
             }
             HandlerResult r = handler.handle(w.stream(), List.copyOf(todo));
             if (r == null) {
@@ -89,26 +187,38 @@ public final class StreamCall {
                 throw new IllegalStateException("the handler returned reached(" + reached + "), not past the first event "
                         + todo.get(0).index() + " it was given: no progress");
             }
-            return new StreamCallOutcome.Done(reached);
+            return new Outcome.Done(reached);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new StreamCallOutcome.Failed(e);
+            return new Outcome.Failed(e);
         } catch (Exception e) {
-            return new StreamCallOutcome.Failed(e);
+            return new Outcome.Failed(e);
         } catch (AssertionError | LinkageError e) {
             // a failing assertion or a missing class in a handler fails its stream, not the reader
-            return new StreamCallOutcome.Failed(new IllegalStateException("the handler threw " + e, e));
+            return new Outcome.Failed(new IllegalStateException("the handler threw " + e, e));
         }
     }
 
-    ParkedStream parkedRecord(Work w, String reason, int attempts) {
-        return new ParkedStream(group, w.stream(), w.slot().partition, w.firstIndex(), w.position(), reason, attempts,
-                clock.instant());
-    }
-
-    /** @throws RuntimeException when the parked store cannot be written */
-    void recordParked(ParkedStream p) {
-        parkedStore.park(p);
+    /**
+     * A failure that was the stream's last allowed try parks it: the parked record is written here,
+     * and only once it is durable may the checkpoint pass the stream. When it cannot be written the
+     * stream stays failing, holding the checkpoint, and is tried again.
+     */
+    private Outcome parkIfLast(Work w, Outcome o) {
+        if (!(o instanceof Outcome.Failed failed) || w.attemptsBefore() + 1 < parkAfterAttempts) {
+            return o;
+        }
+        ParkedStream p = new ParkedStream(group, w.stream(), w.slot().partition, w.firstIndex(), w.position(),
+                describe(failed.error()), w.attemptsBefore() + 1, clock.instant());
+        try {
+            parkedStore.park(p);
+        } catch (RuntimeException e) {
+            LOG.error("{}: could not record as parked ({}); it stays failing and holds the checkpoint", w.stream(), e.toString(), e);
+            return o;
+        }
+        LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", w.stream(), p.attempts(),
+                p.fromIndex(), p.position(), p.reason());
+        return new Outcome.Parked(p);
     }
 
     static String describe(Exception e) {

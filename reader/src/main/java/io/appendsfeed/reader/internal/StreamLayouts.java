@@ -12,8 +12,9 @@ import java.util.TreeMap;
  *
  * <p>Only ever a hint: a calf, once written, never changes, and new calves are keyed at the
  * first index of the Tip they came from, so a query from a remembered key still finds every
- * event after it; the loader checks what it got and reads on when the hint fell short. Bounded:
- * the least recently used streams are forgotten. Thread-safe.
+ * event after it; the loader checks what it got and reads on when the hint fell short. Also, per
+ * category, how many events its Tips and calves were seen to hold. Bounded: the least recently
+ * used streams and categories are forgotten. Thread-safe.
  */
 final class StreamLayouts {
 
@@ -77,12 +78,34 @@ final class StreamLayouts {
         }
     }
 
+    /**
+     * Before a category's Tips or calves have been seen, a stream is taken to have calved when a load
+     * wants more events than this: a guess that costs a request when wrong, never capacity.
+     */
+    static final long CALVED_GUESS = 32;
+
+    /** The most events a Tip of a category held, and the fewest a calf held (a Tip calves when full). */
+    private static final class ItemSizes {
+        long mostInTip;
+        long fewestInCalf = Long.MAX_VALUE;
+    }
+
     private final Map<StreamName, Layout> layouts;
+    /**
+     * Per category, how many events its items were seen to hold: a writer calves a Tip by its size, so
+     * streams of one category (events of like sizes) calve at like counts. Bounded like the layouts.
+     */
+    private final Map<String, ItemSizes> sizes;
 
     StreamLayouts(int capacity) {
-        this.layouts = new LinkedHashMap<>(1024, 0.75f, true) {
+        this.layouts = lru(capacity);
+        this.sizes = lru(capacity);
+    }
+
+    private static <K, V> Map<K, V> lru(int capacity) {
+        return new LinkedHashMap<>(1024, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<StreamName, Layout> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
                 return size() > capacity;
             }
         };
@@ -90,5 +113,28 @@ final class StreamLayouts {
 
     synchronized Layout of(StreamName stream) {
         return layouts.computeIfAbsent(stream, s -> new Layout());
+    }
+
+    /** An item of a stream of {@code category} was seen to hold {@code held} events. */
+    synchronized void held(String category, boolean tip, long held) {
+        ItemSizes seen = sizes.computeIfAbsent(category, c -> new ItemSizes());
+        if (tip) {
+            seen.mostInTip = Math.max(seen.mostInTip, held);
+        } else if (held > 0) {
+            seen.fewestInCalf = Math.min(seen.fewestInCalf, held);
+        }
+    }
+
+    /**
+     * Whether a stream of {@code category} holding {@code wanted} events or more likely has calved: more
+     * than the fullest Tip of the category read so far held, or than the emptiest calf of it
+     * ({@value #CALVED_GUESS} before any was read).
+     */
+    synchronized boolean likelyCalved(String category, long wanted) {
+        ItemSizes seen = sizes.get(category);
+        if (seen == null) {
+            return wanted > CALVED_GUESS;
+        }
+        return seen.mostInTip > 0 && wanted > seen.mostInTip || wanted > seen.fewestInCalf;
     }
 }

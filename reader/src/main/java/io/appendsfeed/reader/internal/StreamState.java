@@ -4,6 +4,8 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.ParkedStream;
+import io.appendsfeed.reader.internal.Scheduler.Slot;
+import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +27,6 @@ final class StreamState {
         RUNNING,
         /** The last call failed; the next waits for its backoff. */
         RETRY_WAIT,
-        /** Failed too often; the parked record is being written. */
-        PARKING,
         /** Recorded as parked: its events wait in the store table until it is released. */
         PARKED
     }
@@ -153,15 +153,14 @@ final class StreamState {
         return settle();
     }
 
-    /** @return true when it failed {@code parkAfter} times in a row and must be parked now (PARKING) */
-    boolean failed(int parkAfter) {
+    /** The call failed: the next waits for its backoff. */
+    void failed() {
         attempts++;
-        phase = attempts >= parkAfter ? Phase.PARKING : Phase.RETRY_WAIT;
-        return phase == Phase.PARKING;
+        phase = Phase.RETRY_WAIT;
     }
 
     /**
-     * PARKING to PARKED once the record is durable: every epoch event it held back is let go.
+     * RUNNING to PARKED once the parked record is durable: every epoch event it held back is let go.
      *
      * @return those epoch events
      */
@@ -176,11 +175,6 @@ final class StreamState {
         pending.forEach(x -> out.add(x.entry));
         pending.clear();
         return out;
-    }
-
-    /** The parked record could not be written: it stays failing, holding the checkpoint, and is tried again. */
-    void parkNotRecorded() {
-        phase = Phase.RETRY_WAIT;
     }
 
     /** The backoff after a failure is over. @return whether it is READY now */

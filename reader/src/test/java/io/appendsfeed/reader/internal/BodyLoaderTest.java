@@ -76,14 +76,14 @@ class BodyLoaderTest {
         }
     }
 
-    private final Slot slot = new Slot(PartitionId.ZERO, new Progress(Checkpoint.START), null);
+    private final Scheduler.Slot slot = new Scheduler.Slot(PartitionId.ZERO, new Progress(Checkpoint.START), null);
 
-    private Work work(Span span) {
+    private StreamCall.Work work(Span span) {
         List<FeedEvent> events = new ArrayList<>();
         for (int k = 0; k < span.count(); k++) {
             events.add(FeedEvent.typeOnly(span.stream(), span.index() + k, span.types().get(k)));
         }
-        return new Work(span.stream(), slot, events, Checkpoint.START, 0, null, 0, -1);
+        return new StreamCall.Work(span.stream(), slot, events, Checkpoint.START, 0, null, 0, -1);
     }
 
     private static List<String> bodies(BodyLoader.Loaded loaded) throws Exception {
@@ -103,9 +103,9 @@ class BodyLoaderTest {
 
         // spans in feed order, a few calls at a time, as the scheduler hands them over
         List<String> got = new ArrayList<>();
-        Work coldWork = work(cold);
-        Work hotWork = work(hot.get(0));
-        Map<Work, BodyLoader.Loaded> first = loader.loadAll(List.of(hotWork, coldWork));
+        StreamCall.Work coldWork = work(cold);
+        StreamCall.Work hotWork = work(hot.get(0));
+        Map<StreamCall.Work, BodyLoader.Loaded> first = loader.loadAll(List.of(hotWork, coldWork));
         got.addAll(bodies(first.get(hotWork)));
         assertThat(bodies(first.get(coldWork))).containsExactly(
                 "0:X:{\"stream\":\"Cold-1\",\"n\":0}", "1:Y:{\"stream\":\"Cold-1\",\"n\":1}");
@@ -142,7 +142,7 @@ class BodyLoaderTest {
         long last = calves.get(calves.size() - 3) - 1; // the range ends two calves before the last one
         Counting dynamo = new Counting(local.dynamo());
         BodyLoader loader = new BodyLoader(f.store, dynamo);
-        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), 0, types(0, last)))));
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), 0, types(0, last)))));
 
         assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
         long wantedLast = last;
@@ -155,7 +155,7 @@ class BodyLoaderTest {
         // the stream's next load, up to the Tip: the calves read ahead come from the cache, the Tip too
         int before = dynamo.requests.get();
         List<String> rest = types(last + 1, tipFirst);
-        Map<Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), last + 1, rest))));
+        Map<StreamCall.Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), last + 1, rest))));
         assertThat(bodies(next.values().iterator().next())).hasSize(rest.size());
         assertThat(dynamo.reads).as("items read, by range key: each once, over both loads").allSatisfy((key, n) -> assertThat(n).as(key).hasValue(1));
         assertThat(dynamo.reads.keySet()).as("every calf read by now").filteredOn(k -> !k.endsWith("/2147483647")).hasSize(calves.size());
@@ -184,7 +184,7 @@ class BodyLoaderTest {
 
         long end = calves.get(readAhead + 2); // two calves' events and the first of the third: more than one item
         int before = dynamo.requests.get();
-        Map<Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(hot, after, types(after, end)))));
+        Map<StreamCall.Work, BodyLoader.Loaded> next = loader.loadAll(List.of(work(new Span(hot, after, types(after, end)))));
 
         assertThat(bodies(next.values().iterator().next())).hasSize((int) (end - after + 1));
         assertThat(dynamo.requests.get() - before).as("requests: one query from the calf").isEqualTo(1);
@@ -205,11 +205,11 @@ class BodyLoaderTest {
         long tipFirst = tipFirst(local, f, "Hot-5");
         assertThat(calves).as("calves").hasSizeGreaterThan(2);
         long last = 16 * 3 - 1;
-        assertThat(last + 1).as("more events than the first guess of what a Tip holds").isGreaterThan(ItemRangeReader.CALVED_GUESS);
+        assertThat(last + 1).as("more events than the first guess of what a Tip holds").isGreaterThan(StreamLayouts.CALVED_GUESS);
         Counting dynamo = new Counting(local.dynamo());
         BodyLoader loader = new BodyLoader(f.store, dynamo);
 
-        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, last)))));
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, last)))));
 
         assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
         assertThat(dynamo.requests).as("one request").hasValue(1);
@@ -227,7 +227,7 @@ class BodyLoaderTest {
     @Test
     void what_a_tip_holds_is_learnt_per_category_from_the_items_read(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
-        List<Work> small = new ArrayList<>();
+        List<StreamCall.Work> small = new ArrayList<>();
         for (int s = 0; s < 3; s++) {
             small.add(work(f.write("Small-" + s, (Instant) null, "A", "B")));
         }
@@ -240,7 +240,7 @@ class BodyLoaderTest {
         // Small Tips were seen holding two events: a first load of three is read whole
         StreamName hot = StreamName.parse("Small-hot");
         int before = dynamo.requests.get();
-        Map<Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, 2)))));
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, 2)))));
 
         assertThat(bodies(loaded.values().iterator().next())).hasSize(3);
         assertThat(dynamo.requests.get() - before).as("one request: not the Tip first, then its calves").isEqualTo(1);
@@ -296,13 +296,13 @@ class BodyLoaderTest {
     @Test
     void tips_of_many_streams_are_read_with_one_request(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1);
-        List<Work> calls = new ArrayList<>();
+        List<StreamCall.Work> calls = new ArrayList<>();
         for (int s = 0; s < 30; s++) {
             calls.add(work(f.write("Account-" + s, (Instant) null, "Opened", "Deposited")));
         }
         Counting dynamo = new Counting(local.dynamo());
 
-        Map<Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(calls);
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(calls);
 
         assertThat(dynamo.requests).hasValue(1);
         for (int s = 0; s < 30; s++) {
@@ -314,12 +314,12 @@ class BodyLoaderTest {
     @Test
     void an_event_the_store_does_not_have_fails_that_call_only_after_a_strongly_consistent_read(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1);
-        Work fine = work(f.write("Account-1", (Instant) null, "Opened"));
+        StreamCall.Work fine = work(f.write("Account-1", (Instant) null, "Opened"));
         f.write("Account-2", (Instant) null, "Opened");
-        Work ahead = work(new Span(StreamName.parse("Account-2"), 0, List.of("Opened", "Changed")));
+        StreamCall.Work ahead = work(new Span(StreamName.parse("Account-2"), 0, List.of("Opened", "Changed")));
         Counting dynamo = new Counting(local.dynamo());
 
-        Map<Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(List.of(fine, ahead));
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(List.of(fine, ahead));
 
         assertThat(bodies(loaded.get(fine))).containsExactly("0:Opened:{\"stream\":\"Account-1\",\"n\":0}");
         assertThat(loaded.get(ahead).error()).isInstanceOfSatisfying(MissingEventsException.class, e -> {

@@ -57,12 +57,11 @@ final class CoreFixture implements AutoCloseable {
 
     /** With {@code then} called after each batch is recorded, on the handler's thread (it may block). */
     ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints, LeaseStore leases, StreamHandler then) {
-        EventFilter filter = new EventFilter(config.categories(), config.eventTypes());
-        StreamCall call = new StreamCall(config.group(), (stream, events) -> {
+        StreamCall call = new StreamCall(config, (stream, events) -> {
             events.forEach(e -> handled.add(e.toString()));
             return then.handle(stream, events);
-        }, null, parked, filter, false, config.maxBatchEvents(), clock);
-        Scheduler scheduler = new Scheduler(call, filter, 2, config.maxBatchEvents(), config.parkAfterAttempts(),
+        }, null, parked);
+        Scheduler scheduler = new Scheduler(call, 2, config.maxBatchEvents(),
                 new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
         return new ReaderContext(config, scheduler, feed, checkpoints, leases, parked);
     }

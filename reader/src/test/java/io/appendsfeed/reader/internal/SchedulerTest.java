@@ -10,6 +10,7 @@ import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.InMemoryParkedStreams;
 import io.appendsfeed.reader.StreamHandler;
@@ -50,15 +51,15 @@ class SchedulerTest {
     }
 
     private Scheduler scheduler(StreamHandler handler, int parkAfter, int maxConcurrent) {
-        EventFilter filter = new EventFilter(Set.of(), Set.of());
-        StreamCall call = new StreamCall("g", handler, null, parked, filter, false, 100, Clock.systemUTC());
-        return new Scheduler(call, filter, maxConcurrent, 100, parkAfter,
+        FeedReaderConfig config = FeedReaderConfig.builder("g", "index", "store").loadBodies(false).maxBatchEvents(100)
+                .parkAfterAttempts(parkAfter).build();
+        return new Scheduler(new StreamCall(config, handler, null, parked), maxConcurrent, 100,
                 new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
     }
 
     private void offer(Scheduler s, Span... spans) {
         Checkpoint at = Checkpoint.of(0, offset++);
-        s.offer(P, EpochRecord.of(at, T, new EpochEvent.Ingested(List.of(spans), List.of())));
+        s.submit(P, List.of(EpochRecord.of(at, T, new EpochEvent.Ingested(List.of(spans), List.of()))));
     }
 
     private StreamHandler recording() {
@@ -100,7 +101,7 @@ class SchedulerTest {
                     new EpochEvent.Ingested(List.of(Span.of("A-1", 2L * k, "x", "y")), List.of())));
         }
 
-        assertThat(s.offerAll(P, read)).isTrue();
+        assertThat(s.submit(P, read)).isTrue();
 
         await().atMost(Duration.ofSeconds(5)).until(() -> s.status(P).handled().equals(Checkpoint.of(0, 5)));
         assertThat(sizes).as("one call, with the ten events").containsExactly(10);
@@ -172,7 +173,6 @@ class SchedulerTest {
             assertThat(p.reason()).contains("cannot apply Bad-1@4:x");
             assertThat(p.attempts()).isEqualTo(3);
         });
-        assertThat(s.parked()).extracting(p -> p.stream().value()).containsExactly("Bad-1");
 
         offer(s, Span.of("Bad-1", 6, "z"));
         await().atMost(Duration.ofSeconds(5)).until(() -> s.status(P).handled().equals(Checkpoint.of(0, 3)));
@@ -213,8 +213,8 @@ class SchedulerTest {
         Scheduler s = scheduler(recording(), 3, 4);
         s.open(P, Checkpoint.START, null, List.of());
         s.close(P);
-        assertThat(s.offer(P, EpochRecord.of(Checkpoint.START, T, new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()))))
-                .isFalse();
+        assertThat(s.submit(P, List.of(EpochRecord.of(Checkpoint.START, T,
+                new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "x")), List.of()))))).isFalse();
         assertThat(s.status(P)).isNull();
     }
 }

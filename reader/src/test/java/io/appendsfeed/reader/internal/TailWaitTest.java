@@ -7,23 +7,23 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class TailPollTest {
+class TailWaitTest {
 
     @Test
     void waits_start_short_after_new_events_and_double_up_to_the_poll_interval() {
         Duration interval = Duration.ofMillis(500);
         List<Long> waits = new ArrayList<>();
-        Duration w = TailPoll.first(interval);
+        Duration w = PartitionRunner.firstTailWait(interval);
         for (int k = 0; k < 7; k++) {
             waits.add(w.toMillis());
-            w = TailPoll.next(w, interval);
+            w = PartitionRunner.nextTailWait(w, interval);
         }
         assertThat(waits).containsExactly(25L, 50L, 100L, 200L, 400L, 500L, 500L);
     }
 
     @Test
     void a_poll_interval_below_the_first_wait_is_kept() {
-        assertThat(TailPoll.first(Duration.ofMillis(10))).isEqualTo(Duration.ofMillis(10));
-        assertThat(TailPoll.next(Duration.ofMillis(10), Duration.ofMillis(10))).isEqualTo(Duration.ofMillis(10));
+        assertThat(PartitionRunner.firstTailWait(Duration.ofMillis(10))).isEqualTo(Duration.ofMillis(10));
+        assertThat(PartitionRunner.nextTailWait(Duration.ofMillis(10), Duration.ofMillis(10))).isEqualTo(Duration.ofMillis(10));
     }
 }

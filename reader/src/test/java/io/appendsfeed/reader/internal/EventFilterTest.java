@@ -9,26 +9,26 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class SpanFilterTest {
+class EventFilterTest {
 
     @Test
     void spans_of_other_categories_and_events_of_other_types_are_left_out_keeping_indices() {
-        SpanFilter f = new SpanFilter(new EventFilter(Set.of("Order"), Set.of("Paid", "Shipped")));
+        EventFilter f = new EventFilter(Set.of("Order"), Set.of("Paid", "Shipped"));
         EpochEvent e = new EpochEvent.Ingested(
                 List.of(Span.of("Order-1", 3, "Placed", "Paid"), Span.of("Account-1", 0, "Paid")),
                 List.of(Span.of("Order-1", 5, "Shipped")));
 
-        assertThat(f.apply(e)).containsOnlyKeys(io.appendsfeed.model.StreamName.parse("Order-1"));
-        assertThat(f.apply(e).values().iterator().next()).extracting(FeedEvent::toString)
+        assertThat(f.spans(e)).containsOnlyKeys(io.appendsfeed.model.StreamName.parse("Order-1"));
+        assertThat(f.spans(e).values().iterator().next()).extracting(FeedEvent::toString)
                 .containsExactly("Order-1@4:Paid", "Order-1@5:Shipped");
     }
 
     @Test
     void overlapping_spans_give_each_event_once_in_index_order_and_closed_gives_nothing() {
-        SpanFilter f = new SpanFilter(new EventFilter(Set.of(), Set.of()));
+        EventFilter f = new EventFilter(Set.of(), Set.of());
         EpochEvent e = new EpochEvent.Ingested(List.of(Span.of("A-1", 2, "c", "d")), List.of(Span.of("A-1", 0, "a", "b", "c")));
 
-        assertThat(f.apply(e).values().iterator().next()).extracting(FeedEvent::index).containsExactly(0L, 1L, 2L, 3L);
-        assertThat(f.apply(new EpochEvent.Closed())).isEmpty();
+        assertThat(f.spans(e).values().iterator().next()).extracting(FeedEvent::index).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(f.spans(new EpochEvent.Closed())).isEmpty();
     }
 }
