@@ -3,7 +3,7 @@ package io.appendsfeed.reader.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedFormatException;
-import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.cli.internal.Arguments;
 import io.appendsfeed.reader.cli.CliContext;

@@ -2,7 +2,7 @@ package io.appendsfeed.reader.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;

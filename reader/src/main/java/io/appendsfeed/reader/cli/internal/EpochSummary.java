@@ -1,8 +1,8 @@
 package io.appendsfeed.reader.cli.internal;
 
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.EpochState;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
