@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochWrite;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochWrite;
 
 /**
  * A span starts after its stream's known next index, and the Tip no longer holds the missing

@@ -3,9 +3,10 @@ package io.appendsfeed.indexer;
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
+import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
-import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.feed.Span;
@@ -60,7 +61,7 @@ public final class Indexer {
         this.config = config;
         this.tally = tally;
         this.knownIndex = knownIndex;
-        this.epochs = new AppendsEpoch(index, config.clock());
+        this.epochs = new AppendsEpoch(index, config.clock(), new Decider.Conflicts(config.maxConflictRetries(), config.conflictBackoff()));
     }
 
     /**
@@ -78,7 +79,7 @@ public final class Indexer {
         CapacityMeter meter = measured ? tally : CapacityMeter.NONE;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
                 .reservedStreams(true).meter(meter).clock(config.clock()).build());
-        AppendsIndex.Loaded loaded = AppendsIndex.load(index, true);
+        Decider.Loaded<IndexState> loaded = AppendsIndex.load(index, true);
         boolean asRecorded = config.partitions() == IndexerConfig.PARTITIONS_AS_RECORDED;
         if (!loaded.state().isCreated()) {
             loaded = AppendsIndex.create(index, asRecorded ? IndexerConfig.PARTITIONS_OF_A_NEW_INDEX : config.partitions());
@@ -129,12 +130,9 @@ public final class Indexer {
         long started = System.nanoTime();
         List<SourceSpan> spans = new ArrayList<>();
         Instant newest = null;
-        List<Integer> order = new ArrayList<>();
         int skipped = 0;
         RejectedRecord rejected = null;
-        int rejectedAt = Integer.MAX_VALUE;
-        for (int k = 0; k < records.size(); k++) {
-            ChangeRecord r = records.get(k);
+        for (ChangeRecord r : records) {
             if (r.approximateCreation() != null && (newest == null || r.approximateCreation().isAfter(newest))) {
                 newest = r.approximateCreation();
             }
@@ -142,18 +140,15 @@ public final class Indexer {
             log.debug("{}: {}", r, p);
             if (p instanceof Parsed.Spanned s) {
                 spans.add(s.span());
-                order.add(k);
             } else if (p instanceof Parsed.Skipped) {
                 skipped++;
             } else if (p instanceof Parsed.Rejected x) {
                 rejected = x.rejected();
-                rejectedAt = k;
                 log.error("{}; the batch stops before it", rejected);
                 break;
             }
         }
-        return run(records.size(), skipped, spans, order, rejected, rejectedAt,
-                k -> records.get(k).sequenceNumber(), started, newest, shard);
+        return run(records.size(), skipped, spans, rejected, newest, shard, started);
     }
 
     /** What {@link #parse} made of one record. */
@@ -227,62 +222,52 @@ public final class Indexer {
      * @return the outcome, as for {@link #ingest(List)}; positions are the spans' own
      */
     public BatchOutcome ingestSpans(List<SourceSpan> spans) {
-        long started = System.nanoTime();
-        List<Integer> order = new ArrayList<>(spans.size());
-        for (int k = 0; k < spans.size(); k++) {
-            order.add(k);
-        }
-        return run(spans.size(), 0, spans, order, null, Integer.MAX_VALUE, k -> spans.get(k).position(), started, null, null);
+        return run(spans.size(), 0, spans, null, null, null, System.nanoTime());
     }
 
-    private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
-                             int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                             Instant newest, String shard) {
+    /**
+     * Ingests the spans of one batch, each partition's in order, the partitions at the same time; the
+     * batch is in up to the first span of a failed partition, or up to the rejected record that ended it.
+     */
+    private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, RejectedRecord rejected, Instant newest,
+                             String shard, long started) {
         CapacityTally.Batch batch = tally == null ? null : tally.start();
         try {
-            return ingest(records, skipped, spans, order, rejected, rejectedAt, position, started, newest, shard, batch);
+            Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
+            for (int k = 0; k < spans.size(); k++) {
+                byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
+                        p -> new ArrayList<>()).add(k);
+            }
+            List<Map.Entry<PartitionId, List<Integer>>> work = new ArrayList<>(byPartition.entrySet());
+            List<CompletableFuture<PartitionOutcome>> pending = new ArrayList<>(work.size());
+            for (int k = 0; k < work.size(); k++) {
+                EpochIngester ingester = ingesters.computeIfAbsent(work.get(k).getKey(), p -> new EpochIngester(p, epochs, knownIndex, config));
+                List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
+                pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester.ingest(mine))
+                        : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester.ingest(mine)), PARTITIONS));
+            }
+            List<PartitionOutcome> outcomes = new ArrayList<>();
+            int firstFailed = Integer.MAX_VALUE;
+            for (int k = 0; k < work.size(); k++) {
+                PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
+                outcomes.add(o);
+                if (!o.ok() && o.settled() < o.spans()) { // a failure after every span settled (recording the next epoch) loses nothing
+                    firstFailed = Math.min(firstFailed, work.get(k).getValue().get(o.settled()));
+                }
+            }
+            String first = firstFailed < spans.size() ? spans.get(firstFailed).position()
+                    : rejected == null ? null : rejected.sequenceNumber();
+            BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first,
+                    batch == null ? Capacity.NONE : batch.total(), Duration.ofNanos(System.nanoTime() - started), newest);
+            Instant now = config.clock().instant();
+            log(outcome, shard, now);
+            report(outcome, shard, now);
+            return outcome;
         } finally {
             if (tally != null) {
                 tally.end();
             }
         }
-    }
-
-    private BatchOutcome ingest(int records, int skipped, List<SourceSpan> spans, List<Integer> order, RejectedRecord rejected,
-                                int rejectedAt, java.util.function.IntFunction<String> position, long started,
-                                Instant newest, String shard, CapacityTally.Batch batch) {
-        Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
-        for (int k = 0; k < spans.size(); k++) {
-            byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
-                    p -> new ArrayList<>()).add(k);
-        }
-        // partitions are independent: their writes go out at the same time, each partition's in order
-        List<Map.Entry<PartitionId, List<Integer>>> work = new ArrayList<>(byPartition.entrySet());
-        List<CompletableFuture<PartitionOutcome>> pending = new ArrayList<>(work.size());
-        for (int k = 0; k < work.size(); k++) {
-            PartitionId p = work.get(k).getKey();
-            List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
-            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester(p).ingest(mine))
-                    : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester(p).ingest(mine)), PARTITIONS));
-        }
-        List<PartitionOutcome> outcomes = new ArrayList<>();
-        int firstFailed = rejectedAt;
-        for (int k = 0; k < work.size(); k++) {
-            List<Integer> ks = work.get(k).getValue();
-            PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
-            outcomes.add(o);
-            if (!o.ok() && o.settled() < ks.size()) { // a failure after every span settled (recording the next epoch) loses nothing
-                firstFailed = Math.min(firstFailed, order.get(ks.get(o.settled())));
-            }
-        }
-        String first = firstFailed == Integer.MAX_VALUE ? null : position.apply(firstFailed);
-        Capacity capacity = batch == null ? Capacity.NONE : batch.total();
-        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
-                Duration.ofNanos(System.nanoTime() - started), newest);
-        Instant now = config.clock().instant();
-        log(outcome, shard, now);
-        report(outcome, shard, now);
-        return outcome;
     }
 
     /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */
@@ -298,10 +283,6 @@ public final class Indexer {
             // the batch is in the feed whatever the metrics do: failing it would only redeliver it
             log.warn("metrics {} failed to take the batch's figures: {}", metrics, e.toString());
         }
-    }
-
-    private EpochIngester ingester(PartitionId p) {
-        return ingesters.computeIfAbsent(p, x -> new EpochIngester(x, epochs, knownIndex, config));
     }
 
     private static void log(BatchOutcome o, String shard, Instant now) {

@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer;
 
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.CapacityMeter;
 import java.time.Clock;
@@ -34,12 +34,10 @@ import java.util.Objects;
  *                          began, indexed by a backfill: a stream the feed has never held is then accepted
  *                          as it starts, not healed from its Tip or refused as a gap
  * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
- * @param conflictBackoff after a conflict on a partition (another writer got there first), the write
- *                        waits a random time up to this times the conflicts in a row (at most 8 times)
- *                        before it goes again: racing writers spread out, and fewer of their writes are
- *                        refused, each of which DynamoDB charges. Default
- *                        {@value #DEFAULT_CONFLICT_BACKOFF_MILLIS} ms; {@link Duration#ZERO} retries at
- *                        once. See the README, "Many writers on one partition"
+ * @param conflictBackoff after a conflict on a partition (another writer got there first), the write waits a
+ *                        random time up to this before it goes again: racing writers spread out, and fewer of
+ *                        their writes are refused, each of which DynamoDB charges. Default
+ *                        {@value #DEFAULT_CONFLICT_BACKOFF_MILLIS} ms; {@link Duration#ZERO} retries at once
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
@@ -55,7 +53,7 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
     public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
     public static final long DEFAULT_CONFLICT_BACKOFF_MILLIS = 4;
     public static final Duration DEFAULT_CONFLICT_BACKOFF = Duration.ofMillis(DEFAULT_CONFLICT_BACKOFF_MILLIS);
-    /** The most {@code conflictBackoff} may be: its step, the wait growing up to 8 times it. */
+    /** The most {@code conflictBackoff} may be. */
     public static final Duration MAX_CONFLICT_BACKOFF = Duration.ofSeconds(1);
 
     public IndexerConfig {

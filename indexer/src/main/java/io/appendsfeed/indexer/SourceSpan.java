@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer;
 
-import io.appendsfeed.model.feed.EpochDecider;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Span;
 import java.time.Instant;
 import java.util.Objects;
@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * than a write appends (56 against 1.5 on average in the benchmark's store), so the indexer builds it
  * from a record only when it is read.
  */
-public final class SourceSpan implements EpochDecider.Input {
+public final class SourceSpan implements AppendsEpoch.Input {
 
     private final Span span;
     private final Supplier<Span> tipSource;

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
@@ -47,7 +48,7 @@ class CostFiguresTest {
         assertThat(o.writes()).isZero();
         FeedReadback feed = new FeedReadback(local.dynamo(), table, 1);
         long epochBytes = feed.epochs().get(0).events().stream()
-                .mapToLong(e -> io.appendsfeed.model.feed.FeedCodec.encode(e).length).sum();
+                .mapToLong(e -> io.appendsfeed.model.feed.AppendsEpoch.encode(e).length).sum();
         System.out.printf("FIGURES: %d batches of 10 spans: %.1f WCU per batch; cold start over an epoch of %d events,"
                 + " %d KiB of Ingested bodies, %d streams: %.1f RCU%n", batches, perBatch, batches, epochBytes / 1024,
                 expected.size(), rcu.sum());

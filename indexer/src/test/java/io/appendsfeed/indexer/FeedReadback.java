@@ -1,11 +1,11 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
@@ -47,7 +47,7 @@ public final class FeedReadback {
                 if (stored.isEmpty()) {
                     break;
                 }
-                List<EpochEvent> events = stored.stream().map(s -> FeedCodec.decodeEpochEvent(s.type(), s.data())).toList();
+                List<EpochEvent> events = stored.stream().map(s -> AppendsEpoch.decode(s.type(), s.data())).toList();
                 Epoch epoch = new Epoch(PartitionId.of(p), EpochId.of(e), events);
                 out.add(epoch);
                 if (!epoch.closed()) {

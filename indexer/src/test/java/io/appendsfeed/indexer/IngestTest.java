@@ -1,16 +1,17 @@
 package io.appendsfeed.indexer;
 
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.EpochEvent;
-import io.appendsfeed.model.feed.FeedCodec;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.feed.IndexEvent;
-import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.AppendsIndex.IndexEvent;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
@@ -46,7 +47,7 @@ class IngestTest {
         Indexer.start(local.dynamo(), config(table).partitions(3).build());
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(table).reservedStreams(true).build());
         List<IndexEvent> events = index.readAll(FeedStreams.INDEX, Read.forward(0)).stream()
-                .map(e -> FeedCodec.decodeIndexEvent(e.type(), e.data())).toList();
+                .map(e -> AppendsIndex.decode(e.type(), e.data())).toList();
         assertThat(events).containsExactly(new IndexEvent.Started(PartitionId.of(0), EpochId.ZERO),
                 new IndexEvent.Started(PartitionId.of(1), EpochId.ZERO), new IndexEvent.Started(PartitionId.of(2), EpochId.ZERO));
         assertThat(IndexState.fold(events).partitions()).isEqualTo(3);
@@ -117,7 +118,7 @@ class IngestTest {
         feed.assertExactly(Map.of(StreamName.parse("Account-1"), List.of("e0", "e1", "e2", "e3", "e4")));
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(table).reservedStreams(true).build());
         IndexState state = IndexState.fold(index.readAll(FeedStreams.INDEX, Read.forward(0)).stream()
-                .map(e -> FeedCodec.decodeIndexEvent(e.type(), e.data())).toList());
+                .map(e -> AppendsIndex.decode(e.type(), e.data())).toList());
         assertThat(state.activeEpoch(PartitionId.ZERO)).isEqualTo(EpochId.of(2));
     }
 

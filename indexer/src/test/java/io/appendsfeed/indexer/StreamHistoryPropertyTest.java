@@ -3,7 +3,7 @@ package io.appendsfeed.indexer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.model.testing.LocalDynamo;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer;
 
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;

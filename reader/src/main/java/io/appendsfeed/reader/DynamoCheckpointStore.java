@@ -6,7 +6,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;

@@ -1,11 +1,12 @@
 package io.appendsfeed.reader;
 
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
 import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.feed.IndexEvent;
+import io.appendsfeed.model.feed.AppendsIndex.IndexEvent;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.feed.Span;
@@ -27,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 /**
  * Writes what the indexer would: real events to a fresh store table, and {@code Ingested} /
  * {@code Closed} epoch events and {@code Started} index events to a fresh index table, through
- * {@link StoreClient} and {@link FeedCodec}. Small epochs, under the test's control.
+ * {@link StoreClient} and {@link AppendsEpoch}. Small epochs, under the test's control.
  */
 public class FeedFixture {
 
@@ -133,7 +134,7 @@ public class FeedFixture {
     }
 
     private void epochEvent(int partition, EpochEvent e, Instant at) {
-        EventData data = new EventData(e.type(), FeedCodec.encode(e), null, null, null, at);
+        EventData data = new EventData(e.type(), AppendsEpoch.encode(e), null, null, null, at);
         appendEpoch(partition, data);
     }
 
@@ -147,7 +148,7 @@ public class FeedFixture {
     }
 
     private void indexEvent(IndexEvent e) {
-        index.append(FeedStreams.INDEX, Expected.any(), List.of(new EventData(e.type(), FeedCodec.encode(e), null, null, null, null)));
+        index.append(FeedStreams.INDEX, Expected.any(), List.of(new EventData(e.type(), AppendsIndex.encode(e), null, null, null, null)));
     }
 
     /** A stream name of the given category that routes to {@code partition}. */

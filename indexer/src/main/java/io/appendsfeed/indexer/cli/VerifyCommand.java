@@ -7,7 +7,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedFormatException;
-import io.appendsfeed.model.feed.IndexState;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;

@@ -1,22 +1,23 @@
 package io.appendsfeed.indexer.internal;
 
+import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.StoreClient;
 
 /**
  * {@code $AppendsIndex-0} as this indexer last loaded or wrote it, shared by its partitions. Moving
- * a partition on to its next epoch appends at that version first ({@link AppendsIndex#start(StoreClient,
- * AppendsIndex.Loaded, PartitionId, EpochId)}), so an indexer that is the one moving its partitions
+ * a partition on to its next epoch appends at that version first ({@link AppendsIndex#start}), so an indexer that is the one moving its partitions
  * on reads nothing when an epoch closes; a stale copy costs one conflict and one load. Thread-safe.
  */
 public final class KnownIndex {
 
     private final StoreClient index;
-    private AppendsIndex.Loaded known;
+    private Decider.Loaded<IndexState> known;
 
-    public KnownIndex(StoreClient index, AppendsIndex.Loaded loaded) {
+    public KnownIndex(StoreClient index, Decider.Loaded<IndexState> loaded) {
         this.index = index;
         this.known = loaded;
     }

@@ -3,7 +3,7 @@ package io.appendsfeed.indexer.internal;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.EpochState;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochState;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer.settings;
 
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;

@@ -3,7 +3,7 @@ package io.appendsfeed.indexer.backfill;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;

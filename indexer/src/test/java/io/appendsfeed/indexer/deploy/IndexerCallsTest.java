@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;

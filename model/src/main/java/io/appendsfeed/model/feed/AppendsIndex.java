@@ -1,73 +1,208 @@
 package io.appendsfeed.model.feed;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
-import io.appendsfeed.model.store.Expected;
-import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Tip;
-import io.appendsfeed.model.store.Unfold;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.LongFunction;
 
 /**
- * {@code $AppendsIndex-0}, in one place: its stream name ({@link #STREAM}), its events ({@link IndexEvent},
- * encoded by {@link FeedCodec}), its fold ({@link IndexState}), how it is loaded, snapshot rule
- * included, and how it is written. The indexer and the reader both load it here (DESIGN.md, "The index
- * table"); the indexer writes it here.
+ * {@code $AppendsIndex-0}, read top to bottom: its stream name, its events and their JSON, its fold, the
+ * decisions, and loading and writing it through the {@link Decider}. The indexer and the reader both load it
+ * here (DESIGN.md, "The index table"); the indexer writes it here.
  *
- * <p><b>Writing.</b> The index is created with a {@code Started} at epoch 0 for every partition (which
- * records the partition count), then gets a {@code Started} each time an epoch closes. Every append
- * carries a {@code Snapshotted} unfold at the new version, so that loading it is one read of the Tip.
- *
- * <p><b>The snapshot rule.</b> A {@code Snapshotted} unfold in the Tip at index {@code u.i} stands for the
- * events before {@code u.i}: the state is that snapshot folded with the events from {@code u.i} up to the
- * Tip's version {@code n} (none in the usual case, {@code u.i = n}: every writer of the index refreshes
- * the snapshot with each append). The events before a snapshot are never read, as Equinox's loaders never
- * read past an origin. Of several snapshots, the latest not after {@code n} counts; one claiming an index
- * after {@code n} (no writer produces it) stands for nothing, and neither does a Tip without one: the
- * state is then the fold of every event from 0.
+ * <p>Invariants of the format: the index is created with a {@code Started} at epoch 0 for every partition,
+ * which records the partition count (it never changes); a partition gets a {@code Started} each time an
+ * epoch becomes active, and epochs only move forwards. Every append carries a {@code Snapshotted} unfold at
+ * the new version, so that loading it is one read of the Tip (the snapshot rule: {@link Decider#load}).
  */
 public final class AppendsIndex {
 
     /** {@code $AppendsIndex-0}: the only index stream. */
     public static final StreamName STREAM = FeedStreams.INDEX;
 
+    private AppendsIndex() {}
+
+    // ---- events
+
     /**
-     * The index as loaded.
-     *
-     * @param version the stream's version ({@code n} of its Tip; 0 when it does not exist): what a write
-     *                of the next event expects
+     * The index's events, in JSON with exactly these field names, so that other implementations read them:
+     * {@code Started {"partition":0,"epoch":1}} and {@code Snapshotted {"active":{"0":1}}}.
      */
-    public record Loaded(IndexState state, long version) {
-        public Loaded {
-            Objects.requireNonNull(state, "state");
+    public sealed interface IndexEvent {
+        String STARTED = "Started";
+        String SNAPSHOTTED = "Snapshotted";
+
+        String type();
+
+        /** An epoch became the active one of its partition. */
+        record Started(PartitionId partition, EpochId epoch) implements IndexEvent {
+            public Started {
+                Objects.requireNonNull(partition, "partition");
+                Objects.requireNonNull(epoch, "epoch");
+            }
+
+            public String type() { return STARTED; }
+        }
+
+        /** The active epoch of every partition known so far. */
+        record Snapshotted(Map<PartitionId, EpochId> active) implements IndexEvent {
+            public Snapshotted {
+                active = Collections.unmodifiableSortedMap(new TreeMap<>(active));
+            }
+
+            public String type() { return SNAPSHOTTED; }
         }
     }
 
-    private AppendsIndex() {}
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static byte[] encode(IndexEvent event) {
+        ObjectNode o = JSON.createObjectNode();
+        if (event instanceof IndexEvent.Started started) {
+            o.put("partition", started.partition().value()).put("epoch", started.epoch().value());
+        } else if (event instanceof IndexEvent.Snapshotted snapshotted) {
+            ObjectNode active = o.putObject("active");
+            snapshotted.active().forEach((p, e) -> active.put(Integer.toString(p.value()), e.value()));
+        }
+        return o.toString().getBytes(StandardCharsets.UTF_8);
+    }
 
     /**
-     * Loads the index: one read of the Tip, plus a read of the events after its snapshot when there are any
-     * outside the Tip. A missing index is {@link IndexState#EMPTY} at version 0.
+     * Unknown fields are ignored (a newer writer may add some).
+     *
+     * @throws FeedFormatException when the type is not an index event type or the body does not fit it
+     */
+    public static IndexEvent decode(String type, byte[] data) {
+        JsonNode o;
+        try {
+            o = data == null || data.length == 0 ? JSON.createObjectNode() : JSON.readTree(data);
+        } catch (IOException e) {
+            throw new FeedFormatException(type, type + " body is not JSON", e);
+        }
+        switch (type) {
+            case IndexEvent.STARTED -> {
+                JsonNode p = o.get("partition"), e = o.get("epoch");
+                if (p == null || !p.canConvertToInt() || e == null || !e.canConvertToInt()) {
+                    throw new FeedFormatException(type, type + " has no integer field '" + (p == null || !p.canConvertToInt() ? "partition" : "epoch") + "'");
+                }
+                return new IndexEvent.Started(PartitionId.of(p.intValue()), EpochId.of(e.intValue()));
+            }
+            case IndexEvent.SNAPSHOTTED -> {
+                JsonNode active = o.get("active");
+                if (active == null || !active.isObject()) {
+                    throw new FeedFormatException(type, type + " has no object field 'active'");
+                }
+                Map<PartitionId, EpochId> map = new TreeMap<>();
+                for (Iterator<Map.Entry<String, JsonNode>> it = active.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> f = it.next();
+                    try {
+                        if (!f.getValue().canConvertToInt()) {
+                            throw new NumberFormatException("not an int: " + f.getValue());
+                        }
+                        map.put(PartitionId.of(Integer.parseInt(f.getKey())), EpochId.of(f.getValue().intValue()));
+                    } catch (IllegalArgumentException e) {
+                        throw new FeedFormatException(type, type + " has an invalid entry in 'active': " + f.getKey() + " -> " + f.getValue(), e);
+                    }
+                }
+                return new IndexEvent.Snapshotted(map);
+            }
+            default -> throw new FeedFormatException(type, "unknown index event type '" + type
+                    + "': the index was written by a newer or different format; upgrade appendsfeed to read it");
+        }
+    }
+
+    // ---- fold
+
+    /**
+     * The active epoch of every partition the index names. A missing index, or a partition it does not
+     * name, means epoch 0 is active (some writers record {@code Started} only from epoch 1 on).
+     */
+    public record IndexState(SortedMap<PartitionId, EpochId> active) {
+        public static final IndexState EMPTY = new IndexState(new TreeMap<>());
+
+        public IndexState {
+            active = Collections.unmodifiableSortedMap(new TreeMap<>(active));
+        }
+
+        /** Epochs only move forwards: a stale or repeated {@code Started} changes nothing. */
+        public IndexState evolve(IndexEvent event) {
+            TreeMap<PartitionId, EpochId> next = new TreeMap<>(active);
+            Map<PartitionId, EpochId> started = event instanceof IndexEvent.Started s ? Map.of(s.partition(), s.epoch())
+                    : ((IndexEvent.Snapshotted) event).active();
+            started.forEach((p, e) -> next.merge(p, e, (a, b) -> a.compareTo(b) >= 0 ? a : b));
+            return new IndexState(next);
+        }
+
+        public static IndexState fold(Iterable<? extends IndexEvent> events) {
+            IndexState s = EMPTY;
+            for (IndexEvent e : events) {
+                s = s.evolve(e);
+            }
+            return s;
+        }
+
+        /** The active epoch of a partition (epoch 0 when the index does not name it). */
+        public EpochId activeEpoch(PartitionId partition) {
+            return active.getOrDefault(partition, EpochId.ZERO);
+        }
+
+        /** Whether the index has been created (names any partition). */
+        public boolean isCreated() {
+            return !active.isEmpty();
+        }
+
+        /** The recorded partition count: one more than the highest partition named, 1 when none is. */
+        public int partitions() {
+            return active.isEmpty() ? 1 : active.lastKey().value() + 1;
+        }
+
+        /** The snapshot event that stands for this state. */
+        public IndexEvent.Snapshotted snapshot() {
+            return new IndexEvent.Snapshotted(active);
+        }
+    }
+
+    // ---- decide, load and write
+
+    private static final Decider.Category<IndexState, IndexEvent> CATEGORY = new Decider.Category<>(IndexState.EMPTY,
+            (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)), new Decider.Snapshot<>() {
+                public String type() { return IndexEvent.SNAPSHOTTED; }
+                public byte[] encode(IndexState state) { return AppendsIndex.encode(state.snapshot()); }
+                public IndexState decode(byte[] data) { return IndexState.EMPTY.evolve(AppendsIndex.decode(IndexEvent.SNAPSHOTTED, data)); }
+            });
+    /** Writers of the index are few (one append per epoch closed): a lost race retries at once, until it wins. */
+    private static final Decider.Conflicts CONFLICTS = new Decider.Conflicts(Integer.MAX_VALUE, Duration.ZERO);
+
+    private static Decider<IndexState, IndexEvent> decider(StoreClient index) {
+        return new Decider<>(index, CATEGORY, CONFLICTS);
+    }
+
+    /**
+     * Loads the index (one read of the Tip, as a rule). A missing index is {@link IndexState#EMPTY} at version 0.
      *
      * @param consistent strongly consistent reads (what a writer needs); eventually consistent otherwise
-     * @throws FeedFormatException when the index holds an event type this version does not know (written
-     *         by a newer format)
+     * @throws FeedFormatException when the index holds an event type this version does not know
      * @throws RuntimeException from DynamoDB, after the SDK's retries
      */
-    public static Loaded load(StoreClient index, boolean consistent) {
-        Optional<Tip> tip = index.readTip(STREAM, consistent);
-        if (tip.isEmpty()) {
-            return new Loaded(IndexState.EMPTY, 0);
-        }
-        return fold(tip.get(), from -> index.readAll(STREAM, consistent ? Read.forward(from).strongly() : Read.forward(from)));
+    public static Decider.Loaded<IndexState> load(StoreClient index, boolean consistent) {
+        return decider(index).load(STREAM, consistent);
     }
 
     /** The index as a reader sees it, eventually consistent: one partition at epoch 0 when there is none yet. */
@@ -75,90 +210,38 @@ public final class AppendsIndex {
         return load(index, false).state();
     }
 
-    /**
-     * The snapshot rule, pure: the state a Tip stands for.
-     *
-     * @param eventsFrom the stream's events from an index on, oldest first; asked only when the Tip does not
-     *                   hold them itself
-     */
-    public static Loaded fold(Tip tip, LongFunction<List<StoredEvent>> eventsFrom) {
-        StoredUnfold snapshot = null;
-        for (StoredUnfold u : tip.unfolds()) {
-            if (IndexEvent.SNAPSHOTTED.equals(u.type()) && u.index() <= tip.version()
-                    && (snapshot == null || u.index() >= snapshot.index())) {
-                snapshot = u;
-            }
-        }
-        IndexState state = snapshot == null ? IndexState.EMPTY
-                : IndexState.EMPTY.evolve(FeedCodec.decodeIndexEvent(snapshot.type(), snapshot.data()));
-        long from = snapshot == null ? 0 : snapshot.index();
-        if (from < tip.version()) {
-            List<StoredEvent> inTip = tip.events();
-            List<StoredEvent> events = !inTip.isEmpty() && inTip.get(0).index() <= from ? inTip : eventsFrom.apply(from);
-            for (StoredEvent e : events) {
-                if (e.index() >= from) {
-                    state = state.evolve(FeedCodec.decodeIndexEvent(e.type(), e.data()));
-                }
-            }
-        }
-        return new Loaded(state, tip.version());
+    /** The snapshot rule, pure: the state a Tip stands for ({@link Decider#fold}). */
+    public static Decider.Loaded<IndexState> fold(Tip tip, LongFunction<List<StoredEvent>> eventsFrom) {
+        return Decider.fold(CATEGORY, tip, eventsFrom);
     }
 
     /**
-     * Creates the index for {@code partitions} unless it exists; returns what is there either way
-     * (strongly consistent).
+     * Creates the index for {@code partitions} unless it exists; returns what is there either way (what
+     * another indexer that created it first recorded is what counts).
      *
      * @throws RuntimeException from DynamoDB, after the SDK's retries
      */
-    public static Loaded create(StoreClient index, int partitions) {
-        List<IndexEvent> started = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            started.add(new IndexEvent.Started(PartitionId.of(p), EpochId.ZERO));
-        }
-        // a conflict means another indexer created it first: what it recorded is what counts
-        append(index, Expected.noStream(), IndexState.fold(started), started);
-        return load(index, true);
+    public static Decider.Loaded<IndexState> create(StoreClient index, int partitions) {
+        return decider(index).transact(STREAM, new Decider.Loaded<>(IndexState.EMPTY, 0), s -> {
+            List<IndexEvent> started = new ArrayList<>();
+            for (int p = 0; !s.isCreated() && p < partitions; p++) {
+                started.add(new IndexEvent.Started(PartitionId.of(p), EpochId.ZERO));
+            }
+            return new Decider.Decision<>(null, started);
+        }).loaded();
     }
 
     /**
-     * Records that {@code epoch} is the active epoch of {@code partition}, unless the index already
-     * says so or names a later one. Idempotent; retries on conflicts.
+     * Records that {@code epoch} is the active epoch of {@code partition}, unless the index already says so
+     * or names a later one. Idempotent.
      *
-     * @return the index's state afterwards
-     * @throws RuntimeException from DynamoDB, after the SDK's retries
-     */
-    public static IndexState start(StoreClient index, PartitionId partition, EpochId epoch) {
-        return start(index, null, partition, epoch).state();
-    }
-
-    /**
-     * As {@link #start(StoreClient, PartitionId, EpochId)}, first trying the append at the index as
-     * the caller last knew it: no read when that is still current (the usual case: an indexer is the
-     * one that moves its partitions on), one load and another try when it is not.
-     *
-     * @param known the index as last loaded or written by the caller; null to load it first
+     * @param known the index as last loaded or written by the caller (no read when it is still current, the
+     *              usual case: an indexer is the one that moves its partitions on); null to load it first
      * @return the index afterwards, with its version
+     * @throws RuntimeException from DynamoDB, after the SDK's retries
      */
-    public static Loaded start(StoreClient index, Loaded known, PartitionId partition, EpochId epoch) {
-        Loaded last = known;
-        while (true) {
-            Loaded l = last != null ? last : load(index, true);
-            last = null;
-            if (l.state().isCreated() && l.state().activeEpoch(partition).compareTo(epoch) >= 0) {
-                return l;
-            }
-            IndexEvent.Started started = new IndexEvent.Started(partition, epoch);
-            IndexState next = l.state().evolve(started);
-            if (append(index, Expected.version(l.version()), next, List.of(started))) {
-                return new Loaded(next, l.version() + 1);
-            }
-        }
-    }
-
-    private static boolean append(StoreClient index, Expected expected, IndexState after, List<IndexEvent> events) {
-        List<EventData> data = events.stream().map(e -> EventData.of(e.type(), FeedCodec.encode(e))).toList();
-        IndexEvent.Snapshotted snapshot = after.snapshot();
-        Unfold unfold = new Unfold(snapshot.type(), FeedCodec.encode(snapshot), null);
-        return index.append(STREAM, expected, data, List.of(unfold)) instanceof AppendResult.Written;
+    public static Decider.Loaded<IndexState> start(StoreClient index, Decider.Loaded<IndexState> known, PartitionId partition, EpochId epoch) {
+        return decider(index).transact(STREAM, known, s -> new Decider.Decision<>(null,
+                s.isCreated() && s.activeEpoch(partition).compareTo(epoch) >= 0 ? List.of() : List.of(new IndexEvent.Started(partition, epoch)))).loaded();
     }
 }

@@ -2,7 +2,7 @@ package io.appendsfeed.model.feed;
 
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import java.time.Instant;
 
 /**

@@ -1,5 +1,8 @@
 package io.appendsfeed.model.feed;
 
+import io.appendsfeed.model.Decider;
+import io.appendsfeed.model.feed.AppendsIndex.IndexEvent;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.store.StoredEvent;
@@ -22,12 +25,12 @@ class AppendsIndexTest {
 
     static StoredEvent started(long index, PartitionId p, int epoch) {
         IndexEvent e = new IndexEvent.Started(p, EpochId.of(epoch));
-        return new StoredEvent(AppendsIndex.STREAM, index, null, e.type(), FeedCodec.encode(e), null, null, null);
+        return new StoredEvent(AppendsIndex.STREAM, index, null, e.type(), AppendsIndex.encode(e), null, null, null);
     }
 
     static StoredUnfold snapshot(long index, Map<PartitionId, EpochId> active) {
         IndexEvent e = new IndexEvent.Snapshotted(active);
-        return new StoredUnfold(index, null, e.type(), FeedCodec.encode(e), null);
+        return new StoredUnfold(index, null, e.type(), AppendsIndex.encode(e), null);
     }
 
     static Tip tip(long version, List<StoredUnfold> unfolds) {
@@ -52,7 +55,7 @@ class AppendsIndexTest {
     @Test
     void a_snapshot_at_the_tips_version_is_the_whole_state_and_nothing_else_is_read() {
         Events events = new Events(started(0, P0, 0), started(1, P1, 0), started(2, P0, 1));
-        AppendsIndex.Loaded l = AppendsIndex.fold(tip(3, List.of(snapshot(3, Map.of(P0, EpochId.of(1), P1, EpochId.ZERO)))), events::from);
+        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(3, List.of(snapshot(3, Map.of(P0, EpochId.of(1), P1, EpochId.ZERO)))), events::from);
         assertThat(l.state().active()).containsExactly(Map.entry(P0, EpochId.of(1)), Map.entry(P1, EpochId.ZERO));
         assertThat(l.version()).isEqualTo(3);
         assertThat(events.readsFrom).isEmpty();
@@ -63,7 +66,7 @@ class AppendsIndexTest {
         // the snapshot (at 2) names partition 1; what the events before it hold is not read: where the
         // indexer used to fold from 0 (seeing one partition), both now see two, and epoch 1 of partition 0
         Events events = new Events(started(0, P0, 0), started(1, P0, 0), started(2, P0, 1));
-        AppendsIndex.Loaded l = AppendsIndex.fold(tip(3, List.of(snapshot(2, Map.of(P0, EpochId.ZERO, P1, EpochId.ZERO)))), events::from);
+        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(3, List.of(snapshot(2, Map.of(P0, EpochId.ZERO, P1, EpochId.ZERO)))), events::from);
         assertThat(l.state().partitions()).isEqualTo(2);
         assertThat(l.state().activeEpoch(P0)).isEqualTo(EpochId.of(1));
         assertThat(l.version()).isEqualTo(3);
@@ -74,7 +77,7 @@ class AppendsIndexTest {
     void a_snapshot_claiming_an_index_past_the_tip_stands_for_nothing_and_every_event_is_folded() {
         // the reader used to trust it (and see epoch 5, which no Started names)
         Events events = new Events(started(0, P0, 0), started(1, P0, 1));
-        AppendsIndex.Loaded l = AppendsIndex.fold(tip(2, List.of(snapshot(9, Map.of(P0, EpochId.of(5))))), events::from);
+        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(2, List.of(snapshot(9, Map.of(P0, EpochId.of(5))))), events::from);
         assertThat(l.state().active()).containsExactly(Map.entry(P0, EpochId.of(1)));
         assertThat(events.readsFrom).containsExactly(0L);
     }
@@ -82,7 +85,7 @@ class AppendsIndexTest {
     @Test
     void of_several_snapshots_the_latest_not_past_the_tip_counts() {
         Events events = new Events(started(0, P0, 0), started(1, P0, 1), started(2, P0, 2));
-        AppendsIndex.Loaded l = AppendsIndex.fold(tip(3, List.of(snapshot(2, Map.of(P0, EpochId.of(1))), snapshot(1, Map.of(P0, EpochId.ZERO)))),
+        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(3, List.of(snapshot(2, Map.of(P0, EpochId.of(1))), snapshot(1, Map.of(P0, EpochId.ZERO)))),
                 events::from);
         assertThat(l.state().activeEpoch(P0)).isEqualTo(EpochId.of(2));
         assertThat(events.readsFrom).containsExactly(2L);

@@ -1,5 +1,8 @@
 package io.appendsfeed.model.feed;
 
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
+import io.appendsfeed.model.feed.AppendsIndex.IndexEvent;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,60 +30,60 @@ class FeedCodecTest {
     @Test
     void ingested_has_exactly_the_design_field_names() {
         var e = new EpochEvent.Ingested(List.of(Span.of("Account-1", 0, "Opened", "Deposited")), List.of(Span.of("Todo-9", 3, "Added")));
-        assertThat(text(FeedCodec.encode(e))).isEqualTo(
+        assertThat(text(AppendsEpoch.encode(e))).isEqualTo(
                 "{\"add\":[{\"p\":\"Account-1\",\"i\":0,\"c\":[\"Opened\",\"Deposited\"]}],"
                         + "\"app\":[{\"p\":\"Todo-9\",\"i\":3,\"c\":[\"Added\"]}]}");
     }
 
     @Test
     void closed_and_index_events_have_exactly_the_design_field_names() {
-        assertThat(text(FeedCodec.encode(new EpochEvent.Closed()))).isEqualTo("{}");
-        assertThat(text(FeedCodec.encode(new IndexEvent.Started(PartitionId.of(2), EpochId.of(7))))).isEqualTo("{\"partition\":2,\"epoch\":7}");
-        assertThat(text(FeedCodec.encode(new IndexEvent.Snapshotted(Map.of(PartitionId.of(1), EpochId.of(3), PartitionId.of(0), EpochId.of(5))))))
+        assertThat(text(AppendsEpoch.encode(new EpochEvent.Closed()))).isEqualTo("{}");
+        assertThat(text(AppendsIndex.encode(new IndexEvent.Started(PartitionId.of(2), EpochId.of(7))))).isEqualTo("{\"partition\":2,\"epoch\":7}");
+        assertThat(text(AppendsIndex.encode(new IndexEvent.Snapshotted(Map.of(PartitionId.of(1), EpochId.of(3), PartitionId.of(0), EpochId.of(5))))))
                 .isEqualTo("{\"active\":{\"0\":5,\"1\":3}}");
     }
 
     @Test
     void reads_bodies_written_by_other_implementations() {
         // extra fields, whitespace, Closed without a body: all accepted
-        var ingested = FeedCodec.decodeEpochEvent("Ingested", bytes(
+        var ingested = AppendsEpoch.decode("Ingested", bytes(
                 "{ \"add\": [ {\"p\":\"Cart-a\",\"i\":5,\"c\":[\"X\"],\"extra\":1} ], \"future\": true }"));
         assertThat(ingested).isEqualTo(new EpochEvent.Ingested(List.of(Span.of("Cart-a", 5, "X")), List.of()));
-        assertThat(FeedCodec.decodeEpochEvent("Closed", new byte[0])).isEqualTo(new EpochEvent.Closed());
-        assertThat(FeedCodec.decodeEpochEvent("Closed", null)).isEqualTo(new EpochEvent.Closed());
-        assertThat(FeedCodec.decodeIndexEvent("Snapshotted", bytes("{\"active\":{\"0\":12}}")))
+        assertThat(AppendsEpoch.decode("Closed", new byte[0])).isEqualTo(new EpochEvent.Closed());
+        assertThat(AppendsEpoch.decode("Closed", null)).isEqualTo(new EpochEvent.Closed());
+        assertThat(AppendsIndex.decode("Snapshotted", bytes("{\"active\":{\"0\":12}}")))
                 .isEqualTo(new IndexEvent.Snapshotted(Map.of(PartitionId.ZERO, EpochId.of(12))));
     }
 
     @Test
     void unknown_event_types_are_refused_with_advice() {
-        assertThatThrownBy(() -> FeedCodec.decodeEpochEvent("Compacted", bytes("{}")))
+        assertThatThrownBy(() -> AppendsEpoch.decode("Compacted", bytes("{}")))
                 .isInstanceOf(FeedFormatException.class)
                 .hasMessageContaining("unknown epoch event type 'Compacted'")
                 .hasMessageContaining("upgrade appendsfeed");
-        assertThatThrownBy(() -> FeedCodec.decodeIndexEvent("Moved", bytes("{}")))
+        assertThatThrownBy(() -> AppendsIndex.decode("Moved", bytes("{}")))
                 .isInstanceOf(FeedFormatException.class).hasMessageContaining("unknown index event type 'Moved'");
     }
 
     @Test
     void malformed_bodies_say_what_is_wrong() {
-        assertThatThrownBy(() -> FeedCodec.decodeEpochEvent("Ingested", bytes("{\"add\":[{\"p\":\"nodash\",\"i\":0,\"c\":[\"A\"]}]}")))
+        assertThatThrownBy(() -> AppendsEpoch.decode("Ingested", bytes("{\"add\":[{\"p\":\"nodash\",\"i\":0,\"c\":[\"A\"]}]}")))
                 .isInstanceOf(FeedFormatException.class).hasMessageContaining("invalid span in 'add'").hasMessageContaining("no '-'");
-        assertThatThrownBy(() -> FeedCodec.decodeEpochEvent("Ingested", bytes("{\"app\":[{\"p\":\"A-1\",\"i\":\"x\",\"c\":[\"A\"]}]}")))
+        assertThatThrownBy(() -> AppendsEpoch.decode("Ingested", bytes("{\"app\":[{\"p\":\"A-1\",\"i\":\"x\",\"c\":[\"A\"]}]}")))
                 .hasMessageContaining("integer 'i'");
-        assertThatThrownBy(() -> FeedCodec.decodeEpochEvent("Ingested", bytes("{\"add\":{}}")))
+        assertThatThrownBy(() -> AppendsEpoch.decode("Ingested", bytes("{\"add\":{}}")))
                 .hasMessageContaining("'add' is not an array");
-        assertThatThrownBy(() -> FeedCodec.decodeEpochEvent("Ingested", bytes("not json")))
+        assertThatThrownBy(() -> AppendsEpoch.decode("Ingested", bytes("not json")))
                 .hasMessageContaining("not JSON");
-        assertThatThrownBy(() -> FeedCodec.decodeIndexEvent("Started", bytes("{\"partition\":0}")))
+        assertThatThrownBy(() -> AppendsIndex.decode("Started", bytes("{\"partition\":0}")))
                 .hasMessageContaining("no integer field 'epoch'");
-        assertThatThrownBy(() -> FeedCodec.decodeIndexEvent("Started", bytes("{\"partition\":-1,\"epoch\":0}")))
+        assertThatThrownBy(() -> AppendsIndex.decode("Started", bytes("{\"partition\":-1,\"epoch\":0}")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Property(tries = 200)
     void ingested_round_trips(@ForAll("ingested") EpochEvent.Ingested event) {
-        assertThat(FeedCodec.decodeEpochEvent(EpochEvent.INGESTED, FeedCodec.encode(event))).isEqualTo(event);
+        assertThat(AppendsEpoch.decode(EpochEvent.INGESTED, AppendsEpoch.encode(event))).isEqualTo(event);
     }
 
     @Provide

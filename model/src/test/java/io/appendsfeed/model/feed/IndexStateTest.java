@@ -1,5 +1,7 @@
 package io.appendsfeed.model.feed;
 
+import io.appendsfeed.model.feed.AppendsIndex.IndexEvent;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

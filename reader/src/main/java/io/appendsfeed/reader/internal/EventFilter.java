@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.FeedEvent;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.appendsfeed.reader.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.FeedEvent;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.appendsfeed.model.feed.EpochRecord;
 import io.appendsfeed.model.feed.EpochPage;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.feed.Span;

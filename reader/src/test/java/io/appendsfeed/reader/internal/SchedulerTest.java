@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.reader.FeedEvent;

@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.lambda;
 
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedNotification;
 import io.appendsfeed.model.feed.FeedStreams;

@@ -3,7 +3,7 @@ package io.appendsfeed.samples.bank;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.samples.eventsourcing.Category;
 import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
-import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
 
@@ -36,7 +36,7 @@ public final class Accounts {
      * Runs a command against the account.
      *
      * @return committed (with the events written, none when it was already done) or rejected with the reason
-     * @throws io.appendsfeed.samples.eventsourcing.TooManyConflictsException when other writers kept winning
+     * @throws io.appendsfeed.model.Decider.TooManyConflictsException when other writers kept winning
      */
     public Outcome<AccountState, AccountEvent> execute(AccountId account, AccountCommand command) {
         return transactor.transact(account.stream(), state -> AccountDecider.decide(state, command));

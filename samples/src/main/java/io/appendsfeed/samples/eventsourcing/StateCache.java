@@ -1,5 +1,6 @@
 package io.appendsfeed.samples.eventsourcing;
 
+import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.model.StreamName;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -7,7 +7,7 @@ import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.AccountState;
 import io.appendsfeed.samples.bank.Accounts;
-import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.model.Decider.Loaded;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

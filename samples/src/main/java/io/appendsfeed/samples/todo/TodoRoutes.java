@@ -2,7 +2,7 @@ package io.appendsfeed.samples.todo;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.appendsfeed.samples.eventsourcing.Json;
-import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import java.io.IOException;
 import java.io.InputStream;

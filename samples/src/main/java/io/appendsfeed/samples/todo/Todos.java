@@ -3,7 +3,7 @@ package io.appendsfeed.samples.todo;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.samples.eventsourcing.Category;
 import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
-import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
 import java.util.OptionalLong;

@@ -13,7 +13,7 @@ import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.samples.eventsourcing.CommandDecision;
-import io.appendsfeed.samples.eventsourcing.Loaded;
+import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
 import java.util.List;

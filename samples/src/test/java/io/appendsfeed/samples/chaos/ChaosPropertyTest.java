@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.model.feed.EpochLimits;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;

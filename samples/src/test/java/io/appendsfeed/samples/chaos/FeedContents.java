@@ -1,9 +1,9 @@
 package io.appendsfeed.samples.chaos;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedCodec;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
@@ -41,7 +41,7 @@ final class FeedContents {
                 epochs++;
                 boolean closed = false;
                 for (StoredEvent s : stored) {
-                    EpochEvent event = FeedCodec.decodeEpochEvent(s.type(), s.data());
+                    EpochEvent event = AppendsEpoch.decode(s.type(), s.data());
                     if (closed) {
                         problems.add(epoch + ": " + event + " after Closed");
                     }

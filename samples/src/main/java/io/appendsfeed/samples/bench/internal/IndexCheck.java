@@ -2,7 +2,7 @@ package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.EpochEvent;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;

@@ -1,0 +1,231 @@
+package io.appendsfeed.model;
+
+import io.appendsfeed.model.store.AppendResult;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.Expected;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.store.StoredUnfold;
+import io.appendsfeed.model.store.Tip;
+import io.appendsfeed.model.store.Unfold;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.stream.Stream;
+
+/**
+ * Load, fold, decide, write on condition, and on a conflict resync and decide again: the one way
+ * appendsfeed writes a stream (Equinox's {@code Decider}). A {@link Category} says how its streams are
+ * folded and stored; the caller's {@code decide} is a pure function of the state. Conflicts never reach
+ * the caller: the loser folds what the winner wrote and decides again, up to
+ * {@link Conflicts#maxRetries()} times. Thread-safe (it holds no state of a stream).
+ */
+public final class Decider<S, E> {
+
+    /**
+     * How a category's streams are folded and stored.
+     *
+     * @param initial the state of a stream that does not exist
+     * @param evolve folds one stored event (decoding it) into the state
+     * @param encode an event as it is stored
+     * @param snapshot the state kept as the Tip's unfold, rewritten with every append, so that loading is
+     *                 one read of the Tip; null for a stream written calf-first (each append an item of its
+     *                 own, keyed by its first index; the Tip holds no events), which is loaded by reading on
+     *                 from a known state
+     */
+    public record Category<S, E>(S initial, BiFunction<S, StoredEvent, S> evolve, Function<E, EventData> encode,
+                                 Snapshot<S> snapshot) {
+        public Category {
+            Objects.requireNonNull(initial, "initial");
+            Objects.requireNonNull(evolve, "evolve");
+            Objects.requireNonNull(encode, "encode");
+        }
+    }
+
+    /** A state kept as an unfold of the Tip. Change {@link #type()} when the state's shape changes: old snapshots are then ignored. */
+    public interface Snapshot<S> {
+        String type();
+
+        byte[] encode(S state);
+
+        S decode(byte[] data);
+    }
+
+    /** A stream's state at {@code version} (its next event's index; 0: no stream). */
+    public record Loaded<S>(S state, long version) {}
+
+    /** What {@code decide} returns: a result for the caller, and the events to append (none: nothing is written). */
+    public record Decision<R, E>(R result, List<E> events) {
+        public Decision {
+            events = List.copyOf(events);
+        }
+    }
+
+    /** What a transact did: the decision taken on the stream as it finally stood, and the stream after its events. */
+    public record Transacted<R, S>(R result, Loaded<S> loaded, int conflicts) {}
+
+    /**
+     * How a writer that lost a race goes on: after each lost race it waits a random time up to
+     * {@code backoff} (racing writers spread out, and DynamoDB charges every refused write), at most
+     * {@code maxRetries} times before {@link TooManyConflictsException}.
+     */
+    public record Conflicts(int maxRetries, Duration backoff) {
+        public Conflicts {
+            if (maxRetries < 0 || backoff.isNegative()) {
+                throw new IllegalArgumentException("maxRetries and backoff must be >= 0, were " + maxRetries + ", " + backoff);
+            }
+        }
+    }
+
+    /** Other writers kept winning: every attempt met a newer version. Nothing of the last decision was written. */
+    public static class TooManyConflictsException extends RuntimeException {
+        private final StreamName stream;
+        private final int attempts;
+
+        public TooManyConflictsException(StreamName stream, int attempts) {
+            super(stream + ": " + attempts + " conditional writes in a row lost to other writers; nothing more was written."
+                    + " Retry later, run fewer writers of this stream, or allow more retries");
+            this.stream = stream;
+            this.attempts = attempts;
+        }
+
+        public StreamName stream() { return stream; }
+        public int attempts() { return attempts; }
+    }
+
+    private final StoreClient store;
+    private final Category<S, E> category;
+    private final Conflicts conflicts;
+
+    public Decider(StoreClient store, Category<S, E> category, Conflicts conflicts) {
+        this.store = store;
+        this.category = category;
+        this.conflicts = conflicts;
+    }
+
+    /**
+     * The stream's state. With a snapshot: one read of the Tip. The latest {@code Snapshot} unfold at an
+     * index {@code u.i} not after the Tip's version {@code n} stands for the events before {@code u.i}
+     * (which are never read, as Equinox's loaders never read past an origin); the events from {@code u.i}
+     * to {@code n} are folded onto it, from the Tip when it holds them, else read. One claiming an index
+     * after {@code n} stands for nothing, nor does a Tip without one: every event from 0 is folded. Without
+     * a snapshot: every event, read forwards.
+     *
+     * @param consistent strongly consistent reads (what a writer needs after a conflict)
+     * @throws IllegalStateException when the events read have a hole (a lagging replica, or a broken store)
+     */
+    public Loaded<S> load(StreamName stream, boolean consistent) {
+        if (category.snapshot() == null) {
+            return catchUp(stream, new Loaded<>(category.initial(), 0), consistent);
+        }
+        return store.readTip(stream, consistent)
+                .map(tip -> fold(category, tip, from -> store.readAll(stream, consistent ? Read.forward(from).strongly() : Read.forward(from))))
+                .orElse(new Loaded<>(category.initial(), 0));
+    }
+
+    /**
+     * The snapshot rule of {@link #load}, pure: the state {@code tip} stands for.
+     *
+     * @param eventsFrom the stream's events from an index on; asked only when the Tip does not hold them
+     */
+    public static <S, E> Loaded<S> fold(Category<S, E> category, Tip tip, LongFunction<List<StoredEvent>> eventsFrom) {
+        StoredUnfold snapshot = null;
+        for (StoredUnfold u : tip.unfolds()) {
+            if (u.type().equals(category.snapshot().type()) && u.index() <= tip.version()
+                    && (snapshot == null || u.index() >= snapshot.index())) {
+                snapshot = u;
+            }
+        }
+        Loaded<S> from = snapshot == null ? new Loaded<>(category.initial(), 0)
+                : new Loaded<>(category.snapshot().decode(snapshot.data()), snapshot.index());
+        if (from.version() == tip.version()) {
+            return from;
+        }
+        List<StoredEvent> inTip = tip.events();
+        List<StoredEvent> events = !inTip.isEmpty() && inTip.get(0).index() <= from.version() ? inTip : eventsFrom.apply(from.version());
+        return fold(category, tip.stream(), from, events.stream());
+    }
+
+    /** {@code known} followed by the events written after it: one query from its version. */
+    public Loaded<S> catchUp(StreamName stream, Loaded<S> known, boolean consistent) {
+        Read read = Read.forward(known.version());
+        try (Stream<StoredEvent> events = store.read(stream, consistent ? read.strongly() : read)) {
+            return fold(category, stream, known, events);
+        }
+    }
+
+    private static <S, E> Loaded<S> fold(Category<S, E> category, StreamName stream, Loaded<S> known, Stream<StoredEvent> events) {
+        S state = known.state();
+        long version = known.version();
+        for (StoredEvent e : (Iterable<StoredEvent>) events::iterator) {
+            if (e.index() < version) {
+                continue;
+            }
+            if (e.index() > version) {
+                throw new IllegalStateException(stream + " read event " + e.index() + " where " + version + " was next");
+            }
+            state = category.evolve().apply(state, e);
+            version++;
+        }
+        return new Loaded<>(state, version);
+    }
+
+    /**
+     * Decides on the stream as {@code known} (or loaded, when null) and appends the decision's events on
+     * condition that the stream is still there; on a conflict, folds what the winner wrote (as the refusal
+     * returned it, then what a strongly consistent read finds after it) and decides again.
+     *
+     * @throws TooManyConflictsException after {@link Conflicts#maxRetries()} lost races in a row
+     * @throws RuntimeException from DynamoDB (after the SDK's retries): the last write may or may not have happened
+     */
+    public <R> Transacted<R, S> transact(StreamName stream, Loaded<S> known, Function<S, Decision<R, E>> decide) {
+        Loaded<S> at = known != null ? known : load(stream, false);
+        for (int lost = 0; ; lost++) {
+            Decision<R, E> d = decide.apply(at.state());
+            if (d.events().isEmpty()) {
+                return new Transacted<>(d.result(), at, lost);
+            }
+            List<EventData> data = d.events().stream().map(category.encode()).toList();
+            Loaded<S> after = fold(category, stream, at, written(stream, at.version(), data));
+            AppendResult r = category.snapshot() == null ? store.appendAsCalf(stream, at.version(), data)
+                    : store.append(stream, Expected.version(at.version()), data,
+                            List.of(new Unfold(category.snapshot().type(), category.snapshot().encode(after.state()), null)));
+            if (r instanceof AppendResult.Written) {
+                return new Transacted<>(d.result(), after, lost);
+            }
+            if (lost >= conflicts.maxRetries()) {
+                throw new TooManyConflictsException(stream, lost + 1);
+            }
+            if (!conflicts.backoff().isZero()) {
+                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(conflicts.backoff().toNanos() + 1));
+            }
+            at = category.snapshot() == null ? catchUp(stream, followRefusal(stream, at, (AppendResult.Conflict) r), true)
+                    : load(stream, true);
+        }
+    }
+
+    /** {@code at} followed by the winner's item the refusal returned, when it can be read (else as read). */
+    private Loaded<S> followRefusal(StreamName stream, Loaded<S> at, AppendResult.Conflict c) {
+        try {
+            return fold(category, stream, at, c.found().stream());
+        } catch (RuntimeException unreadable) {
+            return at; // read as usual, where a broken item is reported
+        }
+    }
+
+    private static Stream<StoredEvent> written(StreamName stream, long version, List<EventData> data) {
+        List<StoredEvent> events = new ArrayList<>(data.size());
+        for (EventData d : data) {
+            events.add(new StoredEvent(stream, version + events.size(), d.timestamp(), d.type(), d.data(), d.meta(),
+                    d.correlationId(), d.causationId()));
+        }
+        return events.stream();
+    }
+}
