@@ -1,6 +1,7 @@
 package io.appendsfeed.samples.demo;
 
 import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.samples.demo.Agreement.Tally;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.EpochEvent;
 import io.appendsfeed.model.feed.PartitionId;

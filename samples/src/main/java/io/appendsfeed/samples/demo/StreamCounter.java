@@ -1,6 +1,7 @@
 package io.appendsfeed.samples.demo;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.samples.demo.Agreement.Tally;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.appendsfeed.samples.demo;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.samples.demo.Agreement.Tally;
 import io.appendsfeed.samples.bank.AccountCommand;
 import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.AccountId;
