@@ -1,6 +1,5 @@
 package io.appendsfeed.samples.demo;
 
-import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.metrics.MicrometerMetrics;
 import io.appendsfeed.model.store.StoreClient;
@@ -11,11 +10,12 @@ import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.StoredCheckpoint;
 import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.reader.cli.FeedCli;
+import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.Accounts;
 import io.appendsfeed.samples.bank.InMemoryOutbox;
 import io.appendsfeed.samples.bank.OverdraftNotifier;
-import io.appendsfeed.samples.local.LocalDynamoServer;
+import io.appendsfeed.samples.local.LocalEnvironment;
 import io.appendsfeed.samples.local.LocalFeed;
 import io.appendsfeed.samples.projector.BalanceProjector;
 import io.appendsfeed.samples.projector.BalanceTable;
@@ -32,7 +32,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** One run of the demo: starts everything, writes, waits for the feed and reactors, checks, reports. */
 final class DemoRun implements AutoCloseable {
@@ -87,10 +86,9 @@ final class DemoRun implements AutoCloseable {
 
     /** @return whether everything agrees */
     boolean run() throws InterruptedException {
-        LocalDynamoServer server = own(LocalDynamoServer.start(o.port));
-        DynamoDbClient dynamo = own(DynamoClients.dynamoDb(server.settings().withMaxConnections(64)));
-        DynamoDbStreamsClient streams = own(DynamoClients.streams(server.settings()));
-        LocalFeed local = own(LocalFeed.start(dynamo, streams, STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
+        LocalEnvironment server = own(LocalEnvironment.start(o.port));
+        DynamoDbClient dynamo = server.dynamo();
+        LocalFeed local = own(LocalFeed.start(dynamo, server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
         BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
         out.printf("DynamoDB Local %s (in this process, in memory); tables %s (store), %s (index), %s (query table)%n",
                 server.endpoint(), STORE_TABLE, INDEX_TABLE, BALANCE_TABLE);
@@ -131,7 +129,7 @@ final class DemoRun implements AutoCloseable {
     }
 
     /** Runs the {@code feed} CLI's checkpoints view in this process; its exit code (1 when it found a problem). */
-    private int checkpointsView(LocalDynamoServer server) {
+    private int checkpointsView(LocalEnvironment server) {
         PrintWriter writer = new PrintWriter(out, true, StandardCharsets.UTF_8);
         int code = FeedCli.commandLine(name -> null, writer, writer)
                 .execute("checkpoints", "--endpoint", server.endpoint().toString(), "--index-table", INDEX_TABLE);
@@ -254,7 +252,7 @@ final class DemoRun implements AutoCloseable {
         out.println(verdict.report().agrees() ? "RESULT: OK" : "RESULT: MISMATCH (exit code 1)");
     }
 
-    private void stay(LocalDynamoServer server) throws InterruptedException {
+    private void stay(LocalEnvironment server) throws InterruptedException {
         out.println();
         out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
         out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "

@@ -8,7 +8,7 @@ import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreTables;
-import io.appendsfeed.samples.local.LocalDynamoServer;
+import io.appendsfeed.samples.local.LocalEnvironment;
 import java.net.URI;
 import java.util.List;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -24,27 +24,21 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 public final class LocalDynamo implements AutoCloseable {
 
-    private final LocalDynamoServer server;
+    private final LocalEnvironment server = LocalEnvironment.start(0);
     private final LatencyProxy proxy;
-    private final DynamoDbClient dynamo;
-    private final DynamoDbStreamsClient streams;
 
     /** @param roundTripMs added to every measured call; 0 for none */
     public LocalDynamo(double roundTripMs) {
-        this.server = LocalDynamoServer.start(0);
         this.proxy = roundTripMs > 0 ? LatencyProxy.to(server.endpoint(), roundTripMs) : null;
-        DynamoClients.Settings settings = server.settings().withMaxConnections(32);
-        this.dynamo = DynamoClients.dynamoDb(settings);
-        this.streams = DynamoClients.streams(settings);
     }
 
     /** Straight to DynamoDB Local: for setting up and checking, never for what is timed. */
     public DynamoDbClient dynamo() {
-        return dynamo;
+        return server.dynamo();
     }
 
     public DynamoDbStreamsClient streams() {
-        return streams;
+        return server.streams();
     }
 
     /** DynamoDB Local's own endpoint, without the added round trip. */
@@ -71,13 +65,13 @@ public final class LocalDynamo implements AutoCloseable {
 
     /** A store table with Streams ({@code NEW_IMAGE}), as the indexer's source needs. */
     public String storeTable(String name) {
-        StoreTables.ensure(dynamo, name, StreamViewType.NEW_IMAGE);
+        StoreTables.ensure(dynamo(), name, StreamViewType.NEW_IMAGE);
         return name;
     }
 
     /** An index table: the store format, Streams off. */
     public String indexTable(String name) {
-        StoreTables.ensure(dynamo, name, null);
+        StoreTables.ensure(dynamo(), name, null);
         return name;
     }
 
@@ -90,7 +84,7 @@ public final class LocalDynamo implements AutoCloseable {
      */
     public double writeWorkload(String table, long events, int streams) {
         Meter meter = new Meter();
-        StoreClient store = new StoreClient(dynamo, StoreConfig.builder(storeTable(table)).meter(meter).build());
+        StoreClient store = new StoreClient(dynamo(), StoreConfig.builder(storeTable(table)).meter(meter).build());
         for (long k = 0; k < events; k++) {
             StreamName s = StreamName.of("Account", Long.toString(k % streams));
             if (!(store.append(s, Expected.version(k / streams), List.of(event(k))) instanceof AppendResult.Written)) {
@@ -108,8 +102,6 @@ public final class LocalDynamo implements AutoCloseable {
 
     @Override
     public void close() {
-        dynamo.close();
-        streams.close();
         if (proxy != null) {
             proxy.close();
         }

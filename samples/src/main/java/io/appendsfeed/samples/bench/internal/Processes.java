@@ -176,7 +176,7 @@ public final class Processes {
             } catch (URISyntaxException e) {
                 throw new IllegalStateException("the benchmark's class path entry is not a path: " + e.getMessage(), e);
             }
-            run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
+            Processes.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
                     HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString()),
                     work, env, work.resolve("appendsfeed-" + indexTable + ".log"));
             return HandlerDriver.Run.parse(out);
@@ -210,7 +210,7 @@ public final class Processes {
          * @throws IllegalArgumentException when {@code peerDir} is not such a harness
          */
         public static PeerHarness prepare(Path peerDir, Path work) {
-            String node = nodeVersion();
+            String node = Processes.nodeVersion();
             if (node == null) {
                 throw new IllegalStateException("node is not on the PATH: the peer scenario runs equinox-js on Node.js 20 or later");
             }
