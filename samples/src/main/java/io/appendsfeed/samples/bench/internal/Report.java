@@ -3,8 +3,11 @@ package io.appendsfeed.samples.bench.internal;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.appendsfeed.reader.cli.Table;
 import io.appendsfeed.samples.bench.internal.PeerBench.BatchSizeRun;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.RecordComponent;
@@ -185,18 +188,15 @@ public final class Report {
         return String.format(Locale.ROOT, a >= 1000 ? "%,.0f" : a >= 10 ? "%.1f" : a >= 0.1 ? "%.2f" : "%.4f", d);
     }
 
-    /** Columns padded to their widest cell, the first left-aligned, the rest right-aligned. */
+    /** Laid out by the feed CLI's table printer (the project's one): the first row the headers, the first column left-aligned. */
     private static String render(List<String[]> rows) {
-        int[] width = new int[rows.get(0).length];
-        rows.forEach(r -> Arrays.setAll(width, i -> Math.max(width[i], r[i].length())));
-        StringBuilder sb = new StringBuilder();
-        for (String[] r : rows) {
-            for (int i = 0; i < r.length; i++) {
-                sb.append(String.format(i == 0 ? "%-" + width[i] + "s" : "  %" + width[i] + "s", r[i]));
-            }
-            sb.append('\n');
-        }
-        return sb.toString();
+        String[] headers = rows.get(0).clone();
+        Arrays.setAll(headers, i -> i == 0 ? headers[i] : headers[i] + ">");
+        Table t = new Table(headers);
+        rows.subList(1, rows.size()).forEach(r -> t.row((Object[]) r));
+        StringWriter out = new StringWriter();
+        t.print(new PrintWriter(out));
+        return out.toString();
     }
 
     private static String rtt(double ms) {
