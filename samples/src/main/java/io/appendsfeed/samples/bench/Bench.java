@@ -2,11 +2,11 @@ package io.appendsfeed.samples.bench;
 
 import io.appendsfeed.samples.bench.internal.ContentionBench;
 import io.appendsfeed.samples.bench.internal.LambdaColdStartBench;
-import io.appendsfeed.samples.bench.internal.LambdaJar;
 import io.appendsfeed.samples.bench.internal.LatencyBench;
 import io.appendsfeed.samples.bench.internal.LocalDynamo;
 import io.appendsfeed.samples.bench.internal.PeerBench;
-import io.appendsfeed.samples.bench.internal.PeerHarness;
+import io.appendsfeed.samples.bench.internal.Processes.LambdaJar;
+import io.appendsfeed.samples.bench.internal.Processes.PeerHarness;
 import io.appendsfeed.samples.bench.internal.Report;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -135,7 +135,7 @@ public final class Bench implements Callable<Integer> {
         if (!s.scenarios().contains(name)) {
             return null;
         }
-        try (LocalDynamo local = LocalDynamo.start(rttMs)) {
+        try (LocalDynamo local = new LocalDynamo(rttMs)) {
             return run.apply(local);
         }
     }

@@ -1,17 +1,54 @@
 package io.appendsfeed.samples.demo;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.samples.bank.AccountId;
+import io.appendsfeed.samples.bank.InMemoryOutbox;
+import io.appendsfeed.samples.projector.BalanceRow;
+import io.appendsfeed.samples.projector.BalanceTable;
+import io.appendsfeed.samples.projector.StoreFold;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Do the tallies agree? Every stream must have the same count in each, and no tally may have
- * noticed a problem. The verdict the demo's exit code comes from.
+ * Do the tallies agree? Every stream must have the same count in each, and no tally may have noticed a
+ * problem. The demo's verdict, and so its exit code, comes from here.
  */
 public final class Agreement {
 
     private Agreement() {}
+
+    /**
+     * Events per stream as one party saw them (the writers, the feed, a reactor), with the problems it
+     * noticed on the way (a gap, an event twice).
+     *
+     * @param name what counted, e.g. {@code written}
+     */
+    public record Tally(String name, Map<StreamName, Long> perStream, List<String> problems) {
+
+        public Tally {
+            perStream = Collections.unmodifiableMap(new TreeMap<>(perStream));
+            problems = List.copyOf(problems);
+        }
+
+        public static Tally of(String name, Map<StreamName, Long> perStream) {
+            return new Tally(name, perStream, List.of());
+        }
+
+        public long total() {
+            return perStream.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        public long count(StreamName stream) {
+            return perStream.getOrDefault(stream, 0L);
+        }
+    }
 
     /** A stream the tallies disagree on: its count in each tally, in the tallies' order. */
     public record Mismatch(StreamName stream, List<Long> counts) {}
@@ -33,31 +70,30 @@ public final class Agreement {
                 return b.append("  AGREE: every stream has the same events in each, once, in order\n").toString();
             }
             b.append(String.format("  DISAGREE: %,d streams differ, %,d problems%n", mismatches.size(), problems.size()));
-            mismatches.stream().limit(maxDetails).forEach(m -> b.append("    ").append(m.stream()).append(": ")
-                    .append(describe(m)).append('\n'));
+            mismatches.stream().limit(maxDetails).forEach(m -> {
+                List<String> parts = new ArrayList<>();
+                for (int k = 0; k < tallies.size(); k++) {
+                    parts.add(tallies.get(k).name() + " " + m.counts().get(k));
+                }
+                b.append("    ").append(m.stream()).append(": ").append(String.join(", ", parts)).append('\n');
+            });
             problems.stream().limit(maxDetails).forEach(p -> b.append("    ").append(p).append('\n'));
             return b.toString();
         }
-
-        private String describe(Mismatch m) {
-            List<String> parts = new ArrayList<>();
-            for (int k = 0; k < tallies.size(); k++) {
-                parts.add(tallies.get(k).name() + " " + m.counts().get(k));
-            }
-            return String.join(", ", parts);
-        }
     }
 
     /**
-     * @throws IllegalArgumentException when given fewer than two tallies (nothing to compare)
+     * The demo's checks and what they found.
+     *
+     * @param overdrawnInStore {@code Overdrawn} events in the store
+     * @param balanceRows rows in the query table
      */
-    public static Report check(List<Tally> tallies) {
-        return check(tallies, List.of());
-    }
+    record Verdict(Report report, long overdrawnInStore, int balanceRows) {}
 
     /**
-     * As {@link #check(List)}, with problems found by other checks (a projection that differs
-     * from the store, a notification missing), which also make the tallies disagree.
+     * @param otherProblems found by other checks (a projection that differs from the store, a notification
+     *                      missing): they make the tallies disagree too
+     * @throws IllegalArgumentException when given fewer than two tallies (nothing to compare)
      */
     public static Report check(List<Tally> tallies, List<String> otherProblems) {
         if (tallies.size() < 2) {
@@ -76,5 +112,35 @@ public final class Agreement {
         tallies.forEach(t -> t.problems().forEach(p -> problems.add(t.name() + ": " + p)));
         problems.addAll(otherProblems);
         return new Report(List.copyOf(tallies), mismatches, problems);
+    }
+
+    /**
+     * The demo's verdict. Per stream: written (the writers' committed versions) = stored (read back from the
+     * store) = indexed (the feed's spans) = handled (by each complete reactor), each event once and in order.
+     * Then the reactors' results: one notification per {@code Overdrawn} event in the store, and a balance table
+     * equal to the fold of every account read from the store.
+     */
+    static Verdict verdict(Workload workload, FeedTally feed, List<DemoRun.Reactor> reactors, InMemoryOutbox outbox,
+                           BalanceTable balances, StoreClient store, List<AccountId> accounts, boolean caughtUp, Duration timeout) {
+        StoreFold fold = StoreFold.read(store, accounts);
+        Map<StreamName, Long> versions = new HashMap<>();
+        fold.accounts().forEach((id, loaded) -> versions.put(id.stream(), loaded.version()));
+        List<Tally> tallies = new ArrayList<>(List.of(workload.tally(), Tally.of("stored", versions), feed.tally()));
+        reactors.stream().filter(DemoRun.Reactor::complete).forEach(r -> tallies.add(r.handled().tally(r.group())));
+
+        List<String> problems = new ArrayList<>();
+        if (!caughtUp) {
+            problems.add("the feed and the reactors did not catch up within --timeout " + timeout);
+        }
+        Map<StreamName, Long> owed = new HashMap<>();
+        fold.overdrawn().forEach((id, n) -> owed.put(id.stream(), n));
+        Map<StreamName, Long> notified = new HashMap<>();
+        outbox.published().forEach(n -> notified.merge(n.account().stream(), 1L, Long::sum));
+        check(List.of(Tally.of("owed", owed), Tally.of("notified", notified)), List.of()).mismatches().forEach(m -> problems.add(
+                "notifier: " + m.stream() + " has " + m.counts().get(0) + " Overdrawn events in the store but " + m.counts().get(1)
+                        + " notifications"));
+        List<BalanceRow> rows = balances.scan();
+        problems.addAll(fold.differences(rows));
+        return new Verdict(check(tallies, problems), fold.overdrawnEvents(), rows.size());
     }
 }

@@ -1,7 +1,11 @@
 package io.appendsfeed.samples.demo;
 
 import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The one-command demo:
@@ -9,13 +13,52 @@ import picocli.CommandLine;
  * Exit code 0 when what was written, indexed and handled agree; 1 when they do not; 2 when the
  * demo could not run (bad options, a failure).
  */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Runs appendsfeed end to end on DynamoDB Local, in this process, with no AWS account:",
+            "writers append a bank's transactions to a store table, the indexer indexes them live from",
+            "the table's DynamoDB Stream into the feed, and three reactors consume the feed (an audit count,",
+            "overdraft notifications, a balance query table). At the end it checks that what was written,",
+            "indexed and handled agree, and exits non-zero if not."})
 public final class Demo {
 
     public static final int AGREE = 0;
     public static final int DISAGREE = 1;
     public static final int FAILED = 2;
 
-    private Demo() {}
+    @Option(names = "--events", defaultValue = "5000", description = "events to write (default: ${DEFAULT-VALUE})")
+    long events;
+
+    @Option(names = "--streams", defaultValue = "200", description = "accounts (streams) to write to (default: ${DEFAULT-VALUE})")
+    int streams;
+
+    @Option(names = "--writers", defaultValue = "4", description = "concurrent writers (default: ${DEFAULT-VALUE})")
+    int writers;
+
+    @Option(names = "--partitions", defaultValue = "2", description = "feed partitions (default: ${DEFAULT-VALUE})")
+    int partitions;
+
+    @Option(names = "--duration", converter = DurationConverter.class,
+            description = "stop writing after this long even if --events is not reached, e.g. 30s (default: no limit)")
+    Duration duration;
+
+    @Option(names = "--timeout", defaultValue = "120s", converter = DurationConverter.class,
+            description = "how long to wait for indexing and the reactors to catch up after writing (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(names = "--port", defaultValue = "0",
+            description = "port for DynamoDB Local's HTTP endpoint; 0 picks a free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--stay", description = "keep DynamoDB Local, the indexer and the reactors running after the summary, until Ctrl-C")
+    boolean stay;
+
+    @Option(names = "--seed", defaultValue = "42", description = "seed of the random workload (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--progress", defaultValue = "1s", converter = DurationConverter.class,
+            description = "how often to print progress (default: ${DEFAULT-VALUE})")
+    Duration progress;
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -23,7 +66,7 @@ public final class Demo {
 
     /** Runs the demo with these command-line arguments; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        DemoOptions options = new DemoOptions();
+        Demo options = new Demo();
         CommandLine cli = new CommandLine(options);
         try {
             cli.parseArgs(args);
@@ -52,6 +95,51 @@ public final class Demo {
             if (!options.stay) {
                 run.close();
             }
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the option and what it accepts */
+    private void validate() {
+        require(streams >= 1, "--streams must be at least 1, was " + streams);
+        require(writers >= 1 && writers <= 256, "--writers must be in 1..256, was " + writers);
+        require(partitions >= 1 && partitions <= 64, "--partitions must be in 1..64, was " + partitions);
+        require(events >= streams, "--events (" + events + ") must be at least --streams (" + streams + "): opening each account is an event");
+        require(port >= 0 && port <= 65535, "--port must be in 0..65535, was " + port);
+        require(duration == null || duration.toNanos() > 0, "--duration must be positive");
+        require(timeout.toNanos() > 0, "--timeout must be positive");
+        require(progress.toNanos() > 0, "--progress must be positive");
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** Reads {@code 30s}, {@code 2m}, {@code 500ms}, {@code 1h} or ISO-8601 ({@code PT30S}). */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            try {
+                if (v.startsWith("p")) {
+                    return Duration.parse(v.toUpperCase(Locale.ROOT));
+                }
+                if (v.endsWith("ms")) {
+                    return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+                }
+                long n = Long.parseLong(v.substring(0, v.length() - 1));
+                switch (v.charAt(v.length() - 1)) {
+                    case 's': return Duration.ofSeconds(n);
+                    case 'm': return Duration.ofMinutes(n);
+                    case 'h': return Duration.ofHours(n);
+                    default: break;
+                }
+            } catch (RuntimeException e) {
+                // not a number, or not ISO-8601: said below
+            }
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration: use e.g. 30s, 2m, 500ms or PT30S");
         }
     }
 }

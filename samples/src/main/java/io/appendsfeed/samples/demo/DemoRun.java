@@ -1,22 +1,25 @@
 package io.appendsfeed.samples.demo;
 
-import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.metrics.MicrometerMetrics;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.indexer.cli.FeedCli;
+import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.Accounts;
 import io.appendsfeed.samples.bank.InMemoryOutbox;
 import io.appendsfeed.samples.bank.OverdraftNotifier;
-import io.appendsfeed.samples.local.LocalDynamoServer;
+import io.appendsfeed.samples.local.LocalEnvironment;
 import io.appendsfeed.samples.local.LocalFeed;
 import io.appendsfeed.samples.projector.BalanceProjector;
 import io.appendsfeed.samples.projector.BalanceTable;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +31,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** One run of the demo: starts everything, writes, waits for the feed and reactors, checks, reports. */
 final class DemoRun implements AutoCloseable {
@@ -40,15 +41,40 @@ final class DemoRun implements AutoCloseable {
     static final String BALANCE_TABLE = "demo-balances";
     static final List<String> GROUPS = List.of("audit", "notifier", "balances");
 
-    private static final String OVERDRAWN = AccountEvent.Overdrawn.class.getSimpleName();
+    /**
+     * A consumer group of the demo: a feed reader driving a handler, counting what the handler got through
+     * (each event once however often it came). A {@code complete} reactor sees every event; others filter by type.
+     */
+    record Reactor(String group, boolean complete, StreamCounter handled, FeedReader reader) implements AutoCloseable {
 
-    private final DemoOptions o;
+        static Reactor start(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {
+            StreamCounter handled = new StreamCounter(false);
+            FeedReader reader = new FeedReader(dynamo, config, (stream, events) -> {
+                HandlerResult result = handler.handle(stream, events);
+                handled.record(stream, events.get(0).index(), events.size());
+                return result;
+            });
+            reader.start();
+            return new Reactor(config.group(), config.eventTypes().isEmpty() && config.categories().isEmpty(), handled, reader);
+        }
+
+        /** Stops reading and commits what was handled. */
+        @Override
+        public void close() {
+            reader.close();
+        }
+    }
+
+    private final Demo o;
     private final PrintStream out;
     private final Deque<AutoCloseable> owned = new ArrayDeque<>();
     /** What the indexer and the readers report; printed at the end. */
     private final MicrometerMetrics metrics = new MicrometerMetrics(new SimpleMeterRegistry());
+    private final long started = System.nanoTime();
+    private long lastWritten;
+    private long lastAt = started;
 
-    DemoRun(DemoOptions options, PrintStream out) {
+    DemoRun(Demo options, PrintStream out) {
         this.o = options;
         this.out = out;
     }
@@ -60,40 +86,38 @@ final class DemoRun implements AutoCloseable {
 
     /** @return whether everything agrees */
     boolean run() throws InterruptedException {
-        LocalDynamoServer server = own(LocalDynamoServer.start(o.port));
-        DynamoDbClient dynamo = own(DynamoClients.dynamoDb(server.settings().withMaxConnections(64)));
-        DynamoDbStreamsClient streams = own(DynamoClients.streams(server.settings()));
-        LocalFeed local = own(LocalFeed.start(dynamo, streams, STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
+        LocalEnvironment server = own(LocalEnvironment.start(o.port));
+        DynamoDbClient dynamo = server.dynamo();
+        LocalFeed local = own(LocalFeed.start(dynamo, server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
         BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
         out.printf("DynamoDB Local %s (in this process, in memory); tables %s (store), %s (index), %s (query table)%n",
                 server.endpoint(), STORE_TABLE, INDEX_TABLE, BALANCE_TABLE);
         StoreClient store = local.store();
-        StoreClient index = local.index();
         InMemoryOutbox outbox = new InMemoryOutbox();
         List<Reactor> reactors = List.of(
                 // counts every event from the feed alone (types only: no store reads)
-                own(new Reactor(dynamo, readerConfig("audit").loadBodies(false).build(), (s, events) -> HandlerResult.handled())),
+                own(Reactor.start(dynamo, readerConfig("audit").loadBodies(false).build(), (s, events) -> HandlerResult.handled())),
                 // only Overdrawn events reach it: the others are filtered out before any body is read
-                own(new Reactor(dynamo, readerConfig("notifier").eventTypes(Set.of(OVERDRAWN)).build(), new OverdraftNotifier(outbox))),
-                own(new Reactor(dynamo, readerConfig("balances").build(), new BalanceProjector(balances, store))));
-        reactors.forEach(Reactor::start);
-        FeedTally feed = new FeedTally(index, o.partitions);
+                own(Reactor.start(dynamo, readerConfig("notifier").eventTypes(Set.of(AccountEvent.Overdrawn.class.getSimpleName())).build(),
+                        new OverdraftNotifier(outbox))),
+                own(Reactor.start(dynamo, readerConfig("balances").build(), new BalanceProjector(balances, store))));
+        FeedTally feed = new FeedTally(local.index(), o.partitions);
         out.printf("writing %,d events to %,d accounts with %d writers; indexing live into %d partition(s); reactors: %s%n",
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
 
         Workload workload = new Workload(new Accounts(store, o.streams), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
-        Progress progress = new Progress(out);
-        Duration writing = write(workload, feed, reactors, progress);
-        Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox, progress);
-        boolean caughtUp = caughtUpAfter != null;
-        DynamoCheckpointStore checkpoints = new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC());
-        awaitCommits(checkpoints, feed);
+        Duration writing = write(workload, feed, reactors);
+        Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox);
+        awaitCommits(new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC()), feed);
 
-        Verdict verdict = Verdict.of(workload, feed, reactors, outbox, balances, store,
-                IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUp, o.timeout);
-        Summary.print(out, o, workload, feed, reactors, outbox, writing, caughtUpAfter, progress.elapsed(), verdict);
+        Agreement.Verdict verdict = Agreement.verdict(workload, feed, reactors, outbox, balances, store,
+                IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUpAfter != null, o.timeout);
+        summary(workload, feed, reactors, outbox, writing, caughtUpAfter, verdict);
         MetricsReport report = new MetricsReport(metrics);
-        awaitLagSample(report);
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!report.lagSampledAtZero(GROUPS, o.partitions) && System.nanoTime() < deadline) {
+            Thread.sleep(100); // the readers sample their lag every second: wait for a sample taken after they caught up
+        }
         report.print(out, GROUPS, o.partitions);
         out.println();
         out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
@@ -105,7 +129,7 @@ final class DemoRun implements AutoCloseable {
     }
 
     /** Runs the {@code feed} CLI's checkpoints view in this process; its exit code (1 when it found a problem). */
-    private int checkpointsView(LocalDynamoServer server) {
+    private int checkpointsView(LocalEnvironment server) {
         PrintWriter writer = new PrintWriter(out, true, StandardCharsets.UTF_8);
         int code = FeedCli.commandLine(name -> null, writer, writer)
                 .execute("checkpoints", "--endpoint", server.endpoint().toString(), "--index-table", INDEX_TABLE);
@@ -125,8 +149,8 @@ final class DemoRun implements AutoCloseable {
                 .lagLogInterval(Duration.ofSeconds(1)); // how often lag is sampled (and logged, at INFO: not shown here)
     }
 
-    private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors, Progress progress) throws InterruptedException {
-        long started = System.nanoTime();
+    private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors) throws InterruptedException {
+        long start = System.nanoTime();
         RuntimeException[] failed = new RuntimeException[1];
         Thread writers = new Thread(() -> {
             try {
@@ -141,46 +165,37 @@ final class DemoRun implements AutoCloseable {
         while (writers.isAlive()) {
             writers.join(o.progress.toMillis());
             feed.refresh();
-            progress.print(workload, feed, reactors);
+            progress(workload, feed, reactors);
         }
         if (failed[0] != null) {
             throw failed[0];
         }
-        return Duration.ofNanos(System.nanoTime() - started);
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /** @return how long after the last write everything was indexed and handled; null when not within the timeout */
-    private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox, Progress progress)
+    private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox)
             throws InterruptedException {
-        long started = System.nanoTime();
-        long deadline = started + o.timeout.toNanos();
-        long nextPrint = started + o.progress.toNanos();
+        long start = System.nanoTime();
+        long nextPrint = start + o.progress.toNanos();
         while (true) {
             feed.refresh();
             long target = workload.written();
             if (feed.events() >= target && outbox.published().size() >= workload.overdrafts()
                     && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target)) {
-                progress.print(workload, feed, reactors);
-                return Duration.ofNanos(System.nanoTime() - started);
+                progress(workload, feed, reactors);
+                return Duration.ofNanos(System.nanoTime() - start);
             }
             long now = System.nanoTime();
-            if (now > deadline) {
-                progress.print(workload, feed, reactors);
+            if (now > start + o.timeout.toNanos()) {
+                progress(workload, feed, reactors);
                 return null;
             }
             if (now > nextPrint) {
-                progress.print(workload, feed, reactors);
+                progress(workload, feed, reactors);
                 nextPrint = now + o.progress.toNanos();
             }
             Thread.sleep(50); // polling DynamoDB Local; the feed has no push
-        }
-    }
-
-    /** Waits (a few lag samples at most) until the readers' last lag sample is taken after they caught up. */
-    private void awaitLagSample(MetricsReport report) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!report.lagSampledAtZero(GROUPS, o.partitions) && System.nanoTime() < deadline) {
-            Thread.sleep(100); // the readers sample every second
         }
     }
 
@@ -188,19 +203,56 @@ final class DemoRun implements AutoCloseable {
     private void awaitCommits(DynamoCheckpointStore checkpoints, FeedTally feed) throws InterruptedException {
         List<Checkpoint> tails = feed.tails();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            boolean all = GROUPS.stream().allMatch(g -> {
-                List<StoredCheckpoint> cs = checkpoints.list(g);
-                return cs.size() == tails.size() && cs.stream().allMatch(c -> c.checkpoint().compareTo(tails.get(c.partition().value())) >= 0);
-            });
-            if (all) {
-                return;
-            }
+        while (System.nanoTime() < deadline && !GROUPS.stream().allMatch(g -> {
+            List<StoredCheckpoint> cs = checkpoints.list(g);
+            return cs.size() == tails.size() && cs.stream().allMatch(c -> c.checkpoint().compareTo(tails.get(c.partition().value())) >= 0);
+        })) {
             Thread.sleep(100);
         }
     }
 
-    private void stay(LocalDynamoServer server) throws InterruptedException {
+    /** One line: what has been written, indexed and handled so far, and how fast. */
+    private void progress(Workload workload, FeedTally feed, List<Reactor> reactors) {
+        long now = System.nanoTime();
+        long written = workload.written();
+        double rate = (written - lastWritten) / Math.max(1e-9, (now - lastAt) / 1e9);
+        lastWritten = written;
+        lastAt = now;
+        StringBuilder b = new StringBuilder(String.format("%6.1fs  written %,8d (%,6.0f/s)  indexed %,8d",
+                (now - started) / 1e9, written, rate, feed.events()));
+        for (Reactor r : reactors) {
+            b.append(String.format(r.complete() ? "  %s %,8d" : "  %s %,d", r.group(), r.handled().total()));
+        }
+        out.println(b.append(String.format("  conflicts %,d  rejected %,d", workload.conflicts(), workload.rejected())));
+    }
+
+    private void summary(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox, Duration writing,
+                         Duration caughtUpAfter, Agreement.Verdict verdict) {
+        double seconds = Math.max(1e-9, writing.toNanos() / 1e9);
+        out.println();
+        out.printf("Summary (%.1f s in all)%n", (System.nanoTime() - started) / 1e9);
+        out.printf("  wrote    %,d events to %,d accounts in %.1f s: %,.0f events/s (%,d commands by %d writers;"
+                        + " %,d rejected by the overdraft limit; %,d conflicts retried)%n",
+                workload.written(), workload.tally().perStream().size(), seconds, workload.written() / seconds,
+                workload.commands(), o.writers, workload.rejected(), workload.conflicts());
+        out.printf("  indexed  %,d events into %d partition(s), %s%n", feed.events(), o.partitions,
+                caughtUpAfter == null ? "NOT caught up within --timeout " + o.timeout
+                        : String.format("all in the feed and handled %.1f s after the last write", caughtUpAfter.toNanos() / 1e9));
+        for (Reactor r : reactors) {
+            out.printf("  handled  %-9s %,d %s (%,d delivered again after a retry or restart)%n", r.group(),
+                    r.handled().total(), r.complete() ? "events" : "Overdrawn events", r.handled().repeats());
+        }
+        out.printf("  notifier published %,d overdraft notifications (%,d Overdrawn events in the store; %,d duplicates refused)%n",
+                outbox.published().size(), verdict.overdrawnInStore(), outbox.duplicates());
+        out.printf("  balances query table holds %,d accounts%n", verdict.balanceRows());
+        out.println();
+        out.println("Check: written = stored = indexed = handled (audit, balances), per stream;"
+                + " one notification per Overdrawn event; balance table = fold of the store");
+        out.print(verdict.report().render(10));
+        out.println(verdict.report().agrees() ? "RESULT: OK" : "RESULT: MISMATCH (exit code 1)");
+    }
+
+    private void stay(LocalEnvironment server) throws InterruptedException {
         out.println();
         out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
         out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
@@ -219,7 +271,7 @@ final class DemoRun implements AutoCloseable {
             sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
         }
         stopped.await();
-        out.println("Stopping (" + "Ctrl-C" + "): reactors, indexer, DynamoDB Local.");
+        out.println("Stopping (Ctrl-C): reactors, indexer, DynamoDB Local.");
         out.flush();
         close();
         out.println("Stopped.");

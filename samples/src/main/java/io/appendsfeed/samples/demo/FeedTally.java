@@ -1,5 +1,6 @@
 package io.appendsfeed.samples.demo;
 
+import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
@@ -8,20 +9,28 @@ import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.samples.demo.Agreement.Tally;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the feed holds: walks every epoch of every partition in the index table (the same
- * {@code $AppendsEpoch-<p>_<e>} streams any reader walks) and counts each stream's events,
- * checking that each is there once, in order, with no gap. Incremental: each {@link #refresh()}
- * reads only the epoch events added since the last one.
+ * What the feed holds, whoever wrote it (appendsfeed or equinox-js: the format is the same): walks every
+ * epoch of every partition in the index table (the {@code $AppendsEpoch-<p>_<e>} streams any reader walks)
+ * and counts each stream's events, checking that each is there once, in order, with no gap. Incremental:
+ * each {@link #refresh()} reads only the epoch events added since the last one.
  */
 public final class FeedTally {
 
     private final StoreClient index;
     private final StreamCounter counter = new StreamCounter(true);
     private final List<Checkpoint> tails = new ArrayList<>();
+    private long ingested;
+    private long spans;
 
     /**
      * @param index a client on the index table (with {@code reservedStreams(true)})
@@ -29,9 +38,7 @@ public final class FeedTally {
      */
     public FeedTally(StoreClient index, int partitions) {
         this.index = index;
-        for (int p = 0; p < partitions; p++) {
-            tails.add(Checkpoint.START);
-        }
+        tails.addAll(Collections.nCopies(partitions, Checkpoint.START));
     }
 
     /** Reads what was added to each partition since the last call. */
@@ -43,10 +50,12 @@ public final class FeedTally {
                         Read.forward(at.offset()).strongly());
                 boolean closed = false;
                 for (StoredEvent stored : events) {
-                    EpochEvent event = AppendsEpoch.decode(stored);
-                    if (event instanceof EpochEvent.Ingested ingested) {
-                        ingested.add().forEach(this::record);
-                        ingested.app().forEach(this::record);
+                    if (AppendsEpoch.decode(stored) instanceof EpochEvent.Ingested i) {
+                        ingested++;
+                        for (List<Span> ss : List.of(i.add(), i.app())) {
+                            ss.forEach(s -> counter.record(s.stream(), s.index(), s.count()));
+                            spans += ss.size();
+                        }
                     } else {
                         closed = true;
                     }
@@ -61,13 +70,18 @@ public final class FeedTally {
         }
     }
 
-    private void record(Span span) {
-        counter.record(span.stream(), span.index(), span.count());
-    }
-
     /** Stream events counted so far. */
     public long events() {
         return counter.total();
+    }
+
+    /** {@code Ingested} events read, and the spans in them. */
+    public synchronized long ingested() {
+        return ingested;
+    }
+
+    public synchronized long spans() {
+        return spans;
     }
 
     /** The end of each partition as last read: the checkpoint a reader that has read everything holds. */
@@ -77,5 +91,65 @@ public final class FeedTally {
 
     public Tally tally() {
         return counter.tally("indexed");
+    }
+
+    /**
+     * Counts events per stream as spans arrive, checking that each stream's events come in order from index 0
+     * with no gap. A span that repeats events already counted is a redelivery: counted once, and a problem only
+     * where repeats must not happen (in the feed itself). Thread-safe.
+     */
+    public static final class StreamCounter {
+
+        private final boolean repeatsAreProblems;
+        private final Map<StreamName, Long> next = new ConcurrentHashMap<>();
+        private final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        private final AtomicLong total = new AtomicLong();
+        private final AtomicLong repeats = new AtomicLong();
+
+        /** @param repeatsAreProblems true for the feed (exactly once), false for a handler (at least once) */
+        public StreamCounter(boolean repeatsAreProblems) {
+            this.repeatsAreProblems = repeatsAreProblems;
+        }
+
+        /** Counts {@code count} events of {@code stream} starting at {@code index}. */
+        public void record(StreamName stream, long index, int count) {
+            next.compute(stream, (s, cur) -> {
+                long expected = cur == null ? 0 : cur;
+                long end = index + count;
+                if (index > expected) {
+                    problems.add(s + ": gap, events " + expected + ".." + (index - 1) + " never came (next came " + index + ")");
+                    total.addAndGet(count);
+                    return end;
+                }
+                long repeated = Math.min(end, expected) - index;
+                if (repeated > 0) {
+                    repeats.addAndGet(repeated);
+                    if (repeatsAreProblems) {
+                        problems.add(s + ": events " + index + ".." + (index + repeated - 1) + " came twice");
+                    }
+                }
+                total.addAndGet(Math.max(0, end - expected));
+                return Math.max(end, expected);
+            });
+        }
+
+        /** Events counted (each once). */
+        public long total() {
+            return total.get();
+        }
+
+        /** Events that came again after being counted. */
+        public long repeats() {
+            return repeats.get();
+        }
+
+        public Tally tally(String name) {
+            return new Tally(name, Map.copyOf(next), new ArrayList<>(problems));
+        }
+
+        /** Problems noticed so far. */
+        public List<String> problems() {
+            return List.copyOf(problems);
+        }
     }
 }

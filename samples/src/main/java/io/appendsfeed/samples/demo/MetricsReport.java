@@ -8,15 +8,15 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.search.Search;
 import java.io.PrintStream;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo's figures as an operator would see them on a dashboard: read back from the Micrometer
- * registry the indexer and the readers report to (the same names and dimensions go to CloudWatch
- * as EMF lines from the Lambda).
+ * The demo's figures as an operator would see them on a dashboard: read back from the Micrometer registry
+ * the indexer and the readers report to (the same names and dimensions go to CloudWatch as EMF lines from
+ * the Lambda).
  */
 final class MetricsReport {
 
@@ -32,8 +32,7 @@ final class MetricsReport {
     boolean lagSampledAtZero(List<String> groups, int partitions) {
         for (String g : groups) {
             for (int p = 0; p < partitions; p++) {
-                Gauge gauge = registry.find(metrics.name(ReaderMetrics.LAG_EVENTS)).tag(ReaderMetrics.GROUP, g)
-                        .tag(ReaderMetrics.PARTITION, Integer.toString(p)).gauge();
+                Gauge gauge = find(ReaderMetrics.LAG_EVENTS, g, Integer.toString(p)).gauge();
                 if (gauge == null || gauge.value() != 0) {
                     return false;
                 }
@@ -46,7 +45,7 @@ final class MetricsReport {
         out.println();
         out.println("Metrics (read back from the Micrometer registry the indexer and the readers report to; in AWS the same"
                 + " figures are EMF lines in CloudWatch, namespace appendsfeed)");
-        Timer batches = registry.find(metrics.name(IndexerMetrics.BATCH_TIME)).timer();
+        Timer batches = find(IndexerMetrics.BATCH_TIME, null, null).timer();
         long accepted = (long) sum(IndexerMetrics.ACCEPTED, null, null);
         double wcu = sum(IndexerMetrics.WCU, null, null);
         out.printf("  indexer  %,d batches (%s: mean %.1f ms, max %.1f ms); %,d records, %,d skipped, %,d spans;"
@@ -56,7 +55,7 @@ final class MetricsReport {
                 (long) sum(IndexerMetrics.RECORDS, null, null), (long) sum(IndexerMetrics.SKIPPED, null, null),
                 (long) sum(IndexerMetrics.SPANS, null, null), accepted, (long) sum(IndexerMetrics.DUPLICATES, null, null),
                 (long) sum(IndexerMetrics.CONFLICTS, null, null), (long) sum(IndexerMetrics.EPOCHS_CLOSED, null, null));
-        Gauge age = registry.find(metrics.name(IndexerMetrics.RECORD_AGE)).gauge();
+        Gauge age = find(IndexerMetrics.RECORD_AGE, null, null).gauge();
         out.printf("           %,.1f WCU (%.3f per event), %,.1f RCU; %s at the last batch %s%n", wcu,
                 accepted == 0 ? 0 : wcu / accepted, sum(IndexerMetrics.RCU, null, null), IndexerMetrics.RECORD_AGE.name(),
                 age == null ? "not reported" : String.format("%,.0f ms (DynamoDB Local truncates ApproximateCreationDateTime"
@@ -67,8 +66,7 @@ final class MetricsReport {
             Gauge parked = registry.find(metrics.name(ReaderMetrics.PARKED)).tag(ReaderMetrics.GROUP, g).gauge();
             for (int p = 0; p < partitions; p++) {
                 String part = Integer.toString(p);
-                Timer calls = registry.find(metrics.name(ReaderMetrics.HANDLER_TIME)).tag(ReaderMetrics.GROUP, g)
-                        .tag(ReaderMetrics.PARTITION, part).timer();
+                Timer calls = find(ReaderMetrics.HANDLER_TIME, g, part).timer();
                 out.printf("  %-8s %-9s %-10s %,10d %,9d %9.2f %,8d %7s  %s, %s ms%n", "", g, part,
                         (long) sum(ReaderMetrics.EVENTS_HANDLED, g, part), calls == null ? 0 : calls.count(),
                         calls == null ? 0 : calls.mean(TimeUnit.MILLISECONDS), (long) sum(ReaderMetrics.HANDLER_FAILURES, g, part),
@@ -78,17 +76,18 @@ final class MetricsReport {
         }
     }
 
+    /** The meters of {@code m}, of one group's partition when {@code group} is given. */
+    private Search find(Metric m, String group, String partition) {
+        Search search = registry.find(metrics.name(m));
+        return group == null ? search : search.tag(ReaderMetrics.GROUP, group).tag(ReaderMetrics.PARTITION, partition);
+    }
+
     private double sum(Metric m, String group, String partition) {
-        var search = registry.find(metrics.name(m));
-        if (group != null) {
-            search = search.tag(ReaderMetrics.GROUP, group).tag(ReaderMetrics.PARTITION, partition);
-        }
-        Collection<Counter> counters = search.counters();
-        return counters.stream().mapToDouble(Counter::count).sum();
+        return find(m, group, partition).counters().stream().mapToDouble(Counter::count).sum();
     }
 
     private String gauge(Metric m, String group, String partition) {
-        Gauge g = registry.find(metrics.name(m)).tag(ReaderMetrics.GROUP, group).tag(ReaderMetrics.PARTITION, partition).gauge();
+        Gauge g = find(m, group, partition).gauge();
         return g == null ? "-" : String.format("%,.0f", g.value());
     }
 }

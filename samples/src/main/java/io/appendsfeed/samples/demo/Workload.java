@@ -6,6 +6,7 @@ import io.appendsfeed.samples.bank.AccountEvent;
 import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.AccountState;
 import io.appendsfeed.samples.bank.Accounts;
+import io.appendsfeed.samples.demo.Agreement.Tally;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,26 +15,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The demo's writers: a bank. Each writer opens its share of the accounts, then deposits and
- * withdraws on random accounts (writers collide on the same accounts, so conflicts are met and
- * retried) until the wanted number of events is written or the time is up. Withdrawals past an
- * account's overdraft limit are rejected by the decision; those that go into the red write an
- * {@code Overdrawn} event too.
+ * The demo's writers: a bank. Each writer opens its share of the accounts, then deposits and withdraws on
+ * random accounts (writers collide on the same accounts, so conflicts are met and retried) until the wanted
+ * number of events is written or the time is up. Withdrawals past an account's overdraft limit are rejected
+ * by the decision; those that go into the red write an {@code Overdrawn} event too.
  */
 public final class Workload {
 
-    /** How far to go. */
+    /** How far to go: at least one event per stream (opening each account is an event). */
     public record Plan(long events, int streams, int writers, Duration duration, long seed) {
         public Plan {
-            if (events < streams) {
-                throw new IllegalArgumentException("--events (" + events + ") must be at least --streams (" + streams
-                        + "): opening each account is an event");
-            }
-            if (streams < 1 || writers < 1) {
-                throw new IllegalArgumentException("--streams and --writers must be at least 1");
+            if (streams < 1 || writers < 1 || events < streams) {
+                throw new IllegalArgumentException("a workload needs 1 <= streams <= events and writers >= 1: " + this);
             }
         }
     }
@@ -59,7 +56,7 @@ public final class Workload {
     public void run() throws InterruptedException {
         Instant deadline = plan.duration() == null ? Instant.MAX : Instant.now().plus(plan.duration());
         List<Thread> threads = new ArrayList<>();
-        List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<RuntimeException> failures = new CopyOnWriteArrayList<>();
         for (int w = 0; w < plan.writers(); w++) {
             int writer = w;
             Thread t = new Thread(() -> {
@@ -76,9 +73,7 @@ public final class Workload {
             t.join();
         }
         if (!failures.isEmpty()) {
-            IllegalStateException e = new IllegalStateException("a writer failed: " + failures.get(0).getMessage(), failures.get(0));
-            failures.stream().skip(1).forEach(e::addSuppressed);
-            throw e;
+            throw new IllegalStateException("a writer failed: " + failures.get(0).getMessage(), failures.get(0));
         }
     }
 
@@ -88,14 +83,11 @@ public final class Workload {
             long limit = 100 * (1 + random.nextInt(5)) * 100L; // 100 to 500 in cents
             execute(account(k), new AccountCommand.Open("owner " + k, limit));
         }
-        long tx = 0;
-        while (written.get() < plan.events() && Instant.now().isBefore(deadline)) {
+        for (long tx = 0; written.get() < plan.events() && Instant.now().isBefore(deadline); tx++) {
             AccountId account = account(random.nextInt(plan.streams()));
-            String txId = "w" + writer + "-" + tx++;
+            String txId = "w" + writer + "-" + tx;
             long amount = (1 + random.nextInt(300)) * 100L;
-            execute(account, random.nextInt(100) < 45
-                    ? new AccountCommand.Deposit(txId, amount)
-                    : new AccountCommand.Withdraw(txId, amount));
+            execute(account, random.nextInt(100) < 45 ? new AccountCommand.Deposit(txId, amount) : new AccountCommand.Withdraw(txId, amount));
         }
     }
 

@@ -1,49 +1,95 @@
 package io.appendsfeed.samples.local;
 
 import io.appendsfeed.model.DynamoClients;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.URI;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 /**
- * Where a sample's {@code main} runs: DynamoDB Local started in process on a free port, or an
- * endpoint already running (the first argument, e.g. {@code http://localhost:8000}, such as a
- * demo kept up with {@code --stay}).
+ * Where a sample runs: DynamoDB Local started in this process (in memory, serving HTTP on a port so that
+ * a second terminal, the {@code feed} CLI or the AWS CLI, can look at the same tables; no AWS account,
+ * nothing written to disk), or an endpoint already running; with clients of it. DynamoDB Local comes
+ * from the Maven classpath: its licence lets us run it, not ship it.
  */
 public final class LocalEnvironment implements AutoCloseable {
 
-    private final LocalDynamoServer server;
+    private final DynamoDBProxyServer server;
     private final URI endpoint;
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
 
-    private LocalEnvironment(LocalDynamoServer server, URI endpoint) {
+    private LocalEnvironment(DynamoDBProxyServer server, URI endpoint) {
         this.server = server;
         this.endpoint = endpoint;
-        DynamoClients.Settings settings = DynamoClients.Settings.local(endpoint);
-        this.dynamo = DynamoClients.dynamoDb(settings);
-        this.streams = DynamoClients.streams(settings);
+        this.dynamo = DynamoClients.dynamoDb(settings().withMaxConnections(64));
+        this.streams = DynamoClients.streams(settings());
     }
 
     /** @param args a sample's command line: empty, or an endpoint to use instead of starting DynamoDB Local */
     public static LocalEnvironment fromArgs(String[] args) {
-        if (args.length > 0) {
-            return new LocalEnvironment(null, URI.create(args[0]));
-        }
-        LocalDynamoServer server = LocalDynamoServer.start(0);
-        return new LocalEnvironment(server, server.endpoint());
+        return args.length > 0 ? new LocalEnvironment(null, URI.create(args[0])) : start(0);
     }
 
-    public URI endpoint() { return endpoint; }
-    public DynamoDbClient dynamo() { return dynamo; }
-    public DynamoDbStreamsClient streams() { return streams; }
+    /**
+     * Starts DynamoDB Local on {@code port}, or on a free port when it is 0.
+     *
+     * @throws IllegalStateException when it cannot start (say, the port is taken): pick another port
+     */
+    public static LocalEnvironment start(int port) {
+        int p = port;
+        if (p == 0) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                p = socket.getLocalPort();
+            } catch (IOException e) {
+                throw new IllegalStateException("no free port for DynamoDB Local: " + e.getMessage(), e);
+            }
+        }
+        try {
+            DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(new String[] {
+                // -sharedDb: one database whatever the caller's access key and region, so that the feed CLI, the AWS CLI
+                // and any SDK with any credentials see the same tables (without it each key and region has its own)
+                "-inMemory", "-sharedDb", "-port", Integer.toString(p), "-disableTelemetry"});
+            server.start();
+            return new LocalEnvironment(server, URI.create("http://localhost:" + p));
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start DynamoDB Local on port " + p
+                    + (port == 0 ? "" : " (is it taken? choose another with --port, or 0 for a free one)") + ": " + e, e);
+        }
+    }
 
+    /** E.g. {@code http://localhost:8000}. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** Client settings pointing at this endpoint. */
+    public DynamoClients.Settings settings() {
+        return DynamoClients.Settings.local(endpoint);
+    }
+
+    public DynamoDbClient dynamo() {
+        return dynamo;
+    }
+
+    public DynamoDbStreamsClient streams() {
+        return streams;
+    }
+
+    /** Closes the clients and stops DynamoDB Local if it was started here: its tables are gone. */
     @Override
     public void close() {
         dynamo.close();
         streams.close();
         if (server != null) {
-            server.close();
+            try {
+                server.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException("DynamoDB Local did not stop cleanly: " + e, e);
+            }
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.appendsfeed.samples.projector;
 
 import io.appendsfeed.samples.bank.AccountId;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +14,6 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
-import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * The query table: a plain DynamoDB table, one item per account ({@code account} is the hash key),
@@ -86,16 +83,7 @@ public final class BalanceTable {
 
     /** Every row (a full scan: for checks and small tables). */
     public List<BalanceRow> scan() {
-        List<BalanceRow> rows = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            ScanResponse page = dynamo.scan(ScanRequest.builder().tableName(table).consistentRead(true)
-                    .exclusiveStartKey(from).build());
-            page.items().forEach(i -> rows.add(row(i)));
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return rows;
+        return dynamo.scanPaginator(b -> b.tableName(table).consistentRead(true)).items().stream().map(BalanceTable::row).toList();
     }
 
     /** Deletes every row: the first step of a rebuild. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.samples.bench.internal.PeerHarness;
+import io.appendsfeed.samples.bench.internal.Processes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,11 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
  * every figure present, sane relations, and the checks each makes (each event indexed once, in order;
  * every reader delivers every event). Never timings. The Lambda and peer scenarios need the indexer's
  * shaded jar (the indexer's package phase builds it); the peer scenario beside equinox-js is opt-in:
- * node and the harness, named by {@code -Dbench.peerDir} or {@code BENCH_PEER_DIR}.
+ * node and the harness, named by {@code -Dbench.peerDir} or {@code BENCH_PEER_DIR}. The peer scenario's
+ * repeats (a handler JVM each) are soak-sized, opt-in with {@code -Dbench.soak=true}; by default one of each.
  */
 class BenchTest {
 
     private static final Path TEMPLATE = Path.of("..", "indexer", "deploy", "template.yaml");
+    private static final int REPEATS = Boolean.getBoolean("bench.soak") ? 2 : 1;
 
     @Test
     void latency_and_contention_at_tiny_sizes_write_every_figure_with_sane_relations(@TempDir Path out) throws IOException {
@@ -93,13 +95,13 @@ class BenchTest {
         }
     }
 
-    /** The peer scenario's CI size: our side alone (no harness), on a store the benchmark writes; 4 handler JVMs. */
+    /** The peer scenario's CI size: our side alone (no harness), on a store the benchmark writes; 2 handler JVMs (4 soak-sized). */
     @Test
     void peer_scenario_without_the_harness_indexes_and_reads_our_side_and_prices_it(@TempDir Path out) throws IOException {
         Bench bench = new Bench();
         String printed = run(bench, "--scenarios", "peer", "--peer-events", "300", "--peer-streams", "30", "--lambda-batch-sizes", "50,300",
-                "--repeats", "2", "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
-        assertThat(printed).contains("K=50", "K=300", "$ per million events", "1024 MB", "indexing: total");
+                "--repeats", Integer.toString(REPEATS), "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
+        assertThat(printed).contains("K=50", "K=300", "$ per million events", "1024 MB", "cost.total");
         JsonNode p = json(bench, out).get("peer");
         assertThat(p.get("lambdaMemoryMb").asInt()).as("the template's MemorySize").isEqualTo(1024);
         assertThat(p.get("roundTripMs").asDouble()).isEqualTo(5.0);
@@ -109,9 +111,9 @@ class BenchTest {
         assertThat(runs.get(0).get("batches").asInt()).isEqualTo(6);
         for (JsonNode run : runs) {
             assertThat(run.has("equinoxJs")).as("no harness, no peer").isFalse();
-            checkIndexing(run.get("appendsfeed"), 300, 2);
+            checkIndexing(run.get("appendsfeed"), 300, REPEATS);
             assertThat(run.get("reads")).hasSize(2);
-            checkReads(run.get("reads"), 300, 2);
+            checkReads(run.get("reads"), 300, REPEATS);
         }
     }
 
@@ -120,18 +122,18 @@ class BenchTest {
     void peer_scenario_beside_equinox_js_checks_both_indexes_and_every_reader_on_each(@TempDir Path out) throws IOException {
         String dir = System.getProperty("bench.peerDir", System.getenv("BENCH_PEER_DIR"));
         assumeTrue(dir != null && !dir.isBlank(), "set -Dbench.peerDir (or BENCH_PEER_DIR) to the equinox-js harness");
-        assumeTrue(PeerHarness.nodeInstalled(), "node is not installed: the peer scenario runs equinox-js on Node.js");
+        assumeTrue(Processes.nodeVersion() != null, "node is not installed: the peer scenario runs equinox-js on Node.js");
         Bench bench = new Bench();
         run(bench, "--scenarios", "peer", "--peer-dir", dir, "--peer-events", "300", "--peer-streams", "30", "--lambda-batch-sizes", "50,300",
-                "--repeats", "2", "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
+                "--repeats", Integer.toString(REPEATS), "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
         JsonNode p = json(bench, out).get("peer");
         assertThat(p.get("writer").asText()).startsWith("equinox-js");
         assertThat(p.get("bodyFloorReadUnitsPerEvent").asDouble()).isGreaterThanOrEqualTo(p.get("streamFloorReadUnitsPerEvent").asDouble());
         for (JsonNode run : p.get("runs")) {
-            checkIndexing(run.get("appendsfeed"), 300, 2);
-            checkIndexing(run.get("equinoxJs"), 300, 2);
+            checkIndexing(run.get("appendsfeed"), 300, REPEATS);
+            checkIndexing(run.get("equinoxJs"), 300, REPEATS);
             assertThat(run.get("reads")).as("both readers on both indexes, both modes").hasSize(8);
-            checkReads(run.get("reads"), 300, 2);
+            checkReads(run.get("reads"), 300, REPEATS);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.samples.demo.Agreement.Tally;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class AgreementTest {
     @Test
     void equal_tallies_agree() {
         Agreement.Report r = Agreement.check(List.of(
-                Tally.of("written", Map.of(A, 3L, B, 1L)), Tally.of("indexed", Map.of(A, 3L, B, 1L))));
+                Tally.of("written", Map.of(A, 3L, B, 1L)), Tally.of("indexed", Map.of(A, 3L, B, 1L))), List.of());
         assertThat(r.agrees()).isTrue();
         assertThat(r.render(5)).contains("AGREE").contains("written").contains("4 events in 2 streams");
     }
@@ -25,7 +26,7 @@ class AgreementTest {
     void a_stream_counted_differently_disagrees_and_is_named() {
         Agreement.Report r = Agreement.check(List.of(
                 Tally.of("written", Map.of(A, 3L, B, 1L)), Tally.of("indexed", Map.of(A, 3L, B, 1L)),
-                Tally.of("handled", Map.of(A, 2L, B, 1L))));
+                Tally.of("handled", Map.of(A, 2L, B, 1L))), List.of());
         assertThat(r.agrees()).isFalse();
         assertThat(r.mismatches()).containsExactly(new Agreement.Mismatch(A, List.of(3L, 3L, 2L)));
         assertThat(r.render(5)).contains("DISAGREE").contains("Account-a: written 3, indexed 3, handled 2");
@@ -34,7 +35,7 @@ class AgreementTest {
     @Test
     void a_stream_missing_from_one_tally_disagrees() {
         Agreement.Report r = Agreement.check(List.of(
-                Tally.of("written", Map.of(A, 3L, B, 1L)), Tally.of("indexed", Map.of(A, 3L))));
+                Tally.of("written", Map.of(A, 3L, B, 1L)), Tally.of("indexed", Map.of(A, 3L))), List.of());
         assertThat(r.mismatches()).containsExactly(new Agreement.Mismatch(B, List.of(1L, 0L)));
     }
 
@@ -42,7 +43,7 @@ class AgreementTest {
     void a_problem_noticed_by_a_tally_disagrees_even_when_counts_match() {
         Agreement.Report r = Agreement.check(List.of(
                 Tally.of("written", Map.of(A, 3L)),
-                new Tally("indexed", Map.of(A, 3L), List.of("Account-a: event 1 twice"))));
+                new Tally("indexed", Map.of(A, 3L), List.of("Account-a: event 1 twice"))), List.of());
         assertThat(r.agrees()).isFalse();
         assertThat(r.problems()).containsExactly("indexed: Account-a: event 1 twice");
     }
@@ -57,7 +58,7 @@ class AgreementTest {
 
     @Test
     void one_tally_is_nothing_to_compare() {
-        assertThatThrownBy(() -> Agreement.check(List.of(Tally.of("written", Map.of()))))
+        assertThatThrownBy(() -> Agreement.check(List.of(Tally.of("written", Map.of())), List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

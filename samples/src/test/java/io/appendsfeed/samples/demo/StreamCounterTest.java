@@ -3,6 +3,7 @@ package io.appendsfeed.samples.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import org.junit.jupiter.api.Test;
 
 class StreamCounterTest {

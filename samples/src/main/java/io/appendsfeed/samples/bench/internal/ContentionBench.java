@@ -52,8 +52,8 @@ public final class ContentionBench {
 
     /** @throws IllegalStateException when a batch cannot be ingested */
     public static Result run(LocalDynamo local, long events, int streams, List<Integer> levels, List<Double> roundTrips) {
-        String store = local.storeTable("contention-store");
-        Workload.write(local.dynamo(), store, events, streams);
+        String store = "contention-store";
+        local.writeWorkload(store, events, streams);
         List<ChangeRecord> records = new ArrayList<>();
         LambdaEventFiles.scan(local.dynamo(), local.streams(), store, (shard, page) -> page.forEach(r -> records.add(ChangeRecord.from(r))), shard -> { });
         StoreFacts facts = StoreFacts.of(local.dynamo(), store, false);

@@ -9,29 +9,92 @@ import io.appendsfeed.model.metrics.EmfMetrics;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
- * Runs in a fresh JVM whose class path is the shaded Lambda jar and the benchmark's classes (of which
- * it loads only this class, {@link Meter} and {@link HandlerRun}), and does what the Lambda Java runtime does with the
- * template's handler, {@link IndexerStreamHandler}: builds it with settings from the environment and
- * hands it each event's bytes, one {@code batch-*.json} at a time in name order. It writes a
- * {@link HandlerRun}, as the equinox-js driver ({@code lambda-batches.mjs}) does; decoding is inside
- * the handler's time here (the handler reads the bytes itself), so its decode time is 0.
+ * Runs in a fresh JVM whose class path is the shaded Lambda jar and the benchmark's classes (of which it
+ * loads only this class, {@link Run} and {@link Meter}), and does what the Lambda Java runtime does with the
+ * template's handler, {@link IndexerStreamHandler}: builds it with settings from the environment and hands it
+ * each event's bytes, one {@code batch-*.json} at a time in name order. It writes a {@link Run}, as the
+ * equinox-js driver ({@code lambda-batches.mjs}) does; decoding is inside our handler's time, so its decode time is 0.
  *
- * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain}: the
- * no-argument constructor Lambda calls. {@code metered}: the same handler built from the same settings
- * (EMF metrics, the store table checked), with a {@link Meter} told of every call by the indexer's
- * store clients. Environment: the handler's ({@code APPENDS_INDEX_TABLE}, {@code APPENDS_STORE_TABLE},
- * {@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}) and {@code BENCH_SPAWNED_AT}, epoch ms when the
- * parent spawned the process. Exit 3 when a batch reports a failure (every batch must go in whole).
+ * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain}: the no-argument
+ * constructor Lambda calls. {@code metered}: the same handler from the same settings, with a {@link Meter} told of
+ * every call by the indexer's store clients. Environment: the handler's and {@code BENCH_SPAWNED_AT}, epoch ms when
+ * the parent spawned the process. Exit 3 when a batch reports a failure (every batch must go in whole).
  */
 public final class HandlerDriver {
+
+    /**
+     * What one handler process reported, ours or equinox-js's, written by either as this record's JSON.
+     *
+     * @param mainMs milliseconds from spawning the process to its first line of code
+     * @param loadedMs milliseconds from spawning to the handler ready (constructed / module imported)
+     */
+    public record Run(long mainMs, long loadedMs, List<Batch> batches) {
+
+        /**
+         * One handler call.
+         *
+         * @param micros the handler call's time (a handler that reads the event's bytes has its reading in it)
+         * @param doneMs milliseconds from spawning the process to the end of this call
+         * @param decodeMicros the runtime's decoding of the event before the call (node's {@code JSON.parse}); 0 for ours
+         */
+        public record Batch(int n, int records, long micros, double readUnits, double writeUnits, long reads, long writes,
+                            long refused, long doneMs, long transactions, long decodeMicros) {
+
+            /** What the function is billed for: the event decoded, then the handler. */
+            public long invocationMicros() {
+                return micros + decodeMicros;
+            }
+        }
+
+        /** @throws IllegalStateException when the handler never got ready, or the file is unreadable */
+        static Run parse(Path file) {
+            Run run;
+            try {
+                run = new ObjectMapper().readValue(file.toFile(), Run.class);
+            } catch (IOException e) {
+                throw new UncheckedIOException("driver output " + file + " unreadable: " + e.getMessage(), e);
+            }
+            if (run.loadedMs() < 0) {
+                throw new IllegalStateException("driver output " + file + ": the handler did not start");
+            }
+            return run;
+        }
+
+        /** The first {@code n} batches after the cold start. */
+        List<Batch> first(int n) {
+            return batches.subList(0, Math.min(n, batches.size()));
+        }
+
+        /** The steady state: the second half of the batches. */
+        List<Batch> secondHalf() {
+            return batches.subList(batches.size() / 2, batches.size());
+        }
+
+        static double sum(List<Batch> bs, ToDoubleFunction<Batch> f) {
+            return bs.stream().mapToDouble(f).sum();
+        }
+
+        /** Per batch; 0 for no batches. */
+        static double perBatch(List<Batch> bs, ToDoubleFunction<Batch> f) {
+            return bs.isEmpty() ? 0 : sum(bs, f) / bs.size();
+        }
+
+        /** Records per second of {@code micros} (per batch); 0 for no time. */
+        static double rate(List<Batch> bs, ToDoubleFunction<Batch> micros) {
+            double t = sum(bs, micros);
+            return t == 0 ? 0 : sum(bs, Batch::records) * 1e6 / t;
+        }
+    }
 
     private HandlerDriver() {
     }
@@ -57,7 +120,7 @@ public final class HandlerDriver {
         try (Stream<Path> s = Files.list(Path.of(args[1]))) {
             files = s.filter(p -> p.getFileName().toString().matches("batch-.*\\.json")).sorted().toList();
         }
-        List<HandlerRun.Batch> batches = new ArrayList<>();
+        List<Run.Batch> batches = new ArrayList<>();
         for (Path file : files) {
             // one event at a time: as in the Lambda runtime, the previous one is garbage before the next is read
             byte[] event = Files.readAllBytes(file);
@@ -75,20 +138,12 @@ public final class HandlerDriver {
                 System.err.println(file + ": the handler reported a batch item failure: " + response.toString(StandardCharsets.UTF_8));
                 System.exit(3);
             }
-            batches.add(new HandlerRun.Batch(batches.size() + 1, records(event), micros, meter.readUnits() - rcu,
-                    meter.writeUnits() - wcu, meter.reads() - reads, meter.writes() - writes, meter.refused() - refused,
+            // the files are ours: one "eventID" key per record
+            int records = new String(event, StandardCharsets.UTF_8).split("\"eventID\"", -1).length - 1;
+            batches.add(new Run.Batch(batches.size() + 1, records, micros, meter.readUnits() - rcu, meter.writeUnits() - wcu,
+                    meter.reads() - reads, meter.writes() - writes, meter.refused() - refused,
                     System.currentTimeMillis() - spawnedAt, meter.transactions() - transactions, 0));
         }
-        new ObjectMapper().writeValue(Path.of(args[2]).toFile(), new HandlerRun(mainMs, loadedMs, batches));
-    }
-
-    /** The records of an event: its {@code "eventID"} keys (the files are ours, one key per record). */
-    private static int records(byte[] json) {
-        String text = new String(json, StandardCharsets.UTF_8);
-        int count = 0;
-        for (int at = text.indexOf("\"eventID\""); at >= 0; at = text.indexOf("\"eventID\"", at + 1)) {
-            count++;
-        }
-        return count;
+        new ObjectMapper().writeValue(Path.of(args[2]).toFile(), new Run(mainMs, loadedMs, batches));
     }
 }

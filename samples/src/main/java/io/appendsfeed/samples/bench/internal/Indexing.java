@@ -1,6 +1,7 @@
 package io.appendsfeed.samples.bench.internal;
 
-import io.appendsfeed.samples.bench.internal.HandlerRun.Batch;
+import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
+import io.appendsfeed.samples.bench.internal.HandlerDriver.Run.Batch;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,7 +31,7 @@ public record Indexing(String implementation, String indexTable, int batches, lo
                        Cost cost, List<String> problems) {
 
     /** The median run (the lower middle of an even count) of {@code runs}, whose indexes {@code checks} checked. */
-    static Indexing median(String implementation, List<HandlerRun> runs, List<IndexCheck> checks, long events, int memoryMb) {
+    static Indexing median(String implementation, List<Run> runs, List<IndexCheck> checks, long events, int memoryMb) {
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             order.add(i);
@@ -42,31 +43,31 @@ public record Indexing(String implementation, String indexTable, int batches, lo
             int run = i + 1;
             checks.get(i).problems().forEach(p -> problems.add("run " + run + ": " + p));
         }
-        HandlerRun run = runs.get(m);
+        Run run = runs.get(m);
         IndexCheck check = checks.get(m);
         List<Batch> all = run.batches();
         List<Batch> steady = run.secondHalf();
-        double invocationMicros = HandlerRun.sum(all, Batch::invocationMicros);
-        double wcuPerEvent = HandlerRun.sum(all, Batch::writeUnits) / events;
-        double rcuPerEvent = HandlerRun.sum(all, Batch::readUnits) / events;
+        double invocationMicros = Run.sum(all, Batch::invocationMicros);
+        double wcuPerEvent = Run.sum(all, Batch::writeUnits) / events;
+        double rcuPerEvent = Run.sum(all, Batch::readUnits) / events;
         double floorPerEvent = (double) check.floorWriteUnits() / events;
-        long refused = (long) HandlerRun.sum(all, Batch::refused);
+        long refused = (long) Run.sum(all, Batch::refused);
         // Lambda bills each invocation's duration rounded up to the millisecond
-        double billedSeconds = HandlerRun.sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
-        return new Indexing(implementation, check.indexTable(), all.size(), (long) HandlerRun.sum(all, Batch::records), runs.size(),
+        double billedSeconds = Run.sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
+        return new Indexing(implementation, check.indexTable(), all.size(), (long) Run.sum(all, Batch::records), runs.size(),
                 invocationRate(all), invocationRate(runs.get(order.get(0)).batches()),
                 invocationRate(runs.get(order.get(order.size() - 1)).batches()), invocationRate(run.first(10)),
-                invocationRate(steady), HandlerRun.rate(all, Batch::micros),
-                invocationMicros == 0 ? 0 : HandlerRun.sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
+                invocationRate(steady), Run.rate(all, Batch::micros),
+                invocationMicros == 0 ? 0 : Run.sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
                 wcuPerEvent, floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent, rcuPerEvent,
-                HandlerRun.perBatch(steady, Batch::reads), HandlerRun.perBatch(steady, Batch::readUnits),
-                HandlerRun.perBatch(all, Batch::writes), HandlerRun.perBatch(all, Batch::transactions), refused,
+                Run.perBatch(steady, Batch::reads), Run.perBatch(steady, Batch::readUnits),
+                Run.perBatch(all, Batch::writes), Run.perBatch(all, Batch::transactions), refused,
                 check.spans(), check.ingested(), check.epochs(), check.events(),
                 Cost.indexing(wcuPerEvent + (double) refused / events, rcuPerEvent, billedSeconds / events, memoryMb), problems);
     }
 
     private static double invocationRate(List<Batch> bs) {
-        return HandlerRun.rate(bs, Batch::invocationMicros);
+        return Run.rate(bs, Batch::invocationMicros);
     }
 
     /**

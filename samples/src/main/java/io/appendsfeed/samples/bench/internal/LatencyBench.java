@@ -80,7 +80,7 @@ public final class LatencyBench {
                 }
                 StreamName s = StreamName.of("Latency", Integer.toString(k % STREAMS));
                 sentAt.put(s + "/" + k / STREAMS, System.nanoTime());
-                if (!(store.append(s, Expected.version(k / STREAMS), List.of(Workload.event(k))) instanceof AppendResult.Written)) {
+                if (!(store.append(s, Expected.version(k / STREAMS), List.of(LocalDynamo.event(k))) instanceof AppendResult.Written)) {
                     throw new IllegalStateException("append to " + s + " conflicted");
                 }
             }

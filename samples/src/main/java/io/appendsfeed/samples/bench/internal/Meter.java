@@ -96,7 +96,6 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
         return writeUnits.sum();
     }
 
-    /** Read calls. */
     public long reads() {
         return reads.sum();
     }
@@ -106,7 +105,7 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
         return writes.sum();
     }
 
-    /** Writes refused by their condition: conflicts (DynamoDB Local reports no capacity for them; AWS charges them). */
+    /** Writes refused by their condition (DynamoDB Local reports no capacity for them; AWS charges them). */
     public long refused() {
         return refused.sum();
     }

@@ -1,38 +1,30 @@
 package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
+import io.appendsfeed.samples.bench.internal.Processes.LambdaJar;
+import io.appendsfeed.samples.bench.internal.Processes.PeerHarness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
- * appendsfeed beside equinox-js on one DynamoDB Local, in one run: a store written by equinox-js
- * ({@code peer.mjs write}); its stream read once and cut into Lambda batches of each size K, never
- * across shards; the same batch files to our Lambda handler (the shaded jar in a fresh JVM, the
- * template's flags) and to equinox-js's (a fresh node process), each into its own index, both checked
- * against the store; then both readers read both indexes, index only and with bodies. Handlers and
- * readers reach DynamoDB through the measured endpoint (the added round trip). Each is done
- * {@code repeats} times, alternating sides, and the median reported. Without the harness, our side
- * alone, on a store the benchmark writes ({@link Workload}).
+ * appendsfeed beside equinox-js on one DynamoDB Local: a store written by equinox-js ({@code peer.mjs write});
+ * its stream cut into Lambda batches of each size K, never across shards; the same batch files to our Lambda
+ * handler (the shaded jar in a fresh JVM, the template's flags) and to equinox-js's (a fresh node process),
+ * each into its own index, both checked against the store; then both readers read both indexes, index only
+ * and with bodies. Handlers and readers reach DynamoDB through the measured endpoint. Each is done
+ * {@code repeats} times, alternating sides, and the median reported. Without the harness, our side alone,
+ * on a store the benchmark writes ({@link LocalDynamo#writeWorkload}).
  */
 public final class PeerBench {
 
-    /**
-     * @param peerDir the equinox-js harness ({@link PeerHarness}), or null for our side alone
-     * @param events events written; {@code streams} the streams they go to
-     * @param batchSizes Lambda batch sizes K
-     * @param repeats runs of each handler and each read; the median is reported
-     */
+    /** @param peerDir the equinox-js harness, or null for our side alone */
     public record Params(Path peerDir, long events, int streams, List<Integer> batchSizes, int repeats) {}
 
     /**
@@ -47,14 +39,7 @@ public final class PeerBench {
                          double bodyFloorReadUnitsPerEvent, double streamFloorReadUnitsPerEvent, List<BatchSizeRun> runs) {}
 
     /** Both handlers at one batch size ({@code equinoxJs} null without the harness), and every reader on every index. */
-    public record BatchSizeRun(int batchSize, int batches, Indexing appendsfeed, Indexing equinoxJs, List<ReadLeg> reads) {
-
-        /** The leg of {@code reader} on {@code index}'s index, or null. */
-        public ReadLeg read(String reader, String index, boolean bodies) {
-            return reads.stream().filter(r -> r.reader().equals(reader) && r.index().equals(index) && r.bodies() == bodies)
-                    .findFirst().orElse(null);
-        }
-    }
+    public record BatchSizeRun(int batchSize, int batches, Indexing appendsfeed, Indexing equinoxJs, List<ReadLeg> reads) {}
 
     public static final String PEER = "equinox-js 1.2.0";
     static final String OURS = "appendsfeed";
@@ -69,29 +54,26 @@ public final class PeerBench {
         String store = "peer-store";
         Path writeOut = work.resolve("write");
         step.accept(String.format("peer: %s writes %,d events over %,d streams", harness != null ? THEIRS : OURS, p.events(), p.streams()));
-        long appends;
+        long appends = p.events();
         double writeUnits;
         if (harness != null) {
-            JsonNode manifest = harness.write(local.endpoint(), store, "peer-unused-index", p.events(), p.streams(), writeOut);
+            JsonNode manifest = harness.write(local.endpoint(), store, p.events(), p.streams(), writeOut);
             appends = manifest.path("appends").asLong();
             writeUnits = manifest.at("/write/wcu").asDouble();
         } else {
-            Workload.Written w = Workload.write(local.dynamo(), local.storeTable(store), p.events(), p.streams());
-            appends = w.events();
-            writeUnits = w.writeUnits();
+            writeUnits = local.writeWorkload(store, p.events(), p.streams());
         }
         StoreFacts facts = StoreFacts.of(local.dynamo(), store, true);
         if (facts.events() != p.events()) {
             throw new IllegalStateException("the store holds " + facts.events() + " events; " + p.events() + " were written");
         }
-
         List<BatchSizeRun> runs = new ArrayList<>();
         LambdaEventFiles.Written w = null;
         for (int k : p.batchSizes()) {
             step.accept("peer: cutting the store's stream into Lambda batches of " + k);
-            w = LambdaEventFiles.write(local.dynamo(), local.streams(), store, k, work.resolve("batches-" + k));
+            // one directory for every K: writing the batches of one clears the last one's
+            w = LambdaEventFiles.write(local.dynamo(), local.streams(), store, k, work.resolve("batches"));
             runs.add(batchSize(local, harness, jar, w, store, facts, writeOut.resolve("manifest.json"), work, p.repeats(), step));
-            delete(w.dir());
         }
         return new Result(harness != null ? PEER : OURS + " (no --peer-dir: our side alone)",
                 harness != null ? harness.nodeVersion() : "", jar.javaToolOptions(), jar.memoryMb(), roundTripMs, facts.events(),
@@ -100,18 +82,19 @@ public final class PeerBench {
     }
 
     /**
-     * Both handlers {@code repeats} times, alternating (so that the machine's drift hits both), each into a
-     * fresh index; then, after a read that warms our reader, every reader on the first index of each side,
-     * {@code repeats} times, alternating.
+     * Both handlers {@code repeats} times, alternating (so that the machine's drift hits both), each into a fresh
+     * index; then, after a read that warms our reader, every reader on the first index of each side, {@code repeats}
+     * times, alternating.
      */
     private static BatchSizeRun batchSize(LocalDynamo local, PeerHarness harness, LambdaJar jar, LambdaEventFiles.Written w,
                                           String store, StoreFacts facts, Path manifest, Path work, int repeats,
                                           Consumer<String> step) {
         int k = w.batchSize();
-        Map<String, List<HandlerRun>> runs = new LinkedHashMap<>();
+        List<String> sides = harness != null ? List.of(OURS, THEIRS) : List.of(OURS);
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
         Map<String, List<IndexCheck>> checks = new LinkedHashMap<>();
         for (int r = 1; r <= repeats; r++) {
-            for (String side : harness != null ? List.of(OURS, THEIRS) : List.of(OURS)) {
+            for (String side : sides) {
                 String index = local.indexTable((side.equals(OURS) ? "af" : "ejs") + "-index-" + k + "-" + r);
                 step.accept(String.format("peer: K=%d: %s's handler (fresh process) indexes %,d batches (run %d of %d)", k, side,
                         w.batches(), r, repeats));
@@ -125,17 +108,16 @@ public final class PeerBench {
         // not reported: our figures are a warm reader's (a reactor Lambda's cold catch-up is another figure)
         ReadLeg.ours(local, OURS, checks.get(OURS).get(0).indexTable(), store, true, facts.versions());
         for (int r = 1; r <= repeats; r++) {
-            for (String index : checks.keySet()) {
+            for (String index : sides) {
                 String table = checks.get(index).get(0).indexTable();
                 for (boolean bodies : new boolean[] {false, true}) {
                     step.accept(String.format("peer: K=%d: our reader on the %s index, %s (run %d of %d)", k, index,
                             bodies ? "with bodies" : "index only", r, repeats));
-                    ReadLeg leg = ReadLeg.ours(local, index, table, store, bodies, facts.versions());
-                    legs.computeIfAbsent(OURS + index + bodies, x -> new ArrayList<>()).add(leg);
+                    legs.computeIfAbsent(OURS + index + bodies, x -> new ArrayList<>())
+                            .add(ReadLeg.ours(local, index, table, store, bodies, facts.versions()));
                 }
                 if (harness != null) {
-                    step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, index only and with bodies (run %d of %d)",
-                            k, index, r, repeats));
+                    step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, both modes (run %d of %d)", k, index, r, repeats));
                     for (ReadLeg leg : peerRead(local, harness, store, index, table, manifest, work.resolve("read-" + table + "-" + r),
                             facts.events())) {
                         legs.computeIfAbsent(THEIRS + index + leg.bodies(), x -> new ArrayList<>()).add(leg);
@@ -159,22 +141,8 @@ public final class PeerBench {
         } catch (Processes.ProcessFailedException e) {
             failure = "equinox-js's read failed: " + e.getMessage().lines().findFirst().orElse("");
             Path f = out.resolve("read-result.json");
-            try {
-                result = Files.isRegularFile(f) ? new ObjectMapper().readTree(f.toFile()) : MissingNode.getInstance();
-            } catch (IOException x) {
-                throw new UncheckedIOException("unreadable " + f + ": " + x.getMessage(), x);
-            }
+            result = Files.isRegularFile(f) ? Processes.json(f) : MissingNode.getInstance();
         }
         return List.of(ReadLeg.ofPeer(index, false, result, events, failure), ReadLeg.ofPeer(index, true, result, events, failure));
-    }
-
-    private static void delete(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(f);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not delete " + dir + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -1,17 +1,35 @@
 package io.appendsfeed.samples.bench.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
-/** Runs a child process (a fresh JVM, node, npm) to completion, its output to a log file. */
+/**
+ * The benchmark's child processes, each run to completion with its output to a log file: our Lambda
+ * handler in a fresh JVM ({@link LambdaJar}), and equinox-js's writer, reader and handler in node
+ * ({@link PeerHarness}).
+ */
 public final class Processes {
+
+    /** Generous: 100,000 events' records at a few hundred records per second still fit. */
+    static final Duration TIMEOUT = Duration.ofMinutes(60);
 
     /** A child process that exited non-zero or did not end in time: the command and the end of its log. */
     public static final class ProcessFailedException extends RuntimeException {
@@ -27,10 +45,9 @@ public final class Processes {
      * Runs {@code command} in {@code dir}, the environment changed by {@code env} (a null value removes a
      * variable), stdout and stderr to {@code log}.
      *
-     * @throws ProcessFailedException when it exits non-zero or outlives {@code timeout} (it is then killed)
-     * @throws UncheckedIOException when it cannot be started
+     * @throws ProcessFailedException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed)
      */
-    public static void run(List<String> command, Path dir, Map<String, String> env, Path log, Duration timeout) {
+    static void run(List<String> command, Path dir, Map<String, String> env, Path log) {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
         env.forEach((k, v) -> {
@@ -44,9 +61,9 @@ public final class Processes {
             Files.createDirectories(log.getParent());
             Process p = pb.start();
             p.getOutputStream().close();
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new ProcessFailedException(command, log, "did not end within " + timeout);
+                throw new ProcessFailedException(command, log, "did not end within " + TIMEOUT);
             }
             if (p.exitValue() != 0) {
                 throw new ProcessFailedException(command, log, "exit " + p.exitValue());
@@ -59,10 +76,10 @@ public final class Processes {
         }
     }
 
-    /** What {@code command} prints, trimmed, or null when it cannot run or exits non-zero (e.g. {@code node --version}). */
-    public static String output(String... command) {
+    /** {@code node --version}, or null when node is not on the PATH. */
+    public static String nodeVersion() {
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 ? out : null;
         } catch (IOException e) {
@@ -73,13 +90,16 @@ public final class Processes {
         }
     }
 
-    /** Every AWS, appendsfeed, JVM, node and peer setting of ours removed, so that none leaks into a child. */
-    public static Map<String, String> cleanEnv() {
+    /** Every AWS, appendsfeed, JVM, node and peer setting of ours removed, so that none leaks into a child; then {@code set}. */
+    private static Map<String, String> env(Map<String, String> set) {
         Map<String, String> env = new HashMap<>();
         System.getenv().keySet().stream()
                 .filter(k -> k.startsWith("AWS_") || k.startsWith("APPENDS_") || k.startsWith("JAVA_") || k.equals("_JAVA_OPTIONS")
                         || k.equals("JDK_JAVA_OPTIONS") || k.startsWith("PEER_") || k.equals("NODE_OPTIONS"))
                 .forEach(k -> env.put(k, null));
+        env.putAll(set);
+        env.put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
+        env.put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
         return env;
     }
 
@@ -89,6 +109,193 @@ public final class Processes {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException e) {
             return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    static JsonNode json(Path file) {
+        try {
+            return new ObjectMapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("unreadable " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The indexer's shaded Lambda jar and how the SAM template runs it: its {@code JavaToolOptions} default
+     * as {@code JAVA_TOOL_OPTIONS} (as Lambda passes it) and its {@code MemorySize} default (what a GB-second
+     * is billed at). {@link HandlerDriver} runs it in a fresh JVM with the Lambda Java runtime's collector.
+     */
+    public record LambdaJar(Path jar, Path template, String javaToolOptions, int memoryMb) {
+
+        /** The driver JVM's heap: under the template's 1,024 MB, which the whole process shares. */
+        public static final String HEAP = "-Xmx512m";
+        /** The Lambda Java runtime's collector (seen on a running function's command line); here the JVM would pick G1. */
+        public static final String RUNTIME_GC = "-XX:+UseSerialGC";
+
+        /** @throws IllegalArgumentException when the jar or the template is missing, or the template lacks either default */
+        public static LambdaJar locate(Path jar, Path template) {
+            if (jar == null || !Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException("the Lambda jar " + jar + " is missing: 'mvn -B -q -pl samples -am package"
+                        + " -DskipTests' builds it (the indexer module's package phase), or pass --lambda-jar");
+            }
+            if (template == null || !Files.isRegularFile(template)) {
+                throw new IllegalArgumentException("the SAM template " + template + " is missing: pass --lambda-template indexer/deploy/template.yaml");
+            }
+            JsonNode root;
+            try {
+                root = new ObjectMapper(new YAMLFactory()).readTree(template.toFile());
+            } catch (IOException e) {
+                throw new UncheckedIOException("the SAM template " + template + " is not readable YAML: " + e.getMessage(), e);
+            }
+            JsonNode flags = root.at("/Parameters/JavaToolOptions/Default");
+            JsonNode memory = root.at("/Parameters/MemorySize/Default");
+            if (!flags.isTextual() || !memory.canConvertToInt()) {
+                throw new IllegalArgumentException("the SAM template " + template + " has no Parameters.JavaToolOptions.Default"
+                        + " or Parameters.MemorySize.Default");
+            }
+            // absolute: the driver JVM runs in another directory
+            return new LambdaJar(jar.toAbsolutePath().normalize(), template.toAbsolutePath().normalize(), flags.asText(), memory.asInt());
+        }
+
+        /**
+         * Our handler over every {@code batch-*.json} of {@code batchDir}, in a fresh JVM.
+         *
+         * @param jvmFlags {@code JAVA_TOOL_OPTIONS}; empty for the JVM's defaults
+         * @param metered {@code true}: every call's capacity summed per batch; {@code false}: built exactly as Lambda builds it
+         * @throws ProcessFailedException when the driver fails (a batch not ingested whole exits 3)
+         */
+        public HandlerDriver.Run run(String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint, String storeTable,
+                                     String indexTable) {
+            Map<String, String> env = env(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
+                    "APPENDS_DYNAMODB_ENDPOINT", endpoint.toString(), "AWS_REGION", "us-east-1"));
+            env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
+            Path out = work.resolve("appendsfeed-" + indexTable + ".json");
+            String classPath;
+            try {
+                classPath = jar + File.pathSeparator + Path.of(HandlerDriver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException("the benchmark's class path entry is not a path: " + e.getMessage(), e);
+            }
+            Processes.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
+                    HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString()),
+                    work, env, work.resolve("appendsfeed-" + indexTable + ".log"));
+            return HandlerDriver.Run.parse(out);
+        }
+    }
+
+    /**
+     * equinox-js, driven from the benchmark, which does not ship it: {@code --peer-dir} names a harness (a
+     * {@code package.json} installing the equinox-js 1.2.0 packages and {@code tsx}, a {@code peer.mjs}).
+     * {@code node peer.mjs write} writes the store with equinox-js's {@code DynamoStore}; {@code node peer.mjs
+     * read --mode both} reads an index with {@code DynamoStoreSource}, capacity metered. Our driver
+     * {@code lambda-batches.mjs} (in the resources) hands equinox-js's Lambda handler the batch files ours
+     * gets. The harness is copied under the work directory (without {@code node_modules}, {@code out},
+     * {@code target}) with the driver beside it; its {@code node_modules} are linked, or installed with {@code npm ci}.
+     */
+    public static final class PeerHarness {
+
+        private static final String DRIVER = "lambda-batches.mjs";
+        private static final Set<String> NOT_COPIED = Set.of("node_modules", "out", "target");
+
+        private final Path dir;
+        private final String nodeVersion;
+
+        private PeerHarness(Path dir, String nodeVersion) {
+            this.dir = dir;
+            this.nodeVersion = nodeVersion;
+        }
+
+        /**
+         * @throws IllegalStateException when node is not installed, or {@code npm ci} fails
+         * @throws IllegalArgumentException when {@code peerDir} is not such a harness
+         */
+        public static PeerHarness prepare(Path peerDir, Path work) {
+            String node = Processes.nodeVersion();
+            if (node == null) {
+                throw new IllegalStateException("node is not on the PATH: the peer scenario runs equinox-js on Node.js 20 or later");
+            }
+            Path from = peerDir.toAbsolutePath().normalize();
+            if (!Files.isRegularFile(from.resolve("peer.mjs")) || !Files.isRegularFile(from.resolve("package.json"))) {
+                throw new IllegalArgumentException("--peer-dir " + from + " has no peer.mjs and package.json: give the directory of"
+                        + " the equinox-js harness (see samples/BENCHMARKS.md)");
+            }
+            Path dir = work.toAbsolutePath().resolve("peer");
+            try (Stream<Path> files = Files.walk(from)) {
+                for (Path f : files.filter(f -> StreamSupport.stream(from.relativize(f).spliterator(), false)
+                        .noneMatch(part -> NOT_COPIED.contains(part.toString()))).toList()) {
+                    Path to = dir.resolve(from.relativize(f).toString());
+                    if (Files.isDirectory(f)) {
+                        Files.createDirectories(to);
+                    } else {
+                        Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
+                        to.toFile().setWritable(true, true); // the source may be read-only
+                    }
+                }
+                try (InputStream s = PeerHarness.class.getResourceAsStream("/io/appendsfeed/samples/bench/peer/" + DRIVER)) {
+                    Files.copy(s, dir.resolve(DRIVER), StandardCopyOption.REPLACE_EXISTING);
+                }
+                Path modules = dir.resolve("node_modules");
+                if (Files.isDirectory(from.resolve("node_modules")) && !Files.exists(modules)) {
+                    Files.createSymbolicLink(modules, from.resolve("node_modules"));
+                } else if (!Files.isDirectory(modules.resolve("@equinox-js/dynamo-store-indexer-lambda"))) {
+                    Processes.run(List.of("npm", "ci", "--no-audit", "--no-fund"), dir, Map.of(), work.resolve("npm-ci.log"));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not prepare the equinox-js harness from " + from + " in " + dir + ": " + e.getMessage(), e);
+            }
+            return new PeerHarness(dir, node);
+        }
+
+        public String nodeVersion() {
+            return nodeVersion;
+        }
+
+        /**
+         * {@code node peer.mjs write}: creates the store (and an index nobody uses) with equinox-js's {@code dynamo-store
+         * create-table} and appends a deterministic plan (seed 42, 8 concurrent writers) through equinox-js deciders.
+         *
+         * @return the harness's manifest ({@code events}, {@code appends}, {@code write.wcu}, ...)
+         */
+        public JsonNode write(URI endpoint, String storeTable, long events, int streams, Path out) {
+            Processes.run(List.of("node", "peer.mjs", "write", "--events", Long.toString(events), "--streams", Integer.toString(streams),
+                    "--seed", "42", "--concurrency", "8", "--fresh"), dir, env(endpoint, storeTable, "peer-unused-index", out),
+                    out.resolve("write.log"));
+            return json(out.resolve("manifest.json"));
+        }
+
+        /**
+         * {@code node peer.mjs read --mode both} over {@code indexTable}: equinox-js's reader from the start to the
+         * tail, index only and then with bodies, each checked against {@code manifest} (exit 1 when they differ).
+         *
+         * @return the harness's {@code read-result.json}: per mode events, ms, RCU, calls
+         * @throws ProcessFailedException when the read fails
+         */
+        public JsonNode read(URI endpoint, String storeTable, String indexTable, Path manifest, Path out) {
+            try {
+                Files.createDirectories(out);
+                Files.copy(manifest, out.resolve("manifest.json"), StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not set up " + out + ": " + e.getMessage(), e);
+            }
+            Processes.run(List.of("node", "peer.mjs", "read", "--mode", "both"), dir, env(endpoint, storeTable, indexTable, out),
+                    out.resolve("read.log"));
+            return json(out.resolve("read-result.json"));
+        }
+
+        /** The batch files in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node process. */
+        public HandlerDriver.Run index(Path batchDir, Path work, URI endpoint, String indexTable) {
+            Map<String, String> env = Processes.env(Map.of("INDEX_TABLE_NAME", indexTable, "AWS_ENDPOINT_URL", endpoint.toString(),
+                    "AWS_ENDPOINT_URL_DYNAMODB", endpoint.toString(), "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "local",
+                    "AWS_SECRET_ACCESS_KEY", "local"));
+            Path out = work.toAbsolutePath().resolve("equinox-js-" + indexTable + ".json");
+            Processes.run(List.of("node", "--import", "tsx", DRIVER, batchDir.toAbsolutePath().toString(), out.toString()), dir, env,
+                    work.resolve("equinox-js-" + indexTable + ".log"));
+            return HandlerDriver.Run.parse(out);
+        }
+
+        private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {
+            return Processes.env(Map.of("PEER_DDB_ENDPOINT", endpoint.toString(), "PEER_STORE_TABLE", storeTable,
+                    "PEER_INDEX_TABLE", indexTable, "PEER_OUT", out.toAbsolutePath().toString()));
         }
     }
 }

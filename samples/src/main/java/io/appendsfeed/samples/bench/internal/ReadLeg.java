@@ -2,6 +2,7 @@ package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.appendsfeed.model.StreamName;
 import io.appendsfeed.reader.CatchUpResult;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.FeedReader;
@@ -10,13 +11,16 @@ import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
 import io.appendsfeed.reader.InMemoryParkedStreams;
 import io.appendsfeed.reader.StartPosition;
+import io.appendsfeed.samples.demo.Agreement;
+import io.appendsfeed.samples.demo.Agreement.Tally;
+import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -41,17 +45,17 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
     /**
      * Our reader ({@link FeedReader#runUntilCaughtUp}, default settings) over an index from the start to the tail,
      * through the measured endpoint, every call metered; checks what the equinox-js harness's reader checks: per
-     * stream each event follows the last (no gap, nothing twice), with bodies each body parses as JSON.
-     * Checkpoints and parked streams in memory, as the harness keeps its own: neither reader writes to the index.
+     * stream each event follows the last (no gap, nothing twice) up to the store's version, with bodies each body
+     * parses as JSON. Checkpoints and parked streams in memory, as the harness keeps its own: neither reader writes
+     * to the index.
      *
      * @param expected per stream, the events the store holds
      */
     static ReadLeg ours(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
                         Map<String, Long> expected) {
         Meter meter = new Meter();
-        Map<String, Long> next = new ConcurrentHashMap<>();
+        StreamCounter delivered = new StreamCounter(true);
         AtomicLong events = new AtomicLong();
-        AtomicLong disorder = new AtomicLong();
         AtomicLong badBodies = new AtomicLong();
         FeedReaderConfig config = FeedReaderConfig.builder("bench-" + (bodies ? "bodies" : "index"), indexTable, storeTable)
                 .start(StartPosition.beginning()).loadBodies(bodies).build();
@@ -59,36 +63,32 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
         double seconds;
         try (DynamoDbClient metered = local.meteredClient(meter)) {
             long start = System.nanoTime();
-            // a stream's handler calls never overlap: its entry in `next` is touched by one call at a time
             r = new FeedReader(metered, config, (stream, batch) -> {
-                long want = next.getOrDefault(stream.toString(), 0L);
                 for (FeedEvent e : batch) {
-                    if (e.index() != want) {
-                        disorder.incrementAndGet();
-                    }
-                    want = Math.max(want, e.index() + 1);
+                    delivered.record(stream, e.index(), 1);
                     if (bodies && !parses(e)) {
                         badBodies.incrementAndGet();
                     }
                 }
-                next.put(stream.toString(), want);
                 events.addAndGet(batch.size());
                 return HandlerResult.handled();
             }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(TIMEOUT);
             seconds = (System.nanoTime() - start) / 1e9;
         }
-        long stored = expected.values().stream().mapToLong(Long::longValue).sum();
-        long mismatched = expected.entrySet().stream().filter(e -> !e.getValue().equals(next.getOrDefault(e.getKey(), 0L))).count();
+        Map<StreamName, Long> stored = new HashMap<>();
+        expected.forEach((s, n) -> stored.put(StreamName.parse(s), n));
+        Agreement.Report agreement = Agreement.check(List.of(Tally.of("store", stored), delivered.tally("delivered")), List.of());
+        long total = stored.values().stream().mapToLong(Long::longValue).sum();
         List<String> problems = new ArrayList<>();
         if (!r.caughtUp()) {
             problems.add("not caught up within " + TIMEOUT + "; lag " + r.lag());
         }
-        if (events.get() != stored) {
-            problems.add(events.get() + " events delivered, " + stored + " stored");
+        if (events.get() != total) {
+            problems.add(events.get() + " events delivered, " + total + " stored");
         }
-        if (disorder.get() + badBodies.get() + mismatched > 0) {
-            problems.add(disorder.get() + " events out of order (a gap or twice), " + badBodies.get() + " bodies missing or not JSON, "
-                    + mismatched + " streams end at another version than the store's");
+        if (!agreement.agrees() || badBodies.get() > 0) {
+            problems.add(agreement.problems().size() + " events out of order (a gap or twice), " + badBodies.get()
+                    + " bodies missing or not JSON, " + agreement.mismatches().size() + " streams end at another version than the store's");
         }
         return of("appendsfeed", index, bodies, events.get(), seconds, meter.readUnits(), meter.reads(), problems);
     }

@@ -3,9 +3,14 @@ package io.appendsfeed.samples.bench.internal;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.appendsfeed.indexer.cli.Table;
+import io.appendsfeed.samples.bench.internal.PeerBench.BatchSizeRun;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -13,10 +18,16 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
+import java.util.Locale;
 
-/** The figures of a run as readable tables and as a JSON file with the same numbers. */
+/**
+ * The figures of a run as a JSON file and as tables with the same numbers: a scenario's records one row
+ * each, their components the columns (named as in the JSON); beside the peer, one row per figure with
+ * equinox-js's value, ours, and ours ÷ theirs.
+ */
 public final class Report {
 
     /**
@@ -34,8 +45,8 @@ public final class Report {
             if (contention != null) {
                 contention.runs().forEach(r -> r.problems().forEach(p -> out.add("contention, " + r.indexers() + " indexers: " + p)));
             }
-            for (PeerBench.BatchSizeRun run : peer == null ? List.<PeerBench.BatchSizeRun>of() : peer.runs()) {
-                for (Indexing i : new Indexing[] {run.appendsfeed(), run.equinoxJs()}) {
+            for (BatchSizeRun run : peer == null ? List.<BatchSizeRun>of() : peer.runs()) {
+                for (Indexing i : Arrays.asList(run.appendsfeed(), run.equinoxJs())) {
                     if (i != null) {
                         i.problems().forEach(p -> out.add("peer K=" + run.batchSize() + ", " + i.implementation() + "'s index: " + p));
                     }
@@ -57,7 +68,6 @@ public final class Report {
         }
     }
 
-    /** A scenario (or setting) not used is left out rather than written as null. */
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
@@ -69,11 +79,7 @@ public final class Report {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
-    /**
-     * Writes {@code results-<UTC time>.json} into {@code dir} (created if missing).
-     *
-     * @throws UncheckedIOException when the file cannot be written
-     */
+    /** Writes {@code results-<UTC time>.json} into {@code dir} (created if missing). */
     public static Path writeJson(Results results, Path dir) {
         try {
             Files.createDirectories(dir);
@@ -91,34 +97,21 @@ public final class Report {
                         + " %.1f at the start, %.1f at the end; DynamoDB Local in memory over HTTP, a fresh one per scenario%n%n",
                 m.date(), m.processors(), m.java(), m.os(), m.loadAverageStart(), r.loadAverageEnd()));
         if (r.latency() != null) {
-            LatencyBench.Result x = r.latency();
-            Table t = new Table(String.format("latency: append to handler, %.0f appends/s, added round trip %s, local poller (idle"
-                    + " wait %d ms), reader with bodies (poll %d ms)", x.ratePerSecond(), rtt(x.roundTripMs()), x.pollerIdleWaitMs(),
-                    x.readerPollIntervalMs()), "events", "p50 ms", "p99 ms", "max ms", "mean ms");
-            sb.append(t.row(x.events(), x.p50Ms(), x.p99Ms(), x.maxMs(), x.meanMs()).render()).append('\n');
+            sb.append(String.format("latency: append to handler, added round trip %s; ms%n", rtt(r.latency().roundTripMs())));
+            sb.append(rows(List.of(r.latency()))).append('\n');
         }
         if (r.contention() != null) {
             ContentionBench.Result c = r.contention();
-            Table t = new Table(String.format("contention: N indexers (own Indexer and client each) ingesting %,d single-event appends"
-                            + " over %,d streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms",
-                    c.events(), c.streams(), c.batchSize(), c.backoffMs()), "indexers", "added RTT", "batches", "seconds",
-                    "records/s", "conflicts", "conflicts/batch", "most in a batch", "refused writes", "redelivered", "WCU/event",
-                    "RCU/batch", "index correct");
-            c.runs().forEach(x -> t.row(x.indexers(), rtt(x.roundTripMs()), x.batches(), x.seconds(), x.recordsPerSecond(),
-                    x.conflicts(), x.conflictsPerBatch(), x.mostConflicts(), x.conditionFailures(), x.redeliveries(),
-                    x.writeUnitsPerEvent(), x.readUnitsPerBatch(), x.problems().isEmpty() ? "yes" : "NO"));
-            sb.append(t.render()).append('\n');
+            sb.append(String.format("contention: N indexers (own Indexer and client each) ingesting %,d single-event appends over %,d"
+                    + " streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms%n",
+                    c.events(), c.streams(), c.batchSize(), c.backoffMs())).append(rows(c.runs())).append('\n');
         }
         if (r.lambdaColdStart() != null) {
             LambdaColdStartBench.Result c = r.lambdaColdStart();
-            Table t = new Table(String.format("Lambda cold start: a fresh process per run (median of runs), handler as Lambda builds it,"
-                            + " %d batches of %d records, added round trip %s; ms from spawning the process (ours: the shaded jar, %s %s)",
-                    LambdaColdStartBench.BATCHES, c.batchSize(), rtt(c.roundTripMs()), LambdaJar.HEAP, LambdaJar.RUNTIME_GC),
-                    "handler", "flags", "runs", "main", "constructed", "first batch done", "(min..max)", "1st invocation", "2nd invocation");
-            c.configs().forEach(x -> t.row(x.handler(), x.flags(), x.runs(), x.mainMs(), x.constructedMs(), x.firstBatchDoneMs(),
-                    Table.format(x.firstBatchDoneMinMs()) + ".." + Table.format(x.firstBatchDoneMaxMs()), x.firstInvocationMs(),
-                    x.secondInvocationMs()));
-            sb.append(t.render()).append('\n');
+            sb.append(String.format("Lambda cold start: a fresh process per run (median of runs), %d batches of %d records, added"
+                    + " round trip %s; ms from spawning the process (ours: the shaded jar, %s %s)%n", LambdaColdStartBench.BATCHES,
+                    c.batchSize(), rtt(c.roundTripMs()), Processes.LambdaJar.HEAP, Processes.LambdaJar.RUNTIME_GC));
+            sb.append(rows(c.configs())).append('\n');
         }
         if (r.peer() != null) {
             peer(sb, r.peer());
@@ -127,85 +120,86 @@ public final class Report {
     }
 
     private static void peer(StringBuilder sb, PeerBench.Result r) {
-        sb.append(String.format("peer: a store written by %s%s (%,d events in %,d appends over %,d streams, %,d items;"
-                        + " %.3f WCU/event to write), its %,d Streams records (%d shard(s)) cut into Lambda batches of K; the same files to"
-                        + " both handlers, each in a fresh process (ours: the shaded jar, %s %s, JAVA_TOOL_OPTIONS=%s; theirs: node, the event"
-                        + " JSON.parse'd first), each into its own index; added round trip %s on every call of the handlers and readers;"
-                        + " invocation = the runtime decoding the event + the handler; ratio = appendsfeed ÷ equinox-js%n%n",
-                r.writer(), r.node().isEmpty() ? "" : " (node " + r.node() + ")", r.events(), r.appends(), r.streams(),
-                r.storeItems(), r.writeUnitsPerEvent(), r.records(), r.shards(), LambdaJar.HEAP, LambdaJar.RUNTIME_GC, r.handlerJvmFlags(), rtt(r.roundTripMs())));
-        for (PeerBench.BatchSizeRun run : r.runs()) {
-            Indexing a = run.appendsfeed();
-            Indexing e = run.equinoxJs();
-            Table t = new Table(String.format("K=%,d: %,d batches; median of %d runs of each handler (fresh index each), alternating",
-                    run.batchSize(), run.batches(), a.runs()), "figure", PeerBench.THEIRS, PeerBench.OURS, "ratio");
-            row(t, "index records/s, all batches (invocation)", e, a, Indexing::invocationRecordsPerSecond);
-            t.row("  spread over the runs (min..max)", e == null ? "" : spread(e.invocationRecordsPerSecondMin(),
-                    e.invocationRecordsPerSecondMax()), spread(a.invocationRecordsPerSecondMin(), a.invocationRecordsPerSecondMax()), "");
-            row(t, "index records/s, first 10 batches (invocation)", e, a, Indexing::invocationFirst10RecordsPerSecond);
-            row(t, "index records/s, steady state: second half (invocation)", e, a, Indexing::invocationSteadyRecordsPerSecond);
-            t.row("share of the invocation decoding the event before the handler", e == null ? "" : e.decodeShare(), a.decodeShare(), "");
-            row(t, "index records/s, handler time only", e, a, Indexing::handlerRecordsPerSecond);
-            row(t, "handler ready, ms from spawning the process", e, a, Indexing::loadedMs);
-            row(t, "WCU per event", e, a, Indexing::writeUnitsPerEvent);
-            row(t, "WCU ÷ own floor (1 WCU per started KB of each Ingested)", e, a, Indexing::overFloor);
-            row(t, "read calls per batch, steady state", e, a, Indexing::steadyReadsPerBatch);
-            row(t, "RCU per batch, steady state", e, a, Indexing::steadyReadUnitsPerBatch);
-            row(t, "write calls per batch", e, a, Indexing::writesPerBatch);
-            row(t, "  of which TransactWriteItems", e, a, Indexing::transactionsPerBatch);
-            row(t, "spans written", e, a, Indexing::spans);
-            t.row("index correct (each event once, in order)", e == null ? "" : yes(e.problems().isEmpty()), yes(a.problems().isEmpty()), "");
-            for (String index : new String[] {PeerBench.THEIRS, PeerBench.OURS}) {
-                for (boolean bodies : new boolean[] {false, true}) {
-                    ReadLeg le = run.read(PeerBench.THEIRS, index, bodies);
-                    ReadLeg la = run.read(PeerBench.OURS, index, bodies);
-                    if (la != null) {
-                        String what = "both read " + index + "'s index, " + (bodies ? "with bodies" : "index only");
-                        row(t, what + ": events/s", le, la, ReadLeg::eventsPerSecond);
-                        row(t, what + ": RCU/event", le, la, ReadLeg::readUnitsPerEvent);
-                    }
-                }
-            }
-            t.row("with bodies, RCU floor per event: item by item / stream by stream", "",
-                    Table.format(r.bodyFloorReadUnitsPerEvent()) + " / " + Table.format(r.streamFloorReadUnitsPerEvent()), "");
-            t.row("every read correct", "", yes(run.reads().stream().allMatch(l -> l.problems().isEmpty())), "");
-            sb.append(t.render()).append('\n');
-
-            Table c = new Table(String.format("K=%,d: $ per million events, AWS on-demand: %.2f per million WCU, %.2f per million RCU,"
-                            + " Lambda %.7f per GB-s at the template's MemorySize (%d MB) for both, on this machine's invocation times",
-                    run.batchSize(), Indexing.Cost.USD_PER_MILLION_WRITE_UNITS, Indexing.Cost.USD_PER_MILLION_READ_UNITS,
-                    Indexing.Cost.USD_PER_GB_SECOND, a.cost().lambdaMemoryMb()), "cost", PeerBench.THEIRS, PeerBench.OURS, "ratio");
-            row(c, "indexing: write units", e, a, x -> x.cost().writeUnits());
-            row(c, "indexing: read units", e, a, x -> x.cost().readUnits());
-            row(c, "indexing: Lambda GB-s (billed invocation time)", e, a, x -> x.cost().lambda());
-            row(c, "indexing: total", e, a, x -> x.cost().total());
-            for (boolean bodies : new boolean[] {false, true}) {
-                ReadLeg le = run.read(PeerBench.THEIRS, PeerBench.THEIRS, bodies);
-                ReadLeg la = run.read(PeerBench.OURS, PeerBench.OURS, bodies);
-                row(c, "reading its own index, " + (bodies ? "with bodies" : "index only") + ": read units", le, la, ReadLeg::usdPerMillionEvents);
-            }
-            sb.append(c.render()).append('\n');
+        sb.append(String.format("peer: a store written by %s%s (%,d events in %,d appends over %,d streams, %,d items; %s WCU/event"
+                        + " to write; read floor with bodies %s RCU/event item by item, %s stream by stream), its %,d Streams records"
+                        + " (%d shard(s)) cut into Lambda batches of K; the same files to both handlers, each in a fresh process (ours:"
+                        + " JAVA_TOOL_OPTIONS=%s); added round trip %s; invocation = the runtime decoding the event + the handler;"
+                        + " ratio = appendsfeed ÷ equinox-js; $ per million events at AWS on-demand prices, Lambda at %d MB%n%n",
+                r.writer(), r.node().isEmpty() ? "" : " (node " + r.node() + ")", r.events(), r.appends(), r.streams(), r.storeItems(),
+                format(r.writeUnitsPerEvent()), format(r.bodyFloorReadUnitsPerEvent()), format(r.streamFloorReadUnitsPerEvent()),
+                r.records(), r.shards(), r.handlerJvmFlags(), rtt(r.roundTripMs()), r.lambdaMemoryMb()));
+        for (BatchSizeRun run : r.runs()) {
+            sb.append(String.format("K=%,d: %,d batches; median of %d runs of each handler (fresh index each), alternating%n",
+                    run.batchSize(), run.batches(), run.appendsfeed().runs()));
+            List<String[]> rows = new ArrayList<>();
+            rows.add(new String[] {"figure", PeerBench.THEIRS, PeerBench.OURS, "ratio"});
+            beside(rows, "", run.equinoxJs(), run.appendsfeed());
+            beside(rows, "cost.", run.equinoxJs() == null ? null : run.equinoxJs().cost(), run.appendsfeed().cost());
+            sb.append(render(rows)).append(rows(run.reads())).append('\n');
         }
     }
 
-    private static <T> void row(Table t, String figure, T theirs, T ours, ToDoubleFunction<T> f) {
-        double a = f.applyAsDouble(ours);
-        t.row(figure, theirs == null ? "" : f.applyAsDouble(theirs), a, theirs == null ? "" : ratio(a, f.applyAsDouble(theirs)));
+    /** One row per component of {@code ours}: theirs (blank when null), ours, ours ÷ theirs. */
+    private static void beside(List<String[]> rows, String prefix, Record theirs, Record ours) {
+        for (RecordComponent c : ours.getClass().getRecordComponents()) {
+            Object a = value(c, ours);
+            Object e = theirs == null ? null : value(c, theirs);
+            if (!(a instanceof Record)) {
+                String ratio = a instanceof Number x && e instanceof Number y && y.doubleValue() != 0
+                        ? format(x.doubleValue() / y.doubleValue()) + "x" : "";
+                rows.add(new String[] {prefix + c.getName(), cell(e), cell(a), ratio});
+            }
+        }
+    }
+
+    /** The records as rows, their components as columns. */
+    private static String rows(List<? extends Record> records) {
+        List<String[]> rows = new ArrayList<>();
+        RecordComponent[] cs = records.get(0).getClass().getRecordComponents();
+        rows.add(Arrays.stream(cs).map(RecordComponent::getName).toArray(String[]::new));
+        records.forEach(x -> rows.add(Arrays.stream(cs).map(c -> cell(value(c, x))).toArray(String[]::new)));
+        return render(rows);
+    }
+
+    private static Object value(RecordComponent c, Record r) {
+        try {
+            return c.getAccessor().invoke(r);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A figure for reading; a list of problems as whether the check passed. */
+    private static String cell(Object c) {
+        if (c instanceof Double d) {
+            return format(d);
+        }
+        if (c instanceof Long || c instanceof Integer) {
+            return String.format(Locale.ROOT, "%,d", ((Number) c).longValue());
+        }
+        if (c instanceof Collection<?> problems) {
+            return problems.isEmpty() ? "correct" : "NO: " + problems.size() + " problems";
+        }
+        return c == null ? "" : String.valueOf(c);
+    }
+
+    private static String format(double d) {
+        double a = Math.abs(d);
+        return String.format(Locale.ROOT, a >= 1000 ? "%,.0f" : a >= 10 ? "%.1f" : a >= 0.1 ? "%.2f" : "%.4f", d);
+    }
+
+    /** Laid out by the feed CLI's table printer (the project's one): the first row the headers, the first column left-aligned. */
+    private static String render(List<String[]> rows) {
+        String[] headers = rows.get(0).clone();
+        Arrays.setAll(headers, i -> i == 0 ? headers[i] : headers[i] + ">");
+        Table t = new Table(headers);
+        rows.subList(1, rows.size()).forEach(r -> t.row((Object[]) r));
+        StringWriter out = new StringWriter();
+        t.print(new PrintWriter(out));
+        return out.toString();
     }
 
     private static String rtt(double ms) {
-        return ms == 0 ? "none" : Table.format(ms) + " ms";
-    }
-
-    private static String spread(double min, double max) {
-        return Table.format(min) + ".." + Table.format(max);
-    }
-
-    private static String ratio(double ours, double theirs) {
-        return theirs == 0 ? "" : Table.format(ours / theirs) + "x";
-    }
-
-    private static String yes(boolean b) {
-        return b ? "yes" : "NO";
+        return ms == 0 ? "none" : format(ms) + " ms";
     }
 }

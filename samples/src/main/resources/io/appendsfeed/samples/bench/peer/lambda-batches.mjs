@@ -9,7 +9,7 @@
 // ReturnConsumedCapacity=TOTAL and what comes back is summed; the Lambda module builds its own
 // client from the CommonJS copy of @aws-sdk/client-dynamodb, so both copies are patched.
 //
-// Output, one JSON object (the benchmark's HandlerRun): mainMs (ms from spawn to this script's first
+// Output, one JSON object (the benchmark's HandlerDriver.Run): mainMs (ms from spawn to this script's first
 // line, after its static imports), loadedMs (to the handler module imported: client and context built),
 // and per batch n, records, micros (the handler call), readUnits, writeUnits, reads, writes, refused
 // (conditional writes refused), doneMs (ms from spawn to the end of the call), transactions and
