@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.io.IOException;
 import java.io.InputStream;
@@ -68,8 +69,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(LambdaSettings settings) {
-        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.config().toBuilder().metrics(settings.metrics().metrics()).build()),
-                requireStoreTable(settings));
+        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.indexerConfig()), requireStoreTable(settings));
     }
 
     /**
@@ -122,8 +122,8 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
         SameTableException.check(source.arn(), indexer.config().indexTable());
         if (storeTable != null && !SameTableException.tableName(source.arn()).equals(SameTableException.tableName(storeTable))) {
             throw new IllegalStateException("record " + source.eventId() + " comes from the stream " + source.arn() + ", not from"
-                    + " the store table '" + storeTable + "' (" + LambdaSettings.STORE_TABLE + "): map the function to that table's"
-                    + " stream, or set " + LambdaSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
+                    + " the store table '" + storeTable + "' (" + IndexerSettings.STORE_TABLE + "): map the function to that table's"
+                    + " stream, or set " + IndexerSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
         }
     }
 
@@ -153,7 +153,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
 
     private static String requireStoreTable(LambdaSettings settings) {
         if (settings.storeTable() == null) {
-            throw new IllegalArgumentException(LambdaSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
+            throw new IllegalArgumentException(IndexerSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
                     + " the function is mapped to (the template sets it from StoreStreamArn)");
         }
         return settings.storeTable();
