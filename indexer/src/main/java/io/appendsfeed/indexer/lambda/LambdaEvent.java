@@ -44,7 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param delivered how many records the event holds
  * @param first the first record that names its stream's ARN, or null; {@code last} the last, when it names it
  */
-record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int delivered, Source first, Source last) {
+public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int delivered, Source first, Source last) {
 
     /** The deepest JSON nesting read: DynamoDB's 32 levels of attribute values take 64, the event 5 more. */
     static final int MAX_DEPTH = 100;
@@ -54,10 +54,10 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build();
 
-    record Source(String eventId, String arn) {} // a record's identity, for the check of where the batch comes from
+    public record Source(String eventId, String arn) {} // a record's identity, for the check of where the batch comes from
 
     /** A record delivered without a sequence number: its place in the batch (0-based), its event id and what is missing. */
-    record Unidentified(int position, int batchSize, String eventId, String missing) {
+    public record Unidentified(int position, int batchSize, String eventId, String missing) {
         @Override
         public String toString() {
             return "Lambda stream record " + eventId + " (" + (position + 1) + " of " + batchSize + " in the batch) has no "
@@ -70,7 +70,7 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
      *         the record and what is wrong
      * @throws IOException when the input cannot be read
      */
-    static LambdaEvent read(InputStream in) throws IOException {
+    public static LambdaEvent read(InputStream in) throws IOException {
         List<ChangeRecord> out = new ArrayList<>();
         Unidentified unidentified = null;
         int delivered = 0;
@@ -119,7 +119,7 @@ record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int de
     }
 
     /** @see #read(InputStream) */
-    static LambdaEvent read(byte[] json) {
+    public static LambdaEvent read(byte[] json) {
         try {
             return read(new ByteArrayInputStream(json));
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.kcl.internal;
 
+import com.amazonaws.services.dynamodbv2.streamsadapter.adapter.DynamoDBStreamsClientRecord;
 import com.amazonaws.services.dynamodbv2.streamsadapter.model.DynamoDBStreamsProcessRecordsInput;
 import com.amazonaws.services.dynamodbv2.streamsadapter.processor.DynamoDBStreamsShardRecordProcessor;
 import io.appendsfeed.indexer.BatchOutcome;
@@ -8,10 +9,12 @@ import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.RejectedRecord;
 import io.appendsfeed.indexer.kcl.KclConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.kinesis.exceptions.InvalidStateException;
 import software.amazon.kinesis.exceptions.KinesisClientLibDependencyException;
 import software.amazon.kinesis.exceptions.ShutdownException;
@@ -57,7 +60,7 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
             log.debug("shard {}: {} records not processed: {}", shardId, input.records().size(), stopped);
             return;
         }
-        List<ChangeRecord> rest = KclRecords.translate(input.records());
+        List<ChangeRecord> rest = translate(input.records());
         // the AWS SDK's policy, appendsfeed's one retry policy: doubling from retryBackoff up to MAX_RETRY_BACKOFF
         BackoffStrategy policy = BackoffStrategy.exponentialDelayHalfJitter(worker.config().retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
         int attempts = 0;
@@ -140,6 +143,21 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
         } catch (InvalidStateException e) {
             log.error("shard {}: checkpoint at {} failed: {}", shardId, sequenceNumber, e.toString(), e);
         }
+    }
+
+    /**
+     * The adapter's records (each wrapping the DynamoDB Streams record it was made from) one for one; a record
+     * without its DynamoDB part becomes an empty record under its sequence number, which the indexer rejects
+     * by name: never skipped.
+     */
+    private static List<ChangeRecord> translate(List<DynamoDBStreamsClientRecord> delivered) {
+        List<ChangeRecord> out = new ArrayList<>(delivered.size());
+        for (DynamoDBStreamsClientRecord r : delivered) {
+            var record = r.getRecord();
+            out.add(record != null && record.dynamodb() != null ? ChangeRecord.from(record)
+                    : new ChangeRecord(String.valueOf(r.sequenceNumber()), null, null, Map.of(), null, null));
+        }
+        return out;
     }
 
     private static int indexOf(List<ChangeRecord> records, String sequenceNumber) {
