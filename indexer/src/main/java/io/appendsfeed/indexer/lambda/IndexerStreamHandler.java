@@ -18,27 +18,17 @@ import org.slf4j.MDC;
 
 /**
  * The Lambda indexer, the one the template deploys: subscribe it to the store table's stream with
- * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@code RequestStreamHandler},
- * {@link LambdaEvent}), taking of each record only what the indexer needs, rather than have the runtime
- * decode every event body and unfold of every Tip into maps before the handler runs (at 1,000 records of
- * equinox-js Tips, about five times the handler's own work: samples/BENCHMARKS.md, "Indexer profile").
+ * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@link LambdaEvent}), taking of each
+ * record only what the indexer needs, and reports as the one batch item failure the first record not
+ * durably in the feed, so that Lambda retries from there (bisecting, or sending it to the on-failure
+ * destination, as the event source mapping says). A record without a sequence number (which Lambda never
+ * sends for a DynamoDB stream) is reported, once the records before it are in, with an empty identifier:
+ * Lambda then retries the batch, bisecting until the record is alone. Input that is not a DynamoDB stream
+ * event as Lambda writes it fails the invocation before anything is written.
  *
- * <p>Each invocation ingests the batch and reports, as the one batch item failure, the first record not
- * durably in the feed, so that Lambda retries from there (and bisects, or sends it to the on-failure
- * destination, as the event source mapping says): a record the indexer rejects as not of the store's
- * format is reported so. A record without a sequence number (which Lambda never sends for a DynamoDB
- * stream) is reported once the records before it are in, with an empty identifier, since it has none:
- * Lambda treats that as a failure of the batch, retries it (the records already in the feed are dropped
- * as duplicates), bisecting until the record is alone, then sends its range to the on-failure
- * destination. Input that is not a DynamoDB stream event as Lambda writes it fails the invocation with an
- * {@link IllegalArgumentException} naming the record and what is wrong, before anything is written (see
- * {@link LambdaEvent}).
- *
- * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID} (the invocation's request id), so log
- * lines and the batch's metrics line carry it. By default each batch writes one CloudWatch Embedded
- * Metric Format line to stdout (figures in {@link io.appendsfeed.indexer.IndexerMetrics}; namespace and
- * on/off as {@link LambdaSettings} say), which CloudWatch Logs turns into metrics with no call from the
- * function and no permission. Settings: {@link LambdaSettings}.
+ * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID}, so log lines and the batch's metrics
+ * line carry it. By default each batch writes one CloudWatch Embedded Metric Format line to stdout (figures
+ * in {@link io.appendsfeed.indexer.IndexerMetrics}). Settings: {@link LambdaSettings}.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
 
@@ -63,8 +53,6 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     /**
-     * With the settings given; metrics as the settings say (EMF lines on stdout by default).
-     *
      * @throws IllegalArgumentException when the settings name no store table
      * @throws SameTableException when the store table is the index table
      */
@@ -93,17 +81,13 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      */
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
-        if (context == null || context.getAwsRequestId() == null) {
-            handle(input, output);
-            return;
-        }
-        try (MDC.MDCCloseable ignored = MDC.putCloseable(REQUEST_ID, context.getAwsRequestId())) {
-            handle(input, output);
+        String requestId = context == null ? null : context.getAwsRequestId();
+        try (MDC.MDCCloseable ignored = requestId == null ? null : MDC.putCloseable(REQUEST_ID, requestId)) {
+            handle(LambdaEvent.read(input), output);
         }
     }
 
-    private void handle(InputStream input, OutputStream output) throws IOException {
-        LambdaEvent event = LambdaEvent.read(input);
+    private void handle(LambdaEvent event, OutputStream output) throws IOException {
         // one mapping's records come from one stream: the first record that names it and the last one are
         // checked (in case another source builds events by hand), not every record
         if (event.first() != null) {
