@@ -55,7 +55,10 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         }
     }
 
-    /** The default owner: host name and a random suffix, so that each instance has its own. */
+    /**
+     * The default owner (and KCL worker id): host name and a random suffix, so that each instance has its
+     * own; the host name only helps people reading the lease.
+     */
     public static String defaultOwner() {
         String host;
         try {
