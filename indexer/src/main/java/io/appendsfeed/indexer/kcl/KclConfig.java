@@ -1,6 +1,5 @@
 package io.appendsfeed.indexer.kcl;
 
-import io.appendsfeed.indexer.poller.PollerConfig;
 import java.time.Duration;
 import java.util.Objects;
 import software.amazon.kinesis.metrics.MetricsLevel;
@@ -110,9 +109,18 @@ public record KclConfig(String applicationName, String leaseTable, String stream
 
         public KclConfig build() {
             return new KclConfig(applicationName, leaseTable != null ? leaseTable : applicationName, streamArn,
-                    workerId != null ? workerId : PollerConfig.defaultOwner(), idleTimeBetweenReads, failoverTime,
+                    workerId != null ? workerId : defaultWorkerId(), idleTimeBetweenReads, failoverTime,
                     shardSyncInterval, retryBackoff, onRejected, shutdownTimeout, kclMetrics);
         }
 
+        private static String defaultWorkerId() {
+            String host;
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "unknown-host"; // the random suffix keeps the id unique; the host name only helps people reading the lease table
+            }
+            return host + "-" + java.util.UUID.randomUUID();
+        }
     }
 }

@@ -55,10 +55,7 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         }
     }
 
-    /**
-     * The default owner (and KCL worker id): host name and a random suffix, so that each instance has its
-     * own; the host name only helps people reading the lease.
-     */
+    /** The default owner: host name and a random suffix, so that each instance has its own. */
     public static String defaultOwner() {
         String host;
         try {
