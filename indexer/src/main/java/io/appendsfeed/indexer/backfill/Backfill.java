@@ -5,8 +5,6 @@ import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.indexer.backfill.internal.ExportManifest;
-import io.appendsfeed.indexer.backfill.internal.ExportReader;
-import io.appendsfeed.indexer.backfill.internal.ItemSource;
 import io.appendsfeed.indexer.backfill.internal.RateLimiter;
 import io.appendsfeed.indexer.backfill.internal.SpanIngester;
 import io.appendsfeed.indexer.backfill.internal.StreamAssembler;
@@ -30,6 +28,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -83,13 +83,13 @@ public final class Backfill {
      */
     public BackfillResult run() {
         RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
-        List<ItemSource.Task> segments = new ArrayList<>();
+        List<Task> segments = new ArrayList<>();
         StoreScan scan = new StoreScan(dynamo, config.storeTable(), config.segments(), config.pageSize(), false);
         for (int s = 0; s < config.segments(); s++) {
             int segment = s;
             segments.add((sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire));
         }
-        return run(new ItemSource("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments));
+        return run("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments);
     }
 
     /**
@@ -107,17 +107,27 @@ public final class Backfill {
     public BackfillResult run(ExportFiles export) {
         ExportManifest manifest = ExportManifest.read(export);
         manifest.requireTable(config.storeTable());
-        List<ItemSource.Task> files = new ArrayList<>();
+        List<Task> files = new ArrayList<>();
         for (ExportManifest.DataFile f : manifest.files()) {
-            files.add((sink, scanned, cancelled) -> ExportReader.read(export, f, sink, scanned, cancelled));
+            files.add((sink, scanned, cancelled) -> ExportManifest.readItems(export, f, sink, scanned, cancelled));
         }
-        return run(new ItemSource("export " + export.describe() + " (" + manifest.files().size() + " files)", manifest.itemCount(), files));
+        return run("export " + export.describe() + " (" + manifest.files().size() + " files)", manifest.itemCount(), files);
     }
 
-    private BackfillResult run(ItemSource source) {
+    /**
+     * One part of where the items come from (a scan segment, an export file), read from one thread: hands
+     * each item to {@code sink} and counts it in {@code scanned}, until done or {@code cancelled}. Whatever
+     * the source, what follows is the same: assembly into streams, then ingestion.
+     */
+    @FunctionalInterface
+    private interface Task {
+        void read(Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled);
+    }
+
+    /** @param estimated how many items to expect, or -1 when unknown */
+    private BackfillResult run(String source, long estimated, List<Task> tasks) {
         long started = System.nanoTime();
         Indexer indexer = Indexer.start(dynamo, indexerConfig);
-        long estimated = source.estimatedItems();
         StreamAssembler assembler = new StreamAssembler();
         SpanIngester ingester = new SpanIngester(indexer, config.maxRetries(), config.retryBackoff());
         AtomicLong scanned = new AtomicLong();
@@ -130,10 +140,10 @@ public final class Backfill {
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
         reporter.scheduleAtFixedRate(report, config.progressInterval().toMillis(), config.progressInterval().toMillis(), TimeUnit.MILLISECONDS);
         log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(),
-                source.description(), estimated);
+                source, estimated);
         try {
             List<Future<?>> segments = new ArrayList<>();
-            for (ItemSource.Task task : source.tasks()) {
+            for (Task task : tasks) {
                 segments.add(scanners.submit(() -> task.read(item -> route(item, assembler, assembled, reserved),
                         scanned, Thread.currentThread()::isInterrupted)));
             }

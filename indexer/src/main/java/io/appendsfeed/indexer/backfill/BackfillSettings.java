@@ -2,7 +2,6 @@ package io.appendsfeed.indexer.backfill;
 
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.settings.IndexerSettings;
-import io.appendsfeed.indexer.settings.Variables;
 import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
@@ -30,10 +29,10 @@ public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, D
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static BackfillSettings from(Function<String, String> env) {
         IndexerSettings common = IndexerSettings.from(env);
-        BackfillConfig backfill = BackfillConfig.builder(Variables.text(env, STORE_TABLE, "the event-store table to scan"))
-                .segments(Variables.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
-                .pageSize(Variables.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
-                .maxItemsPerSecond(Variables.number(env, MAX_ITEMS_PER_SECOND, 0, 0))
+        BackfillConfig backfill = BackfillConfig.builder(IndexerSettings.text(env, STORE_TABLE, "the event-store table to scan"))
+                .segments(IndexerSettings.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
+                .pageSize(IndexerSettings.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
+                .maxItemsPerSecond(IndexerSettings.number(env, MAX_ITEMS_PER_SECOND, 0, 0))
                 .build();
         return new BackfillSettings(backfill, common.config(), common.dynamo());
     }

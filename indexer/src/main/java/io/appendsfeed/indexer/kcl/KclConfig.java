@@ -8,25 +8,19 @@ import software.amazon.kinesis.metrics.MetricsLevel;
  * Configuration of a {@link KclIndexer}; build with {@link #builder(String, String)}.
  *
  * @param applicationName the KCL application: workers with the same name share the shards
- * @param leaseTable the KCL lease table (created, on demand billing, when missing); one per
- *                   application and stream
+ * @param leaseTable the KCL lease table (created, on demand billing, when missing); one per application and stream
  * @param streamArn the store table's stream ({@code LatestStreamArn}; see {@link KclIndexer#streamArn})
  * @param workerId this worker's name in the lease table; unique per process
  * @param idleTimeBetweenReads wait between {@code GetRecords} calls on a shard
  * @param failoverTime how long a lease lives without renewal before another worker takes the shard
  * @param shardSyncInterval how often shards are listed to find new ones (children after a rollover)
- * @param retryBackoff first wait before retrying a batch that was not fully ingested (doubles up to
- *                     {@link #MAX_RETRY_BACKOFF})
+ * @param retryBackoff first wait before retrying a batch not fully ingested (doubles up to {@link #MAX_RETRY_BACKOFF})
  * @param onRejected what to do with a record the indexer cannot read
- * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before
- *                        stopping it outright. KCL 3 with the adapter can wait forever while the worker
- *                        holds leases of ended shards (kept for hours); stopping is safe, since every
- *                        batch is checkpointed as soon as it is ingested
- * @param kclMetrics what KCL itself publishes to CloudWatch with the configured CloudWatch client
- *                   (lease, shard and fetch figures, per shard at {@code DETAILED}): {@code NONE} by
- *                   default, since the indexer reports its own per batch and shard
- *                   ({@link io.appendsfeed.indexer.IndexerConfig#metrics()}); {@code SUMMARY} or
- *                   {@code DETAILED} need {@code cloudwatch:PutMetricData}
+ * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before stopping
+ *                        it outright (KCL 3 can wait forever on leases of ended shards; stopping is safe, since
+ *                        every batch is checkpointed as soon as it is ingested)
+ * @param kclMetrics what KCL itself publishes to CloudWatch: {@code NONE} by default, since the indexer reports
+ *                   its own; {@code SUMMARY} or {@code DETAILED} need {@code cloudwatch:PutMetricData}
  */
 public record KclConfig(String applicationName, String leaseTable, String streamArn, String workerId,
                         Duration idleTimeBetweenReads, Duration failoverTime, Duration shardSyncInterval,

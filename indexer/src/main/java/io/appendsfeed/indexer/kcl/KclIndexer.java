@@ -7,7 +7,6 @@ import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
 import io.appendsfeed.indexer.kcl.internal.LeaseTables;
-import io.appendsfeed.indexer.kcl.internal.WorkerState;
 import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
@@ -37,11 +36,11 @@ public final class KclIndexer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KclIndexer.class);
 
     private final KclConfig config;
-    private final WorkerState state;
+    private final IndexingProcessor.Worker state;
     private final Scheduler scheduler;
     private final Thread thread;
 
-    private KclIndexer(KclConfig config, WorkerState state, Scheduler scheduler) {
+    private KclIndexer(KclConfig config, IndexingProcessor.Worker state, Scheduler scheduler) {
         this.config = config;
         this.state = state;
         this.scheduler = scheduler;
@@ -63,7 +62,7 @@ public final class KclIndexer implements AutoCloseable {
         LeaseTables.ensure(clients.leases(), config.leaseTable());
         StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
-        WorkerState state = new WorkerState(indexer, config, new RejectedLog(index), tableOf(config.streamArn()));
+        IndexingProcessor.Worker state = new IndexingProcessor.Worker(indexer, config, new RejectedLog(index), tableOf(config.streamArn()));
         var adapter = new AmazonDynamoDBStreamsAdapterClient(clients.streams(), clients.region());
         var tracker = StreamsSchedulerFactory.createSingleStreamTracker(config.streamArn(),
                 InitialPositionInStreamExtended.newInitialPosition(InitialPositionInStream.TRIM_HORIZON));

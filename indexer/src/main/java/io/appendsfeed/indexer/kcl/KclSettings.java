@@ -2,7 +2,6 @@ package io.appendsfeed.indexer.kcl;
 
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.settings.IndexerSettings;
-import io.appendsfeed.indexer.settings.Variables;
 import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;
 import java.util.Locale;
@@ -49,9 +48,9 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static KclSettings from(Function<String, String> env) {
         IndexerSettings common = IndexerSettings.from(env);
-        String store = Variables.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
-        String app = blankToNull(env.apply(APPLICATION));
-        String rejected = blankToNull(env.apply(ON_REJECTED));
+        String store = IndexerSettings.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
+        String app = IndexerSettings.value(env, APPLICATION);
+        String rejected = IndexerSettings.value(env, ON_REJECTED);
         KclConfig.OnRejected onRejected;
         try {
             onRejected = rejected == null ? KclConfig.OnRejected.STOP_SHARD
@@ -59,15 +58,15 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(ON_REJECTED + " is '" + rejected + "': give STOP_SHARD or RECORD_AND_CONTINUE", e);
         }
-        String level = blankToNull(env.apply(KCL_METRICS));
+        String level = IndexerSettings.value(env, KCL_METRICS);
         MetricsLevel kclMetrics;
         try {
             kclMetrics = level == null ? MetricsLevel.NONE : MetricsLevel.valueOf(level.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(KCL_METRICS + " is '" + level + "': give NONE, SUMMARY or DETAILED", e);
         }
-        return new KclSettings(store, blankToNull(env.apply(STREAM_ARN)), common.config(), common.dynamo(),
-                app != null ? app : "appendsfeed-" + store, blankToNull(env.apply(LEASE_TABLE)), blankToNull(env.apply(WORKER_ID)),
+        return new KclSettings(store, IndexerSettings.value(env, STREAM_ARN), common.config(), common.dynamo(),
+                app != null ? app : "appendsfeed-" + store, IndexerSettings.value(env, LEASE_TABLE), IndexerSettings.value(env, WORKER_ID),
                 millis(env, IDLE_MILLIS, KclConfig.IDLE_TIME_BETWEEN_READS), millis(env, FAILOVER_MILLIS, KclConfig.FAILOVER_TIME),
                 millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL), onRejected, kclMetrics);
     }
@@ -82,10 +81,6 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     }
 
     private static Duration millis(Function<String, String> env, String name, Duration dflt) {
-        return Duration.ofMillis(Variables.number(env, name, (int) dflt.toMillis(), 0));
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
+        return Duration.ofMillis(IndexerSettings.number(env, name, (int) dflt.toMillis(), 0));
     }
 }

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,27 +18,17 @@ import org.slf4j.MDC;
 
 /**
  * The Lambda indexer, the one the template deploys: subscribe it to the store table's stream with
- * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@code RequestStreamHandler},
- * {@link LambdaEvent}), taking of each record only what the indexer needs, rather than have the runtime
- * decode every event body and unfold of every Tip into maps before the handler runs (at 1,000 records of
- * equinox-js Tips, about five times the handler's own work: samples/BENCHMARKS.md, "Indexer profile").
+ * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@link LambdaEvent}), taking of each
+ * record only what the indexer needs, and reports as the one batch item failure the first record not
+ * durably in the feed, so that Lambda retries from there (bisecting, or sending it to the on-failure
+ * destination, as the event source mapping says). A record without a sequence number (which Lambda never
+ * sends for a DynamoDB stream) is reported, once the records before it are in, with an empty identifier:
+ * Lambda then retries the batch, bisecting until the record is alone. Input that is not a DynamoDB stream
+ * event as Lambda writes it fails the invocation before anything is written.
  *
- * <p>Each invocation ingests the batch and reports, as the one batch item failure, the first record not
- * durably in the feed, so that Lambda retries from there (and bisects, or sends it to the on-failure
- * destination, as the event source mapping says): a record the indexer rejects as not of the store's
- * format is reported so. A record without a sequence number (which Lambda never sends for a DynamoDB
- * stream) is reported once the records before it are in, with an empty identifier, since it has none:
- * Lambda treats that as a failure of the batch, retries it (the records already in the feed are dropped
- * as duplicates), bisecting until the record is alone, then sends its range to the on-failure
- * destination. Input that is not a DynamoDB stream event as Lambda writes it fails the invocation with an
- * {@link IllegalArgumentException} naming the record and what is wrong, before anything is written (see
- * {@link LambdaEvent}).
- *
- * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID} (the invocation's request id), so log
- * lines and the batch's metrics line carry it. By default each batch writes one CloudWatch Embedded
- * Metric Format line to stdout (figures in {@link io.appendsfeed.indexer.IndexerMetrics}; namespace and
- * on/off as {@link LambdaSettings} say), which CloudWatch Logs turns into metrics with no call from the
- * function and no permission. Settings: {@link LambdaSettings}.
+ * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID}, so log lines and the batch's metrics
+ * line carry it. By default each batch writes one CloudWatch Embedded Metric Format line to stdout (figures
+ * in {@link io.appendsfeed.indexer.IndexerMetrics}). Settings: {@link LambdaSettings}.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
 
@@ -62,14 +53,11 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     /**
-     * With the settings given; metrics as the settings say (EMF lines on stdout by default).
-     *
      * @throws IllegalArgumentException when the settings name no store table
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(LambdaSettings settings) {
-        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.config().toBuilder().metrics(settings.metrics().metrics()).build()),
-                requireStoreTable(settings));
+        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.indexerConfig()), requireStoreTable(settings));
     }
 
     /**
@@ -93,17 +81,13 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      */
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
-        if (context == null || context.getAwsRequestId() == null) {
-            handle(input, output);
-            return;
-        }
-        try (MDC.MDCCloseable ignored = MDC.putCloseable(REQUEST_ID, context.getAwsRequestId())) {
-            handle(input, output);
+        String requestId = context == null ? null : context.getAwsRequestId();
+        try (MDC.MDCCloseable ignored = requestId == null ? null : MDC.putCloseable(REQUEST_ID, requestId)) {
+            handle(LambdaEvent.read(input), output);
         }
     }
 
-    private void handle(InputStream input, OutputStream output) throws IOException {
-        LambdaEvent event = LambdaEvent.read(input);
+    private void handle(LambdaEvent event, OutputStream output) throws IOException {
         // one mapping's records come from one stream: the first record that names it and the last one are
         // checked (in case another source builds events by hand), not every record
         if (event.first() != null) {
@@ -122,8 +106,8 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
         SameTableException.check(source.arn(), indexer.config().indexTable());
         if (storeTable != null && !SameTableException.tableName(source.arn()).equals(SameTableException.tableName(storeTable))) {
             throw new IllegalStateException("record " + source.eventId() + " comes from the stream " + source.arn() + ", not from"
-                    + " the store table '" + storeTable + "' (" + LambdaSettings.STORE_TABLE + "): map the function to that table's"
-                    + " stream, or set " + LambdaSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
+                    + " the store table '" + storeTable + "' (" + IndexerSettings.STORE_TABLE + "): map the function to that table's"
+                    + " stream, or set " + IndexerSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
         }
     }
 
@@ -153,7 +137,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
 
     private static String requireStoreTable(LambdaSettings settings) {
         if (settings.storeTable() == null) {
-            throw new IllegalArgumentException(LambdaSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
+            throw new IllegalArgumentException(IndexerSettings.STORE_TABLE + " is not set: set it to the store table whose stream"
                     + " the function is mapped to (the template sets it from StoreStreamArn)");
         }
         return settings.storeTable();

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.notifier;
 
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.util.Objects;
 import java.util.function.Function;
@@ -37,14 +38,10 @@ public record NotifierSettings(String topicArn, DynamoClients.Settings sns) {
 
     /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */
     public static NotifierSettings from(Function<String, String> env) {
-        String topic = blankToNull(env.apply(TOPIC_ARN));
+        String topic = IndexerSettings.value(env, TOPIC_ARN);
         if (topic == null) {
             throw new IllegalArgumentException(TOPIC_ARN + " is not set: set it to the ARN of the SNS topic to notify");
         }
         return new NotifierSettings(topic, DynamoClients.Settings.of(env.apply(ENDPOINT), env.apply(REGION)));
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
     }
 }

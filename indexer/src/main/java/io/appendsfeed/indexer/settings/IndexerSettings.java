@@ -62,8 +62,8 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
      * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
      */
     public static IndexerSettings from(Function<String, String> env) {
-        String table = env.apply(INDEX_TABLE);
-        if (table == null || table.isBlank()) {
+        String table = value(env, INDEX_TABLE);
+        if (table == null) {
             throw new IllegalArgumentException(INDEX_TABLE + " is not set: set it to the name of the index table");
         }
         EpochLimits d = EpochLimits.DEFAULT;
@@ -74,8 +74,8 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("epoch limits from the environment are invalid: " + e.getMessage(), e);
         }
-        String store = blankToNull(env.apply(STORE_TABLE));
-        IndexerConfig config = IndexerConfig.builder(table.trim())
+        String store = value(env, STORE_TABLE);
+        IndexerConfig config = IndexerConfig.builder(table)
                 .partitions(partitions(env))
                 .limits(limits)
                 .allowGaps(bool(env, ALLOW_GAPS))
@@ -86,32 +86,31 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
                         "a whole number of milliseconds from 0 to " + IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis())))
                 .build();
         return new IndexerSettings(store, config,
-                DynamoClients.Settings.of(blankToNull(env.apply(ENDPOINT)), blankToNull(env.apply(REGION))));
+                DynamoClients.Settings.of(value(env, ENDPOINT), value(env, REGION)));
     }
 
     /** A positive count, or {@link IndexerConfig#PARTITIONS_AS_RECORDED} when unset. */
     private static int partitions(Function<String, String> env) {
-        String v = blankToNull(env.apply(PARTITIONS));
+        String v = value(env, PARTITIONS);
         if (v == null) {
             return IndexerConfig.PARTITIONS_AS_RECORDED;
         }
         String what = PARTITIONS + " is '" + v + "': give a positive whole number, or leave it unset for the count the index records"
                 + " (1 for a new index)";
-        int n;
         try {
-            n = Integer.parseInt(v.replace("_", ""));
+            int n = Integer.parseInt(v.replace("_", ""));
+            if (n >= 1) {
+                return n;
+            }
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(what, e);
         }
-        if (n < 1) {
-            throw new IllegalArgumentException(what);
-        }
-        return n;
+        throw new IllegalArgumentException(what);
     }
 
-    /** A whole number from 0 to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */
-    public static long numberOrZero(Function<String, String> env, String name, long dflt) {
-        return number(env, name, dflt, 0, Integer.MAX_VALUE, "a whole number, 0 or more");
+    /** A whole number from {@code min} to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */
+    public static int number(Function<String, String> env, String name, int dflt, int min) {
+        return (int) number(env, name, dflt, min, Integer.MAX_VALUE, "a whole number >= " + min);
     }
 
     /** A whole number from 1 (to {@code Integer.MAX_VALUE}, but for the epoch bytes), or {@code dflt} when unset. */
@@ -121,12 +120,12 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
     }
 
     private static long number(Function<String, String> env, String name, long dflt, long min, long max, String what) {
-        String v = blankToNull(env.apply(name));
+        String v = value(env, name);
         if (v == null) {
             return dflt;
         }
         try {
-            long n = Long.parseLong(v.trim().replace("_", ""));
+            long n = Long.parseLong(v.replace("_", ""));
             if (n < min || n > max) {
                 throw new NumberFormatException("out of range");
             }
@@ -137,18 +136,27 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
     }
 
     private static boolean bool(Function<String, String> env, String name) {
-        String v = blankToNull(env.apply(name));
-        if (v == null) {
-            return false;
-        }
-        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+        String v = value(env, name);
+        return switch (v == null ? "false" : v.toLowerCase(Locale.ROOT)) {
             case "true", "1", "yes" -> true;
             case "false", "0", "no" -> false;
             default -> throw new IllegalArgumentException(name + " is '" + v + "': give true or false");
         };
     }
 
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
+    /** Required text. */
+    public static String text(Function<String, String> env, String name, String what) {
+        String v = value(env, name);
+        if (v == null) {
+            throw new IllegalArgumentException(name + " is not set: set it (or pass --" + name.replaceFirst("^APPENDS_", "")
+                    .toLowerCase(Locale.ROOT).replace('_', '-') + " to feed) to " + what);
+        }
+        return v;
+    }
+
+    /** The variable's value, trimmed; null when unset or blank. */
+    public static String value(Function<String, String> env, String name) {
+        String v = env.apply(name);
+        return v == null || v.isBlank() ? null : v.trim();
     }
 }

@@ -2,7 +2,6 @@ package io.appendsfeed.indexer.settings;
 
 import io.appendsfeed.model.metrics.EmfMetrics;
 import io.appendsfeed.model.metrics.Metrics;
-import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -52,26 +51,17 @@ public record MetricsSettings(boolean enabled, String namespace, String service)
 
     /** @throws IllegalArgumentException naming the variable whose value is not one it takes */
     public static MetricsSettings from(Function<String, String> env) {
-        String ours = blankToNull(env.apply(METRICS));
-        boolean enabled;
-        if (ours != null) {
-            enabled = switch (ours.toLowerCase(Locale.ROOT)) {
-                case "on", "true", "emf" -> true;
-                case "off", "false", "none" -> false;
-                default -> throw new IllegalArgumentException(METRICS + " is '" + ours + "': give on or off");
-            };
-        } else {
-            String disabled = blankToNull(env.apply(POWERTOOLS_DISABLED));
-            if (disabled == null) {
-                enabled = true;
-            } else {
-                enabled = switch (disabled.toLowerCase(Locale.ROOT)) {
-                    case "true", "1" -> false;
-                    case "false", "0" -> true;
-                    default -> throw new IllegalArgumentException(POWERTOOLS_DISABLED + " is '" + disabled + "': give true or false");
-                };
-            }
-        }
+        String ours = IndexerSettings.value(env, METRICS);
+        String disabled = IndexerSettings.value(env, POWERTOOLS_DISABLED);
+        boolean enabled = ours != null ? switch (ours.toLowerCase(Locale.ROOT)) {
+            case "on", "true", "emf" -> true;
+            case "off", "false", "none" -> false;
+            default -> throw new IllegalArgumentException(METRICS + " is '" + ours + "': give on or off");
+        } : disabled == null || switch (disabled.toLowerCase(Locale.ROOT)) {
+            case "true", "1" -> false;
+            case "false", "0" -> true;
+            default -> throw new IllegalArgumentException(POWERTOOLS_DISABLED + " is '" + disabled + "': give true or false");
+        };
         String namespace = first(env, NAMESPACE, POWERTOOLS_NAMESPACE);
         return new MetricsSettings(enabled, namespace != null ? namespace : EmfMetrics.NAMESPACE,
                 first(env, SERVICE_NAME, POWERTOOLS_SERVICE_NAME));
@@ -79,24 +69,11 @@ public record MetricsSettings(boolean enabled, String namespace, String service)
 
     /** EMF lines on stdout as these settings say, or {@link Metrics#NONE} when disabled. */
     public Metrics metrics() {
-        return enabled ? new EmfMetrics(namespace, dimensions()) : Metrics.NONE;
-    }
-
-    /** The same, with the lines going to {@code out}. */
-    public Metrics metrics(PrintStream out) {
-        return enabled ? new EmfMetrics(out, namespace, dimensions()) : Metrics.NONE;
-    }
-
-    private Map<String, String> dimensions() {
-        return service == null ? Map.of() : Map.of(SERVICE_DIMENSION, service);
+        return enabled ? new EmfMetrics(namespace, service == null ? Map.of() : Map.of(SERVICE_DIMENSION, service)) : Metrics.NONE;
     }
 
     private static String first(Function<String, String> env, String ours, String powertools) {
-        String v = blankToNull(env.apply(ours));
-        return v != null ? v : blankToNull(env.apply(powertools));
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
+        String v = IndexerSettings.value(env, ours);
+        return v != null ? v : IndexerSettings.value(env, powertools);
     }
 }

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.deploy;
 
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.Context;
@@ -138,11 +139,11 @@ class DeployTemplateTest {
         Set<String> read = new LinkedHashSet<>();
         LambdaSettings.from(name -> {
             read.add(name);
-            return name.equals(LambdaSettings.INDEX_TABLE) ? "index" : null;
+            return name.equals(IndexerSettings.INDEX_TABLE) ? "index" : null;
         });
         // AWS_REGION is set by Lambda itself and may not be set by a template
         Set<String> expected = new LinkedHashSet<>(read);
-        expected.remove(LambdaSettings.REGION);
+        expected.remove(IndexerSettings.REGION);
         // the metrics settings are set under Powertools' names; ours are their overrides
         expected.removeAll(Set.of(MetricsSettings.METRICS, MetricsSettings.NAMESPACE, MetricsSettings.SERVICE_NAME));
         // the one variable for the JVM rather than for us: its flags (tiered compilation)
@@ -151,7 +152,7 @@ class DeployTemplateTest {
         Set<String> set = new LinkedHashSet<>();
         function.path("Environment").path("Variables").fieldNames().forEachRemaining(set::add);
         assertThat(set).containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(read).contains(LambdaSettings.REGION);
+        assertThat(read).contains(IndexerSettings.REGION);
     }
 
     @Test
@@ -168,7 +169,7 @@ class DeployTemplateTest {
         assertThat(template.parameter("ConflictBackoffMillis").path("MaxValue").asLong())
                 .as("the most the settings take").isEqualTo(IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis());
         assertThat(settings.dynamo().endpoint()).isEmpty();
-        assertThat(vars.path(LambdaSettings.INDEX_TABLE).path("Ref").asText()).isEqualTo("IndexTable");
+        assertThat(vars.path(IndexerSettings.INDEX_TABLE).path("Ref").asText()).isEqualTo("IndexTable");
         assertThat(settings.config().indexTable()).isEqualTo("appendsfeed-index");
         assertThat(settings.metrics()).isEqualTo(MetricsSettings.DEFAULT);
         LambdaSettings named = LambdaSettings.from(name -> vars.has(name) ? template.resolve(vars.get(name),

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.deploy;
 
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -164,10 +165,10 @@ class LambdaJarIT {
         }
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(dir.resolve("stderr-" + index + ".txt").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("APPENDS_") || k.startsWith("JAVA_") || k.startsWith("AWS_"));
-        pb.environment().put(LambdaSettings.INDEX_TABLE, index);
-        pb.environment().put(LambdaSettings.STORE_TABLE, store);
-        pb.environment().put(LambdaSettings.ENDPOINT, local.endpoint().toString());
-        pb.environment().put(LambdaSettings.REGION, "us-east-1");
+        pb.environment().put(IndexerSettings.INDEX_TABLE, index);
+        pb.environment().put(IndexerSettings.STORE_TABLE, store);
+        pb.environment().put(IndexerSettings.ENDPOINT, local.endpoint().toString());
+        pb.environment().put(IndexerSettings.REGION, "us-east-1");
         Process p = pb.start();
         p.getOutputStream().close();
         String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

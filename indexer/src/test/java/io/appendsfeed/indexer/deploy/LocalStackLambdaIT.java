@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.deploy;
 
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -79,8 +80,8 @@ class LocalStackLambdaIT {
                     .role("arn:aws:iam::000000000000:role/appendsfeed-indexer")
                     .memorySize(Integer.parseInt(template.resolve(function.path("MemorySize"))))
                     .timeout(Integer.parseInt(template.resolve(function.path("Timeout"))))
-                    .environment(e -> e.variables(Map.of(LambdaSettings.INDEX_TABLE, "index", LambdaSettings.STORE_TABLE, "store",
-                            LambdaSettings.ENDPOINT, LAMBDA_ENDPOINT_INSIDE_LOCALSTACK,
+                    .environment(e -> e.variables(Map.of(IndexerSettings.INDEX_TABLE, "index", IndexerSettings.STORE_TABLE, "store",
+                            IndexerSettings.ENDPOINT, LAMBDA_ENDPOINT_INSIDE_LOCALSTACK,
                             "JAVA_TOOL_OPTIONS", template.resolve(function.path("Environment").path("Variables").path("JAVA_TOOL_OPTIONS")))))
                     .code(c -> c.zipFile(jar)));
             lambda.waiter().waitUntilFunctionActiveV2(b -> b.functionName("indexer"));

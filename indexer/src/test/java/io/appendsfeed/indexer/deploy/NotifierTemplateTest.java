@@ -3,8 +3,7 @@ package io.appendsfeed.indexer.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
@@ -26,10 +25,7 @@ import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -59,15 +55,13 @@ class NotifierTemplateTest {
     }
 
     @Test
-    void handler_names_a_public_request_handler_of_dynamodb_events_with_a_no_arg_constructor() throws Exception {
+    void handler_names_a_public_stream_handler_with_a_no_arg_constructor() throws Exception {
         String[] handler = function.path("Handler").asText().split("::");
         Class<?> type = Class.forName(handler[0]);
         assertThat(type).isEqualTo(NotifierHandler.class);
-        ParameterizedType rh = Arrays.stream(type.getGenericInterfaces()).filter(t -> t instanceof ParameterizedType p
-                && p.getRawType() == RequestHandler.class).map(ParameterizedType.class::cast).findFirst().orElseThrow();
-        assertThat(rh.getActualTypeArguments()[0]).isEqualTo((Type) DynamodbEvent.class);
+        assertThat(RequestStreamHandler.class).isAssignableFrom(type);
         assertThat(Modifier.isPublic(type.getConstructor().getModifiers())).isTrue();
-        assertThat(type.getMethod(handler[1], DynamodbEvent.class, Context.class)).isNotNull();
+        assertThat(type.getMethod(handler[1], java.io.InputStream.class, java.io.OutputStream.class, Context.class)).isNotNull();
         assertThat(function.path("CodeUri").asText()).isEqualTo(template.properties("IndexerFunction").path("CodeUri").asText());
     }
 

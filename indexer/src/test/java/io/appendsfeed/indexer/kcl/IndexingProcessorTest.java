@@ -10,7 +10,6 @@ import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
-import io.appendsfeed.indexer.kcl.internal.WorkerState;
 import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
@@ -77,10 +76,10 @@ class IndexingProcessorTest {
                 new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build()));
     }
 
-    private static IndexingProcessor processor(DynamoDbClient dynamo, Fixture f, KclConfig.OnRejected onRejected, WorkerState[] state) {
+    private static IndexingProcessor processor(DynamoDbClient dynamo, Fixture f, KclConfig.OnRejected onRejected, IndexingProcessor.Worker[] state) {
         KclConfig config = KclConfig.builder("app", "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/1")
                 .retryBackoff(Duration.ofMillis(5)).onRejected(onRejected).build();
-        state[0] = new WorkerState(Indexer.start(dynamo, IndexerConfig.builder(f.indexTable()).build()), config,
+        state[0] = new IndexingProcessor.Worker(Indexer.start(dynamo, IndexerConfig.builder(f.indexTable()).build()), config,
                 new RejectedLog(f.index()), "t");
         IndexingProcessor p = new IndexingProcessor(state[0]);
         p.initialize(InitializationInput.builder().shardId("shard-1").build());
@@ -107,7 +106,7 @@ class IndexingProcessorTest {
         Fixture f = fixture(local);
         FaultInjector faults = new FaultInjector(FaultPlan.builder().calls("PutItem", 1, 2, Fault.failBefore()).build());
         List<String> checkpoints = new ArrayList<>();
-        IndexingProcessor p = processor(faults.wrap(local.dynamo()), f, KclConfig.OnRejected.STOP_SHARD, new WorkerState[1]);
+        IndexingProcessor p = processor(faults.wrap(local.dynamo()), f, KclConfig.OnRejected.STOP_SHARD, new IndexingProcessor.Worker[1]);
 
         p.processRecords(batch(f.records(), checkpoints));
 
@@ -127,7 +126,7 @@ class IndexingProcessorTest {
         io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         KclConfig config = KclConfig.builder("app", "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/1")
                 .retryBackoff(Duration.ofMillis(5)).build();
-        WorkerState state = new WorkerState(Indexer.start(faults.wrap(local.dynamo()), IndexerConfig.builder(f.indexTable())
+        IndexingProcessor.Worker state = new IndexingProcessor.Worker(Indexer.start(faults.wrap(local.dynamo()), IndexerConfig.builder(f.indexTable())
                 .metrics(new io.appendsfeed.model.metrics.MicrometerMetrics(registry)).build()), config, new RejectedLog(f.index()), "t");
         IndexingProcessor p = new IndexingProcessor(state);
         p.initialize(InitializationInput.builder().shardId("shard-7").build());
@@ -145,7 +144,7 @@ class IndexingProcessorTest {
         Fixture f = fixture(local);
         List<Record> r = f.records();
         List<String> checkpoints = new ArrayList<>();
-        IndexingProcessor p = processor(local.dynamo(), f, KclConfig.OnRejected.STOP_SHARD, new WorkerState[1]);
+        IndexingProcessor p = processor(local.dynamo(), f, KclConfig.OnRejected.STOP_SHARD, new IndexingProcessor.Worker[1]);
 
         p.processRecords(batch(List.of(r.get(0), withoutTypes(r.get(1)), r.get(2)), checkpoints));
         p.processRecords(batch(List.of(r.get(2)), checkpoints)); // KCL moves on: the processor must not
@@ -161,7 +160,7 @@ class IndexingProcessorTest {
         Fixture f = fixture(local);
         List<Record> r = f.records();
         List<String> checkpoints = new ArrayList<>();
-        IndexingProcessor p = processor(local.dynamo(), f, KclConfig.OnRejected.RECORD_AND_CONTINUE, new WorkerState[1]);
+        IndexingProcessor p = processor(local.dynamo(), f, KclConfig.OnRejected.RECORD_AND_CONTINUE, new IndexingProcessor.Worker[1]);
 
         p.processRecords(batch(List.of(r.get(0), withoutTypes(r.get(1)), r.get(2)), checkpoints));
 
@@ -177,7 +176,7 @@ class IndexingProcessorTest {
         Fixture f = fixture(local);
         FaultInjector faults = new FaultInjector(FaultPlan.builder().every("PutItem", Fault.failBefore()).build());
         List<String> checkpoints = Collections.synchronizedList(new ArrayList<>());
-        WorkerState[] state = new WorkerState[1];
+        IndexingProcessor.Worker[] state = new IndexingProcessor.Worker[1];
         IndexingProcessor p = processor(faults.wrap(local.dynamo()), f, KclConfig.OnRejected.STOP_SHARD, state);
 
         CompletableFuture<Void> running = CompletableFuture.runAsync(() -> p.processRecords(batch(f.records(), checkpoints)));

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.lambda;
 
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
@@ -69,8 +70,8 @@ class IndexerStreamHandlerMetricsTest {
     @Test
     void the_function_as_lambda_builds_it_writes_its_emf_line_to_stdout(LocalDynamo local) throws Exception {
         String index = IndexerTables.index(local);
-        IndexerStreamHandler handler = new IndexerStreamHandler(LambdaSettings.from(Map.of(LambdaSettings.INDEX_TABLE, index,
-                LambdaSettings.STORE_TABLE, "store" /* the fixture's records come from table "store" */, LambdaSettings.ENDPOINT, local.endpoint().toString())::get));
+        IndexerStreamHandler handler = new IndexerStreamHandler(LambdaSettings.from(Map.of(IndexerSettings.INDEX_TABLE, index,
+                IndexerSettings.STORE_TABLE, "store" /* the fixture's records come from table "store" */, IndexerSettings.ENDPOINT, local.endpoint().toString())::get));
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.lambda;
 
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,9 +31,9 @@ class LambdaMetricsSettingsTest {
     /** The EMF lines the template's handler writes to stdout for one batch, built from {@code vars} as Lambda builds it. */
     static List<JsonNode> emfLinesOfOneBatch(LocalDynamo local, Map<String, String> vars) {
         Map<String, String> env = new HashMap<>(vars);
-        env.put(LambdaSettings.INDEX_TABLE, IndexerTables.index(local));
-        env.put(LambdaSettings.STORE_TABLE, "store"); // the fixture's records come from table "store"
-        env.put(LambdaSettings.ENDPOINT, local.endpoint().toString());
+        env.put(IndexerSettings.INDEX_TABLE, IndexerTables.index(local));
+        env.put(IndexerSettings.STORE_TABLE, "store"); // the fixture's records come from table "store"
+        env.put(IndexerSettings.ENDPOINT, local.endpoint().toString());
         IndexerStreamHandler handler = new IndexerStreamHandler(LambdaSettings.from(env::get));
         PrintStream stdout = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();

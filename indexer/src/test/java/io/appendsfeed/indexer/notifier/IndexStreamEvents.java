@@ -1,13 +1,9 @@
 package io.appendsfeed.indexer.notifier;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
-import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
-import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.indexer.deploy.AwsEventJson;
 import io.appendsfeed.model.testing.LocalDynamo;
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +11,9 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
  * Test support: a table's real Streams records (DynamoDB Local) as Lambda delivers them to a
- * function: written as the event JSON and read back by the Lambda Java runtime's own deserializer.
+ * function: the event's JSON.
  */
 final class IndexStreamEvents {
-
-    private static final PojoSerializer<DynamodbEvent> RUNTIME =
-            LambdaEventSerializers.serializerFor(DynamodbEvent.class, IndexStreamEvents.class.getClassLoader());
 
     private IndexStreamEvents() {}
 
@@ -36,11 +29,11 @@ final class IndexStreamEvents {
         return AwsEventJson.event(records, arn(local, table));
     }
 
-    static DynamodbEvent event(ObjectNode json) {
-        return RUNTIME.fromJson(new ByteArrayInputStream(json.toString().getBytes(StandardCharsets.UTF_8)));
+    static byte[] event(ObjectNode json) {
+        return json.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    static DynamodbEvent event(LocalDynamo local, String table, List<Record> records) {
+    static byte[] event(LocalDynamo local, String table, List<Record> records) {
         return event(json(local, table, records));
     }
 

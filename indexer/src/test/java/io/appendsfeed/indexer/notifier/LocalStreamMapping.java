@@ -1,6 +1,5 @@
 package io.appendsfeed.indexer.notifier;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import io.appendsfeed.model.testing.LocalDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ final class LocalStreamMapping implements AutoCloseable {
 
     private final LocalDynamo local;
     private final String table;
-    private final Consumer<DynamodbEvent> function;
+    private final Consumer<byte[]> function;
     private final Duration pollInterval;
     private final int batchSize;
     private final Map<String, String> iterators = new HashMap<>();
@@ -39,7 +38,7 @@ final class LocalStreamMapping implements AutoCloseable {
     final AtomicInteger records = new AtomicInteger();
     private volatile boolean idle;
 
-    LocalStreamMapping(LocalDynamo local, String table, Duration pollInterval, int batchSize, Consumer<DynamodbEvent> function) {
+    LocalStreamMapping(LocalDynamo local, String table, Duration pollInterval, int batchSize, Consumer<byte[]> function) {
         this.local = local;
         this.table = table;
         this.function = function;
@@ -86,7 +85,7 @@ final class LocalStreamMapping implements AutoCloseable {
         GetRecordsResponse r = local.streams().getRecords(b -> b.shardIterator(it).limit(batchSize));
         List<Record> got = new ArrayList<>(r.records());
         if (!got.isEmpty()) {
-            DynamodbEvent event = IndexStreamEvents.event(local, table, got);
+            byte[] event = IndexStreamEvents.event(local, table, got);
             while (!stop.get()) {
                 try {
                     invocations.incrementAndGet();

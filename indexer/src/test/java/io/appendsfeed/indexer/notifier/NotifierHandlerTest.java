@@ -130,7 +130,7 @@ class NotifierHandlerTest {
         broken.remove("NewImage");
         String brokenSequence = broken.path("SequenceNumber").asText();                       // as a KEYS_ONLY stream would deliver it
         RecordingPublisher publisher = new RecordingPublisher();
-        assertThatThrownBy(() -> new NotifierHandler(new Notifier(publisher)).handleRequest(IndexStreamEvents.event(json), null))
+        assertThatThrownBy(() -> new NotifierHandler(new Notifier(publisher)).handleRequest(new java.io.ByteArrayInputStream(IndexStreamEvents.event(json)), java.io.OutputStream.nullOutputStream(), null))
                 .isInstanceOfSatisfying(UnreadableEpochTipsException.class, e -> {
                     assertThat(e.rejected()).hasSize(1);
                     assertThat(e.rejected().get(0).sequenceNumber()).isEqualTo(brokenSequence);
@@ -140,7 +140,7 @@ class NotifierHandlerTest {
     }
 
     @Test
-    void the_handler_built_from_its_environment_publishes_to_the_topic(LocalDynamo local) {
+    void the_handler_built_from_its_environment_publishes_to_the_topic(LocalDynamo local) throws java.io.IOException {
         LocalMessaging messaging = LocalMessaging.shared();
         String topic = messaging.freshTopic();
         String queue = messaging.queueSubscribedTo(topic);
@@ -149,7 +149,8 @@ class NotifierHandlerTest {
         Map<String, String> env = Map.of(NotifierSettings.TOPIC_ARN, topic, NotifierSettings.ENDPOINT,
                 messaging.endpoint().toString(), NotifierSettings.REGION, "us-east-1");
         new NotifierHandler(NotifierSettings.from(env::get))
-                .handleRequest(IndexStreamEvents.event(local, feed.index, IndexStreamEvents.records(local, feed.index)), null);
+                .handleRequest(new java.io.ByteArrayInputStream(IndexStreamEvents.event(local, feed.index, IndexStreamEvents.records(local, feed.index))),
+                        java.io.OutputStream.nullOutputStream(), null);
         List<Message> got = messaging.receive(queue);
         assertThat(got).extracting(m -> FeedNotification.parseJson(m.body()))
                 .containsExactlyInAnyOrderElementsOf(feed.tails().entrySet().stream()

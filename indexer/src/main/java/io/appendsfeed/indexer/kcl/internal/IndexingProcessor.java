@@ -1,17 +1,23 @@
 package io.appendsfeed.indexer.kcl.internal;
 
+import com.amazonaws.services.dynamodbv2.streamsadapter.adapter.DynamoDBStreamsClientRecord;
 import com.amazonaws.services.dynamodbv2.streamsadapter.model.DynamoDBStreamsProcessRecordsInput;
 import com.amazonaws.services.dynamodbv2.streamsadapter.processor.DynamoDBStreamsShardRecordProcessor;
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.FeedGapException;
+import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.RejectedRecord;
+import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.kcl.KclConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.kinesis.exceptions.InvalidStateException;
 import software.amazon.kinesis.exceptions.KinesisClientLibDependencyException;
 import software.amazon.kinesis.exceptions.ShutdownException;
@@ -33,15 +39,61 @@ import software.amazon.kinesis.processor.RecordProcessorCheckpointer;
  */
 public final class IndexingProcessor implements DynamoDBStreamsShardRecordProcessor {
 
+    /** What a worker's record processors share: the indexer, the settings, and whether the worker is stopping. */
+    public static final class Worker {
+        private final Indexer indexer;
+        private final KclConfig config;
+        private final RejectedLog rejectedLog;
+        private final String storeTable;
+        private final Object lock = new Object();
+        private final AtomicLong recordsIngested = new AtomicLong();
+        private volatile boolean closing;
+
+        public Worker(Indexer indexer, KclConfig config, RejectedLog rejectedLog, String storeTable) {
+            this.indexer = indexer;
+            this.config = config;
+            this.rejectedLog = rejectedLog;
+            this.storeTable = storeTable;
+        }
+
+        /** Records the worker's processors durably ingested. */
+        public long recordsIngested() {
+            return recordsIngested.get();
+        }
+
+        /** Wakes every processor waiting to retry: they give up their batch without checkpointing it. */
+        public void close() {
+            synchronized (lock) {
+                closing = true;
+                lock.notifyAll();
+            }
+        }
+
+        /** Waits up to {@code d}; @return false when the worker is closing (or the thread interrupted) */
+        boolean pause(Duration d) {
+            synchronized (lock) {
+                if (!closing) {
+                    try {
+                        lock.wait(Math.max(1, d.toMillis()));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                }
+                return !closing;
+            }
+        }
+    }
+
     private static final Logger log = LoggerFactory.getLogger(IndexingProcessor.class);
 
-    private final WorkerState worker;
+    private final Worker worker;
     private String shardId = "?";
     private String ingested;      // last sequence number durably ingested
     private String checkpointed;  // last sequence number checkpointed
     private String stopped;       // why this processor takes nothing more from the shard, or null
 
-    public IndexingProcessor(WorkerState worker) {
+    public IndexingProcessor(Worker worker) {
         this.worker = worker;
     }
 
@@ -57,17 +109,17 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
             log.debug("shard {}: {} records not processed: {}", shardId, input.records().size(), stopped);
             return;
         }
-        List<ChangeRecord> rest = KclRecords.translate(input.records());
+        List<ChangeRecord> rest = translate(input.records());
         // the AWS SDK's policy, appendsfeed's one retry policy: doubling from retryBackoff up to MAX_RETRY_BACKOFF
-        BackoffStrategy policy = BackoffStrategy.exponentialDelayHalfJitter(worker.config().retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
+        BackoffStrategy policy = BackoffStrategy.exponentialDelayHalfJitter(worker.config.retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
         int attempts = 0;
         while (stopped == null) {
             if (!rest.isEmpty()) {
-                BatchOutcome o = worker.indexer().ingest(rest, shardId);
+                BatchOutcome o = worker.indexer.ingest(rest, shardId);
                 int k = o.complete() ? rest.size() : indexOf(rest, o.firstNotIngested());
                 if (k > 0) {
                     ingested = rest.get(k - 1).sequenceNumber();
-                    worker.ingested(k);
+                    worker.recordsIngested.addAndGet(k);
                     checkpoint(input.checkpointer(), ingested);
                 }
                 rest = rest.subList(k, rest.size());
@@ -88,16 +140,16 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
 
     /** @return true when the record was recorded and checkpointed, so the batch goes on after it */
     private boolean onRejected(RejectedRecord r, RecordProcessorCheckpointer checkpointer) {
-        if (worker.config().onRejected() == KclConfig.OnRejected.STOP_SHARD) {
+        if (worker.config.onRejected() == KclConfig.OnRejected.STOP_SHARD) {
             log.error("shard {}: {}; processing stops on this shard (nothing after it is checkpointed) until the worker restarts", shardId, r);
             stop("stopped at rejected " + r);
             return false;
         }
         try {
-            worker.rejectedLog().record(worker.storeTable(), shardId, r);
+            worker.rejectedLog.record(worker.storeTable, shardId, r);
         } catch (RuntimeException e) {
             log.warn("shard {}: could not record {}, retrying: {}", shardId, r, e.toString());
-            if (!worker.pause(worker.config().retryBackoff())) {
+            if (!worker.pause(worker.config.retryBackoff())) {
                 stop("worker closing");
             }
             return false;
@@ -140,6 +192,21 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
         } catch (InvalidStateException e) {
             log.error("shard {}: checkpoint at {} failed: {}", shardId, sequenceNumber, e.toString(), e);
         }
+    }
+
+    /**
+     * The adapter's records (each wrapping the DynamoDB Streams record it was made from) one for one; a record
+     * without its DynamoDB part becomes an empty record under its sequence number, which the indexer rejects
+     * by name: never skipped.
+     */
+    private static List<ChangeRecord> translate(List<DynamoDBStreamsClientRecord> delivered) {
+        List<ChangeRecord> out = new ArrayList<>(delivered.size());
+        for (DynamoDBStreamsClientRecord r : delivered) {
+            var record = r.getRecord();
+            out.add(record != null && record.dynamodb() != null ? ChangeRecord.from(record)
+                    : new ChangeRecord(String.valueOf(r.sequenceNumber()), null, null, Map.of(), null, null));
+        }
+        return out;
     }
 
     private static int indexOf(List<ChangeRecord> records, String sequenceNumber) {

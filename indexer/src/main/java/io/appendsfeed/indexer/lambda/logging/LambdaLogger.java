@@ -31,10 +31,16 @@ final class LambdaLogger extends LegacyAbstractLogger {
 
     private final boolean json;
     private final Level threshold;
-    private final transient LogSink sink;
+    private final transient Sink sink;
     private final String shortName;
 
-    LambdaLogger(String name, boolean json, Level threshold, LogSink sink) {
+    /** Where finished lines go: the Lambda runtime's logger, or a test's list. */
+    interface Sink {
+        /** A line already formatted (text, or a JSON object); one CloudWatch Logs event. */
+        void write(byte[] line, Level level);
+    }
+
+    LambdaLogger(String name, boolean json, Level threshold, Sink sink) {
         this.name = name;
         this.json = json;
         this.threshold = threshold;

@@ -105,7 +105,14 @@ public final class TipPositions {
         if (c != null && !c.hasL()) {
             throw new Bad("attribute c of the epoch Tip is " + c + ", not a list of event types");
         }
-        boolean closed = c != null && !c.l().isEmpty() && EpochEvent.CLOSED.equals(c.l().get(c.l().size() - 1).s());
+        // the types as the Lambda reader delivers them (read when asked for), or from c
+        List<String> types = r.eventTypes() != null ? r.eventTypes() : c == null ? List.of() : c.l().stream().map(AttributeValue::s).toList();
+        boolean closed;
+        try {
+            closed = !types.isEmpty() && EpochEvent.CLOSED.equals(types.get(types.size() - 1));
+        } catch (IllegalArgumentException notAType) {
+            throw new Bad(notAType.getMessage());
+        }
         Checkpoint position = closed || version == Checkpoint.EPOCH_SIZE
                 ? Checkpoint.of(epoch.epoch(), 0).nextEpoch()
                 : Checkpoint.of(epoch.epoch(), version);

@@ -20,7 +20,7 @@ class LambdaLoggerTest {
     record Line(String text, Level level) {}
 
     final List<Line> lines = new ArrayList<>();
-    final LogSink sink = (bytes, level) -> lines.add(new Line(new String(bytes, StandardCharsets.UTF_8), level));
+    final LambdaLogger.Sink sink = (bytes, level) -> lines.add(new Line(new String(bytes, StandardCharsets.UTF_8), level));
 
     @AfterEach
     void clear() {
@@ -30,7 +30,7 @@ class LambdaLoggerTest {
     @Test
     void json_format_writes_one_object_per_line_with_the_request_id_and_the_context_as_fields() throws Exception {
         BasicMdc.install();
-        Logger log = new LambdaLoggerFactory(LambdaLogSettings.from(Map.of("AWS_LAMBDA_LOG_FORMAT", "JSON")::get), sink)
+        Logger log = LambdaLoggingProvider.loggers(Map.of("AWS_LAMBDA_LOG_FORMAT", "JSON")::get, sink)
                 .getLogger("io.appendsfeed.indexer.Indexer");
         MDC.put("AWSRequestId", "8f5e-req");
         MDC.put("shard", "shardId-0001");
@@ -58,7 +58,7 @@ class LambdaLoggerTest {
     @Test
     void text_format_is_one_event_per_line_with_the_context_appended() {
         BasicMdc.install();
-        Logger log = new LambdaLoggerFactory(LambdaLogSettings.from(Map.<String, String>of()::get), sink)
+        Logger log = LambdaLoggingProvider.loggers(Map.<String, String>of()::get, sink)
                 .getLogger("io.appendsfeed.indexer.Indexer");
         MDC.put("AWSRequestId", "r1");
         log.error("stopped", new IllegalArgumentException("bad"));
@@ -70,11 +70,11 @@ class LambdaLoggerTest {
 
     @Test
     void the_application_log_level_is_honoured_and_the_sdk_stays_at_warn() {
-        LambdaLoggerFactory debug = new LambdaLoggerFactory(LambdaLogSettings.from(Map.of("AWS_LAMBDA_LOG_LEVEL", "DEBUG")::get), sink);
+        org.slf4j.ILoggerFactory debug = LambdaLoggingProvider.loggers(Map.of("AWS_LAMBDA_LOG_LEVEL", "DEBUG")::get, sink);
         assertThat(debug.getLogger("io.appendsfeed.indexer.Indexer").isDebugEnabled()).isTrue();
         assertThat(debug.getLogger("software.amazon.awssdk.request").isInfoEnabled()).isFalse();
         assertThat(debug.getLogger("org.apache.http.wire").isWarnEnabled()).isTrue();
-        LambdaLoggerFactory error = new LambdaLoggerFactory(LambdaLogSettings.from(Map.of("AWS_LAMBDA_LOG_LEVEL", "error")::get), sink);
+        org.slf4j.ILoggerFactory error = LambdaLoggingProvider.loggers(Map.of("AWS_LAMBDA_LOG_LEVEL", "error")::get, sink);
         assertThat(error.getLogger("x").isWarnEnabled()).isFalse();
         assertThat(error.getLogger("x").isErrorEnabled()).isTrue();
         error.getLogger("x").warn("dropped");

@@ -45,8 +45,8 @@ class LambdaRuntimeLoggingTest {
         try (FileOutputStream fd = new FileOutputStream(frames.toFile())) {
             field.set(null, new LambdaContextLogger(new FramedTelemetryLogSink(fd.getFD()), LogLevel.INFO, LogFormat.JSON));
             // our binding at DEBUG, the function's application log level INFO: the runtime drops the DEBUG line
-            Logger log = new LambdaLoggerFactory(LambdaLogSettings.from(Map.of("AWS_LAMBDA_LOG_FORMAT", "JSON",
-                    "AWS_LAMBDA_LOG_LEVEL", "DEBUG")::get), LambdaRuntimeSink.INSTANCE).getLogger("io.appendsfeed.indexer.Indexer");
+            Logger log = LambdaLoggingProvider.loggers(Map.of("AWS_LAMBDA_LOG_FORMAT", "JSON",
+                    "AWS_LAMBDA_LOG_LEVEL", "DEBUG")::get, LambdaLoggingProvider::runtime).getLogger("io.appendsfeed.indexer.Indexer");
             MDC.put("AWSRequestId", "req-9");
             log.info("batch: {} records", 3);
             log.debug("per record");
