@@ -181,7 +181,8 @@ public final class PartitionRunner implements Runnable {
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
             boolean tail = atTail;
-            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || mayRead(tail), config.pollInterval())
+            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING
+                    || scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()), config.pollInterval())
                     || phase() != RunnerPhase.READING) {
                 continue; // the loop's other duties (a commit, a change of phase) between the waits
             }
@@ -221,23 +222,6 @@ public final class PartitionRunner implements Runnable {
                 tailWait = nextTailWait(tailWait, config.pollInterval());
             }
         }
-    }
-
-    /**
-     * Whether a read may go now: fewer epoch events outstanding than the read-ahead limit, and at the
-     * tail not when a read could only find what cannot start sooner (every handler busy with what was
-     * read) nor, in a catch-up run ({@code runUntilCaughtUp}), when it could only find the next run's
-     * events: each read of the tail pays for the epoch's Tip (a Lambda reactor, once per invocation).
-     */
-    private boolean mayRead(boolean atTail) {
-        int buffered = scheduler.buffered(partition);
-        if (buffered < 0) {
-            return true; // closed under us: the submit says so
-        }
-        if (atTail && (scheduler.endsAtTail() || buffered > 0 && scheduler.handlersBusy())) {
-            return false;
-        }
-        return buffered < config.maxBufferedEpochEvents();
     }
 
     static Duration firstTailWait(Duration pollInterval) {

@@ -3,11 +3,14 @@ package io.appendsfeed.reader.internal;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.metrics.Metrics;
+import io.appendsfeed.model.metrics.Sample;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.HandlerResult;
 import io.appendsfeed.reader.ParkedStream;
 import io.appendsfeed.reader.ParkedStreams;
+import io.appendsfeed.reader.ReaderMetrics;
 import io.appendsfeed.reader.StreamHandler;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,7 +44,7 @@ public final class StreamCall {
      * @param attemptsBefore failed calls of this stream in a row before this one
      * @param replayFrom the next index to replay from the store table, or -1 for feed events
      */
-    record Work(StreamName stream, Scheduler.Slot slot, List<FeedEvent> events, Checkpoint position, long skipBelow,
+    record Work(StreamName stream, Progress slot, List<FeedEvent> events, Checkpoint position, long skipBelow,
                 Instant notBefore, int attemptsBefore, long replayFrom) {
 
         Work {
@@ -106,6 +109,7 @@ public final class StreamCall {
     private final int maxBatchEvents;
     private final int parkAfterAttempts;
     private final Clock clock;
+    private final Metrics metrics;
 
     /** @param loader null when bodies are not loaded and no replay reads the store (tests of the core) */
     public StreamCall(FeedReaderConfig c, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore) {
@@ -118,6 +122,7 @@ public final class StreamCall {
         this.maxBatchEvents = c.maxBatchEvents();
         this.parkAfterAttempts = c.parkAfterAttempts();
         this.clock = c.clock();
+        this.metrics = c.metrics();
     }
 
     EventFilter filter() {
@@ -218,6 +223,15 @@ public final class StreamCall {
         }
         LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", w.stream(), p.attempts(),
                 p.fromIndex(), p.position(), p.reason());
+        if (metrics.enabled()) {
+            try {
+                metrics.record(Sample.at(clock.instant()).dimension(ReaderMetrics.GROUP, group)
+                        .dimension(ReaderMetrics.PARTITION, String.valueOf(p.partition().value()))
+                        .value(ReaderMetrics.STREAMS_PARKED, 1).build());
+            } catch (RuntimeException e) {
+                LOG.warn("group {}: metrics {} failed: {}", group, metrics, e.toString()); // the stream is parked all the same
+            }
+        }
         return new Outcome.Parked(p);
     }
 
