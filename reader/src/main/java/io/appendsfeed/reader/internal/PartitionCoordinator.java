@@ -240,7 +240,7 @@ public final class PartitionCoordinator {
         if (ended != null) {
             return ended; // a catch-up run is over: its lag stands (the close's metrics sample asks again)
         }
-        return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant);
+        return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant, Set.of());
     }
 
     /**

@@ -174,13 +174,12 @@ public final class PartitionRunner implements Runnable {
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         Duration tailWait = firstTailWait(config.pollInterval());
         int failures = 0;
-        boolean atTail = false;
         while (phase() == RunnerPhase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commit();
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
-            boolean tail = atTail;
+            boolean tail = snapshot.get().atTail(); // as the last read found it
             if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING
                     || scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()), config.pollInterval())
                     || phase() != RunnerPhase.READING) {
@@ -206,12 +205,11 @@ public final class PartitionRunner implements Runnable {
                 pos = page.records().get(page.records().size() - 1).next();
                 tailWait = firstTailWait(config.pollInterval());
             }
-            atTail = page.tail();
-            boolean readTail = atTail;
-            if (snapshot.get().atTail() != readTail) {
+            boolean readTail = page.tail();
+            if (tail != readTail) {
                 update(s -> s.withAtTail(readTail));
             }
-            if (atTail) {
+            if (readTail) {
                 // a read that took the tail with it waits as an empty one would: reading again at once could only
                 // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the

@@ -271,12 +271,9 @@ public final class Scheduler {
 
     private void retryLater(StreamState s, Exception error) {
         Duration wait = backoff.after(s.attempts());
-        String reason = StreamCall.describe(error);
-        if (s.attempts() == 1) {
-            LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), reason, error);
-        } else {
-            LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(), reason);
-        }
+        // the stack trace once per run of failures
+        LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(),
+                StreamCall.describe(error), s.attempts() == 1 ? error : null);
         try {
             timers.schedule(() -> {
                 synchronized (this) {
