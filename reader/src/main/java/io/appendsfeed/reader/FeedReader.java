@@ -12,7 +12,6 @@ import io.appendsfeed.reader.internal.PartitionCoordinator;
 import io.appendsfeed.reader.internal.ReaderContext;
 import io.appendsfeed.reader.internal.Scheduler;
 import io.appendsfeed.reader.internal.StreamCall;
-import io.appendsfeed.reader.internal.metrics.MeteredParkedStreams;
 import io.appendsfeed.reader.internal.metrics.ReaderMeter;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +22,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -89,13 +87,7 @@ public final class FeedReader implements AutoCloseable {
      */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints,
                       LeaseStore leases, ParkedStreams parked) {
-        this(config, handler, checkpoints, leases, parked, meter -> {
-            StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
-                    .clock(config.clock()).meter(meter).build());
-            StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(meter)
-                    .build());
-            return new Sources(Feed.of(index), new BodyLoader(store, dynamo));
-        });
+        this(config, handler, checkpoints, leases, parked, dynamo, null);
     }
 
     /**
@@ -104,39 +96,39 @@ public final class FeedReader implements AutoCloseable {
      */
     FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases, ParkedStreams parked,
                Feed feed) {
-        this(config, handler, checkpoints, leases, parked, withoutBodies(config, feed));
+        this(config, handler, checkpoints, leases, parked, null, feed);
     }
 
-    private static Function<CapacityMeter, Sources> withoutBodies(FeedReaderConfig config, Feed feed) {
-        if (config.loadBodies()) {
-            throw new IllegalArgumentException("a feed without a store table cannot load bodies; turn loadBodies off");
-        }
-        return meter -> new Sources(feed, null);
-    }
-
-    /** Where the feed and the event bodies are read from. */
-    private record Sources(Feed feed, BodyLoader loader) {}
-
+    /** Reads the feed and the bodies through {@code dynamo}, or only {@code feed} when {@code dynamo} is null. */
     private FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases,
-                       ParkedStreams parked, Function<CapacityMeter, Sources> sources) {
+                       ParkedStreams parked, DynamoDbClient dynamo, Feed feed) {
         this.config = config;
         LeaseStore leaseStore = leases != null ? leases : checkpoints instanceof LeaseStore l ? l : null;
         if (config.leases() && leaseStore == null) {
             throw new IllegalArgumentException("leases are on but no LeaseStore was given; pass one or turn leases off");
         }
+        if (dynamo == null && config.loadBodies()) {
+            throw new IllegalArgumentException("a feed without a store table cannot load bodies; turn loadBodies off");
+        }
         this.meter = config.metrics().enabled() ? new ReaderMeter(config.group(), config.metrics(), config.clock()) : null;
-        Sources from = sources.apply(meter != null ? meter : CapacityMeter.NONE);
+        BodyLoader loader = null;
+        if (dynamo != null) {
+            CapacityMeter m = meter != null ? meter : CapacityMeter.NONE;
+            feed = Feed.of(new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
+                    .clock(config.clock()).meter(m).build()));
+            loader = new BodyLoader(new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(m)
+                    .build()), dynamo);
+        }
         if (meter != null) {
-            parked = new MeteredParkedStreams(parked, config.metrics(), config.clock());
             handler = meter.measure(handler);
         }
         this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), threads("handler"));
         this.timers = Executors.newSingleThreadScheduledExecutor(threads("timer"));
         this.sampling = meter != null ? Executors.newSingleThreadScheduledExecutor(threads("metrics")) : null;
-        Scheduler scheduler = new Scheduler(new StreamCall(config, handler, from.loader(), parked), config.maxConcurrentStreams(),
+        Scheduler scheduler = new Scheduler(new StreamCall(config, handler, loader, parked), config.maxConcurrentStreams(),
                 config.maxBatchEvents(), new Backoff(config.retryBackoffMin(), config.retryBackoffMax()),
                 workers, timers);
-        this.ctx = new ReaderContext(config, scheduler, from.feed(), checkpoints, leaseStore, parked);
+        this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
         this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(threads("leases")));
     }
 

@@ -46,8 +46,8 @@ public final class BodyLoader {
     /** @param dynamo the client {@code store} uses, for the loads' own requests */
     public BodyLoader(StoreClient store, DynamoDbClient dynamo) {
         this.store = store;
-        this.items = new ItemRangeReader(dynamo, store.config().table(), new StreamLayouts(REMEMBERED_LAYOUTS),
-                new ItemCache(ITEM_CACHE_BYTES), store.config().meter());
+        this.items = new ItemRangeReader(dynamo, store.config().table(), new StreamLayouts(REMEMBERED_LAYOUTS, ITEM_CACHE_BYTES),
+                store.config().meter());
     }
 
     /** The bodies of each call's events. Never throws: a call's failure is in its {@link Loaded}. */

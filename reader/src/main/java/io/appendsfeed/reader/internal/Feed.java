@@ -24,7 +24,7 @@ public interface Feed {
     /**
      * The partition count recorded in the index (1 when there is no index yet).
      *
-     * @throws FeedMissingException when the index itself does not exist (not a passing error)
+     * @throws MissingTableException when the index table does not exist (not a passing error)
      */
     int partitions();
 
@@ -62,15 +62,7 @@ public interface Feed {
         EpochReader epochs = new EpochReader(index);
         FeedPositions positions = new FeedPositions(index);
         return new Feed() {
-            @Override
-            public int partitions() {
-                try {
-                    return positions.partitions();
-                } catch (MissingTableException e) {
-                    throw new FeedMissingException(index.config().table(), e);
-                }
-            }
-
+            @Override public int partitions() { return positions.partitions(); }
             @Override public EpochPage read(PartitionId p, Checkpoint from, int max) { return epochs.read(p, from, max); }
             @Override public Checkpoint normalize(PartitionId p, Checkpoint from) { return epochs.normalize(p, from); }
             @Override public Checkpoint tail(PartitionId p) { return positions.tail(p); }

@@ -44,16 +44,16 @@ final class ItemRangeReader {
     private final DynamoDbClient dynamo;
     private final String table;
     private final StreamLayouts layouts;
-    private final ItemCache cache;
+    private final StreamLayouts.ItemCache cache;
     /** Told the read capacity of each call, as the store client's calls are (the reader's metrics). */
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
 
-    ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, ItemCache cache, CapacityMeter meter) {
+    ItemRangeReader(DynamoDbClient dynamo, String table, StreamLayouts layouts, CapacityMeter meter) {
         this.dynamo = dynamo;
         this.table = table;
         this.layouts = layouts;
-        this.cache = cache;
+        this.cache = layouts.cache;
         this.meter = meter;
         this.rcc = meter == CapacityMeter.NONE ? ReturnConsumedCapacity.NONE : ReturnConsumedCapacity.TOTAL;
     }
@@ -125,7 +125,7 @@ final class ItemRangeReader {
      */
     Map<Long, StoredEvent> readWhole(StreamName stream, long last) {
         Map<Long, StoredEvent> out = new HashMap<>();
-        long next = readFrom(stream, layouts.of(stream), 0, last, false, out, ItemCache.ITEMS_PER_STREAM - 1);
+        long next = readFrom(stream, layouts.of(stream), 0, last, false, out, StreamLayouts.ItemCache.ITEMS_PER_STREAM - 1);
         if (next >= 0 && next <= last) {
             out.putAll(read(stream, next, last, false));
         }

@@ -14,12 +14,8 @@ final class LagReport {
 
     private LagReport() {}
 
-    /** @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing */
-    static List<PartitionLag> of(ReaderContext ctx, List<PartitionRunner> runners, boolean tolerant) {
-        return of(ctx, runners, tolerant, Set.of());
-    }
-
     /**
+     * @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing
      * @param readToTail partitions whose runner had handled everything up to the tail its last read
      *                   found: their tail is what they handled, as of that read, and is not read again.
      *                   A catch-up run ends so; reading the epoch's Tip once more for its lag cost as

@@ -75,20 +75,14 @@ final class LeaseKeeper {
      * Beyond its share, hands over one partition per tick (the highest), so that shares move gradually.
      *
      * @param holding the runners counting towards this instance's share, in partition order
-     * @return whether a partition is being handed over
      */
-    boolean shed(List<PartitionId> wanted, List<PartitionRunner> holding) {
+    void shed(List<PartitionId> wanted, List<PartitionRunner> holding) {
         int share = FairShare.of(wanted.size(), live, config.owner());
-        if (holding.size() <= share) {
-            return false;
+        if (holding.size() > share && holding.get(holding.size() - 1).handOver()) {
+            LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over partition {}",
+                    config.group(), config.owner(), holding.size(), wanted.size(), live.size(), share,
+                    holding.get(holding.size() - 1).partition());
         }
-        PartitionRunner r = holding.get(holding.size() - 1);
-        if (!r.handOver()) {
-            return false;
-        }
-        LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over partition {}",
-                config.group(), config.owner(), holding.size(), wanted.size(), live.size(), share, r.partition());
-        return true;
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.internal;
 
-import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.MissingTableException;
 import io.appendsfeed.reader.CatchUpResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.Lease;
@@ -81,11 +81,12 @@ public final class PartitionCoordinator {
         }
         try {
             countedAtStart.set(ctx.feed().partitions());
-        } catch (FeedMissingException e) {
+        } catch (MissingTableException e) {
             synchronized (lock) {
                 phase = phase == Phase.STARTING ? Phase.NEW : phase;
             }
-            throw new IllegalStateException(e.getMessage(), e);
+            throw new IllegalStateException("index table '" + e.table() + "' does not exist (or is not visible to these"
+                    + " credentials); create it with the indexer first", e);
         } catch (RuntimeException e) {
             // a transient error (network, throttling): the ticks below keep trying
             LOG.warn("group {}: could not read the index yet, carrying on: {}", config.group(), e.toString());
@@ -214,9 +215,8 @@ public final class PartitionCoordinator {
     /** Released parked streams of the partitions held start replaying. */
     public void refreshParked() {
         try {
-            long asOf = ctx.scheduler().parkSequence();
-            Set<StreamName> still = ctx.parked().list(config.group()).stream().map(ParkedStream::stream).collect(Collectors.toSet());
-            ctx.scheduler().released(still, asOf);
+            ctx.scheduler().released(() -> ctx.parked().list(config.group()).stream().map(ParkedStream::stream)
+                    .collect(Collectors.toSet()));
         } catch (RuntimeException e) {
             LOG.warn("group {}: could not read parked streams, trying again later: {}", config.group(), e.toString());
         }
@@ -240,7 +240,7 @@ public final class PartitionCoordinator {
         if (ended != null) {
             return ended; // a catch-up run is over: its lag stands (the close's metrics sample asks again)
         }
-        return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant);
+        return LagReport.of(ctx, runners.values().stream().map(Running::runner).toList(), tolerant, Set.of());
     }
 
     /**
@@ -295,8 +295,7 @@ public final class PartitionCoordinator {
         }
         rs.forEach(r -> r.runner().close());
         try {
-            ctx.scheduler().stopDispatching();
-            if (!ctx.scheduler().awaitNoneRunning(config.shutdownTimeout())) {
+            if (!ctx.scheduler().stop(config.shutdownTimeout())) {
                 LOG.warn("group {}: handler calls still running after {}; their work is not committed and will be redelivered",
                         config.group(), config.shutdownTimeout());
             }

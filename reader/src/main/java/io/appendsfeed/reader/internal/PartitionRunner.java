@@ -174,14 +174,14 @@ public final class PartitionRunner implements Runnable {
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         Duration tailWait = firstTailWait(config.pollInterval());
         int failures = 0;
-        boolean atTail = false;
         while (phase() == RunnerPhase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commit();
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
-            boolean tail = atTail;
-            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || mayRead(tail), config.pollInterval())
+            boolean tail = snapshot.get().atTail(); // as the last read found it
+            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING
+                    || scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()), config.pollInterval())
                     || phase() != RunnerPhase.READING) {
                 continue; // the loop's other duties (a commit, a change of phase) between the waits
             }
@@ -205,12 +205,11 @@ public final class PartitionRunner implements Runnable {
                 pos = page.records().get(page.records().size() - 1).next();
                 tailWait = firstTailWait(config.pollInterval());
             }
-            atTail = page.tail();
-            boolean readTail = atTail;
-            if (snapshot.get().atTail() != readTail) {
+            boolean readTail = page.tail();
+            if (tail != readTail) {
                 update(s -> s.withAtTail(readTail));
             }
-            if (atTail) {
+            if (readTail) {
                 // a read that took the tail with it waits as an empty one would: reading again at once could only
                 // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
@@ -221,23 +220,6 @@ public final class PartitionRunner implements Runnable {
                 tailWait = nextTailWait(tailWait, config.pollInterval());
             }
         }
-    }
-
-    /**
-     * Whether a read may go now: fewer epoch events outstanding than the read-ahead limit, and at the
-     * tail not when a read could only find what cannot start sooner (every handler busy with what was
-     * read) nor, in a catch-up run ({@code runUntilCaughtUp}), when it could only find the next run's
-     * events: each read of the tail pays for the epoch's Tip (a Lambda reactor, once per invocation).
-     */
-    private boolean mayRead(boolean atTail) {
-        int buffered = scheduler.buffered(partition);
-        if (buffered < 0) {
-            return true; // closed under us: the submit says so
-        }
-        if (atTail && (scheduler.endsAtTail() || buffered > 0 && scheduler.handlersBusy())) {
-            return false;
-        }
-        return buffered < config.maxBufferedEpochEvents();
     }
 
     static Duration firstTailWait(Duration pollInterval) {

@@ -1,14 +1,20 @@
 package io.appendsfeed.reader.internal;
 
+import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Checkpoint math of one partition: the epoch events read and not yet fully handled, in feed
- * order. The handled position moves past an epoch event only when every span of it is handled
- * (or parked) and so is everything before it. Not thread-safe: the scheduler guards it.
+ * One opening of a partition in the scheduler: the streams with work in it and the checkpoint
+ * math, the epoch events read and not yet fully handled, in feed order. The handled position moves
+ * past an epoch event only when every span of it is handled (or parked) and so is everything
+ * before it. A new one each time the partition is opened, so that calls begun under an earlier
+ * lease are told apart (their outcomes no longer count). Not thread-safe: the scheduler guards it.
  */
 public final class Progress {
 
@@ -35,11 +41,18 @@ public final class Progress {
         }
     }
 
+    final PartitionId partition;
+    /** Events written before this are not handed over (start from a time), or null. */
+    final Instant notBefore;
+    final Map<StreamName, StreamState> streams = new HashMap<>();
+    boolean closed;
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     private Checkpoint handled;
     private Checkpoint read;
 
-    public Progress(Checkpoint from) {
+    public Progress(PartitionId partition, Checkpoint from, Instant notBefore) {
+        this.partition = partition;
+        this.notBefore = notBefore;
         this.handled = from;
         this.read = from;
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * Reports per partition what is handled ({@link #status}): the checkpoint only moves past work
  * completed together with everything before it ({@link Progress}).
  *
- * <p>State lives in {@link StreamState}s and {@link Slot}s, guarded by this object's monitor, on
- * which everyone waits ({@link #awaitUntil}); nothing here does I/O while holding it. Ready streams
- * go to the workers in jobs of several calls ({@link StreamCall#runJob}): one thread hand-off and
- * one body load serve many streams. Jobs are sized so that every free worker gets one.
+ * <p>State lives in {@link StreamState}s and {@link Progress}es, guarded by this object's monitor,
+ * on which everyone waits ({@link #awaitUntil}); nothing here does I/O while holding it. Ready
+ * streams go to the workers in jobs of several calls ({@link StreamCall#runJob}): one thread
+ * hand-off and one body load serve many streams. Jobs are sized so that every free worker gets one.
  */
 public final class Scheduler {
 
@@ -43,25 +44,6 @@ public final class Scheduler {
     private static final int REMEMBERED_POSITIONS = 100_000;
     /** Most calls in one job: the keys of one {@code BatchGetItem}. */
     static final int MAX_JOB_CALLS = 100;
-
-    /**
-     * One opening of a partition: its checkpoint math and the streams with work in it. A new slot
-     * each time the partition is opened, so that calls begun under an earlier lease are told apart
-     * (their outcomes no longer count).
-     */
-    static final class Slot {
-        final PartitionId partition;
-        final Progress progress;
-        final Instant notBefore;
-        final Map<StreamName, StreamState> streams = new HashMap<>();
-        boolean closed;
-
-        Slot(PartitionId partition, Progress progress, Instant notBefore) {
-            this.partition = partition;
-            this.progress = progress;
-            this.notBefore = notBefore;
-        }
-    }
 
     /**
      * @param handled everything before it is handled: the checkpoint to commit
@@ -76,8 +58,8 @@ public final class Scheduler {
     private final Backoff backoff;
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
-    private final Map<PartitionId, Slot> slots = new HashMap<>();
-    /** Streams with a call in flight, whatever slot it came from: never two at once for one stream. */
+    private final Map<PartitionId, Progress> open = new HashMap<>();
+    /** Streams with a call in flight, whatever opening it came from: never two at once for one stream. */
     private final Set<StreamName> inFlight = new HashSet<>();
     private final ArrayDeque<StreamState> ready = new ArrayDeque<>();
     /** How far idle streams are handled; the least recently used are forgotten (then delivered again, as at least once allows). */
@@ -90,7 +72,7 @@ public final class Scheduler {
     private long parkSeq;
     private int runningJobs;
     private boolean dispatching = true;
-    private volatile boolean endsAtTail;
+    private boolean endsAtTail;
 
     public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, Backoff backoff, ExecutorService workers,
                      ScheduledExecutorService timers) {
@@ -108,25 +90,25 @@ public final class Scheduler {
      * @throws IllegalStateException when the partition is open already (a caller's bug)
      */
     public synchronized void open(PartitionId p, Checkpoint from, Instant notBefore, List<ParkedStream> parked) {
-        if (slots.containsKey(p)) {
+        if (open.containsKey(p)) {
             throw new IllegalStateException("partition " + p + " is already open");
         }
-        Slot slot = new Slot(p, new Progress(from), notBefore);
-        slots.put(p, slot);
+        Progress progress = new Progress(p, from, notBefore);
+        open.put(p, progress);
         for (ParkedStream ps : parked) {
             if (ps.partition().equals(p)) {
-                StreamState s = new StreamState(ps.stream(), slot, reached.getOrDefault(ps.stream(), -1L));
+                StreamState s = new StreamState(ps.stream(), progress, reached.getOrDefault(ps.stream(), -1L));
                 s.parkedBefore(ps, ++parkSeq);
-                slot.streams.put(ps.stream(), s);
+                progress.streams.put(ps.stream(), s);
             }
         }
     }
 
     /** Forgets a partition (lease lost, or closing): its outstanding work is dropped, running calls finish unheeded. */
     public synchronized void close(PartitionId p) {
-        Slot slot = slots.remove(p);
-        if (slot != null) {
-            slot.closed = true;
+        Progress progress = open.remove(p);
+        if (progress != null) {
+            progress.closed = true;
             notifyAll();
         }
     }
@@ -141,22 +123,22 @@ public final class Scheduler {
     public boolean submit(PartitionId p, List<EpochRecord> records) {
         List<Map<StreamName, List<FeedEvent>>> decoded = records.stream().map(r -> call.filter().spans(r.event())).toList();
         synchronized (this) {
-            Slot slot = slots.get(p);
-            if (slot == null) {
+            Progress progress = open.get(p);
+            if (progress == null) {
                 return false;
             }
             for (int k = 0; k < records.size(); k++) {
                 EpochRecord r = records.get(k);
-                Progress.Entry entry = slot.progress.begin(r.position(), r.next(), r.indexedAt());
+                Progress.Entry entry = progress.begin(r.position(), r.next(), r.indexedAt());
                 for (Map.Entry<StreamName, List<FeedEvent>> e : decoded.get(k).entrySet()) {
-                    StreamState s = slot.streams.computeIfAbsent(e.getKey(),
-                            stream -> new StreamState(stream, slot, reached.getOrDefault(stream, -1L)));
+                    StreamState s = progress.streams.computeIfAbsent(e.getKey(),
+                            stream -> new StreamState(stream, progress, reached.getOrDefault(stream, -1L)));
                     if (s.add(entry, e.getValue())) {
-                        slot.progress.hold(entry);
+                        progress.hold(entry);
                     }
                     after(s);
                 }
-                slot.progress.complete(entry);
+                progress.complete(entry);
             }
             pump();
             return true;
@@ -165,23 +147,44 @@ public final class Scheduler {
 
     /** Epoch events read and not yet fully handled, or -1 when the partition is not open. */
     public synchronized int buffered(PartitionId p) {
-        Slot slot = slots.get(p);
-        return slot == null ? -1 : slot.progress.buffered();
+        Progress progress = open.get(p);
+        return progress == null ? -1 : progress.buffered();
     }
 
-    /** Every handler is busy: what a read found now could not start sooner than what already waits. */
-    public synchronized boolean handlersBusy() {
-        return runningJobs >= maxConcurrent;
+    /**
+     * Whether a partition may read now: fewer epoch events outstanding than {@code maxBuffered}, and
+     * at the tail not when a read could only find what cannot start sooner (every handler busy with
+     * what was read) nor, once the reader ends at the tail ({@link #endAtTail}), the next run's events.
+     * A closed partition may: its submit says it is closed.
+     */
+    public synchronized boolean mayRead(PartitionId p, boolean atTail, int maxBuffered) {
+        int buffered = buffered(p);
+        if (buffered < 0) {
+            return true;
+        }
+        if (atTail && (endsAtTail || buffered > 0 && runningJobs >= maxConcurrent)) {
+            return false;
+        }
+        return buffered < maxBuffered;
     }
 
     /** What is handled of an open partition, or null. */
     public synchronized Status status(PartitionId p) {
-        Slot slot = slots.get(p);
-        if (slot == null) {
+        Progress progress = open.get(p);
+        if (progress == null) {
             return null;
         }
-        int failing = (int) slot.streams.values().stream().filter(s -> s.attempts() > 0).count();
-        return new Status(slot.progress.handled(), slot.progress.oldestUnhandled().orElse(null), failing);
+        int failing = (int) progress.streams.values().stream().filter(s -> s.attempts() > 0).count();
+        return new Status(progress.handled(), progress.oldestUnhandled().orElse(null), failing);
+    }
+
+    /**
+     * The reader ends once caught up ({@code runUntilCaughtUp}): a partition read to the tail it found
+     * reads no further, since what a later read found would be the next run's.
+     */
+    public synchronized void endAtTail() {
+        endsAtTail = true;
+        notifyAll();
     }
 
     /** Queues a READY stream, forgets an IDLE one (remembering how far it got). */
@@ -241,7 +244,7 @@ public final class Scheduler {
     /** How a call ended, on its worker's thread: the stream's state moves on, and what it no longer holds back is complete. */
     private synchronized void completed(StreamCall.Work w, StreamCall.Outcome o) {
         inFlight.remove(w.stream());
-        Slot now = slots.get(w.slot().partition);
+        Progress now = open.get(w.slot().partition);
         StreamState s = now == null ? null : now.streams.get(w.stream());
         if (w.slot().closed || s == null) {
             if (s != null) {
@@ -251,12 +254,12 @@ public final class Scheduler {
             return; // the partition was closed meanwhile: the outcome no longer counts
         }
         if (o instanceof StreamCall.Outcome.Done done) {
-            s.handled(w, done.nextIndex()).forEach(s.slot.progress::complete);
+            s.handled(w, done.nextIndex()).forEach(s.slot::complete);
         } else if (o instanceof StreamCall.Outcome.ReplayDone) {
             LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
-            s.replayed(w).forEach(s.slot.progress::complete);
+            s.replayed(w).forEach(s.slot::complete);
         } else if (o instanceof StreamCall.Outcome.Parked parked) {
-            s.parkedAs(parked.parked(), ++parkSeq).forEach(s.slot.progress::complete);
+            s.parkedAs(parked.parked(), ++parkSeq).forEach(s.slot::complete);
         } else if (o instanceof StreamCall.Outcome.Failed failed) {
             s.failed();
             retryLater(s, failed.error());
@@ -268,12 +271,9 @@ public final class Scheduler {
 
     private void retryLater(StreamState s, Exception error) {
         Duration wait = backoff.after(s.attempts());
-        String reason = StreamCall.describe(error);
-        if (s.attempts() == 1) {
-            LOG.warn("{}: handler failed, retrying in {} ms: {}", s.stream, wait.toMillis(), reason, error);
-        } else {
-            LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(), reason);
-        }
+        // the stack trace once per run of failures
+        LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(),
+                StreamCall.describe(error), s.attempts() == 1 ? error : null);
         try {
             timers.schedule(() -> {
                 synchronized (this) {
@@ -288,47 +288,36 @@ public final class Scheduler {
         }
     }
 
-    /** The park sequence now: take it before listing the parked store, and pass it to {@link #released}. */
-    public synchronized long parkSequence() {
-        return parkSeq;
-    }
-
     /**
-     * Streams of open partitions parked (by {@code asOf}) in memory but no longer in
-     * {@code stillParked}, a listing of the parked store taken after {@code asOf}, are replayed.
+     * Replays the streams of open partitions parked in memory but no longer in {@code stillParked}, a
+     * listing of the parked store; it is called without this lock held, so that only streams parked
+     * before the listing began count.
      */
-    public synchronized void released(Set<StreamName> stillParked, long asOf) {
-        for (Slot slot : slots.values()) {
-            for (StreamState s : new ArrayList<>(slot.streams.values())) {
-                if (s.parkedSince(asOf) && !stillParked.contains(s.stream)) {
-                    LOG.info("{}: released; replaying from index {}", s.stream, s.parked().fromIndex());
-                    s.release(asOf);
-                    after(s);
+    public void released(Supplier<Set<StreamName>> stillParked) {
+        long asOf;
+        synchronized (this) {
+            asOf = parkSeq;
+        }
+        Set<StreamName> still = stillParked.get();
+        synchronized (this) {
+            for (Progress progress : open.values()) {
+                for (StreamState s : new ArrayList<>(progress.streams.values())) {
+                    if (s.parkedSince(asOf) && !still.contains(s.stream)) {
+                        LOG.info("{}: released; replaying from index {}", s.stream, s.parked().fromIndex());
+                        s.release(asOf);
+                        after(s);
+                    }
                 }
             }
+            pump();
         }
-        pump();
     }
 
-    /**
-     * The reader ends once caught up ({@code runUntilCaughtUp}): a partition read to the tail it found
-     * reads no further, since what a later read found would be the next run's.
-     */
-    public void endAtTail() {
-        endsAtTail = true;
-    }
-
-    public boolean endsAtTail() {
-        return endsAtTail;
-    }
-
-    /** No new handler calls start after this. */
-    public synchronized void stopDispatching() {
-        dispatching = false;
-    }
-
-    /** Waits until no handler call runs, at most {@code timeout}; false when some still run. */
-    public boolean awaitNoneRunning(Duration timeout) throws InterruptedException {
+    /** No new handler call starts after this; waits until none runs, at most {@code timeout}: false when some still run. */
+    public boolean stop(Duration timeout) throws InterruptedException {
+        synchronized (this) {
+            dispatching = false;
+        }
         return awaitUntil(() -> runningJobs == 0, timeout);
     }
 

@@ -4,7 +4,6 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.reader.FeedEvent;
 import io.appendsfeed.reader.ParkedStream;
-import io.appendsfeed.reader.internal.Scheduler.Slot;
 import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -45,7 +44,7 @@ final class StreamState {
     }
 
     final StreamName stream;
-    final Slot slot;
+    final Progress slot;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private Phase phase = Phase.IDLE;
     /** The index of the first event not yet handled, -1 when unknown. */
@@ -60,7 +59,7 @@ final class StreamState {
     /** In the scheduler's ready queue (kept by the scheduler). */
     boolean queued;
 
-    StreamState(StreamName stream, Slot slot, long nextIndex) {
+    StreamState(StreamName stream, Progress slot, long nextIndex) {
         this.stream = stream;
         this.slot = slot;
         this.nextIndex = nextIndex;

@@ -76,7 +76,7 @@ class BodyLoaderTest {
         }
     }
 
-    private final Scheduler.Slot slot = new Scheduler.Slot(PartitionId.ZERO, new Progress(Checkpoint.START), null);
+    private final Progress slot = new Progress(PartitionId.ZERO, Checkpoint.START, null);
 
     private StreamCall.Work work(Span span) {
         List<FeedEvent> events = new ArrayList<>();
@@ -257,9 +257,9 @@ class BodyLoaderTest {
         List<Long> calves = writeHot(local, f, "Hot-4", 12);
         assertThat(calves).hasSizeGreaterThan(2);
         long wanted = calves.get(1) + 1; // inside the second calf
-        StreamLayouts layouts = new StreamLayouts(10);
+        StreamLayouts layouts = new StreamLayouts(10, 1 << 20);
         layouts.of(hot).calf(0, wanted); // wrong: says the first calf ends where the range starts
-        ItemRangeReader reader = new ItemRangeReader(local.dynamo(), f.storeTable, layouts, new ItemCache(1 << 20),
+        ItemRangeReader reader = new ItemRangeReader(local.dynamo(), f.storeTable, layouts,
                 io.appendsfeed.model.store.CapacityMeter.NONE);
 
         Map<Long, io.appendsfeed.model.store.StoredEvent> got = reader.read(hot, wanted, wanted + 2, false);

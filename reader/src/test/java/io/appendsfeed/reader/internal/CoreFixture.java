@@ -91,8 +91,7 @@ final class CoreFixture implements AutoCloseable {
     /** Closes the runner as the coordinator does (handler calls stopped first) and waits for its thread. */
     void close(ReaderContext ctx, PartitionRunner r) throws InterruptedException {
         r.close();
-        ctx.scheduler().stopDispatching();
-        ctx.scheduler().awaitNoneRunning(Duration.ofSeconds(10));
+        ctx.scheduler().stop(Duration.ofSeconds(10));
         handlersStopped.countDown();
         join();
     }

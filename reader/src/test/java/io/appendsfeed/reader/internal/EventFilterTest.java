@@ -13,7 +13,7 @@ class EventFilterTest {
 
     @Test
     void spans_of_other_categories_and_events_of_other_types_are_left_out_keeping_indices() {
-        EventFilter f = new EventFilter(Set.of("Order"), Set.of("Paid", "Shipped"));
+        StreamCall.EventFilter f = new StreamCall.EventFilter(Set.of("Order"), Set.of("Paid", "Shipped"));
         EpochEvent e = new EpochEvent.Ingested(
                 List.of(Span.of("Order-1", 3, "Placed", "Paid"), Span.of("Account-1", 0, "Paid")),
                 List.of(Span.of("Order-1", 5, "Shipped")));
@@ -25,7 +25,7 @@ class EventFilterTest {
 
     @Test
     void overlapping_spans_give_each_event_once_in_index_order_and_closed_gives_nothing() {
-        EventFilter f = new EventFilter(Set.of(), Set.of());
+        StreamCall.EventFilter f = new StreamCall.EventFilter(Set.of(), Set.of());
         EpochEvent e = new EpochEvent.Ingested(List.of(Span.of("A-1", 2, "c", "d")), List.of(Span.of("A-1", 0, "a", "b", "c")));
 
         assertThat(f.spans(e).values().iterator().next()).extracting(FeedEvent::index).containsExactly(0L, 1L, 2L, 3L);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class ProgressTest {
 
     @Test
     void handled_position_moves_only_past_work_completed_with_everything_before_it() {
-        Progress p = new Progress(Checkpoint.of(0, 5));
+        Progress p = new Progress(PartitionId.ZERO, Checkpoint.of(0, 5), null);
         Progress.Entry a = p.add(Checkpoint.of(0, 5), Checkpoint.of(0, 6), T, 2);
         Progress.Entry b = p.add(Checkpoint.of(0, 6), Checkpoint.of(0, 7), T, 1);
 
@@ -28,7 +29,7 @@ class ProgressTest {
 
     @Test
     void epoch_events_without_work_pass_at_once_and_closed_leads_to_the_next_epoch() {
-        Progress p = new Progress(Checkpoint.of(3, 8));
+        Progress p = new Progress(PartitionId.ZERO, Checkpoint.of(3, 8), null);
         p.add(Checkpoint.of(3, 8), Checkpoint.of(4, 0), T, 0);
         assertThat(p.handled()).isEqualTo(Checkpoint.of(4, 0));
         assertThat(p.read()).isEqualTo(Checkpoint.of(4, 0));
@@ -36,7 +37,7 @@ class ProgressTest {
 
     @Test
     void oldest_unhandled_is_the_index_time_of_the_first_outstanding_epoch_event() {
-        Progress p = new Progress(Checkpoint.START);
+        Progress p = new Progress(PartitionId.ZERO, Checkpoint.START, null);
         Progress.Entry a = p.add(Checkpoint.of(0, 0), Checkpoint.of(0, 1), T, 1);
         p.add(Checkpoint.of(0, 1), Checkpoint.of(0, 2), T.plusSeconds(5), 1);
         assertThat(p.oldestUnhandled()).contains(T);
@@ -46,7 +47,7 @@ class ProgressTest {
 
     @Test
     void a_skipped_or_repeated_epoch_event_is_refused() {
-        Progress p = new Progress(Checkpoint.START);
+        Progress p = new Progress(PartitionId.ZERO, Checkpoint.START, null);
         p.add(Checkpoint.of(0, 0), Checkpoint.of(0, 1), T, 1);
         assertThatThrownBy(() -> p.add(Checkpoint.of(0, 2), Checkpoint.of(0, 3), T, 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("skipped or repeated");
@@ -56,7 +57,7 @@ class ProgressTest {
 
     @Test
     void completing_more_often_than_there_is_work_is_a_bug_not_progress() {
-        Progress p = new Progress(Checkpoint.START);
+        Progress p = new Progress(PartitionId.ZERO, Checkpoint.START, null);
         Progress.Entry a = p.add(Checkpoint.of(0, 0), Checkpoint.of(0, 1), T, 1);
         p.complete(a);
         assertThatThrownBy(() -> p.complete(a)).isInstanceOf(IllegalStateException.class);
