@@ -124,12 +124,7 @@ public final class HandlerDriver {
         for (Path file : files) {
             // one event at a time: as in the Lambda runtime, the previous one is garbage before the next is read
             byte[] event = Files.readAllBytes(file);
-            double rcu = meter.readUnits();
-            double wcu = meter.writeUnits();
-            long reads = meter.reads();
-            long writes = meter.writes();
-            long refused = meter.refused();
-            long transactions = meter.transactions();
+            meter.take(); // what the last batch's check, or the handler's construction, counted
             ByteArrayOutputStream response = new ByteArrayOutputStream();
             long start = System.nanoTime();
             handler.handleRequest(new ByteArrayInputStream(event), response, null);
@@ -140,9 +135,9 @@ public final class HandlerDriver {
             }
             // the files are ours: one "eventID" key per record
             int records = new String(event, StandardCharsets.UTF_8).split("\"eventID\"", -1).length - 1;
-            batches.add(new Run.Batch(batches.size() + 1, records, micros, meter.readUnits() - rcu, meter.writeUnits() - wcu,
-                    meter.reads() - reads, meter.writes() - writes, meter.refused() - refused,
-                    System.currentTimeMillis() - spawnedAt, meter.transactions() - transactions, 0));
+            Meter.Totals t = meter.take();
+            batches.add(new Run.Batch(batches.size() + 1, records, micros, t.readUnits(), t.writeUnits(), t.reads(), t.writes(),
+                    t.refused(), System.currentTimeMillis() - spawnedAt, t.transactions(), 0));
         }
         new ObjectMapper().writeValue(Path.of(args[2]).toFile(), new Run(mainMs, loadedMs, batches));
     }

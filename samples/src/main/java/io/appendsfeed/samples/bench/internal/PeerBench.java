@@ -138,7 +138,7 @@ public final class PeerBench {
         String failure = null;
         try {
             result = harness.read(local.measured(), store, table, manifest, out);
-        } catch (Processes.ProcessFailedException e) {
+        } catch (IllegalStateException e) {
             failure = "equinox-js's read failed: " + e.getMessage().lines().findFirst().orElse("");
             Path f = out.resolve("read-result.json");
             result = Files.isRegularFile(f) ? Processes.json(f) : MissingNode.getInstance();

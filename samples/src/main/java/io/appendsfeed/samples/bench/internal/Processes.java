@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The benchmark's child processes, each run to completion with its output to a log file: our Lambda
@@ -31,13 +30,6 @@ public final class Processes {
     /** Generous: 100,000 events' records at a few hundred records per second still fit. */
     static final Duration TIMEOUT = Duration.ofMinutes(60);
 
-    /** A child process that exited non-zero or did not end in time: the command and the end of its log. */
-    public static final class ProcessFailedException extends RuntimeException {
-        ProcessFailedException(List<String> command, Path log, String why) {
-            super(why + ": " + String.join(" ", command) + " (log " + log + ")\n" + tail(log));
-        }
-    }
-
     private Processes() {
     }
 
@@ -45,7 +37,8 @@ public final class Processes {
      * Runs {@code command} in {@code dir}, the environment changed by {@code env} (a null value removes a
      * variable), stdout and stderr to {@code log}.
      *
-     * @throws ProcessFailedException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed)
+     * @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed), with the
+     *                               command and the end of its log
      */
     static void run(List<String> command, Path dir, Map<String, String> env, Path log) {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
@@ -63,10 +56,10 @@ public final class Processes {
             p.getOutputStream().close();
             if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new ProcessFailedException(command, log, "did not end within " + TIMEOUT);
+                throw failed(command, log, "did not end within " + TIMEOUT);
             }
             if (p.exitValue() != 0) {
-                throw new ProcessFailedException(command, log, "exit " + p.exitValue());
+                throw failed(command, log, "exit " + p.exitValue());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + String.join(" ", command) + ": " + e.getMessage(), e);
@@ -79,13 +72,11 @@ public final class Processes {
     /** {@code node --version}, or null when node is not on the PATH. */
     public static String nodeVersion() {
         try {
-            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 ? out : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Path log = Files.createTempFile("node-version", ".log");
+            log.toFile().deleteOnExit();
+            run(List.of("node", "--version"), log.getParent(), Map.of(), log);
+            return Files.readString(log).trim();
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }
@@ -103,13 +94,15 @@ public final class Processes {
         return env;
     }
 
-    private static String tail(Path log) {
+    private static IllegalStateException failed(List<String> command, Path log, String why) {
+        String tail;
         try {
             List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+            tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException e) {
-            return "(log unreadable: " + e.getMessage() + ")";
+            tail = "(log unreadable: " + e.getMessage() + ")";
         }
+        return new IllegalStateException(why + ": " + String.join(" ", command) + " (log " + log + ")\n" + tail);
     }
 
     static JsonNode json(Path file) {
@@ -162,7 +155,7 @@ public final class Processes {
          *
          * @param jvmFlags {@code JAVA_TOOL_OPTIONS}; empty for the JVM's defaults
          * @param metered {@code true}: every call's capacity summed per batch; {@code false}: built exactly as Lambda builds it
-         * @throws ProcessFailedException when the driver fails (a batch not ingested whole exits 3)
+         * @throws IllegalStateException when the driver fails (a batch not ingested whole exits 3)
          */
         public HandlerDriver.Run run(String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint, String storeTable,
                                      String indexTable) {
@@ -192,18 +185,10 @@ public final class Processes {
      * gets. The harness is copied under the work directory (without {@code node_modules}, {@code out},
      * {@code target}) with the driver beside it; its {@code node_modules} are linked, or installed with {@code npm ci}.
      */
-    public static final class PeerHarness {
+    public record PeerHarness(Path dir, String nodeVersion) {
 
         private static final String DRIVER = "lambda-batches.mjs";
         private static final Set<String> NOT_COPIED = Set.of("node_modules", "out", "target");
-
-        private final Path dir;
-        private final String nodeVersion;
-
-        private PeerHarness(Path dir, String nodeVersion) {
-            this.dir = dir;
-            this.nodeVersion = nodeVersion;
-        }
 
         /**
          * @throws IllegalStateException when node is not installed, or {@code npm ci} fails
@@ -221,8 +206,7 @@ public final class Processes {
             }
             Path dir = work.toAbsolutePath().resolve("peer");
             try (Stream<Path> files = Files.walk(from)) {
-                for (Path f : files.filter(f -> StreamSupport.stream(from.relativize(f).spliterator(), false)
-                        .noneMatch(part -> NOT_COPIED.contains(part.toString()))).toList()) {
+                for (Path f : files.filter(f -> !NOT_COPIED.contains(from.relativize(f).getName(0).toString())).toList()) {
                     Path to = dir.resolve(from.relativize(f).toString());
                     if (Files.isDirectory(f)) {
                         Files.createDirectories(to);
@@ -246,10 +230,6 @@ public final class Processes {
             return new PeerHarness(dir, node);
         }
 
-        public String nodeVersion() {
-            return nodeVersion;
-        }
-
         /**
          * {@code node peer.mjs write}: creates the store (and an index nobody uses) with equinox-js's {@code dynamo-store
          * create-table} and appends a deterministic plan (seed 42, 8 concurrent writers) through equinox-js deciders.
@@ -268,7 +248,7 @@ public final class Processes {
          * tail, index only and then with bodies, each checked against {@code manifest} (exit 1 when they differ).
          *
          * @return the harness's {@code read-result.json}: per mode events, ms, RCU, calls
-         * @throws ProcessFailedException when the read fails
+         * @throws IllegalStateException when the read fails
          */
         public JsonNode read(URI endpoint, String storeTable, String indexTable, Path manifest, Path out) {
             try {

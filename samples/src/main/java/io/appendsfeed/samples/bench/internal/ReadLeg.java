@@ -17,7 +17,6 @@ import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +89,8 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
             problems.add(agreement.problems().size() + " events out of order (a gap or twice), " + badBodies.get()
                     + " bodies missing or not JSON, " + agreement.mismatches().size() + " streams end at another version than the store's");
         }
-        return of("appendsfeed", index, bodies, events.get(), seconds, meter.readUnits(), meter.reads(), problems);
+        Meter.Totals t = meter.take();
+        return of("appendsfeed", index, bodies, events.get(), seconds, t.readUnits(), t.reads(), problems);
     }
 
     private static boolean parses(FeedEvent e) {
@@ -111,13 +111,11 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
 
     /** The median of repeats of one leg (the lower middle of an even count), with every repeat's problems. */
     static ReadLeg median(List<ReadLeg> legs) {
-        List<ReadLeg> sorted = legs.stream().sorted(Comparator.comparingDouble(ReadLeg::eventsPerSecond)).toList();
-        ReadLeg m = sorted.get((sorted.size() - 1) / 2);
-        List<String> problems = new ArrayList<>();
-        legs.forEach(l -> problems.addAll(l.problems()));
-        return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond, sorted.get(0).eventsPerSecond,
-                sorted.get(sorted.size() - 1).eventsPerSecond, legs.size(), m.readUnits, m.readUnitsPerEvent,
-                m.usdPerMillionEvents, m.requests, problems);
+        ReadLeg m = Report.median(legs, ReadLeg::eventsPerSecond);
+        return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond,
+                legs.stream().mapToDouble(ReadLeg::eventsPerSecond).min().orElseThrow(),
+                legs.stream().mapToDouble(ReadLeg::eventsPerSecond).max().orElseThrow(), legs.size(), m.readUnits,
+                m.readUnitsPerEvent, m.usdPerMillionEvents, m.requests, legs.stream().flatMap(l -> l.problems().stream()).toList());
     }
 
     /**
