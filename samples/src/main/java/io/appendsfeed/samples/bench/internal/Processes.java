@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -34,38 +33,36 @@ public final class Processes {
     }
 
     /**
-     * Runs {@code command} in {@code dir}, the environment changed by {@code env} (a null value removes a
-     * variable), stdout and stderr to {@code log}.
+     * Runs {@code command} in {@code dir} with stdout and stderr to {@code log}, in an environment without our AWS,
+     * appendsfeed, JVM, node and peer settings (none may leak into a child), plus {@code env}.
      *
      * @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed), with the
      *                               command and the end of its log
      */
     static void run(List<String> command, Path dir, Map<String, String> env, Path log) {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
-        env.forEach((k, v) -> {
-            if (v == null) {
-                pb.environment().remove(k);
-            } else {
-                pb.environment().put(k, v);
-            }
-        });
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("AWS_") || k.startsWith("APPENDS_") || k.startsWith("JAVA_")
+                || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.startsWith("PEER_") || k.equals("NODE_OPTIONS"));
+        pb.environment().putAll(env);
+        pb.environment().put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
+        pb.environment().put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
+        String what = String.join(" ", command);
         try {
             Files.createDirectories(log.getParent());
             Process p = pb.start();
             p.getOutputStream().close();
-            if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            boolean ended = p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended || p.exitValue() != 0) {
                 p.destroyForcibly();
-                throw failed(command, log, "did not end within " + TIMEOUT);
-            }
-            if (p.exitValue() != 0) {
-                throw failed(command, log, "exit " + p.exitValue());
+                List<String> lines = Files.readAllLines(log);
+                throw new IllegalStateException((ended ? "exit " + p.exitValue() : "did not end within " + TIMEOUT) + ": " + what
+                        + " (log " + log + ")\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start " + String.join(" ", command) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("could not run " + what + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + String.join(" ", command), e);
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
         }
     }
 
@@ -79,30 +76,6 @@ public final class Processes {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-    }
-
-    /** Every AWS, appendsfeed, JVM, node and peer setting of ours removed, so that none leaks into a child; then {@code set}. */
-    private static Map<String, String> env(Map<String, String> set) {
-        Map<String, String> env = new HashMap<>();
-        System.getenv().keySet().stream()
-                .filter(k -> k.startsWith("AWS_") || k.startsWith("APPENDS_") || k.startsWith("JAVA_") || k.equals("_JAVA_OPTIONS")
-                        || k.equals("JDK_JAVA_OPTIONS") || k.startsWith("PEER_") || k.equals("NODE_OPTIONS"))
-                .forEach(k -> env.put(k, null));
-        env.putAll(set);
-        env.put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
-        env.put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
-        return env;
-    }
-
-    private static IllegalStateException failed(List<String> command, Path log, String why) {
-        String tail;
-        try {
-            List<String> lines = Files.readAllLines(log);
-            tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            tail = "(log unreadable: " + e.getMessage() + ")";
-        }
-        return new IllegalStateException(why + ": " + String.join(" ", command) + " (log " + log + ")\n" + tail);
     }
 
     static JsonNode json(Path file) {
@@ -159,16 +132,15 @@ public final class Processes {
          */
         public HandlerDriver.Run run(String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint, String storeTable,
                                      String indexTable) {
-            Map<String, String> env = env(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
+            Map<String, String> env = new HashMap<>(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
                     "APPENDS_DYNAMODB_ENDPOINT", endpoint.toString(), "AWS_REGION", "us-east-1"));
-            env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
-            Path out = work.resolve("appendsfeed-" + indexTable + ".json");
-            String classPath;
-            try {
-                classPath = jar + File.pathSeparator + Path.of(HandlerDriver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            } catch (URISyntaxException e) {
-                throw new IllegalStateException("the benchmark's class path entry is not a path: " + e.getMessage(), e);
+            if (!jvmFlags.isBlank()) {
+                env.put("JAVA_TOOL_OPTIONS", jvmFlags);
             }
+            Path out = work.resolve("appendsfeed-" + indexTable + ".json");
+            // the benchmark's own classes beside the jar: the driver loads only HandlerDriver, its Run and Meter from them
+            String classPath = jar + File.pathSeparator
+                    + Path.of(URI.create(HandlerDriver.class.getProtectionDomain().getCodeSource().getLocation().toString()));
             Processes.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
                     HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString()),
                     work, env, work.resolve("appendsfeed-" + indexTable + ".log"));
@@ -264,9 +236,9 @@ public final class Processes {
 
         /** The batch files in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node process. */
         public HandlerDriver.Run index(Path batchDir, Path work, URI endpoint, String indexTable) {
-            Map<String, String> env = Processes.env(Map.of("INDEX_TABLE_NAME", indexTable, "AWS_ENDPOINT_URL", endpoint.toString(),
+            Map<String, String> env = Map.of("INDEX_TABLE_NAME", indexTable, "AWS_ENDPOINT_URL", endpoint.toString(),
                     "AWS_ENDPOINT_URL_DYNAMODB", endpoint.toString(), "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "local",
-                    "AWS_SECRET_ACCESS_KEY", "local"));
+                    "AWS_SECRET_ACCESS_KEY", "local");
             Path out = work.toAbsolutePath().resolve("equinox-js-" + indexTable + ".json");
             Processes.run(List.of("node", "--import", "tsx", DRIVER, batchDir.toAbsolutePath().toString(), out.toString()), dir, env,
                     work.resolve("equinox-js-" + indexTable + ".log"));
@@ -274,8 +246,8 @@ public final class Processes {
         }
 
         private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {
-            return Processes.env(Map.of("PEER_DDB_ENDPOINT", endpoint.toString(), "PEER_STORE_TABLE", storeTable,
-                    "PEER_INDEX_TABLE", indexTable, "PEER_OUT", out.toAbsolutePath().toString()));
+            return Map.of("PEER_DDB_ENDPOINT", endpoint.toString(), "PEER_STORE_TABLE", storeTable, "PEER_INDEX_TABLE", indexTable,
+                    "PEER_OUT", out.toAbsolutePath().toString());
         }
     }
 }
