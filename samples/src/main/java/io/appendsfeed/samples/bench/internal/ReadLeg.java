@@ -17,7 +17,6 @@ import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,16 +41,14 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * Our reader ({@link FeedReader#runUntilCaughtUp}, default settings) over an index from the start to the tail,
-     * through the measured endpoint, every call metered; checks what the equinox-js harness's reader checks: per
-     * stream each event follows the last (no gap, nothing twice) up to the store's version, with bodies each body
-     * parses as JSON. Checkpoints and parked streams in memory, as the harness keeps its own: neither reader writes
-     * to the index.
+     * Our reader ({@link FeedReader#runUntilCaughtUp}, default settings) from the start to the tail, every call metered;
+     * checks what the harness's reader checks: per stream each event follows the last (no gap, nothing twice) up to the
+     * store's version, each body parses as JSON. Checkpoints in memory: neither reader writes to the index.
      *
-     * @param expected per stream, the events the store holds
+     * @param stored per stream, the events the store holds
      */
     static ReadLeg ours(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
-                        Map<String, Long> expected) {
+                        Map<StreamName, Long> stored) {
         Meter meter = new Meter();
         StreamCounter delivered = new StreamCounter(true);
         AtomicLong events = new AtomicLong();
@@ -74,8 +71,6 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
             }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(TIMEOUT);
             seconds = (System.nanoTime() - start) / 1e9;
         }
-        Map<StreamName, Long> stored = new HashMap<>();
-        expected.forEach((s, n) -> stored.put(StreamName.parse(s), n));
         Agreement.Report agreement = Agreement.check(List.of(Tally.of("store", stored), delivered.tally("delivered")), List.of());
         long total = stored.values().stream().mapToLong(Long::longValue).sum();
         List<String> problems = new ArrayList<>();
