@@ -142,15 +142,11 @@ public final class Bench implements Callable<Integer> {
 
     /** @throws ParameterException when an option is out of range, naming it */
     Settings settings() {
-        boolean full = mode == Mode.full;
-        Settings s = new Settings(mode.name(), List.copyOf(scenarios), rttMs,
-                latencyEvents != null ? latencyEvents : full ? 2_000 : 300,
-                contentionEvents != null ? contentionEvents : full ? 20_000 : 2_000,
-                contentionStreams != null ? contentionStreams : full ? 2_000 : 200, List.copyOf(contentionIndexers),
-                contentionRtts != null ? List.copyOf(contentionRtts) : List.of(rttMs),
-                lambdaRuns != null ? lambdaRuns : full ? 5 : 1, peerDir == null ? null : peerDir.toString(),
-                peerEvents != null ? peerEvents : full ? 100_000 : 5_000, peerStreams != null ? peerStreams : full ? 2_000 : 200,
-                List.copyOf(batchSizes), repeats != null ? repeats : full ? 3 : 1);
+        Settings s = new Settings(mode.name(), List.copyOf(scenarios), rttMs, sized(latencyEvents, 300, 2_000),
+                sized(contentionEvents, 2_000L, 20_000L), sized(contentionStreams, 200, 2_000), List.copyOf(contentionIndexers),
+                contentionRtts != null ? List.copyOf(contentionRtts) : List.of(rttMs), sized(lambdaRuns, 1, 5),
+                peerDir == null ? null : peerDir.toString(), sized(peerEvents, 5_000L, 100_000L), sized(peerStreams, 200, 2_000),
+                List.copyOf(batchSizes), sized(repeats, 1, 3));
         check(SCENARIOS.containsAll(s.scenarios()), "--scenarios", "choose from " + SCENARIOS);
         check(rttMs >= 0 && rttMs <= 1000, "--rtt", "0..1000 ms");
         check(s.contentionRtts().stream().allMatch(ms -> ms >= 0 && ms <= 1000), "--contention-rtt", "0..1000 ms each");
@@ -162,6 +158,11 @@ public final class Bench implements Callable<Integer> {
         check(!s.batchSizes().isEmpty() && s.batchSizes().stream().allMatch(k -> k >= 1 && k <= 10_000), "--lambda-batch-sizes", "1..10,000 records each (Lambda's range)");
         check(s.repeats() >= 1, "--repeats", "at least 1");
         return s;
+    }
+
+    /** The size given, or the mode's default. */
+    private <T> T sized(T given, T quick, T full) {
+        return given != null ? given : mode == Mode.full ? full : quick;
     }
 
     private void check(boolean ok, String option, String range) {

@@ -33,8 +33,4 @@ final class StateCache<S> {
             entries.put(stream, loaded);
         }
     }
-
-    synchronized void remove(StreamName stream) {
-        entries.remove(stream);
-    }
 }

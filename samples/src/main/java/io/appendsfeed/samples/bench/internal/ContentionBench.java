@@ -80,9 +80,7 @@ public final class ContentionBench {
                 clients.add(c);
                 indexers.add(Indexer.start(c, IndexerConfig.builder(index).meter(meter).build())); // one starts the index
             }
-            double wcu0 = meter.writeUnits();
-            double rcu0 = meter.readUnits();
-            long refused0 = meter.refused();
+            meter.take(); // starting the index is not the contention
             CountDownLatch go = new CountDownLatch(1);
             List<Future<long[]>> done = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -103,11 +101,11 @@ public final class ContentionBench {
                 sum[2] = Math.max(sum[2], r[2]);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            Meter.Totals t = meter.take();
             int batches = shards.stream().mapToInt(List::size).sum();
             List<String> problems = IndexCheck.of(local.dynamo(), index, facts.versions()).problems();
             return new Run(n, rtt, batches, records.size(), seconds, records.size() / seconds, sum[0], (double) sum[0] / batches,
-                    sum[2], meter.refused() - refused0, sum[1], (meter.writeUnits() - wcu0) / facts.events(),
-                    (meter.readUnits() - rcu0) / batches, problems);
+                    sum[2], t.refused(), sum[1], t.writeUnits() / facts.events(), t.readUnits() / batches, problems);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while indexing", e);

@@ -19,16 +19,13 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
- * Runs in a fresh JVM whose class path is the shaded Lambda jar and the benchmark's classes (of which it
- * loads only this class, {@link Run} and {@link Meter}), and does what the Lambda Java runtime does with the
- * template's handler, {@link IndexerStreamHandler}: builds it with settings from the environment and hands it
- * each event's bytes, one {@code batch-*.json} at a time in name order. It writes a {@link Run}, as the
- * equinox-js driver ({@code lambda-batches.mjs}) does; decoding is inside our handler's time, so its decode time is 0.
+ * Does in a fresh JVM (the shaded jar and this class) what the Lambda Java runtime does with the template's
+ * {@link IndexerStreamHandler}: builds it from the environment and hands it each {@code batch-*.json}'s bytes in
+ * name order; writes a {@link Run}, as the equinox-js driver {@code lambda-batches.mjs} does.
  *
- * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}. {@code plain}: the no-argument
- * constructor Lambda calls. {@code metered}: the same handler from the same settings, with a {@link Meter} told of
- * every call by the indexer's store clients. Environment: the handler's and {@code BENCH_SPAWNED_AT}, epoch ms when
- * the parent spawned the process. Exit 3 when a batch reports a failure (every batch must go in whole).
+ * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}: {@code plain} through the no-argument
+ * constructor Lambda calls, {@code metered} the same handler with a {@link Meter}. {@code BENCH_SPAWNED_AT}: epoch ms
+ * when the parent spawned the process. Exit 3 when a batch is not ingested whole.
  */
 public final class HandlerDriver {
 
@@ -43,7 +40,7 @@ public final class HandlerDriver {
         /**
          * One handler call.
          *
-         * @param micros the handler call's time (a handler that reads the event's bytes has its reading in it)
+         * @param micros the handler call's time (ours reads the event's bytes in it)
          * @param doneMs milliseconds from spawning the process to the end of this call
          * @param decodeMicros the runtime's decoding of the event before the call (node's {@code JSON.parse}); 0 for ours
          */
@@ -124,12 +121,7 @@ public final class HandlerDriver {
         for (Path file : files) {
             // one event at a time: as in the Lambda runtime, the previous one is garbage before the next is read
             byte[] event = Files.readAllBytes(file);
-            double rcu = meter.readUnits();
-            double wcu = meter.writeUnits();
-            long reads = meter.reads();
-            long writes = meter.writes();
-            long refused = meter.refused();
-            long transactions = meter.transactions();
+            meter.take(); // what the last batch's check, or the handler's construction, counted
             ByteArrayOutputStream response = new ByteArrayOutputStream();
             long start = System.nanoTime();
             handler.handleRequest(new ByteArrayInputStream(event), response, null);
@@ -140,9 +132,9 @@ public final class HandlerDriver {
             }
             // the files are ours: one "eventID" key per record
             int records = new String(event, StandardCharsets.UTF_8).split("\"eventID\"", -1).length - 1;
-            batches.add(new Run.Batch(batches.size() + 1, records, micros, meter.readUnits() - rcu, meter.writeUnits() - wcu,
-                    meter.reads() - reads, meter.writes() - writes, meter.refused() - refused,
-                    System.currentTimeMillis() - spawnedAt, meter.transactions() - transactions, 0));
+            Meter.Totals t = meter.take();
+            batches.add(new Run.Batch(batches.size() + 1, records, micros, t.readUnits(), t.writeUnits(), t.reads(), t.writes(),
+                    t.refused(), System.currentTimeMillis() - spawnedAt, t.transactions(), 0));
         }
         new ObjectMapper().writeValue(Path.of(args[2]).toFile(), new Run(mainMs, loadedMs, batches));
     }

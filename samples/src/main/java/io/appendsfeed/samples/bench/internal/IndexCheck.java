@@ -10,7 +10,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.samples.demo.Agreement;
 import io.appendsfeed.samples.demo.Agreement.Tally;
 import io.appendsfeed.samples.demo.FeedTally;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -30,10 +29,10 @@ public record IndexCheck(String indexTable, int epochs, long ingested, long span
                          List<String> problems) {
 
     /**
-     * @param expected per stream, the events the store holds
+     * @param stored per stream, the events the store holds
      * @throws IllegalStateException when the index holds no epoch at all (nothing indexed, or another naming)
      */
-    public static IndexCheck of(DynamoDbClient dynamo, String indexTable, Map<String, Long> expected) {
+    public static IndexCheck of(DynamoDbClient dynamo, String indexTable, Map<StreamName, Long> stored) {
         FeedTally feed = new FeedTally(new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).build()), 1);
         feed.refresh();
         int epochs = 0;
@@ -45,8 +44,6 @@ public record IndexCheck(String indexTable, int epochs, long ingested, long span
             throw new IllegalStateException("index " + indexTable + " holds no " + AppendsEpoch.stream(PartitionId.ZERO, EpochId.ZERO)
                     + ": nothing was indexed into it");
         }
-        Map<StreamName, Long> stored = new HashMap<>();
-        expected.forEach((s, n) -> stored.put(StreamName.parse(s), n));
         Agreement.Report r = Agreement.check(List.of(Tally.of("store", stored), feed.tally()), List.of());
         List<String> problems = Stream.concat(r.problems().stream(), r.mismatches().stream().map(m -> m.stream()
                 + ": the store holds " + m.counts().get(0) + " events, the index covers " + m.counts().get(1))).limit(10).toList();

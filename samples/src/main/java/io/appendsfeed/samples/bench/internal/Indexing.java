@@ -3,8 +3,9 @@ package io.appendsfeed.samples.bench.internal;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run.Batch;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
 /**
  * One implementation's Lambda handler indexing every batch of one size: the run with the median
@@ -32,12 +33,8 @@ public record Indexing(String implementation, String indexTable, int batches, lo
 
     /** The median run (the lower middle of an even count) of {@code runs}, whose indexes {@code checks} checked. */
     static Indexing median(String implementation, List<Run> runs, List<IndexCheck> checks, long events, int memoryMb) {
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.comparingDouble(i -> invocationRate(runs.get(i).batches())));
-        int m = order.get((order.size() - 1) / 2);
+        ToDoubleFunction<Run> rate = r -> invocationRate(r.batches());
+        int m = Report.median(IntStream.range(0, runs.size()).boxed().toList(), i -> rate.applyAsDouble(runs.get(i)));
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < checks.size(); i++) {
             int run = i + 1;
@@ -55,8 +52,8 @@ public record Indexing(String implementation, String indexTable, int batches, lo
         // Lambda bills each invocation's duration rounded up to the millisecond
         double billedSeconds = Run.sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
         return new Indexing(implementation, check.indexTable(), all.size(), (long) Run.sum(all, Batch::records), runs.size(),
-                invocationRate(all), invocationRate(runs.get(order.get(0)).batches()),
-                invocationRate(runs.get(order.get(order.size() - 1)).batches()), invocationRate(run.first(10)),
+                invocationRate(all), runs.stream().mapToDouble(rate).min().orElseThrow(),
+                runs.stream().mapToDouble(rate).max().orElseThrow(), invocationRate(run.first(10)),
                 invocationRate(steady), Run.rate(all, Batch::micros),
                 invocationMicros == 0 ? 0 : Run.sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
                 wcuPerEvent, floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent, rcuPerEvent,

@@ -91,7 +91,7 @@ public final class LocalDynamo implements AutoCloseable {
                 throw new IllegalStateException("append to " + s + " conflicted");
             }
         }
-        return meter.writeUnits();
+        return meter.take().writeUnits();
     }
 
     /** Event {@code k} of a workload: a small JSON body (~80 bytes). */

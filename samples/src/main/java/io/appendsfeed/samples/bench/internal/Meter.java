@@ -88,30 +88,17 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
         }
     }
 
-    public double readUnits() {
-        return readUnits.sum();
-    }
+    /**
+     * What was counted since the last take (or since the meter was made), counting from zero again.
+     *
+     * @param writes write calls, refused ones included
+     * @param refused writes refused by their condition (DynamoDB Local reports no capacity for them; AWS charges them)
+     * @param transactions {@code TransactWriteItems} calls among the writes (their items are charged twice)
+     */
+    public record Totals(double readUnits, double writeUnits, long reads, long writes, long refused, long transactions) {}
 
-    public double writeUnits() {
-        return writeUnits.sum();
-    }
-
-    public long reads() {
-        return reads.sum();
-    }
-
-    /** Write calls, refused ones included. */
-    public long writes() {
-        return writes.sum();
-    }
-
-    /** Writes refused by their condition (DynamoDB Local reports no capacity for them; AWS charges them). */
-    public long refused() {
-        return refused.sum();
-    }
-
-    /** {@code TransactWriteItems} calls among the writes (their items are charged twice). */
-    public long transactions() {
-        return transactions.sum();
+    public Totals take() {
+        return new Totals(readUnits.sumThenReset(), writeUnits.sumThenReset(), reads.sumThenReset(), writes.sumThenReset(),
+                refused.sumThenReset(), transactions.sumThenReset());
     }
 }

@@ -14,13 +14,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * appendsfeed beside equinox-js on one DynamoDB Local: a store written by equinox-js ({@code peer.mjs write});
- * its stream cut into Lambda batches of each size K, never across shards; the same batch files to our Lambda
- * handler (the shaded jar in a fresh JVM, the template's flags) and to equinox-js's (a fresh node process),
- * each into its own index, both checked against the store; then both readers read both indexes, index only
- * and with bodies. Handlers and readers reach DynamoDB through the measured endpoint. Each is done
- * {@code repeats} times, alternating sides, and the median reported. Without the harness, our side alone,
- * on a store the benchmark writes ({@link LocalDynamo#writeWorkload}).
+ * appendsfeed beside equinox-js: a store equinox-js wrote, its stream cut into Lambda batches of each size K; the
+ * same batch files to both Lambda handlers (each in a fresh process), each into its own index, checked against the
+ * store; then both readers on both indexes, index only and with bodies. All through the measured endpoint, each
+ * {@code repeats} times, alternating sides, the median reported. Without the harness, our side alone on a store the
+ * benchmark writes.
  */
 public final class PeerBench {
 
@@ -81,11 +79,7 @@ public final class PeerBench {
                 facts.bodyFloorReadUnits() / facts.events(), facts.streamFloorReadUnits() / facts.events(), runs);
     }
 
-    /**
-     * Both handlers {@code repeats} times, alternating (so that the machine's drift hits both), each into a fresh
-     * index; then, after a read that warms our reader, every reader on the first index of each side, {@code repeats}
-     * times, alternating.
-     */
+    /** Alternating, so that the machine's drift hits both sides; our reader warmed by a first read. */
     private static BatchSizeRun batchSize(LocalDynamo local, PeerHarness harness, LambdaJar jar, LambdaEventFiles.Written w,
                                           String store, StoreFacts facts, Path manifest, Path work, int repeats,
                                           Consumer<String> step) {
@@ -138,7 +132,7 @@ public final class PeerBench {
         String failure = null;
         try {
             result = harness.read(local.measured(), store, table, manifest, out);
-        } catch (Processes.ProcessFailedException e) {
+        } catch (IllegalStateException e) {
             failure = "equinox-js's read failed: " + e.getMessage().lines().findFirst().orElse("");
             Path f = out.resolve("read-result.json");
             result = Files.isRegularFile(f) ? Processes.json(f) : MissingNode.getInstance();

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -19,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The benchmark's child processes, each run to completion with its output to a log file: our Lambda
@@ -31,84 +29,52 @@ public final class Processes {
     /** Generous: 100,000 events' records at a few hundred records per second still fit. */
     static final Duration TIMEOUT = Duration.ofMinutes(60);
 
-    /** A child process that exited non-zero or did not end in time: the command and the end of its log. */
-    public static final class ProcessFailedException extends RuntimeException {
-        ProcessFailedException(List<String> command, Path log, String why) {
-            super(why + ": " + String.join(" ", command) + " (log " + log + ")\n" + tail(log));
-        }
-    }
-
     private Processes() {
     }
 
     /**
-     * Runs {@code command} in {@code dir}, the environment changed by {@code env} (a null value removes a
-     * variable), stdout and stderr to {@code log}.
+     * Runs {@code command} in {@code dir} with stdout and stderr to {@code log}, in an environment without our AWS,
+     * appendsfeed, JVM, node and peer settings (none may leak into a child), plus {@code env}.
      *
-     * @throws ProcessFailedException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed)
+     * @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed), with the
+     *                               command and the end of its log
      */
     static void run(List<String> command, Path dir, Map<String, String> env, Path log) {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
-        env.forEach((k, v) -> {
-            if (v == null) {
-                pb.environment().remove(k);
-            } else {
-                pb.environment().put(k, v);
-            }
-        });
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("AWS_") || k.startsWith("APPENDS_") || k.startsWith("JAVA_")
+                || k.equals("_JAVA_OPTIONS") || k.equals("JDK_JAVA_OPTIONS") || k.startsWith("PEER_") || k.equals("NODE_OPTIONS"));
+        pb.environment().putAll(env);
+        pb.environment().put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
+        pb.environment().put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
+        String what = String.join(" ", command);
         try {
             Files.createDirectories(log.getParent());
             Process p = pb.start();
             p.getOutputStream().close();
-            if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            boolean ended = p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended || p.exitValue() != 0) {
                 p.destroyForcibly();
-                throw new ProcessFailedException(command, log, "did not end within " + TIMEOUT);
-            }
-            if (p.exitValue() != 0) {
-                throw new ProcessFailedException(command, log, "exit " + p.exitValue());
+                List<String> lines = Files.readAllLines(log);
+                throw new IllegalStateException((ended ? "exit " + p.exitValue() : "did not end within " + TIMEOUT) + ": " + what
+                        + " (log " + log + ")\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start " + String.join(" ", command) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("could not run " + what + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + String.join(" ", command), e);
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
         }
     }
 
     /** {@code node --version}, or null when node is not on the PATH. */
     public static String nodeVersion() {
         try {
-            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 ? out : null;
-        } catch (IOException e) {
+            Path log = Files.createTempFile("node-version", ".log");
+            log.toFile().deleteOnExit();
+            run(List.of("node", "--version"), log.getParent(), Map.of(), log);
+            return Files.readString(log).trim();
+        } catch (IOException | RuntimeException e) {
             return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
-    /** Every AWS, appendsfeed, JVM, node and peer setting of ours removed, so that none leaks into a child; then {@code set}. */
-    private static Map<String, String> env(Map<String, String> set) {
-        Map<String, String> env = new HashMap<>();
-        System.getenv().keySet().stream()
-                .filter(k -> k.startsWith("AWS_") || k.startsWith("APPENDS_") || k.startsWith("JAVA_") || k.equals("_JAVA_OPTIONS")
-                        || k.equals("JDK_JAVA_OPTIONS") || k.startsWith("PEER_") || k.equals("NODE_OPTIONS"))
-                .forEach(k -> env.put(k, null));
-        env.putAll(set);
-        env.put("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
-        env.put("BENCH_SPAWNED_AT", Long.toString(System.currentTimeMillis()));
-        return env;
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(log unreadable: " + e.getMessage() + ")";
         }
     }
 
@@ -162,20 +128,19 @@ public final class Processes {
          *
          * @param jvmFlags {@code JAVA_TOOL_OPTIONS}; empty for the JVM's defaults
          * @param metered {@code true}: every call's capacity summed per batch; {@code false}: built exactly as Lambda builds it
-         * @throws ProcessFailedException when the driver fails (a batch not ingested whole exits 3)
+         * @throws IllegalStateException when the driver fails (a batch not ingested whole exits 3)
          */
         public HandlerDriver.Run run(String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint, String storeTable,
                                      String indexTable) {
-            Map<String, String> env = env(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
+            Map<String, String> env = new HashMap<>(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
                     "APPENDS_DYNAMODB_ENDPOINT", endpoint.toString(), "AWS_REGION", "us-east-1"));
-            env.put("JAVA_TOOL_OPTIONS", jvmFlags.isBlank() ? null : jvmFlags);
-            Path out = work.resolve("appendsfeed-" + indexTable + ".json");
-            String classPath;
-            try {
-                classPath = jar + File.pathSeparator + Path.of(HandlerDriver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            } catch (URISyntaxException e) {
-                throw new IllegalStateException("the benchmark's class path entry is not a path: " + e.getMessage(), e);
+            if (!jvmFlags.isBlank()) {
+                env.put("JAVA_TOOL_OPTIONS", jvmFlags);
             }
+            Path out = work.resolve("appendsfeed-" + indexTable + ".json");
+            // the benchmark's own classes beside the jar: the driver loads only HandlerDriver, its Run and Meter from them
+            String classPath = jar + File.pathSeparator
+                    + Path.of(URI.create(HandlerDriver.class.getProtectionDomain().getCodeSource().getLocation().toString()));
             Processes.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
                     HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString()),
                     work, env, work.resolve("appendsfeed-" + indexTable + ".log"));
@@ -192,18 +157,10 @@ public final class Processes {
      * gets. The harness is copied under the work directory (without {@code node_modules}, {@code out},
      * {@code target}) with the driver beside it; its {@code node_modules} are linked, or installed with {@code npm ci}.
      */
-    public static final class PeerHarness {
+    public record PeerHarness(Path dir, String nodeVersion) {
 
         private static final String DRIVER = "lambda-batches.mjs";
         private static final Set<String> NOT_COPIED = Set.of("node_modules", "out", "target");
-
-        private final Path dir;
-        private final String nodeVersion;
-
-        private PeerHarness(Path dir, String nodeVersion) {
-            this.dir = dir;
-            this.nodeVersion = nodeVersion;
-        }
 
         /**
          * @throws IllegalStateException when node is not installed, or {@code npm ci} fails
@@ -221,8 +178,7 @@ public final class Processes {
             }
             Path dir = work.toAbsolutePath().resolve("peer");
             try (Stream<Path> files = Files.walk(from)) {
-                for (Path f : files.filter(f -> StreamSupport.stream(from.relativize(f).spliterator(), false)
-                        .noneMatch(part -> NOT_COPIED.contains(part.toString()))).toList()) {
+                for (Path f : files.filter(f -> !NOT_COPIED.contains(from.relativize(f).getName(0).toString())).toList()) {
                     Path to = dir.resolve(from.relativize(f).toString());
                     if (Files.isDirectory(f)) {
                         Files.createDirectories(to);
@@ -246,10 +202,6 @@ public final class Processes {
             return new PeerHarness(dir, node);
         }
 
-        public String nodeVersion() {
-            return nodeVersion;
-        }
-
         /**
          * {@code node peer.mjs write}: creates the store (and an index nobody uses) with equinox-js's {@code dynamo-store
          * create-table} and appends a deterministic plan (seed 42, 8 concurrent writers) through equinox-js deciders.
@@ -268,7 +220,7 @@ public final class Processes {
          * tail, index only and then with bodies, each checked against {@code manifest} (exit 1 when they differ).
          *
          * @return the harness's {@code read-result.json}: per mode events, ms, RCU, calls
-         * @throws ProcessFailedException when the read fails
+         * @throws IllegalStateException when the read fails
          */
         public JsonNode read(URI endpoint, String storeTable, String indexTable, Path manifest, Path out) {
             try {
@@ -284,9 +236,9 @@ public final class Processes {
 
         /** The batch files in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node process. */
         public HandlerDriver.Run index(Path batchDir, Path work, URI endpoint, String indexTable) {
-            Map<String, String> env = Processes.env(Map.of("INDEX_TABLE_NAME", indexTable, "AWS_ENDPOINT_URL", endpoint.toString(),
+            Map<String, String> env = Map.of("INDEX_TABLE_NAME", indexTable, "AWS_ENDPOINT_URL", endpoint.toString(),
                     "AWS_ENDPOINT_URL_DYNAMODB", endpoint.toString(), "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", "local",
-                    "AWS_SECRET_ACCESS_KEY", "local"));
+                    "AWS_SECRET_ACCESS_KEY", "local");
             Path out = work.toAbsolutePath().resolve("equinox-js-" + indexTable + ".json");
             Processes.run(List.of("node", "--import", "tsx", DRIVER, batchDir.toAbsolutePath().toString(), out.toString()), dir, env,
                     work.resolve("equinox-js-" + indexTable + ".log"));
@@ -294,8 +246,8 @@ public final class Processes {
         }
 
         private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {
-            return Processes.env(Map.of("PEER_DDB_ENDPOINT", endpoint.toString(), "PEER_STORE_TABLE", storeTable,
-                    "PEER_INDEX_TABLE", indexTable, "PEER_OUT", out.toAbsolutePath().toString()));
+            return Map.of("PEER_DDB_ENDPOINT", endpoint.toString(), "PEER_STORE_TABLE", storeTable, "PEER_INDEX_TABLE", indexTable,
+                    "PEER_OUT", out.toAbsolutePath().toString());
         }
     }
 }

@@ -17,8 +17,6 @@ import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,16 +41,14 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * Our reader ({@link FeedReader#runUntilCaughtUp}, default settings) over an index from the start to the tail,
-     * through the measured endpoint, every call metered; checks what the equinox-js harness's reader checks: per
-     * stream each event follows the last (no gap, nothing twice) up to the store's version, with bodies each body
-     * parses as JSON. Checkpoints and parked streams in memory, as the harness keeps its own: neither reader writes
-     * to the index.
+     * Our reader ({@link FeedReader#runUntilCaughtUp}, default settings) from the start to the tail, every call metered;
+     * checks what the harness's reader checks: per stream each event follows the last (no gap, nothing twice) up to the
+     * store's version, each body parses as JSON. Checkpoints in memory: neither reader writes to the index.
      *
-     * @param expected per stream, the events the store holds
+     * @param stored per stream, the events the store holds
      */
     static ReadLeg ours(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
-                        Map<String, Long> expected) {
+                        Map<StreamName, Long> stored) {
         Meter meter = new Meter();
         StreamCounter delivered = new StreamCounter(true);
         AtomicLong events = new AtomicLong();
@@ -75,8 +71,6 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
             }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(TIMEOUT);
             seconds = (System.nanoTime() - start) / 1e9;
         }
-        Map<StreamName, Long> stored = new HashMap<>();
-        expected.forEach((s, n) -> stored.put(StreamName.parse(s), n));
         Agreement.Report agreement = Agreement.check(List.of(Tally.of("store", stored), delivered.tally("delivered")), List.of());
         long total = stored.values().stream().mapToLong(Long::longValue).sum();
         List<String> problems = new ArrayList<>();
@@ -90,7 +84,8 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
             problems.add(agreement.problems().size() + " events out of order (a gap or twice), " + badBodies.get()
                     + " bodies missing or not JSON, " + agreement.mismatches().size() + " streams end at another version than the store's");
         }
-        return of("appendsfeed", index, bodies, events.get(), seconds, meter.readUnits(), meter.reads(), problems);
+        Meter.Totals t = meter.take();
+        return of("appendsfeed", index, bodies, events.get(), seconds, t.readUnits(), t.reads(), problems);
     }
 
     private static boolean parses(FeedEvent e) {
@@ -111,13 +106,11 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
 
     /** The median of repeats of one leg (the lower middle of an even count), with every repeat's problems. */
     static ReadLeg median(List<ReadLeg> legs) {
-        List<ReadLeg> sorted = legs.stream().sorted(Comparator.comparingDouble(ReadLeg::eventsPerSecond)).toList();
-        ReadLeg m = sorted.get((sorted.size() - 1) / 2);
-        List<String> problems = new ArrayList<>();
-        legs.forEach(l -> problems.addAll(l.problems()));
-        return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond, sorted.get(0).eventsPerSecond,
-                sorted.get(sorted.size() - 1).eventsPerSecond, legs.size(), m.readUnits, m.readUnitsPerEvent,
-                m.usdPerMillionEvents, m.requests, problems);
+        ReadLeg m = Report.median(legs, ReadLeg::eventsPerSecond);
+        return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond,
+                legs.stream().mapToDouble(ReadLeg::eventsPerSecond).min().orElseThrow(),
+                legs.stream().mapToDouble(ReadLeg::eventsPerSecond).max().orElseThrow(), legs.size(), m.readUnits,
+                m.readUnitsPerEvent, m.usdPerMillionEvents, m.requests, legs.stream().flatMap(l -> l.problems().stream()).toList());
     }
 
     /**

@@ -20,8 +20,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The figures of a run as a JSON file and as tables with the same numbers: a scenario's records one row
@@ -77,6 +79,11 @@ public final class Report {
 
     public static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    /** The element of {@code xs} in the middle by {@code by}: the median of an odd count, the lower middle of an even one. */
+    static <T> T median(List<T> xs, ToDoubleFunction<T> by) {
+        return xs.stream().sorted(Comparator.comparingDouble(by)).toList().get((xs.size() - 1) / 2);
     }
 
     /** Writes {@code results-<UTC time>.json} into {@code dir} (created if missing). */

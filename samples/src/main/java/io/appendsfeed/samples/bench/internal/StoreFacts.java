@@ -1,5 +1,6 @@
 package io.appendsfeed.samples.bench.internal;
 
+import io.appendsfeed.model.StreamName;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  *
  * @param versions per stream, the events stored
  */
-public record StoreFacts(Map<String, Long> versions, long events, long items, double bodyFloorReadUnits,
+public record StoreFacts(Map<StreamName, Long> versions, long events, long items, double bodyFloorReadUnits,
                          double streamFloorReadUnits) {
 
     private static final String TIP = "2147483647";
@@ -30,12 +31,12 @@ public record StoreFacts(Map<String, Long> versions, long events, long items, do
      * @throws IllegalStateException when a read fails
      */
     public static StoreFacts of(DynamoDbClient dynamo, String table, boolean floors) {
-        Map<String, Long> versions = new HashMap<>();
+        Map<StreamName, Long> versions = new HashMap<>();
         List<Map<String, AttributeValue>> keys = new ArrayList<>();
         dynamo.scanPaginator(b -> b.tableName(table).projectionExpression("p, i, n")).items().forEach(item -> {
             keys.add(Map.of("p", item.get("p"), "i", item.get("i")));
             if (TIP.equals(item.get("i").n()) && !item.get("p").s().startsWith("$")) {
-                versions.put(item.get("p").s(), Long.parseLong(item.get("n").n()));
+                versions.put(StreamName.parse(item.get("p").s()), Long.parseLong(item.get("n").n()));
             }
         });
         long events = versions.values().stream().mapToLong(Long::longValue).sum();
@@ -44,8 +45,8 @@ public record StoreFacts(Map<String, Long> versions, long events, long items, do
         }
         double byItem = inParallel(keys, key -> dynamo.getItem(b -> b.tableName(table).key(key).consistentRead(false)
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).consumedCapacity().capacityUnits());
-        double byStream = inParallel(List.copyOf(versions.keySet()), p -> dynamo.queryPaginator(b -> b.tableName(table)
-                        .keyConditionExpression("p = :p").expressionAttributeValues(Map.of(":p", AttributeValue.fromS(p)))
+        double byStream = inParallel(List.copyOf(versions.keySet()), s -> dynamo.queryPaginator(b -> b.tableName(table)
+                        .keyConditionExpression("p = :p").expressionAttributeValues(Map.of(":p", AttributeValue.fromS(s.toString())))
                         .consistentRead(false).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)).stream()
                 .mapToDouble(r -> r.consumedCapacity().capacityUnits()).sum());
         return new StoreFacts(versions, events, keys.size(), byItem, byStream);
