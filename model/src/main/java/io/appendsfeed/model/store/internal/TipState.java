@@ -52,7 +52,7 @@ public record TipState(long version, String etag, int eventCount, long eventByte
             return List.of();
         }
         if (v.type() != AttributeValue.Type.L) {
-            throw new StoreFormatException(stream, StoreItems.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
+            throw new StoreFormatException(stream, StoreItems.rangeKey(tip), "attribute " + name + " is not a list (L): " + v);
         }
         return v.l();
     }
