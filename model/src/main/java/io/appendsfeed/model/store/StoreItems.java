@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import static io.appendsfeed.model.store.internal.Fields.A;
-import static io.appendsfeed.model.store.internal.Fields.B;
 import static io.appendsfeed.model.store.internal.Fields.C;
 import static io.appendsfeed.model.store.internal.Fields.E;
 import static io.appendsfeed.model.store.internal.Fields.I;
@@ -9,7 +8,6 @@ import static io.appendsfeed.model.store.internal.Fields.N;
 import static io.appendsfeed.model.store.internal.Fields.P;
 import static io.appendsfeed.model.store.internal.Fields.ETAG;
 import static io.appendsfeed.model.store.internal.Fields.T;
-import static io.appendsfeed.model.store.internal.Fields.U;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Fields;
@@ -119,18 +117,6 @@ public final class StoreItems {
             }
         }
         return out;
-    }
-
-    static Tip tip(StreamName stream, Map<String, AttributeValue> item) {
-        List<StoredEvent> events = events(stream, item, true, 0, Long.MAX_VALUE);
-        AttributeValue u = item.get(U);
-        List<StoredUnfold> unfolds = new ArrayList<>();
-        if (u != null && u.l() != null) {
-            for (AttributeValue entry : u.l()) {
-                unfolds.add(EventCodec.storedUnfold(stream, entry));
-            }
-        }
-        return new Tip(stream, next(stream, item), etag(item), List.copyOf(events), List.copyOf(unfolds), number(stream, item, B));
     }
 
     private static StoreFormatException refused(StreamName stream, Map<String, AttributeValue> item, Bad bad) {
