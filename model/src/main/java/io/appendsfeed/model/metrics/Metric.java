@@ -27,22 +27,16 @@ public record Metric(String name, Kind kind, Unit unit, String description) {
         TIMER
     }
 
-    /** Units, with their CloudWatch names. */
+    /** Units. */
     public enum Unit {
-        COUNT("Count"),
-        MILLISECONDS("Milliseconds"),
+        COUNT,
+        MILLISECONDS,
         /** DynamoDB read or write capacity units, fractional (0.5 RCU per eventually consistent 4 KB). */
-        CAPACITY_UNITS("Count");
-
-        private final String cloudWatch;
-
-        Unit(String cloudWatch) {
-            this.cloudWatch = cloudWatch;
-        }
+        CAPACITY_UNITS;
 
         /** The unit's name in CloudWatch's list of units. */
         public String cloudWatch() {
-            return cloudWatch;
+            return this == MILLISECONDS ? "Milliseconds" : "Count";
         }
     }
 

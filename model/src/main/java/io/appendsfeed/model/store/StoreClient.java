@@ -3,9 +3,9 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.CalfAppender;
-import io.appendsfeed.model.store.internal.StreamReader.EventsPerItem;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
+import io.appendsfeed.model.store.internal.StreamLru;
 import io.appendsfeed.model.store.internal.TipState;
 import io.appendsfeed.model.store.internal.TipWrites;
 import java.util.List;
@@ -38,8 +38,8 @@ public final class StoreClient {
     private final TipState.Cache cache;
     private final Appender appender;
     private final CalfAppender calfAppender;
-    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link EventsPerItem}). */
-    private final EventsPerItem itemSizeHints = new EventsPerItem(1024);
+    /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link StreamReader}). */
+    private final StreamLru<Double> itemSizeHints = new StreamLru<>(1024);
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
@@ -175,7 +175,7 @@ public final class StoreClient {
         if (item == null) {
             return Optional.empty();
         }
-        Tip tip = StoreItems.tip(stream, item);
+        Tip tip = Tip.of(stream, item);
         cache.put(stream, TipState.of(stream, item));
         return Optional.of(tip);
     }

@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import static io.appendsfeed.model.store.internal.Fields.A;
-import static io.appendsfeed.model.store.internal.Fields.B;
 import static io.appendsfeed.model.store.internal.Fields.C;
 import static io.appendsfeed.model.store.internal.Fields.E;
 import static io.appendsfeed.model.store.internal.Fields.I;
@@ -9,7 +8,6 @@ import static io.appendsfeed.model.store.internal.Fields.N;
 import static io.appendsfeed.model.store.internal.Fields.P;
 import static io.appendsfeed.model.store.internal.Fields.ETAG;
 import static io.appendsfeed.model.store.internal.Fields.T;
-import static io.appendsfeed.model.store.internal.Fields.U;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Fields;
@@ -23,10 +21,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Raw items of the store format, in one place: the attribute names and the rules (an item's k-th
- * event has index {@code n - len(c) + k}; the Tip's range key). Reading an item fetched by a reader
- * itself ({@link #next}, {@link #events}: what is not of the format throws), and the parser of what a
- * scanned item or a Streams record's new image is ({@link #parse}, {@link #parseImage}: pure, what is
- * wrong becomes a {@link StoreItem.Malformed}, never an exception).
+ * event has index {@code n - len(c) + k}; the Tip's range key), read by one set of attribute readers.
+ * Two ways in: a reader's own reads ({@link #next}, {@link #events}: what is not of the format throws a
+ * {@link StoreFormatException}), and the parse of a scanned item or a Streams record's new image
+ * ({@link #parse}, {@link #parseImage}: pure, what is wrong becomes a {@link StoreItem.Malformed}).
  */
 public final class StoreItems {
 
@@ -60,25 +58,19 @@ public final class StoreItems {
 
     /** The index the event after the item's events gets ({@code n}). @throws StoreFormatException when unreadable */
     public static long next(StreamName stream, Map<String, AttributeValue> item) {
-        if (item.get(N) == null) {
-            throw new StoreFormatException(stream, rangeKey(item), "it has no 'n' (N)");
+        try {
+            return number(item, N, "attribute");
+        } catch (Bad bad) {
+            throw refused(stream, item, bad);
         }
-        return number(stream, item, N);
     }
 
     /** A whole-number attribute, 0 when absent. @throws StoreFormatException when present but not an integer of type N */
     public static long number(StreamName stream, Map<String, AttributeValue> item, String name) {
-        AttributeValue v = item.get(name);
-        if (v == null) {
-            return 0;
-        }
-        if (v.n() == null) {
-            throw new StoreFormatException(stream, rangeKey(item), "its '" + name + "' is not a number (N): " + v);
-        }
         try {
-            return Long.parseLong(v.n());
-        } catch (NumberFormatException e) {
-            throw new StoreFormatException(stream, rangeKey(item), "its '" + name + "' is not an integer: " + v.n(), e);
+            return item.containsKey(name) ? number(item, name, "attribute") : 0;
+        } catch (Bad bad) {
+            throw refused(stream, item, bad);
         }
     }
 
@@ -87,32 +79,13 @@ public final class StoreItems {
         return v == null ? null : v.s();
     }
 
-    /** The types ({@code c}); empty when absent (an unfold-only Tip written by another implementation). */
-    private static List<String> typesOf(StreamName stream, Map<String, AttributeValue> item) {
-        AttributeValue c = item.get(C);
-        if (c == null) {
-            if (item.get(E) != null && !item.get(E).l().isEmpty()) {
-                throw new StoreFormatException(stream, rangeKey(item), "it has events 'e' but no types 'c'");
-            }
-            return List.of();
-        }
-        if (c.type() != AttributeValue.Type.L) {
-            // the SDK hands out an empty list for l() of any other type: never read that as "no events"
-            throw new StoreFormatException(stream, rangeKey(item), "its 'c' is not a list (L) of event types: " + c);
-        }
-        List<String> types = new ArrayList<>(c.l().size());
-        for (AttributeValue t : c.l()) {
-            if (t.s() == null) {
-                throw new StoreFormatException(stream, rangeKey(item), "'c' holds a non-string: " + t);
-            }
-            types.add(t.s());
-        }
-        return types;
-    }
-
     /** The index of the item's first event ({@code n - len(c)}). @throws StoreFormatException when unreadable */
     public static long firstIndex(StreamName stream, Map<String, AttributeValue> item) {
-        return next(stream, item) - typesOf(stream, item).size();
+        try {
+            return number(item, N, "attribute") - storedTypes(item).size();
+        } catch (Bad bad) {
+            throw refused(stream, item, bad);
+        }
     }
 
     /**
@@ -123,21 +96,19 @@ public final class StoreItems {
      */
     public static List<StoredEvent> events(StreamName stream, Map<String, AttributeValue> item, boolean bodies,
                                            long from, long until) {
-        long rangeKey = rangeKey(item);
-        List<String> types = typesOf(stream, item);
-        long first = next(stream, item) - types.size();
+        List<String> types;
+        long first;
         List<AttributeValue> entries = null;
-        if (bodies) {
-            AttributeValue e = item.get(E);
-            if (e != null && e.type() != AttributeValue.Type.L) {
-                throw new StoreFormatException(stream, rangeKey, "its 'e' is not a list (L) of events: " + e);
+        try {
+            types = storedTypes(item);
+            first = number(item, N, "attribute") - types.size();
+            if (bodies) {
+                entries = entries(item, types.size());
             }
-            entries = e == null ? List.of() : e.l();
-            if (entries.size() != types.size()) {
-                throw new StoreFormatException(stream, rangeKey,
-                        "it has " + entries.size() + " events in 'e' but " + types.size() + " types in 'c'");
-            }
+        } catch (Bad bad) {
+            throw refused(stream, item, bad);
         }
+        long rangeKey = rangeKey(item);
         List<StoredEvent> out = new ArrayList<>();
         for (int k = 0; k < types.size(); k++) {
             long index = first + k;
@@ -148,16 +119,8 @@ public final class StoreItems {
         return out;
     }
 
-    static Tip tip(StreamName stream, Map<String, AttributeValue> item) {
-        List<StoredEvent> events = events(stream, item, true, 0, Long.MAX_VALUE);
-        AttributeValue u = item.get(U);
-        List<StoredUnfold> unfolds = new ArrayList<>();
-        if (u != null && u.l() != null) {
-            for (AttributeValue entry : u.l()) {
-                unfolds.add(EventCodec.storedUnfold(stream, entry));
-            }
-        }
-        return new Tip(stream, next(stream, item), etag(item), List.copyOf(events), List.copyOf(unfolds), number(stream, item, B));
+    private static StoreFormatException refused(StreamName stream, Map<String, AttributeValue> item, Bad bad) {
+        return new StoreFormatException(stream, rangeKey(item), bad.getMessage());
     }
 
     /** The item's size as DynamoDB counts it (names and values), in bytes. */
@@ -309,6 +272,28 @@ public final class StoreItems {
         return types;
     }
 
+    /** {@code c}; none for an unfold-only Tip that another implementation wrote without it (and without events). */
+    private static List<String> storedTypes(Map<String, AttributeValue> item) {
+        AttributeValue e = item.get(E);
+        if (item.get(C) == null && (e == null || e.hasL() && e.l().isEmpty())) {
+            return List.of();
+        }
+        return types(item, "the item");
+    }
+
+    /** {@code e}, one element per type. */
+    private static List<AttributeValue> entries(Map<String, AttributeValue> item, int types) {
+        AttributeValue e = item.get(E);
+        if (e != null && !e.hasL()) {
+            throw new Bad("attribute e is not a list (L) of events: " + e);
+        }
+        List<AttributeValue> entries = e == null ? List.of() : e.l();
+        if (entries.size() != types) {
+            throw new Bad("it has " + entries.size() + " events in 'e' but " + types + " types in 'c'");
+        }
+        return entries;
+    }
+
     /** A view of each event's {@code t} in {@code e}, read when asked; empty when {@code e} is not a list. */
     private static List<String> times(Map<String, AttributeValue> image) {
         AttributeValue e = image.get(E);
@@ -346,7 +331,10 @@ public final class StoreItems {
         }
     }
 
-    /** What is wrong with an item; becomes a {@link StoreItem.Malformed}. Without a stack trace: it is a result. */
+    /**
+     * What is wrong with an item: a {@link StoreItem.Malformed} for the forgiving parse, a
+     * {@link StoreFormatException} for a reader's own reads. Without a stack trace: it is a result.
+     */
     private static final class Bad extends RuntimeException {
         Bad(String message) {
             super(message, null, false, false);

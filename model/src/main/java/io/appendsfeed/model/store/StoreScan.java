@@ -68,28 +68,26 @@ public final class StoreScan {
         if (segment < 0 || segment >= segments) {
             throw new IllegalArgumentException("segment must be 0 to " + (segments - 1) + ", was " + segment);
         }
-        Map<String, AttributeValue> start = null;
-        do {
-            ScanRequest.Builder req = ScanRequest.builder().tableName(table).segment(segment).totalSegments(segments)
-                    .projectionExpression("#p, #i, #n, #c").expressionAttributeNames(NAMES);
-            if (pageSize > 0) {
-                req.limit(pageSize);
-            }
-            if (tipsOnly) {
-                req.filterExpression("#i = :tip").expressionAttributeValues(TIP);
-            }
-            if (start != null) {
-                req.exclusiveStartKey(start);
-            }
-            ScanResponse page = dynamo.scan(req.build());
+        ScanRequest.Builder req = ScanRequest.builder().tableName(table).segment(segment).totalSegments(segments)
+                .projectionExpression("#p, #i, #n, #c").expressionAttributeNames(NAMES);
+        if (pageSize > 0) {
+            req.limit(pageSize);
+        }
+        if (tipsOnly) {
+            req.filterExpression("#i = :tip").expressionAttributeValues(TIP);
+        }
+        // the SDK's paginator fetches a page when the loop asks for it: a cancelled segment reads no further
+        for (ScanResponse page : dynamo.scanPaginator(req.build())) {
             List<Map<String, AttributeValue>> items = page.items();
             for (Map<String, AttributeValue> item : items) {
                 sink.accept(StoreItems.parse(item));
             }
             scanned.addAndGet(page.scannedCount() != null ? page.scannedCount() : items.size());
             afterPage.accept(items.size());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null && !cancelled.getAsBoolean());
+            if (cancelled.getAsBoolean()) {
+                return;
+            }
+        }
     }
 
     /**

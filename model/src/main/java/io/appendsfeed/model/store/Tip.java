@@ -1,7 +1,12 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.internal.EventCodec;
+import io.appendsfeed.model.store.internal.Fields;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The Tip item of a stream.
@@ -13,4 +18,19 @@ import java.util.List;
  * @param calfBytes bytes held in calves ({@code b})
  */
 public record Tip(StreamName stream, long version, String etag, List<StoredEvent> events,
-                  List<StoredUnfold> unfolds, long calfBytes) {}
+                  List<StoredUnfold> unfolds, long calfBytes) {
+
+    /** @throws StoreFormatException or {@link BodyDecodingException} when the item cannot be read */
+    static Tip of(StreamName stream, Map<String, AttributeValue> item) {
+        List<StoredEvent> events = StoreItems.events(stream, item, true, 0, Long.MAX_VALUE);
+        AttributeValue u = item.get(Fields.U);
+        List<StoredUnfold> unfolds = new ArrayList<>();
+        if (u != null && u.l() != null) {
+            for (AttributeValue entry : u.l()) {
+                unfolds.add(EventCodec.storedUnfold(stream, entry));
+            }
+        }
+        return new Tip(stream, StoreItems.next(stream, item), StoreItems.etag(item), List.copyOf(events),
+                List.copyOf(unfolds), StoreItems.number(stream, item, Fields.B));
+    }
+}

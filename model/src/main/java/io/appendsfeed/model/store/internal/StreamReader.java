@@ -7,7 +7,6 @@ import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -32,7 +31,13 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
-    private final EventsPerItem hints;
+    /**
+     * How many events a stream's items held, on average, when it was last read forwards: what a read
+     * of {@code n} events sizes its {@code Query} pages by. DynamoDB charges a {@code Query} for every
+     * item it returns, whole, so a page of {@code n + 1} items where each holds dozens of events (an
+     * equinox-js epoch's 48 KiB calves) reads and pays for dozens of times what was wanted.
+     */
+    private final StreamLru<Double> hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
     /** Items holding events, and their events, taken so far (forwards): what later pages are sized by. */
     private long itemsSeen;
@@ -51,7 +56,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
      */
     static final int FIRST_PAGE_ITEMS = 1;
 
-    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, EventsPerItem hints) {
+    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, StreamLru<Double> hints) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
@@ -112,7 +117,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
      */
     private int nextPageItems(int limit) {
         long wanted = Math.max(1, read.maxEvents() - emitted - buffered.size());
-        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : hints.get(stream);
+        Double hint = hints.get(stream); // null when the stream was not read
+        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : hint != null ? hint : 0;
         long items = perItem > 0 ? (long) Math.ceil(wanted / perItem) : read.wholeItems() ? wanted + 1 : FIRST_PAGE_ITEMS;
         return (int) Math.max(1, Math.min(items, Math.min(limit, wanted + 1)));
     }
@@ -188,35 +194,6 @@ public final class StreamReader implements Iterator<StoredEvent> {
             if (!events.isEmpty()) {
                 cursor = events.get(0).index();
             }
-        }
-    }
-
-    /**
-     * How many events a stream's items held, on average, when it was last read forwards: what a read
-     * of {@code n} events sizes its {@code Query} pages by. DynamoDB charges a {@code Query} for every
-     * item it returns, whole, so a page of {@code n + 1} items where each holds dozens of events (an
-     * equinox-js epoch's 48 KiB calves) reads and pays for dozens of times what was wanted. Bounded: the
-     * least recently read streams are forgotten. Thread-safe.
-     */
-    public static final class EventsPerItem {
-        private final Map<StreamName, Double> perItem;
-
-        public EventsPerItem(int capacity) {
-            this.perItem = new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<StreamName, Double> eldest) {
-                    return size() > capacity;
-                }
-            };
-        }
-
-        /** 0 when the stream was not read. */
-        synchronized double get(StreamName stream) {
-            return perItem.getOrDefault(stream, 0.0);
-        }
-
-        synchronized void put(StreamName stream, double eventsPerItem) {
-            perItem.put(stream, eventsPerItem);
         }
     }
 }

@@ -4,7 +4,6 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.StoreItems;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -52,40 +51,26 @@ public record TipState(long version, String etag, int eventCount, long eventByte
             return List.of();
         }
         if (v.type() != AttributeValue.Type.L) {
-            throw new StoreFormatException(stream, StoreItems.rangeKey(tip), "its '" + name + "' is not a list (L): " + v);
+            throw new StoreFormatException(stream, StoreItems.rangeKey(tip), "attribute " + name + " is not a list (L): " + v);
         }
         return v.l();
     }
 
     /**
-     * The last-known state of each recently used stream's Tip, least recently used evicted first.
-     * Never trusted alone: every write that relies on it is conditioned on the cached etag, so a stale
-     * entry only costs a failed condition (whose returned item refreshes it). Thread-safe.
+     * The last-known state of each recently used stream's Tip. Never trusted alone: every write that
+     * relies on it is conditioned on the cached etag, so a stale entry only costs a failed condition
+     * (whose returned item refreshes it).
      */
-    public static final class Cache {
-        private final Map<StreamName, TipState> entries;
-
+    public static final class Cache extends StreamLru<TipState> {
         public Cache(int capacity) {
-            this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<StreamName, TipState> eldest) {
-                    return size() > capacity;
-                }
-            };
-        }
-
-        synchronized TipState get(StreamName stream) {
-            return entries.get(stream);
+            super(capacity);
         }
 
         /** Keeps {@code state} without its item (a Tip's events could be 400 KB; the state is ~100 bytes). */
-        public synchronized void put(StreamName stream, TipState state) {
-            entries.put(stream, state.item() == null ? state
+        @Override
+        public void put(StreamName stream, TipState state) {
+            super.put(stream, state.item() == null ? state
                     : new TipState(state.version(), state.etag(), state.eventCount(), state.eventBytes(), state.calfBytes(), null));
-        }
-
-        synchronized void remove(StreamName stream) {
-            entries.remove(stream);
         }
     }
 }

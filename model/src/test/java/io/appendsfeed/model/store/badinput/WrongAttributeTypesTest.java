@@ -81,13 +81,13 @@ class WrongAttributeTypesTest {
 
     @Test
     void a_tip_without_n_is_refused_naming_n(LocalDynamo local) {
-        refusedEverywhere(storeWith(local, tip(new HashMap<>(java.util.Collections.singletonMap("n", null)))), "no 'n'");
+        refusedEverywhere(storeWith(local, tip(new HashMap<>(java.util.Collections.singletonMap("n", null)))), "attribute n is missing");
     }
 
     @Test
     void n_of_the_wrong_type_or_not_an_integer_is_refused_naming_n(LocalDynamo local) {
-        refusedEverywhere(storeWith(local, tip(Map.of("n", s("1")))), "'n' is not a number (N)");
-        refusedEverywhere(storeWith(local, tip(Map.of("n", n("1.5")))), "'n' is not an integer: 1.5");
+        refusedEverywhere(storeWith(local, tip(Map.of("n", s("1")))), "attribute n is not a number (N)");
+        refusedEverywhere(storeWith(local, tip(Map.of("n", n("1.5")))), "attribute n is not an integer: 1.5");
     }
 
     @Test
@@ -95,23 +95,23 @@ class WrongAttributeTypesTest {
         for (AttributeValue bad : List.of(s("12"), n("1.5"))) {
             StoreClient store = storeWith(local, tip(Map.of("b", bad)));
             assertThatThrownBy(() -> store.readTip(STREAM, true)).isInstanceOf(StoreFormatException.class)
-                    .hasMessageContaining("p=Order-1, i=2147483647").hasMessageContaining("'b' is not");
+                    .hasMessageContaining("p=Order-1, i=2147483647").hasMessageContaining("attribute b is not");
             assertThatThrownBy(() -> store.append(STREAM, Expected.version(1), List.of(EventData.json("B", "{}"))))
-                    .isInstanceOf(StoreFormatException.class).hasMessageContaining("'b' is not");
+                    .isInstanceOf(StoreFormatException.class).hasMessageContaining("attribute b is not");
         }
     }
 
     @Test
     void types_that_are_not_a_list_are_refused_not_read_as_no_events(LocalDynamo local) {
-        refusedEverywhere(storeWith(local, tip(Map.of("c", s("A")))), "'c' is not a list (L)");
-        refusedEverywhere(storeWith(local, tip(Map.of("c", AttributeValue.fromSs(List.of("A"))))), "'c' is not a list (L)");
+        refusedEverywhere(storeWith(local, tip(Map.of("c", s("A")))), "attribute c is not a list (L)");
+        refusedEverywhere(storeWith(local, tip(Map.of("c", AttributeValue.fromSs(List.of("A"))))), "attribute c is not a list (L)");
     }
 
     @Test
     void events_that_are_not_a_list_are_refused(LocalDynamo local) {
         StoreClient store = storeWith(local, tip(Map.of("e", s("A"))));
         assertThatThrownBy(() -> store.readAll(STREAM, Read.forward(0))).isInstanceOf(StoreFormatException.class)
-                .hasMessageContaining("'e' is not a list (L)");
+                .hasMessageContaining("attribute e is not a list (L)");
     }
 
     @Test
