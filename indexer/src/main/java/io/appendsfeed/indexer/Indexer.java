@@ -195,7 +195,7 @@ public final class Indexer {
                 return rejected(r, badType.getMessage());
             }
             // the Tip's older types are read only to heal a gap: built when asked for
-            return new Parsed.Spanned(SourceSpan.withLazyTip(span, () -> new Span(t.stream(), t.first(), types),
+            return new Parsed.Spanned(new SourceSpan(span, () -> new Span(t.stream(), t.first(), types),
                     r.approximateCreation(), r.sequenceNumber()));
         } else if (item instanceof StoreItem.Unfolded) {
             return new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS);

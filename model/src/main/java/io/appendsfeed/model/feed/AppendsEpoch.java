@@ -362,9 +362,10 @@ public final class AppendsEpoch {
                 duplicates += span.count();
                 continue;
             } else if (next >= 0 && span.index() > next) {
-                if (in.tip() != null && in.tip().index() <= next) {
+                Span tip = in.tip();
+                if (tip != null && tip.index() <= next) {
                     healing = span.index() - next;
-                    span = in.tip().from(next);
+                    span = tip.from(next);
                 } else if (allowGaps) {
                     allowedGap = new EpochWrite.Gap(stream, next, span.index());
                 } else {
