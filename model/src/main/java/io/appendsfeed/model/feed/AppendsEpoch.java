@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code $AppendsEpoch-<partition>_<epoch>} (DESIGN.md, "The index table" and "Writing an epoch"), read top
@@ -301,14 +302,7 @@ public final class AppendsEpoch {
 
         /** The events to append: the {@code Ingested}, then {@code Closed} when closing. */
         public List<EpochEvent> events() {
-            List<EpochEvent> events = new ArrayList<>(2);
-            if (ingested != null) {
-                events.add(ingested);
-            }
-            if (close) {
-                events.add(new EpochEvent.Closed());
-            }
-            return events;
+            return Stream.<EpochEvent>of(ingested, close ? new EpochEvent.Closed() : null).filter(Objects::nonNull).toList();
         }
     }
 
