@@ -118,37 +118,30 @@ public final class Indexer {
      * @param shard the shard id, or null when the source does not know it
      */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
-        if (shard == null) {
-            return parseAndRun(records, null);
-        }
-        try (MDC.MDCCloseable ignored = MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
-            return parseAndRun(records, shard);
-        }
-    }
-
-    private BatchOutcome parseAndRun(List<ChangeRecord> records, String shard) {
-        long started = System.nanoTime();
-        List<SourceSpan> spans = new ArrayList<>();
-        Instant newest = null;
-        int skipped = 0;
-        RejectedRecord rejected = null;
-        for (ChangeRecord r : records) {
-            if (r.approximateCreation() != null && (newest == null || r.approximateCreation().isAfter(newest))) {
-                newest = r.approximateCreation();
+        try (MDC.MDCCloseable ignored = shard == null ? null : MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
+            long started = System.nanoTime();
+            List<SourceSpan> spans = new ArrayList<>();
+            Instant newest = null;
+            int skipped = 0;
+            RejectedRecord rejected = null;
+            for (ChangeRecord r : records) {
+                if (r.approximateCreation() != null && (newest == null || r.approximateCreation().isAfter(newest))) {
+                    newest = r.approximateCreation();
+                }
+                Parsed p = parse(r);
+                log.debug("{}: {}", r, p);
+                if (p instanceof Parsed.Spanned s) {
+                    spans.add(s.span());
+                } else if (p instanceof Parsed.Skipped) {
+                    skipped++;
+                } else if (p instanceof Parsed.Rejected x) {
+                    rejected = x.rejected();
+                    log.error("{}; the batch stops before it", rejected);
+                    break;
+                }
             }
-            Parsed p = parse(r);
-            log.debug("{}: {}", r, p);
-            if (p instanceof Parsed.Spanned s) {
-                spans.add(s.span());
-            } else if (p instanceof Parsed.Skipped) {
-                skipped++;
-            } else if (p instanceof Parsed.Rejected x) {
-                rejected = x.rejected();
-                log.error("{}; the batch stops before it", rejected);
-                break;
-            }
+            return run(records.size(), skipped, spans, rejected, newest, shard, started);
         }
-        return run(records.size(), skipped, spans, rejected, newest, shard, started);
     }
 
     /** What {@link #parse} made of one record. */
@@ -195,7 +188,7 @@ public final class Indexer {
                 return rejected(r, badType.getMessage());
             }
             // the Tip's older types are read only to heal a gap: built when asked for
-            return new Parsed.Spanned(SourceSpan.withLazyTip(span, () -> new Span(t.stream(), t.first(), types),
+            return new Parsed.Spanned(new SourceSpan(span, () -> new Span(t.stream(), t.first(), types),
                     r.approximateCreation(), r.sequenceNumber()));
         } else if (item instanceof StoreItem.Unfolded) {
             return new Parsed.Skipped(Parsed.SkipReason.NO_NEW_EVENTS);

@@ -47,7 +47,7 @@ class UnknownStreamTest {
     /** A span as a Streams record gives it: the Tip's types from {@code tipFirst}, the record made at {@code at} per DynamoDB. */
     private SourceSpan record(String stream, long index, long tipFirst, List<String> tipTypes, Instant at) {
         Span tip = new Span(StreamName.parse(stream), tipFirst, tipTypes);
-        return new SourceSpan(tip.from(index), tip, at, stream + "@" + index);
+        return new SourceSpan(tip.from(index), () -> tip, at, stream + "@" + index);
     }
 
     private static SourceSpan fresh(String stream, Instant at) {

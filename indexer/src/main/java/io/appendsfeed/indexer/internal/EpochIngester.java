@@ -11,12 +11,14 @@ import io.appendsfeed.model.feed.AppendsEpoch.EpochWrite;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,10 +81,7 @@ public final class EpochIngester {
                 settled += d.consumed();
                 rest = rest.subList(d.consumed(), rest.size());
                 if (d.remainder() != null) { // the rest of a span too big for one write goes first in the next
-                    List<SourceSpan> next = new ArrayList<>(rest.size());
-                    next.add(rest.get(0).with(d.remainder()));
-                    next.addAll(rest.subList(1, rest.size()));
-                    rest = next;
+                    rest = Stream.concat(Stream.of(rest.get(0).with(d.remainder())), rest.stream().skip(1)).toList();
                 }
                 if (d.gap() != null) { // decided on the epoch as last seen: another indexer may have written the missing events since
                     EpochState seen = state;
@@ -120,12 +119,8 @@ public final class EpochIngester {
      * healed from its Tip or refused, unless the operator declared a store older than the feed.
      */
     private Map<StreamName, Long> prior(EpochState active, List<SourceSpan> spans, Instant horizon) {
-        Set<StreamName> unknown = new LinkedHashSet<>();
-        spans.forEach(x -> {
-            if (active.nextIndex(x.span().stream()) < 0) {
-                unknown.add(x.span().stream());
-            }
-        });
+        Set<StreamName> unknown = spans.stream().map(x -> x.span().stream()).filter(s -> active.nextIndex(s) < 0)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
         PriorEpochs.Found found = prior.lookup(active.epoch(), unknown, horizon);
         if (!found.fromFirst() || config.storePredatesFeed()) {
             return found.next();
@@ -162,11 +157,8 @@ public final class EpochIngester {
     private Instant horizon(List<SourceSpan> spans) {
         Instant now = config.clock().instant();
         Instant floor = now.minus(config.redeliveryWindow());
-        Instant earliest = now;
-        for (SourceSpan s : spans) {
-            Instant at = s.writtenAt() == null || s.writtenAt().isBefore(floor) ? floor : s.writtenAt();
-            earliest = at.isBefore(earliest) ? at : earliest;
-        }
+        Instant earliest = Stream.concat(Stream.of(now), spans.stream().map(s -> s.writtenAt() == null || s.writtenAt().isBefore(floor)
+                ? floor : s.writtenAt())).min(Comparator.naturalOrder()).orElseThrow();
         return earliest.minus(config.clockSkew());
     }
 }

@@ -1,10 +1,9 @@
 package io.appendsfeed.model.feed;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
@@ -25,6 +24,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code $AppendsEpoch-<partition>_<epoch>} (DESIGN.md, "The index table" and "Writing an epoch"), read top
@@ -91,12 +91,12 @@ public final class AppendsEpoch {
         }
     }
 
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Compact UTF-8 JSON, written with Jackson's generator (golden tests pin the bytes). */
     public static byte[] encode(EpochEvent event) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
+        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
             g.writeStartObject();
             if (event instanceof EpochEvent.Ingested ingested) {
                 writeSpans(g, "add", ingested.add());
@@ -147,82 +147,45 @@ public final class AppendsEpoch {
             throw new FeedFormatException(type, "unknown epoch event type '" + type
                     + "': this epoch was written by a newer or different format; upgrade appendsfeed to read it");
         }
-        if (data == null || data.length == 0) {
-            return new EpochEvent.Ingested(List.of(), List.of());
-        }
-        try (JsonParser p = JSON.createParser(data)) {
-            JsonToken t = p.nextToken();
-            if (t != JsonToken.START_OBJECT && t != null && t != JsonToken.VALUE_NULL) {
-                throw bad(type + " body is not a JSON object: " + abbreviate(new String(data, StandardCharsets.UTF_8)));
-            }
-            List<Span> add = List.of(), app = List.of();
-            while (t == JsonToken.START_OBJECT && p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (!field.equals("add") && !field.equals("app")) {
-                    p.skipChildren();
-                } else if (v != JsonToken.VALUE_NULL) {
-                    if (v != JsonToken.START_ARRAY) {
-                        throw bad(type + " field '" + field + "' is not an array");
-                    }
-                    List<Span> spans = spans(p, field);
-                    add = field.equals("add") ? spans : add;
-                    app = field.equals("app") ? spans : app;
-                }
-            }
-            return new EpochEvent.Ingested(add, app);
+        JsonNode body;
+        try {
+            body = data == null || data.length == 0 ? null : JSON.readTree(data);
         } catch (IOException e) {
             throw new FeedFormatException(type, type + " body is not JSON: " + abbreviate(new String(data, StandardCharsets.UTF_8)), e);
         }
+        if (body == null || body.isMissingNode() || body.isNull()) {
+            return new EpochEvent.Ingested(List.of(), List.of());
+        }
+        if (!body.isObject()) {
+            throw bad(type + " body is not a JSON object: " + abbreviate(new String(data, StandardCharsets.UTF_8)));
+        }
+        return new EpochEvent.Ingested(spans(body, "add"), spans(body, "app"));
     }
 
-    /** The spans of an array the parser is at the start of. */
-    private static List<Span> spans(JsonParser p, String field) throws IOException {
-        List<Span> spans = new ArrayList<>();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
+    /** The spans in {@code body}'s array {@code field}; each needs a string {@code p}, a long {@code i} and strings {@code c}. */
+    private static List<Span> spans(JsonNode body, String field) {
+        JsonNode array = body.path(field);
+        if (array.isMissingNode() || array.isNull()) {
+            return List.of();
+        }
+        if (!array.isArray()) {
+            throw bad(EpochEvent.INGESTED + " field '" + field + "' is not an array");
+        }
+        List<Span> spans = new ArrayList<>(array.size());
+        for (JsonNode s : array) {
+            JsonNode p = s.path("p"), i = s.path("i"), c = s.path("c");
+            List<String> types = new ArrayList<>(c.size());
+            c.forEach(t -> types.add(t.isTextual() ? t.textValue() : null));
             try {
-                String stream = null;
-                long index = -1;
-                List<String> types = null;
-                boolean shaped = p.currentToken() == JsonToken.START_OBJECT;
-                while (shaped && p.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = p.currentName();
-                    JsonToken v = p.nextToken();
-                    switch (name) {
-                        case "p" -> stream = v == JsonToken.VALUE_STRING ? p.getText() : null;
-                        case "i" -> index = v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
-                                ? p.getLongValue() : Long.MIN_VALUE;
-                        case "c" -> types = v == JsonToken.START_ARRAY ? strings(p) : null;
-                        default -> { }
-                    }
-                    p.skipChildren(); // a value of the wrong shape, or an unknown field's
-                }
-                if (!shaped || stream == null || index == Long.MIN_VALUE || types == null) {
-                    p.skipChildren();
+                if (!p.isTextual() || !i.isIntegralNumber() || !i.canConvertToLong() || !c.isArray() || types.contains(null)) {
                     throw new IllegalArgumentException("a span needs a string 'p', an integer 'i' and an array 'c' of strings");
                 }
-                spans.add(new Span(StreamName.parse(stream), index, types));
+                spans.add(new Span(StreamName.parse(p.textValue()), i.longValue(), types));
             } catch (IllegalArgumentException e) {
                 throw bad(EpochEvent.INGESTED + " has an invalid span in '" + field + "' (" + e.getMessage() + ")");
             }
         }
         return spans;
-    }
-
-    /** The strings of an array the parser is at the start of, or null when one is not a string. */
-    private static List<String> strings(JsonParser p) throws IOException {
-        List<String> types = new ArrayList<>(4);
-        while (p.nextToken() == JsonToken.VALUE_STRING) {
-            types.add(p.getText());
-        }
-        if (p.currentToken() == JsonToken.END_ARRAY) {
-            return types;
-        }
-        p.skipChildren();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-            p.skipChildren();
-        }
-        return null;
     }
 
     private static FeedFormatException bad(String message) {
@@ -339,14 +302,7 @@ public final class AppendsEpoch {
 
         /** The events to append: the {@code Ingested}, then {@code Closed} when closing. */
         public List<EpochEvent> events() {
-            List<EpochEvent> events = new ArrayList<>(2);
-            if (ingested != null) {
-                events.add(ingested);
-            }
-            if (close) {
-                events.add(new EpochEvent.Closed());
-            }
-            return events;
+            return Stream.<EpochEvent>of(ingested, close ? new EpochEvent.Closed() : null).filter(Objects::nonNull).toList();
         }
     }
 
@@ -400,9 +356,10 @@ public final class AppendsEpoch {
                 duplicates += span.count();
                 continue;
             } else if (next >= 0 && span.index() > next) {
-                if (in.tip() != null && in.tip().index() <= next) {
+                Span tip = in.tip();
+                if (tip != null && tip.index() <= next) {
                     healing = span.index() - next;
-                    span = in.tip().from(next);
+                    span = tip.from(next);
                 } else if (allowGaps) {
                     allowedGap = new EpochWrite.Gap(stream, next, span.index());
                 } else {
