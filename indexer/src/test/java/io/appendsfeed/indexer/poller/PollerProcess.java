@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,8 +24,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 /**
  * Test support: one poller in a JVM of its own, for {@link PollerCrashTest}, which kills it with
  * {@code kill -9}. Arguments: {@code <endpoint> <store table> <index table> <partitions> <owner>
- * <lease millis> [<k> before|after]}: with the last two, the k-th write this process sends to
- * DynamoDB (PutItem, UpdateItem or TransactWriteItems) is lost before it is sent, or lands with its
+ * <lease millis> [<k>|<stream prefix> before|after]}: with the last two, the k-th write this process
+ * sends to DynamoDB (PutItem, UpdateItem or TransactWriteItems), or its first write to a stream
+ * starting with the prefix (e.g. {@code $AppendsEpoch-}), is lost before it is sent, or lands with its
  * answer lost. Prints {@code FAULT <k> <operation> <stream>} when it injects it, {@code STARTED}
  * once polling; logs to stderr. Closing its stdin stops it gracefully (lease released).
  */
@@ -38,22 +40,29 @@ public final class PollerProcess {
     public static void main(String[] args) throws IOException {
         if (args.length != 6 && args.length != 8) {
             throw new IllegalArgumentException("usage: <endpoint> <store table> <index table> <partitions> <owner> <lease millis>"
-                    + " [<k> before|after]");
+                    + " [<k>|<stream prefix> before|after]");
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         DynamoClients.Settings settings = DynamoClients.Settings.local(URI.create(args[0]));
         DynamoDbClient dynamo = DynamoClients.dynamoDb(settings);
         DynamoDbStreamsClient streams = DynamoClients.streams(settings);
         if (args.length == 8) {
-            long k = Long.parseLong(args[6]);
+            String target = args[6];
             Fault fault = args[7].equals("before") ? Fault.failBefore() : Fault.failAfter();
             AtomicLong writes = new AtomicLong();
+            AtomicBoolean injected = new AtomicBoolean();
             FaultPlan plan = call -> {
-                if (!WRITES.contains(call.operation()) || writes.incrementAndGet() != k) {
+                if (!WRITES.contains(call.operation())) {
                     return Optional.empty();
                 }
+                long k = writes.incrementAndGet();
                 Matcher m = STREAM.matcher(call.request().toString());
-                out.println("FAULT " + k + " " + call.operation() + " " + (m.find() ? m.group() : "?") + " " + args[7]);
+                String stream = m.find() ? m.group() : "?";
+                boolean chosen = target.startsWith("$") ? stream.startsWith(target) : k == Long.parseLong(target);
+                if (!chosen || !injected.compareAndSet(false, true)) {
+                    return Optional.empty();
+                }
+                out.println("FAULT " + k + " " + call.operation() + " " + stream + " " + args[7]);
                 return Optional.of(fault);
             };
             dynamo = new FaultInjector(plan).wrap(dynamo);
