@@ -93,8 +93,8 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
      * profile's, {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY}, or the SDK's chain for the
      * rest (default profile, container and pod roles, the instance role), all read from {@link #env}.
      *
-     * @throws CliException when the profile is not in the AWS config or credentials file
-     * @throws CliException when no region, or no source of credentials, is anywhere
+     * @throws CliException when the profile is not in the AWS config or credentials file (exit 2), or when no region,
+     *         or no source of credentials, is anywhere (exit 3)
      */
     DynamoClients.Settings dynamo() {
         DynamoClients.Settings s = DynamoClients.Settings.of(endpoint == null ? null : endpoint.toString(), region)
@@ -162,16 +162,13 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
         return table;
     }
 
-    /**
-     * Where the tables are, for messages: the endpoint (and which variable set it), or AWS and the
-     * region the client actually uses.
-     */
-    String where(Region resolved) {
+    /** Where the tables are, for messages: the endpoint (and which variable set it), or AWS and the region. */
+    String where(Region region) {
         String profiled = profile == null ? "" : ", profile " + profile;
         if (endpoint != null) {
             return endpoint + (endpointFrom.equals("--endpoint") ? "" : " (from " + endpointFrom + ")") + profiled;
         }
-        return "AWS " + (resolved == null ? "(default region)" : resolved.id()) + profiled;
+        return "AWS " + region.id() + profiled;
     }
 
     private static String first(String option, String variable) {
