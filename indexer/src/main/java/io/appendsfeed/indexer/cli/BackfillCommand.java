@@ -56,14 +56,14 @@ final class BackfillCommand extends FeedCommand {
             BackfillConfig config = ctx.terminal()
                     ? settings.backfill().toBuilder().progress(latest::set).progressInterval(Duration.ofMillis(200)).build()
                     : settings.backfill();
-            Backfill backfill = new Backfill(c.dynamo, settings.indexer(), config);
+            Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), config);
             BackfillResult r;
-            try (ProgressLine progress = ctx.terminal() ? new ProgressLine(ctx.err(), true, "backfill of " + c.storeTable,
+            try (Output.Progress progress = ctx.terminal() ? new Output.Progress(ctx.err(), true, "backfill of " + c.storeTable(),
                     () -> latest.get() == null ? 0 : latest.get().itemsScanned(),
                     () -> latest.get() == null ? 0 : latest.get().itemsEstimated(),
                     () -> latest.get() == null ? "" : String.format(Locale.ROOT, "%,d streams, %,d events ingested, %,d duplicates",
                             latest.get().streams(), latest.get().eventsIngested(), latest.get().duplicatesDropped())) : null) {
-                r = indexer.starting(() -> export == null ? backfill.run() : backfill.run(exportFiles(c.client)));
+                r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
             }
             ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
                             + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),
@@ -71,14 +71,13 @@ final class BackfillCommand extends FeedCommand {
                     r.itemsPerSecond());
             r.rejected().forEach((key, why) -> ctx.out().println("left out: the stream of item " + key + ": " + why));
             r.gaps().forEach(g -> ctx.out().println("left out: " + g.getMessage()));
-            ctx.out().flush();
             return r.complete() ? 0 : 1;
         }
     }
 
     private static void atLeast(String option, Integer value, int min) {
         if (value != null && value < min) {
-            throw new UsageException(option + " " + value + ": give a whole number of at least " + min);
+            throw new CliException(option + " " + value + ": give a whole number of at least " + min);
         }
     }
 
@@ -90,12 +89,12 @@ final class BackfillCommand extends FeedCommand {
             try {
                 return S3ExportFiles.at(s3.build(), export);
             } catch (IllegalArgumentException e) {
-                throw new UsageException("--export " + e.getMessage(), e);
+                throw new CliException("--export " + e.getMessage(), e);
             }
         }
         Path folder = Path.of(export);
         if (!Files.isDirectory(folder)) {
-            throw new UsageException("--export '" + export + "' is not a folder: give the export's folder (holding manifest-summary.json),"
+            throw new CliException("--export '" + export + "' is not a folder: give the export's folder (holding manifest-summary.json),"
                     + " or s3://bucket/prefix/AWSDynamoDB/<export id>/");
         }
         return ExportFiles.folder(folder);

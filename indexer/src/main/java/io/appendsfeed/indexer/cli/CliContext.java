@@ -3,7 +3,6 @@ package io.appendsfeed.indexer.cli;
 import io.appendsfeed.model.DynamoClients;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -19,16 +18,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public record CliContext(Function<String, String> env, PrintWriter out, PrintWriter err, Clock clock, boolean terminal, String user,
                          Function<DynamoClients.Settings, DynamoDbClient> clients, AtomicReference<String> where) {
-    public CliContext {
-        Objects.requireNonNull(env, "env");
-        Objects.requireNonNull(out, "out");
-        Objects.requireNonNull(err, "err");
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(user, "user");
-        Objects.requireNonNull(clients, "clients");
-        Objects.requireNonNull(where, "where");
-    }
-
     /** With the OS user, clients built by {@link DynamoClients}. */
     public CliContext(Function<String, String> env, PrintWriter out, PrintWriter err, Clock clock, boolean terminal) {
         this(env, out, err, clock, terminal, System.getProperty("user.name", "unknown user"), DynamoClients::dynamoDb,

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -36,23 +37,14 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
                           Function<String, String> env) {
 
     static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
-    /** The SDK's own endpoint variables, service-specific first: honoured, and named in messages. */
-    static final String SDK_ENDPOINT_VAR = "AWS_ENDPOINT_URL_DYNAMODB";
-    static final String SDK_GLOBAL_ENDPOINT_VAR = "AWS_ENDPOINT_URL";
     static final String REGION_VAR = "AWS_REGION";
     static final String STORE_TABLE_VAR = "APPENDS_STORE_TABLE";
     static final String INDEX_TABLE_VAR = "APPENDS_INDEX_TABLE";
     static final String PROFILE_VAR = "AWS_PROFILE";
-    static final String ACCESS_KEY_VAR = "AWS_ACCESS_KEY_ID";
-    static final String SECRET_KEY_VAR = "AWS_SECRET_ACCESS_KEY";
-    static final String SESSION_TOKEN_VAR = "AWS_SESSION_TOKEN";
     static final String CONFIG_FILE_VAR = "AWS_CONFIG_FILE";
     static final String CREDENTIALS_FILE_VAR = "AWS_SHARED_CREDENTIALS_FILE";
     /** With {@code true}, the machine's instance role is not asked for credentials (no call to the metadata service). */
     static final String METADATA_DISABLED_VAR = "AWS_EC2_METADATA_DISABLED";
-    /** Set in containers and pods with a role: the SDK's chain then finds their credentials. */
-    private static final String[] ROLE_VARS = {"AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-        "AWS_CONTAINER_CREDENTIALS_FULL_URI"};
     /**
      * The CLI's clients give up on an endpoint that does not answer after {@value #MAX_ATTEMPTS} attempts of at most
      * {@link #CONNECT_TIMEOUT} each to connect (the SDK's back-off between them is well under a second): a dead
@@ -64,35 +56,29 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
     static final int DEAD_ENDPOINT_SECONDS = 7;
     static final String NO_REGION = "no AWS region: pass --region (e.g. eu-west-1), set " + REGION_VAR + ", or use a --profile"
             + " (or " + PROFILE_VAR + ") whose config sets region";
-    static final String NO_CREDENTIALS = "no AWS credentials: pass --profile NAME, set " + PROFILE_VAR + ", or set " + ACCESS_KEY_VAR
-            + " and " + SECRET_KEY_VAR + " (or run where a role provides them)";
+    static final String NO_CREDENTIALS = "no AWS credentials: pass --profile NAME, set " + PROFILE_VAR + ", or set AWS_ACCESS_KEY_ID"
+            + " and AWS_SECRET_ACCESS_KEY (or run where a role provides them)";
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
     /**
      * Each value given on the command line wins over its environment variable; blanks count as absent.
      *
-     * @throws UsageException for an endpoint that is not an http(s) URL or a region that is not a region name
+     * @throws CliException for an endpoint that is not an http(s) URL or a region that is not a region name
      */
     static CliSettings resolve(String endpoint, String region, String profile, String storeTable, String indexTable,
                                    Function<String, String> env) {
-        String[][] endpoints = {{"--endpoint", endpoint}, {ENDPOINT_VAR, env.apply(ENDPOINT_VAR)},
-            {SDK_ENDPOINT_VAR, env.apply(SDK_ENDPOINT_VAR)}, {SDK_GLOBAL_ENDPOINT_VAR, env.apply(SDK_GLOBAL_ENDPOINT_VAR)}};
+        // the SDK's own endpoint variables too, service-specific first: honoured, and named in messages
+        String from = Stream.of("--endpoint", ENDPOINT_VAR, "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL")
+                .filter(n -> first(n.equals("--endpoint") ? endpoint : env.apply(n), null) != null).findFirst().orElse(null);
         URI uri = null;
-        String from = null;
-        for (String[] e : endpoints) {
-            if (e[1] != null && !e[1].isBlank()) {
-                try {
-                    uri = DynamoClients.endpoint(e[1]);
-                } catch (IllegalArgumentException bad) {
-                    throw new UsageException(e[0] + ": " + bad.getMessage(), bad);
-                }
-                from = e[0];
-                break;
-            }
+        try {
+            uri = from == null ? null : DynamoClients.endpoint(first(from.equals("--endpoint") ? endpoint : env.apply(from), null));
+        } catch (IllegalArgumentException bad) {
+            throw new CliException(from + ": " + bad.getMessage(), bad);
         }
         String r = first(region, env.apply(REGION_VAR));
         if (r != null && !REGION.matcher(r).matches()) {
-            throw new UsageException((region != null && !region.isBlank() ? "--region" : REGION_VAR) + " '" + r
+            throw new CliException((region != null && !region.isBlank() ? "--region" : REGION_VAR) + " '" + r
                     + "' is not an AWS region name: give one like eu-west-1 or us-east-1");
         }
         return new CliSettings(uri, from, r, first(profile, null), first(storeTable, env.apply(STORE_TABLE_VAR)),
@@ -107,8 +93,8 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
      * profile's, {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY}, or the SDK's chain for the
      * rest (default profile, container and pod roles, the instance role), all read from {@link #env}.
      *
-     * @throws UsageException when the profile is not in the AWS config or credentials file
-     * @throws CannotConnectException when no region, or no source of credentials, is anywhere
+     * @throws CliException when the profile is not in the AWS config or credentials file (exit 2), or when no region,
+     *         or no source of credentials, is anywhere (exit 3)
      */
     DynamoClients.Settings dynamo() {
         DynamoClients.Settings s = DynamoClients.Settings.of(endpoint == null ? null : endpoint.toString(), region)
@@ -120,13 +106,13 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
         ProfileFile file = profileFile();
         Optional<Profile> p = file.profile(named != null ? named : "default");
         if (named != null && p.isEmpty()) {
-            throw new UsageException((profile != null ? "--profile '" : PROFILE_VAR + " '") + named + "' is not in your AWS config or"
+            throw new CliException((profile != null ? "--profile '" : PROFILE_VAR + " '") + named + "' is not in your AWS config or"
                     + " credentials file; " + (file.profiles().isEmpty() ? "there are no profiles"
                     : "profiles there: " + String.join(", ", file.profiles().keySet())));
         }
         Optional<Region> r = s.region().or(() -> p.flatMap(x -> x.property("region")).map(Region::of));
         if (r.isEmpty()) {
-            throw new CannotConnectException(NO_REGION, null);
+            throw new CliException(FeedCli.CANNOT_CONNECT, NO_REGION, null);
         }
         return s.with(r, Optional.of(credentials(file, named, p.isPresent())));
     }
@@ -135,20 +121,21 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
         if (named != null) {
             return ProfileCredentialsProvider.builder().profileFile(file).profileName(named).build();
         }
-        String key = first(env.apply(ACCESS_KEY_VAR), null);
-        String secret = first(env.apply(SECRET_KEY_VAR), null);
+        String key = first(env.apply("AWS_ACCESS_KEY_ID"), null);
+        String secret = first(env.apply("AWS_SECRET_ACCESS_KEY"), null);
         if (key != null && secret != null) {
-            String token = first(env.apply(SESSION_TOKEN_VAR), null);
+            String token = first(env.apply("AWS_SESSION_TOKEN"), null);
             return StaticCredentialsProvider.create(token == null ? AwsBasicCredentials.create(key, secret)
                     : AwsSessionCredentials.create(key, secret, token));
         }
         if (defaultProfile) {
             return ProfileCredentialsProvider.builder().profileFile(file).profileName("default").build();
         }
-        boolean role = java.util.Arrays.stream(ROLE_VARS).anyMatch(v -> first(env.apply(v), null) != null)
-                || !"true".equalsIgnoreCase(first(env.apply(METADATA_DISABLED_VAR), "false"));
+        // set in containers and pods with a role, where the SDK's chain finds their credentials
+        boolean role = Stream.of("AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI")
+                .anyMatch(v -> first(env.apply(v), null) != null) || !"true".equalsIgnoreCase(first(env.apply(METADATA_DISABLED_VAR), "false"));
         if (!role) {
-            throw new CannotConnectException(NO_CREDENTIALS, null);
+            throw new CliException(FeedCli.CANNOT_CONNECT, NO_CREDENTIALS, null);
         }
         return DefaultCredentialsProvider.builder().build(); // the SDK's chain: web identity, container, instance role
     }
@@ -167,32 +154,21 @@ record CliSettings(URI endpoint, String endpointFrom, String region, String prof
         return files.build();
     }
 
-    /** @throws UsageException saying how to name the index table when none is given */
-    String requireIndexTable() {
-        if (indexTable == null) {
-            throw new UsageException("no index table given: pass --index-table NAME or set " + INDEX_TABLE_VAR);
+    /** @throws CliException saying how to name the table ({@code "index"} or {@code "store"}) when none is given */
+    static String require(String table, String role, String variable) {
+        if (table == null) {
+            throw new CliException("no " + role + " table given: pass --" + role + "-table NAME or set " + variable);
         }
-        return indexTable;
+        return table;
     }
 
-    /** @throws UsageException saying how to name the store table when none is given */
-    String requireStoreTable() {
-        if (storeTable == null) {
-            throw new UsageException("no store table given: pass --store-table NAME or set " + STORE_TABLE_VAR);
-        }
-        return storeTable;
-    }
-
-    /**
-     * Where the tables are, for messages: the endpoint (and which variable set it), or AWS and the
-     * region the client actually uses.
-     */
-    String where(Region resolved) {
+    /** Where the tables are, for messages: the endpoint (and which variable set it), or AWS and the region. */
+    String where(Region region) {
         String profiled = profile == null ? "" : ", profile " + profile;
         if (endpoint != null) {
             return endpoint + (endpointFrom.equals("--endpoint") ? "" : " (from " + endpointFrom + ")") + profiled;
         }
-        return "AWS " + (resolved == null ? "(default region)" : resolved.id()) + profiled;
+        return "AWS " + region.id() + profiled;
     }
 
     private static String first(String option, String variable) {

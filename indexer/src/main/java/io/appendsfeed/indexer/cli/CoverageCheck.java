@@ -61,7 +61,7 @@ final class CoverageCheck {
         final PartitionId partition;
         long next;
         /** Hole start -> hole. */
-        TreeMap<Long, Hole> holes;
+        final TreeMap<Long, Hole> holes = new TreeMap<>();
 
         Coverage(PartitionId partition) {
             this.partition = partition;
@@ -94,9 +94,6 @@ final class CoverageCheck {
         long from = s.index();
         long to = s.nextIndex();
         if (from > c.next) {
-            if (c.holes == null) {
-                c.holes = new TreeMap<>();
-            }
             c.holes.put(c.next, new Hole(from, at));
         } else if (from < c.next) {
             overlap(s.stream(), c, p, at, from, Math.min(to, c.next));
@@ -108,7 +105,7 @@ final class CoverageCheck {
     private void overlap(StreamName stream, Coverage c, PartitionId p, Checkpoint at, long from, long to) {
         long i = from;
         while (i < to) {
-            Map.Entry<Long, Hole> hole = c.holes == null ? null : c.holes.floorEntry(i);
+            Map.Entry<Long, Hole> hole = c.holes.floorEntry(i);
             if (hole != null && i < hole.getValue().end()) {
                 long fillEnd = Math.min(to, hole.getValue().end());
                 problems.add(new Problem(Problem.Kind.OUT_OF_ORDER, stream.value(), p, at,
@@ -117,7 +114,7 @@ final class CoverageCheck {
                 splitHole(c, hole.getKey(), hole.getValue(), i, fillEnd);
                 i = fillEnd;
             } else {
-                Map.Entry<Long, Hole> nextHole = c.holes == null ? null : c.holes.higherEntry(i);
+                Map.Entry<Long, Hole> nextHole = c.holes.higherEntry(i);
                 long end = nextHole == null ? to : Math.min(to, nextHole.getKey());
                 problems.add(new Problem(Problem.Kind.DUPLICATE, stream.value(), p, at,
                         "each event once (next new one: index " + c.next + ")", range(i, end) + " again"));
@@ -147,12 +144,10 @@ final class CoverageCheck {
         List<Problem> out = new ArrayList<>(problems);
         for (Map.Entry<StreamName, Coverage> e : streams.entrySet()) {
             Coverage c = e.getValue();
-            if (c.holes != null) {
-                for (Map.Entry<Long, Hole> h : c.holes.entrySet()) {
-                    long end = h.getValue().end();
-                    out.add(new Problem(Problem.Kind.GAP, e.getKey().value(), c.partition, h.getValue().at(),
-                            "index " + h.getKey(), "index " + end + " (" + range(h.getKey(), end) + " missing)"));
-                }
+            for (Map.Entry<Long, Hole> h : c.holes.entrySet()) {
+                long end = h.getValue().end();
+                out.add(new Problem(Problem.Kind.GAP, e.getKey().value(), c.partition, h.getValue().at(),
+                        "index " + h.getKey(), "index " + end + " (" + range(h.getKey(), end) + " missing)"));
             }
             Long version = storeVersions.get(e.getKey());
             if (version == null || c.next > version) {
@@ -166,13 +161,10 @@ final class CoverageCheck {
         for (Map.Entry<StreamName, Long> s : storeVersions.entrySet()) {
             Coverage c = streams.get(s.getKey());
             long version = s.getValue();
-            if (version == 0) {
-                continue;
-            }
-            if (c == null) {
+            if (version > 0 && c == null) {
                 out.add(new Problem(Problem.Kind.MISSING_STREAM, s.getKey().value(), Partitioner.route(s.getKey(), partitions), null,
                         range(0, version) + " indexed", "none"));
-            } else if (c.next < version) {
+            } else if (c != null && c.next < version) {
                 out.add(new Problem(Problem.Kind.NOT_INDEXED, s.getKey().value(), c.partition, null,
                         range(0, version) + " indexed", "up to index " + (c.next - 1) + " (" + range(c.next, version) + " missing)"));
             }

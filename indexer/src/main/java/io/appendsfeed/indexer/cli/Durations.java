@@ -2,7 +2,9 @@ package io.appendsfeed.indexer.cli;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.TypeConversionException;
@@ -14,6 +16,8 @@ import picocli.CommandLine.TypeConversionException;
 final class Durations {
 
     static final String FORMS = "give e.g. 500ms, 5s, 2m, 1h, 1m30s or ISO-8601 (PT5S)";
+    private static final Map<String, ChronoUnit> UNITS = Map.of("ms", ChronoUnit.MILLIS, "s", ChronoUnit.SECONDS,
+            "m", ChronoUnit.MINUTES, "h", ChronoUnit.HOURS, "d", ChronoUnit.DAYS);
     private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
     private static final Pattern WHOLE = Pattern.compile("(\\d+(ms|s|m|h|d))+");
 
@@ -22,26 +26,19 @@ final class Durations {
     /** @throws IllegalArgumentException saying which forms are accepted */
     static Duration parse(String text) {
         String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        if (t.startsWith("p")) {
-            try {
+        try {
+            if (t.startsWith("p")) {
                 return Duration.parse(t.toUpperCase(Locale.ROOT));
-            } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException("'" + text + "' is not a duration: " + FORMS, e);
             }
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a duration: " + FORMS, e);
         }
         if (!WHOLE.matcher(t).matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a duration: " + FORMS);
         }
         Duration d = Duration.ZERO;
         for (Matcher m = PART.matcher(t); m.find(); ) {
-            long n = Long.parseLong(m.group(1));
-            d = d.plus(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            });
+            d = d.plus(Long.parseLong(m.group(1)), UNITS.get(m.group(2))); // a day as 24 h
         }
         return d;
     }

@@ -64,12 +64,11 @@ final class EpochsCommand extends FeedCommand {
         return event instanceof EpochEvent.Ingested i ? Stream.concat(i.add().stream(), i.app().stream()).toList() : List.of();
     }
 
-    /** One epoch's figures: its own fold ({@link EpochState}: events, streams, body bytes, closed) plus the spans it lists. */
+    /** One epoch's figures: its own fold ({@link EpochState}: events, streams, body bytes, closed), the spans it lists and their events. */
     private static final class Summary {
         final PartitionId partition;
         EpochState state;
         long spans;
-        /** Stream events the spans cover. */
         long events;
         Instant first;
         Instant last;
@@ -83,27 +82,22 @@ final class EpochsCommand extends FeedCommand {
             state = state.evolve(e.event(), e.bytes(), e.indexedAt());
             first = first == null ? e.indexedAt() : first;
             last = e.indexedAt();
-            for (Span s : spans(e.event())) {
+            spans(e.event()).forEach(s -> {
                 spans++;
                 events += s.count();
-            }
+            });
         }
     }
 
     @Override
     public Integer call() {
         try (Connection c = connect(Connection.Use.READ, false)) {
-            IndexState state = AppendsIndex.read(c.index);
-            PartitionId only = partition(partition, state.partitions());
+            IndexState state = AppendsIndex.read(c.index());
             List<Summary> epochs = new ArrayList<>();
             List<String> problems = new ArrayList<>();
-            for (int k = 0; k < state.partitions(); k++) {
-                PartitionId p = PartitionId.of(k);
-                if (only != null && !only.equals(p)) {
-                    continue;
-                }
+            for (PartitionId p : partitions(partition, state.partitions())) {
                 try {
-                    EpochId last = walk(c.index, p, e -> epochs.add(new Summary(p, e)), e -> epochs.get(epochs.size() - 1).add(e));
+                    EpochId last = walk(c.index(), p, e -> epochs.add(new Summary(p, e)), e -> epochs.get(epochs.size() - 1).add(e));
                     if (!last.equals(state.activeEpoch(p))) {
                         problems.add("partition " + p + ": the index names epoch " + state.activeEpoch(p)
                                 + " active, but the epochs end (first one not closed) at " + last);
@@ -112,14 +106,14 @@ final class EpochsCommand extends FeedCommand {
                     problems.add("partition " + p + ": stopped at an epoch event this version cannot read: " + e.getMessage());
                 }
             }
-            Table t = new Table("PARTITION>", "EPOCH>", "ACTIVE", "CLOSED", "ENTRIES>", "SPANS>", "STREAMS>", "EVENTS>", "BYTES>",
+            Output.Table t = new Output.Table("PARTITION>", "EPOCH>", "ACTIVE", "CLOSED", "ENTRIES>", "SPANS>", "STREAMS>", "EVENTS>", "BYTES>",
                     "FIRST INDEXED", "LAST INDEXED");
-            ArrayNode a = Formats.array();
+            ArrayNode a = Output.array();
             for (Summary e : epochs) {
                 EpochId epoch = e.state.epoch();
                 boolean active = state.activeEpoch(e.partition).equals(epoch);
                 t.row(e.partition, epoch, active ? "*" : "", e.state.isClosed() ? "yes" : "no", e.state.version(), e.spans,
-                        e.state.next().size(), e.events, e.state.bytes(), Formats.time(e.first), Formats.time(e.last));
+                        e.state.next().size(), e.events, e.state.bytes(), Output.time(e.first), Output.time(e.last));
                 a.addObject().put("partition", e.partition.value()).put("epoch", epoch.value()).put("active", active)
                         .put("closed", e.state.isClosed()).put("entries", e.state.version()).put("spans", e.spans)
                         .put("streams", e.state.next().size()).put("events", e.events).put("bytes", e.state.bytes())
@@ -127,14 +121,13 @@ final class EpochsCommand extends FeedCommand {
                         .put("lastIndexed", e.last == null ? null : e.last.toString());
             }
             if (json) {
-                Formats.printJson(ctx.out(), a, true);
+                Output.json(ctx.out(), a, true);
             } else {
-                ctx.out().println("index table '" + c.indexTable + "': " + state.partitions()
+                ctx.out().println("index table '" + c.indexTable() + "': " + state.partitions()
                         + (state.partitions() == 1 ? " partition" : " partitions") + (state.isCreated() ? "" : " (no $AppendsIndex-0 yet)"));
                 t.print(ctx.out());
             }
             problems.forEach(problem -> ctx.err().println("feed: " + problem));
-            ctx.err().flush();
             return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
         }
     }

@@ -1,5 +1,7 @@
 package io.appendsfeed.indexer.cli;
 
+import io.appendsfeed.indexer.PartitionCountMismatchException;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -17,12 +19,9 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * The {@code feed} command, the entry point of the CLI jars ({@code java -jar appendsfeed-indexer-<version>-cli.jar}):
- * inspects and repairs a feed's index table (checkpoints, epochs, parked streams), verifies it against the
- * store table, and runs the indexer's operations ({@code backfill}, {@code poll}, and {@code kcl} from the
- * {@code -kcl} jar, which adds KCL). Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad
- * usage or a malformed value, 3 DynamoDB cannot be reached or authenticated with (no region, no
- * credentials, an endpoint that does not answer, credentials refused).
+ * The {@code feed} command, the entry point of the CLI jars: inspects and repairs a feed's index table,
+ * verifies it against the store table, and runs the indexer's operations ({@code kcl} only from the
+ * {@code -kcl} jar). Its exit codes are the constants below.
  */
 @Command(name = "feed", mixinStandardHelpOptions = true, versionProvider = FeedCli.Version.class,
         description = "Operate an appendsfeed feed: inspect and repair its index (checkpoints, epochs, parked streams),"
@@ -35,8 +34,11 @@ import software.amazon.awssdk.core.exception.SdkException;
 public final class FeedCli implements Callable<Integer> {
 
     public static final int OK = 0;
+    /** A problem was found, or DynamoDB failed. */
     public static final int PROBLEM = 1;
+    /** Bad usage or a malformed value. */
     public static final int USAGE = 2;
+    /** DynamoDB cannot be reached or authenticated with: no region, no credentials, no answer, credentials refused. */
     public static final int CANNOT_CONNECT = 3;
     /** DynamoDB's error codes for credentials it does not accept (unknown, expired, or a signature that does not match). */
     private static final Set<String> REFUSED_CREDENTIALS = Set.of("UnrecognizedClientException", "InvalidClientTokenId",
@@ -60,16 +62,7 @@ public final class FeedCli implements Callable<Integer> {
 
     /** The {@code feed} command line for one run, every command running with {@code ctx}. */
     public static CommandLine commandLine(CliContext ctx) {
-        CommandLine cmd = new CommandLine(new FeedCli(), new CommandLine.IFactory() {
-            @Override
-            public <K> K create(Class<K> cls) throws Exception {
-                K made = CommandLine.defaultFactory().create(cls);
-                if (made instanceof FeedCommand command) {
-                    command.ctx = ctx;
-                }
-                return made;
-            }
-        });
+        CommandLine cmd = new CommandLine(new FeedCli());
         cmd.registerConverter(Duration.class, Durations::convert); // 500ms, 5s, 2m and ISO-8601, everywhere
         cmd.setOut(ctx.out());
         cmd.setErr(ctx.err());
@@ -79,10 +72,8 @@ public final class FeedCli implements Callable<Integer> {
         cmd.setExecutionStrategy(parsed -> {
             List<CommandLine> chosen = parsed.asCommandLineList();
             Object command = chosen.get(chosen.size() - 1).getCommand();
-            if (command instanceof KclCommand && !kclPresent() && !chosen.get(chosen.size() - 1).isUsageHelpRequested()) {
-                ctx.err().println("feed kcl needs KCL, which this jar leaves out: run it from appendsfeed-indexer-<version>-kcl.jar"
-                        + " (java -jar appendsfeed-indexer-<version>-kcl.jar kcl ...); locally, without KCL, use feed poll");
-                return USAGE;
+            if (command instanceof FeedCommand f) {
+                f.ctx = ctx;
             }
             // before any logger exists: the operations log their progress (INFO), the rest only problems
             if (System.getProperty(LOG_LEVEL) == null) {
@@ -91,7 +82,12 @@ public final class FeedCli implements Callable<Integer> {
                 System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
                 System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSX");
             }
-            return run.execute(parsed);
+            try {
+                return run.execute(parsed);
+            } finally { // the commands print with println; a writer without autoflush gets all of it here
+                ctx.out().flush();
+                ctx.err().flush();
+            }
         });
         return cmd;
     }
@@ -122,14 +118,10 @@ public final class FeedCli implements Callable<Integer> {
         PrintWriter err = cmd.getErr();
         String name = cmd.getCommandSpec().qualifiedName();
         String where = ctx.where().get() == null ? "(not connected)" : ctx.where().get();
-        CannotConnectException cannot = e instanceof CannotConnectException c ? c : cannotConnect(e, where);
-        int exit = PROBLEM;
-        if (e instanceof UsageException) {
-            err.println(name + ": " + e.getMessage()); // one line: what is wrong and what to type instead
-            exit = USAGE;
-        } else if (cannot != null) {
-            err.println(name + ": " + cannot.getMessage());
-            exit = CANNOT_CONNECT;
+        CliException known = e instanceof CliException c ? c
+                : e instanceof PartitionCountMismatchException m ? partitionCount(m, cmd) : cannotConnect(e, where);
+        if (known != null) {
+            err.println(name + ": " + known.getMessage()); // one line: what is wrong and what to type instead
         } else if (e instanceof SdkException) {
             err.println(name + ": DynamoDB at " + where + " failed: " + e.getMessage());
             err.println("Check --endpoint / --region / --profile (or APPENDS_DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION,"
@@ -139,7 +131,15 @@ public final class FeedCli implements Callable<Integer> {
             e.printStackTrace(err);
         }
         err.flush();
-        return exit;
+        return known != null ? known.exit : PROBLEM;
+    }
+
+    /** One line naming the option (or the variable the count came from) and the count the index records. */
+    private static CliException partitionCount(PartitionCountMismatchException m, CommandLine cmd) {
+        String given = cmd.getParseResult().hasMatchedOption("--partitions") ? "--partitions " : IndexerSettings.PARTITIONS + "=";
+        return new CliException(given + m.configured() + ": the index table '" + m.indexTable() + "' records " + m.recorded()
+                + (m.recorded() == 1 ? " partition" : " partitions") + ", fixed when it was created; leave --partitions out"
+                + " to take the index's count, or give --partitions " + m.recorded(), m);
     }
 
     /**
@@ -147,16 +147,16 @@ public final class FeedCli implements Callable<Integer> {
      * a connection refused, an unknown host or a timeout to connect (after the CLI's attempts), or
      * credentials DynamoDB refused.
      */
-    static CannotConnectException cannotConnect(Throwable e, String where) {
+    static CliException cannotConnect(Throwable e, String where) {
         SdkException sdk = null;
         for (Throwable t = e; t != null && sdk == null; t = t.getCause()) {
             sdk = t instanceof SdkException s ? s : null;
         }
         if (sdk instanceof AwsServiceException service && service.awsErrorDetails() != null
                 && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
-            return new CannotConnectException("DynamoDB at " + where + " refused the credentials (" + service.awsErrorDetails().errorCode()
-                    + "): check --profile / " + CliSettings.PROFILE_VAR + " or " + CliSettings.ACCESS_KEY_VAR + " / "
-                    + CliSettings.SECRET_KEY_VAR + " (expired? log in again)", sdk);
+            return new CliException(CANNOT_CONNECT, "DynamoDB at " + where + " refused the credentials ("
+                    + service.awsErrorDetails().errorCode() + "): check --profile / " + CliSettings.PROFILE_VAR + " or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
+                    + " (expired? log in again)", sdk);
         }
         for (Throwable t = sdk; t != null; t = t.getCause()) {
             if (t instanceof java.net.ConnectException || t instanceof java.net.UnknownHostException
@@ -166,7 +166,7 @@ public final class FeedCli implements Callable<Integer> {
                 while (root.getCause() != null) {
                     root = root.getCause();
                 }
-                return new CannotConnectException("cannot reach DynamoDB at " + where + ": "
+                return new CliException(CANNOT_CONNECT, "cannot reach DynamoDB at " + where + ": "
                         + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
                         + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
                         + CliSettings.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
@@ -174,16 +174,6 @@ public final class FeedCli implements Callable<Integer> {
             }
         }
         return null;
-    }
-
-    /** Whether this jar carries KCL: the default CLI jar does not, the -kcl jar does. */
-    static boolean kclPresent() {
-        try {
-            Class.forName("software.amazon.kinesis.coordinator.Scheduler", false, FeedCli.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException absent) {
-            return false;
-        }
     }
 
     /** The version from the jar's manifest, when there is one. */

@@ -3,7 +3,9 @@ package io.appendsfeed.indexer.cli;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -51,31 +53,31 @@ abstract class FeedCommand implements Callable<Integer> {
         return by == null || by.isBlank() ? ctx.user() : by.trim();
     }
 
-    /** @throws UsageException saying which characters a group name may have */
+    /** @throws CliException saying which characters a group name may have */
     static String group(String group) {
         try {
             return FeedStreams.checkGroup(group);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("--group: " + e.getMessage(), e);
+            throw new CliException("--group: " + e.getMessage(), e);
         }
     }
 
-    /** @throws UsageException saying what a stream name looks like */
+    /** @throws CliException saying what a stream name looks like */
     static StreamName stream(String option, String stream) {
         String problem = StreamName.problem(stream);
         if (problem != null) {
-            throw new UsageException(option + " '" + stream + "' is not a stream name: " + problem);
+            throw new CliException(option + " '" + stream + "' is not a stream name: " + problem);
         }
         return StreamName.parse(stream);
     }
 
-    /** The partition given, null for all. @throws UsageException naming the partitions there are */
-    static PartitionId partition(Integer partition, int partitions) {
+    /** The partition given, or all when null. @throws CliException naming the partitions there are */
+    static List<PartitionId> partitions(Integer partition, int partitions) {
         if (partition != null && (partition < 0 || partition >= partitions)) {
-            throw new UsageException("--partition " + partition + " does not exist: the feed has " + partitions
+            throw new CliException("--partition " + partition + " does not exist: the feed has " + partitions
                     + (partitions == 1 ? " partition (0)" : " partitions (0.." + (partitions - 1) + ")"));
         }
-        return partition == null ? null : PartitionId.of(partition);
+        return partition != null ? List.of(PartitionId.of(partition)) : IntStream.range(0, partitions).mapToObj(PartitionId::of).toList();
     }
 
     private static String pick(String given, String parents) {

@@ -1,6 +1,5 @@
 package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.PartitionCountMismatchException;
 import io.appendsfeed.indexer.settings.IndexerSettings;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,11 +36,11 @@ final class IndexerOptions {
      */
     Function<String, String> variables(Connection c, CliContext ctx, Object... more) {
         if (partitions != null && partitions < 1) {
-            throw new UsageException("--partitions " + partitions + ": give a whole number of at least 1, or leave it out for the count"
+            throw new CliException("--partitions " + partitions + ": give a whole number of at least 1, or leave it out for the count"
                     + " the index records (1 for a new index)");
         }
         Map<String, String> given = new HashMap<>();
-        Object[] mine = {CliSettings.STORE_TABLE_VAR, c.storeTable, CliSettings.INDEX_TABLE_VAR, c.indexTable,
+        Object[] mine = {CliSettings.STORE_TABLE_VAR, c.storeTable(), CliSettings.INDEX_TABLE_VAR, c.indexTable(),
             IndexerSettings.PARTITIONS, partitions, IndexerSettings.EPOCH_MAX_EVENTS, epochMaxEvents, IndexerSettings.EPOCH_MAX_BYTES,
             epochMaxBytes, IndexerSettings.EPOCH_MAX_STREAMS, epochMaxStreams, IndexerSettings.ALLOW_GAPS, allowGaps ? "true" : null};
         for (Object[] pairs : new Object[][] {mine, more}) {
@@ -59,22 +58,7 @@ final class IndexerOptions {
         try {
             return read.get();
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Runs what starts an indexer on the index table, turning a partition count the index does not record into
-     * a usage error: one line naming the option (or the variable it came from) and the index's count.
-     */
-    <T> T starting(Supplier<T> start) {
-        try {
-            return start.get();
-        } catch (PartitionCountMismatchException e) {
-            String given = partitions != null ? "--partitions " + e.configured() : IndexerSettings.PARTITIONS + "=" + e.configured();
-            throw new UsageException(given + ": the index table '" + e.indexTable() + "' records " + e.recorded()
-                    + (e.recorded() == 1 ? " partition" : " partitions") + ", fixed when it was created; leave --partitions out"
-                    + " to take the index's count, or give --partitions " + e.recorded(), e);
+            throw new CliException(e.getMessage(), e);
         }
     }
 }

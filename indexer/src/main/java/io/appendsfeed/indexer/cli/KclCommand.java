@@ -62,6 +62,12 @@ final class KclCommand extends FeedCommand {
 
     @Override
     public Integer call() throws InterruptedException {
+        try {
+            Class.forName("software.amazon.kinesis.coordinator.Scheduler", false, KclCommand.class.getClassLoader());
+        } catch (ClassNotFoundException absent) { // the default CLI jar leaves KCL out, the -kcl jar has it
+            throw new CliException("this jar leaves KCL out: run feed kcl from appendsfeed-indexer-<version>-kcl.jar"
+                    + " (java -jar appendsfeed-indexer-<version>-kcl.jar kcl ...); locally, without KCL, use feed poll", absent);
+        }
         try (Connection c = connect(Connection.Use.INDEX, true)) {
             Function<String, String> variables = indexer.variables(c, ctx, KclSettings.STREAM_ARN, streamArn, KclSettings.APPLICATION,
                     application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.IDLE_MILLIS, millis(idle),
@@ -72,13 +78,13 @@ final class KclCommand extends FeedCommand {
             MetricsSettings metricsSettings = IndexerOptions.settings(() -> MetricsSettings.from(variables));
             // refused before anything is created: on DynamoDB Local the worker would log "Invalid DynamoDB stream ARN format" forever
             String arn = IndexerOptions.settings(() -> KclIndexer.requireAwsStreamArn(settings.streamArn() != null ? settings.streamArn()
-                    : KclIndexer.streamArn(c.dynamo, settings.storeTable())));
+                    : KclIndexer.streamArn(c.dynamo(), settings.storeTable())));
             KclConfig config = IndexerOptions.settings(() -> settings.config(arn)); // once: its default worker id is random
-            KclClients clients = KclClients.of(c.client);
+            KclClients clients = KclClients.of(c.client());
             KclIndexer worker;
             try {
-                Indexer started = indexer.starting(() -> Indexer.start(clients.dynamo(),
-                        settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build()));
+                Indexer started = Indexer.start(clients.dynamo(),
+                        settings.indexer().toBuilder().storeTable(settings.storeTable()).metrics(metricsSettings.metrics()).build());
                 worker = KclIndexer.start(clients, started, config);
             } catch (RuntimeException e) {
                 clients.close();
@@ -91,7 +97,7 @@ final class KclCommand extends FeedCommand {
                 stopped.countDown();
             }, "appendsfeed-kcl-shutdown"));
             ctx.err().println("feed kcl: worker " + config.workerId() + " of " + config.applicationName() + " indexing " + arn
-                    + " into " + c.indexTable + "; SIGTERM or Ctrl-C stops it gracefully");
+                    + " into " + c.indexTable() + "; SIGTERM or Ctrl-C stops it gracefully");
             ctx.err().flush();
             while (worker.isRunning()) {
                 if (stopped.await(1, TimeUnit.SECONDS)) {
@@ -99,7 +105,6 @@ final class KclCommand extends FeedCommand {
                 }
             }
             ctx.err().println("feed kcl: the KCL scheduler stopped; see the log");
-            ctx.err().flush();
             return 1;
         }
     }

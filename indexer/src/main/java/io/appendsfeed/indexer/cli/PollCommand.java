@@ -37,19 +37,19 @@ final class PollCommand extends FeedCommand {
     public Integer call() throws InterruptedException {
         try (Connection c = connect(Connection.Use.INDEX, true)) {
             IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
-            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.builder(c.storeTable).idleWait(idleWait).retryBackoff(retryBackoff)
+            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.builder(c.storeTable()).idleWait(idleWait).retryBackoff(retryBackoff)
                     .recordsPerRead(recordsPerRead).onRejected(onRejected).build());
             CountDownLatch stopped = new CountDownLatch(1);
-            Indexer started = indexer.starting(() -> Indexer.start(c.dynamo, settings.config().toBuilder().storeTable(c.storeTable).build()));
-            try (DynamoDbStreamsClient streams = DynamoClients.streams(c.client);
-                 StreamsPoller poller = new StreamsPoller(c.dynamo, streams, started, config)) {
+            Indexer started = Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build());
+            try (DynamoDbStreamsClient streams = DynamoClients.streams(c.client());
+                 StreamsPoller poller = new StreamsPoller(c.dynamo(), streams, started, config)) {
                 Thread hook = new Thread(() -> {
                     poller.close(); // after the batch in hand, its position saved
                     stopped.countDown();
                 }, "appendsfeed-poll-shutdown");
                 Runtime.getRuntime().addShutdownHook(hook);
                 poller.start();
-                ctx.err().println("feed poll: indexing the stream of " + c.storeTable + " into " + c.indexTable + " at " + c.where
+                ctx.err().println("feed poll: indexing the stream of " + c.storeTable() + " into " + c.indexTable() + " at " + c.where()
                         + "; Ctrl-C stops after the batch in hand");
                 ctx.err().flush();
                 stopped.await();

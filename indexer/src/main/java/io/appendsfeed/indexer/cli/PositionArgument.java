@@ -20,7 +20,7 @@ final class PositionArgument {
 
     private PositionArgument() {}
 
-    /** @throws UsageException naming the accepted forms */
+    /** @throws CliException naming the accepted forms */
     static StartPosition parse(String option, String text) {
         String t = text == null ? "" : text.trim();
         if (t.equalsIgnoreCase("start") || t.equalsIgnoreCase("beginning")) {
@@ -33,9 +33,9 @@ final class PositionArgument {
         try {
             return time != null ? StartPosition.time(Instant.parse(time)) : StartPosition.at(Checkpoint.parse(t));
         } catch (DateTimeParseException e) {
-            throw new UsageException(option + " '" + text + "' is not an ISO-8601 UTC time: write it like 2026-11-23T09:00:00Z", e);
+            throw new CliException(option + " '" + text + "' is not an ISO-8601 UTC time: write it like 2026-11-23T09:00:00Z", e);
         } catch (IllegalArgumentException e) {
-            throw new UsageException(option + " '" + text + "' is not a position: give " + FORMS, e);
+            throw new CliException(option + " '" + text + "' is not a position: give " + FORMS, e);
         }
     }
 
@@ -54,12 +54,12 @@ final class PositionArgument {
      * Refuses a position a reader could never get to: past the tail (it would wait for events
      * that never come there, and skip what is indexed up to it), or past the end of a closed epoch.
      *
-     * @throws UsageException showing the tail, or the epoch's last position
+     * @throws CliException showing the tail, or the epoch's last position
      */
     static void checkReachable(String option, FeedPositions positions, PartitionId p, Checkpoint target) {
         Checkpoint tail = positions.tail(p);
         if (target.compareTo(tail) > 0) {
-            throw new UsageException(option + " " + target + " is beyond the tail of partition " + p + " (" + tail
+            throw new CliException(option + " " + target + " is beyond the tail of partition " + p + " (" + tail
                     + "): nothing is indexed there yet. Use " + option + " tail for the current end, or a position up to "
                     + tail.display());
         }
@@ -67,7 +67,7 @@ final class PositionArgument {
         if (e.compareTo(tail.epoch()) < 0) {
             long length = positions.distance(p, Checkpoint.of(e, 0), Checkpoint.of(e.next(), 0));
             if (target.offset() > length) {
-                throw new UsageException(option + " " + target + " is past the end of epoch " + e + " of partition " + p
+                throw new CliException(option + " " + target + " is past the end of epoch " + e + " of partition " + p
                         + ", which is closed with " + length + " epoch events: use at most " + e + "/" + length
                         + " (same as " + e.next() + "/0)");
             }

@@ -55,15 +55,15 @@ final class SetCheckpointCommand extends FeedCommand {
         StartPosition position = PositionArgument.parse("--to", to);
         Optional<Checkpoint> expected = expect == null ? null : expectation(expect); // null: whatever the preview reads now
         if (reason.isBlank()) {
-            throw new UsageException("--reason is blank: say why the checkpoint moves, e.g. --reason \"replay after fixing bug 123\"");
+            throw new CliException("--reason is blank: say why the checkpoint moves, e.g. --reason \"replay after fixing bug 123\"");
         }
         String who = who(by);
         try (Connection c = connect(Connection.Use.WRITE, false)) {
             DynamoCheckpointStore store = c.checkpoints();
-            PartitionId p = partition(partition, store.indexState().partitions());
+            PartitionId p = partitions(partition, store.indexState().partitions()).get(0);
             List<String> groups = store.groups();
             if (!groups.contains(g) && !createGroup) {
-                throw new UsageException("group '" + g + "' has no checkpoint in index table '" + c.indexTable + "' ("
+                throw new CliException("group '" + g + "' has no checkpoint in index table '" + c.indexTable() + "' ("
                         + (groups.isEmpty() ? "no group has one yet" : "groups: " + String.join(", ", groups))
                         + "): check the name, or pass --create-group to start a new group");
             }
@@ -74,12 +74,12 @@ final class SetCheckpointCommand extends FeedCommand {
             Optional<Checkpoint> seen = current.map(StoredCheckpoint::checkpoint);
             PrintWriter out = ctx.out();
             out.println("group " + g + ", partition " + p);
-            out.println("  from:   " + current.map(s -> s.checkpoint() + ", committed " + Formats.time(s.committedAt())
+            out.println("  from:   " + current.map(s -> s.checkpoint() + ", committed " + Output.time(s.committedAt())
                     + " by " + s.committedBy()).orElse("none (the group would start from its configured start position)"));
             List<CheckpointOverride> history = store.overrides(g, p);
             if (!history.isEmpty()) {
                 CheckpointOverride last = history.get(history.size() - 1);
-                out.println("  last set " + Formats.time(last.at()) + " by " + last.by() + " to " + last.to().display() + ": " + last.reason());
+                out.println("  last set " + Output.time(last.at()) + " by " + last.by() + " to " + last.to().display() + ": " + last.reason());
             }
             out.println("  to:     " + target + (position instanceof StartPosition.AtTime t ? ", first event indexed at or after " + t.time()
                     : position instanceof StartPosition.At ? "" : ", " + (position instanceof StartPosition.Tail ? "tail" : "start")));
@@ -102,19 +102,16 @@ final class SetCheckpointCommand extends FeedCommand {
                 out.println("done: the checkpoint is " + ((OverrideResult.Applied) r).checkpoint().checkpoint() + ", recorded in "
                         + FeedStreams.checkpoint(g, p) + " (see: feed checkpoints history --group " + g + " --partition " + p + ")");
             }
-            out.flush();
             return FeedCli.OK;
         }
     }
 
     /** The checkpoint is not the one the operator decided on: nothing written, exit 1 with what it is now. */
     private int moved(Optional<Checkpoint> expected, Optional<StoredCheckpoint> now) {
-        ctx.out().flush();
         ctx.err().println("feed checkpoints set: nothing changed: the checkpoint was expected at "
                 + expected.map(Checkpoint::display).orElse("none") + " but is " + now.map(s -> s.checkpoint().display()
-                + " (written " + Formats.time(s.committedAt()) + " by " + s.committedBy() + ")").orElse("none")
+                + " (written " + Output.time(s.committedAt()) + " by " + s.committedBy() + ")").orElse("none")
                 + "; look again (run without --yes) and decide on what is there now");
-        ctx.err().flush();
         return FeedCli.PROBLEM;
     }
 
@@ -122,7 +119,7 @@ final class SetCheckpointCommand extends FeedCommand {
         try {
             return text.trim().equalsIgnoreCase("none") ? Optional.empty() : Optional.of(Checkpoint.parse(text.trim()));
         } catch (IllegalArgumentException e) {
-            throw new UsageException("--expect '" + text + "' is not a checkpoint: give EPOCH/OFFSET (1/42), a raw checkpoint"
+            throw new CliException("--expect '" + text + "' is not a checkpoint: give EPOCH/OFFSET (1/42), a raw checkpoint"
                     + " (1000042), or none", e);
         }
     }

@@ -52,26 +52,21 @@ final class TailCommand extends FeedCommand {
     public Integer call() {
         StartPosition start = PositionArgument.parse("--from", from);
         if (max != null && max < 1) {
-            throw new UsageException("--max " + max + ": give at least 1");
+            throw new CliException("--max " + max + ": give at least 1");
         }
         if (poll.isNegative() || poll.isZero()) {
-            throw new UsageException("--poll " + poll + ": give a positive duration, e.g. 500ms");
+            throw new CliException("--poll " + poll + ": give a positive duration, e.g. 500ms");
         }
         try (Connection c = connect(Connection.Use.READ, false)) {
             FeedPositions positions = c.positions();
-            int partitions = positions.partitions();
-            PartitionId only = partition(partition, partitions);
             Map<PartitionId, Checkpoint> at = new LinkedHashMap<>();
-            for (int k = 0; k < partitions; k++) {
-                PartitionId p = PartitionId.of(k);
-                if (only == null || only.equals(p)) {
-                    Checkpoint first = PositionArgument.locate(positions, p, start);
-                    // waiting at a position the feed never reaches would print nothing, forever
-                    PositionArgument.checkReachable("--from", positions, p, first);
-                    at.put(p, first);
-                }
+            for (PartitionId p : partitions(partition, positions.partitions())) {
+                Checkpoint first = PositionArgument.locate(positions, p, start);
+                // waiting at a position the feed never reaches would print nothing, forever
+                PositionArgument.checkReachable("--from", positions, p, first);
+                at.put(p, first);
             }
-            EpochReader reader = new EpochReader(c.index);
+            EpochReader reader = new EpochReader(c.index());
             long printed = 0;
             while (true) {
                 boolean caughtUp = true;
@@ -83,7 +78,6 @@ final class TailCommand extends FeedCommand {
                         ctx.err().println("feed: partition " + e.getKey() + " stops at " + e.getValue()
                                 + ", an epoch event this version cannot read (written by a newer version? upgrade): "
                                 + unreadable.getMessage());
-                        ctx.err().flush();
                         return FeedCli.PROBLEM;
                     }
                     // caught up on an empty read, or one that took the tail with it; a short page may
@@ -119,12 +113,12 @@ final class TailCommand extends FeedCommand {
 
     private void print(PartitionId p, EpochRecord r, Span s) {
         if (json) {
-            ObjectNode o = Formats.object().put("partition", p.value()).put("checkpoint", r.position().value())
+            ObjectNode o = Output.object().put("partition", p.value()).put("checkpoint", r.position().value())
                     .put("position", r.position().display())
                     .put("indexedAt", r.indexedAt() == null ? null : r.indexedAt().toString())
                     .put("stream", s.stream().value()).put("index", s.index());
             s.types().forEach(o.putArray("types")::add);
-            Formats.printJson(ctx.out(), o, false);
+            Output.json(ctx.out(), o, false);
         } else {
             ctx.out().println(p + " " + r.position().display() + " " + r.indexedAt() + " " + s.stream() + "@" + s.index() + " " + s.types());
             ctx.out().flush();

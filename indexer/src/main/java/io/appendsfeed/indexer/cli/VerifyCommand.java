@@ -41,37 +41,37 @@ final class VerifyCommand extends FeedCommand {
     @Override
     public Integer call() {
         if (segments < 1 || segments > 1000) {
-            throw new UsageException("--segments " + segments + ": give 1 to 1000");
+            throw new CliException("--segments " + segments + ": give 1 to 1000");
         }
         try (Connection c = connect(Connection.Use.READ, true)) {
             Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
             AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
-            long estimate = c.describe(c.storeTable, "--store-table", CliSettings.STORE_TABLE_VAR).itemCount();
+            long estimate = c.describe(c.storeTable(), "store", CliSettings.STORE_TABLE_VAR).itemCount();
             Duration scanTime;
-            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable + "'",
+            try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
                     scanned::get, () -> estimate, () -> "")) {
-                new StoreScan(c.dynamo, c.storeTable, segments, 0, true).run(item -> {
+                new StoreScan(c.dynamo(), c.storeTable(), segments, 0, true).run(item -> {
                     if (item instanceof StoreItem.Tip t) {
                         versions.put(t.stream(), t.next());
                     } else if (item instanceof StoreItem.Malformed m) {
-                        throw new IllegalStateException("table " + c.storeTable + ": the item " + m.key() + " is not of the store format ("
+                        throw new IllegalStateException("table " + c.storeTable() + ": the item " + m.key() + " is not of the store format ("
                                 + m.problem() + "); is this a store table?");
                     }
                 }, scanned);
                 scanTime = progress.elapsed();
             }
-            IndexState state = AppendsIndex.read(c.index);
+            IndexState state = AppendsIndex.read(c.index());
             CoverageCheck check = new CoverageCheck(state.partitions());
             List<Problem> problems = new ArrayList<>();
             AtomicLong entries = new AtomicLong();
             AtomicLong epochs = new AtomicLong();
             Duration indexTime;
-            try (ProgressLine progress = new ProgressLine(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable + "'",
+            try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable() + "'",
                     entries::get, () -> 0, () -> "")) {
                 for (int k = 0; k < state.partitions(); k++) {
                     PartitionId p = PartitionId.of(k);
                     try {
-                        EpochId last = EpochsCommand.walk(c.index, p, e -> epochs.incrementAndGet(), e -> {
+                        EpochId last = EpochsCommand.walk(c.index(), p, e -> epochs.incrementAndGet(), e -> {
                             entries.incrementAndGet();
                             EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
                         });
@@ -86,68 +86,56 @@ final class VerifyCommand extends FeedCommand {
                 }
                 indexTime = progress.elapsed();
             }
-            StoreClient store = new StoreClient(c.dynamo, StoreConfig.builder(c.storeTable).build());
+            StoreClient store = new StoreClient(c.dynamo(), StoreConfig.builder(c.storeTable()).build());
             problems.addAll(check.finish(versions, s -> store.readTip(s, true).map(Tip::version).orElse(null)));
             problems.sort(Comparator.comparing((Problem p) -> p.stream() == null ? "" : p.stream()).thenComparing(Problem::kind));
             long storeEvents = versions.values().stream().mapToLong(Long::longValue).sum();
-            Summary summary = new Summary(scanned.get(), versions.size(), storeEvents, scanTime, segments, state.partitions(),
-                    epochs.get(), entries.get(), check.spans(), check.events(), indexTime);
             if (json) {
-                printJson(problems, summary);
+                ObjectNode o = Output.object().put("ok", problems.isEmpty());
+                ArrayNode a = o.putArray("problems");
+                for (Problem p : problems) {
+                    a.addObject().put("kind", p.kind().name()).put("stream", p.stream())
+                            .put("partition", p.partition() == null ? null : p.partition().value())
+                            .put("position", p.position() == null ? null : p.position().value())
+                            .put("expected", p.expected()).put("found", p.found());
+                }
+                o.putObject("store").put("itemsScanned", scanned.get()).put("streams", versions.size()).put("events", storeEvents)
+                        .put("millis", scanTime.toMillis()).put("itemsPerSecond", Output.rate(scanned.get(), scanTime))
+                        .put("segments", segments);
+                o.putObject("index").put("partitions", state.partitions()).put("epochs", epochs.get()).put("epochEvents", entries.get())
+                        .put("spans", check.spans()).put("events", check.events()).put("millis", indexTime.toMillis());
+                Output.json(ctx.out(), o, true);
+                return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
+            }
+            PrintWriter out = ctx.out();
+            if (!problems.isEmpty()) {
+                Output.Table t = new Output.Table("PROBLEM", "STREAM", "PARTITION>", "AT>", "EXPECTED", "FOUND");
+                problems.forEach(p -> t.row(p.kind(), p.stream(), p.partition(), p.position() == null ? null : p.position().display(),
+                        p.expected(), p.found()));
+                t.print(out);
+                out.println();
+            }
+            out.println("store: " + scanned.get() + " items scanned, " + versions.size() + " streams, " + storeEvents + " events in "
+                    + Output.duration(scanTime) + " (" + Output.rate(scanned.get(), scanTime) + " items/s, " + segments + " segments)");
+            out.println("index: " + plural(state.partitions(), "partition") + ", " + plural(epochs.get(), "epoch") + ", " + entries.get()
+                    + " epoch events, " + check.spans() + " spans, " + check.events() + " events in " + Output.duration(indexTime)
+                    + " (" + Output.rate(entries.get(), indexTime) + " epoch events/s)");
+            if (problems.isEmpty()) {
+                out.println("OK: every stored event is indexed once, in order, in its stream's partition");
             } else {
-                printReport(problems, summary);
+                Map<Problem.Kind, Integer> counts = new EnumMap<>(Problem.Kind.class);
+                problems.forEach(p -> counts.merge(p.kind(), 1, Integer::sum));
+                out.println(plural(problems.size(), "problem") + ": " + String.join(", ",
+                        counts.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()));
+                if (counts.containsKey(Problem.Kind.NOT_INDEXED) || counts.containsKey(Problem.Kind.MISSING_STREAM)) {
+                    out.println("NOT_INDEXED / MISSING_STREAM can also mean the indexer is behind the writers: run verify again to tell");
+                }
             }
             return problems.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
         }
     }
 
-    private record Summary(long itemsScanned, int streams, long storeEvents, Duration scanTime, int segments, int partitions,
-                           long epochs, long entries, long spans, long indexedEvents, Duration indexTime) {}
-
-    private void printReport(List<Problem> problems, Summary s) {
-        PrintWriter out = ctx.out();
-        if (!problems.isEmpty()) {
-            Table t = new Table("PROBLEM", "STREAM", "PARTITION>", "AT>", "EXPECTED", "FOUND");
-            for (Problem p : problems) {
-                t.row(p.kind(), p.stream(), p.partition(), p.position() == null ? null : p.position().display(), p.expected(), p.found());
-            }
-            t.print(out);
-            out.println();
-        }
-        out.println("store: " + s.itemsScanned() + " items scanned, " + s.streams() + " streams, " + s.storeEvents() + " events in "
-                + Formats.duration(s.scanTime()) + " (" + Formats.rate(s.itemsScanned(), s.scanTime()) + " items/s, "
-                + s.segments() + " segments)");
-        out.println("index: " + s.partitions() + (s.partitions() == 1 ? " partition, " : " partitions, ") + s.epochs() + (s.epochs() == 1 ? " epoch, " : " epochs, ")
-                + s.entries() + " epoch events, " + s.spans() + " spans, " + s.indexedEvents() + " events in "
-                + Formats.duration(s.indexTime()) + " (" + Formats.rate(s.entries(), s.indexTime()) + " epoch events/s)");
-        if (problems.isEmpty()) {
-            out.println("OK: every stored event is indexed once, in order, in its stream's partition");
-        } else {
-            Map<Problem.Kind, Integer> counts = new EnumMap<>(Problem.Kind.class);
-            problems.forEach(p -> counts.merge(p.kind(), 1, Integer::sum));
-            out.println(problems.size() + (problems.size() == 1 ? " problem: " : " problems: ") + counts.entrySet().stream()
-                    .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElse(""));
-            if (counts.containsKey(Problem.Kind.NOT_INDEXED) || counts.containsKey(Problem.Kind.MISSING_STREAM)) {
-                out.println("NOT_INDEXED / MISSING_STREAM can also mean the indexer is behind the writers: run verify again to tell");
-            }
-        }
-        out.flush();
-    }
-
-    private void printJson(List<Problem> problems, Summary s) {
-        ObjectNode o = Formats.object().put("ok", problems.isEmpty());
-        ArrayNode a = o.putArray("problems");
-        for (Problem p : problems) {
-            a.addObject().put("kind", p.kind().name()).put("stream", p.stream())
-                    .put("partition", p.partition() == null ? null : p.partition().value())
-                    .put("position", p.position() == null ? null : p.position().value())
-                    .put("expected", p.expected()).put("found", p.found());
-        }
-        o.putObject("store").put("itemsScanned", s.itemsScanned()).put("streams", s.streams()).put("events", s.storeEvents())
-                .put("millis", s.scanTime().toMillis()).put("itemsPerSecond", Formats.rate(s.itemsScanned(), s.scanTime()))
-                .put("segments", s.segments());
-        o.putObject("index").put("partitions", s.partitions()).put("epochs", s.epochs()).put("epochEvents", s.entries())
-                .put("spans", s.spans()).put("events", s.indexedEvents()).put("millis", s.indexTime().toMillis());
-        Formats.printJson(ctx.out(), o, true);
+    private static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

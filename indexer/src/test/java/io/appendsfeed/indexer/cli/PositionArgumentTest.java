@@ -24,10 +24,10 @@ class PositionArgumentTest {
     @Test
     void rejects_other_text_naming_the_forms() {
         assertThatThrownBy(() -> PositionArgument.parse("--from", "-3"))
-                .isInstanceOf(UsageException.class).hasMessageContaining("--from '-3' is not a position: give a raw checkpoint");
+                .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exit).isEqualTo(FeedCli.USAGE)).hasMessageContaining("--from '-3' is not a position: give a raw checkpoint");
         assertThatThrownBy(() -> PositionArgument.parse("--from", "1/1000000"))
-                .isInstanceOf(UsageException.class).hasMessageContaining("EPOCH/OFFSET (1/42)");
+                .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exit).isEqualTo(FeedCli.USAGE)).hasMessageContaining("EPOCH/OFFSET (1/42)");
         assertThatThrownBy(() -> PositionArgument.parse("--from", "time:2026-11-23"))
-                .isInstanceOf(UsageException.class).hasMessageContaining("not an ISO-8601 UTC time");
+                .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exit).isEqualTo(FeedCli.USAGE)).hasMessageContaining("not an ISO-8601 UTC time");
     }
 }

@@ -1,0 +1,170 @@
+package io.appendsfeed.indexer.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/** How the CLI prints: plain-text tables, JSON, durations and times, and the progress of a long step. */
+final class Output {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Output() {}
+
+    /** {@code 0s}, {@code 850ms}, {@code 42s}, {@code 5m03s}, {@code 2h05m}, {@code 3d04h}. */
+    static String duration(Duration d) {
+        long ms = d.toMillis();
+        long s = d.getSeconds();
+        if (ms < 1000) {
+            return ms == 0 ? "0s" : ms + "ms";
+        }
+        if (s < 60) {
+            return s + "s";
+        }
+        if (s < 3600) {
+            return String.format("%dm%02ds", s / 60, s % 60);
+        }
+        return s < 86_400 ? String.format("%dh%02dm", s / 3600, s % 3600 / 60) : String.format("%dd%02dh", s / 86_400, s % 86_400 / 3600);
+    }
+
+    /** ISO-8601 UTC to the second, or null. */
+    static String time(Instant t) {
+        return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    /** Per second, as a whole number. */
+    static long rate(long count, Duration elapsed) {
+        return count * 1000 / Math.max(1, elapsed.toMillis());
+    }
+
+    static ObjectNode object() {
+        return JSON.createObjectNode();
+    }
+
+    static ArrayNode array() {
+        return JSON.createArrayNode();
+    }
+
+    /** Pretty-printed for a document, or on one line for JSON lines. */
+    static void json(PrintWriter out, Object node, boolean pretty) {
+        try {
+            out.println(pretty ? JSON.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node) : JSON.writeValueAsString(node));
+            out.flush();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON output", e);
+        }
+    }
+
+    /** A plain-text table: columns padded to their widest cell; headers ending in {@code >} right-aligned (numbers). */
+    static final class Table {
+        private final List<String[]> rows = new ArrayList<>();
+        private final boolean[] right;
+
+        Table(String... headers) {
+            right = new boolean[headers.length];
+            for (int i = 0; i < headers.length; i++) {
+                right[i] = headers[i].endsWith(">");
+            }
+            rows.add(Arrays.stream(headers).map(h -> h.endsWith(">") ? h.substring(0, h.length() - 1) : h).toArray(String[]::new));
+        }
+
+        /** Null cells print as {@code -}. */
+        Table row(Object... cells) {
+            rows.add(Arrays.stream(cells).map(c -> c == null ? "-" : c.toString()).toArray(String[]::new));
+            return this;
+        }
+
+        boolean isEmpty() {
+            return rows.size() == 1;
+        }
+
+        void print(PrintWriter out) {
+            int[] width = new int[right.length];
+            rows.forEach(r -> Arrays.setAll(width, i -> Math.max(width[i], r[i].length())));
+            for (String[] r : rows) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 0; i < r.length; i++) {
+                    String pad = " ".repeat(width[i] - r[i].length());
+                    b.append(i == 0 ? "" : "  ").append(right[i] ? pad + r[i] : r[i] + pad);
+                }
+                out.println(b.toString().stripTrailing());
+            }
+        }
+    }
+
+    /**
+     * The progress of a long step on stderr ({@code verify}'s scan and index walk, {@code backfill}): on a
+     * terminal a bar redrawn in place (with a percentage once {@code total} is known, above 0); elsewhere
+     * nothing while it runs, so that logs stay clean; and one plain line when it ends.
+     */
+    static final class Progress implements AutoCloseable {
+        private static final int BAR_WIDTH = 30;
+        private final PrintWriter err;
+        private final String label;
+        private final LongSupplier done;
+        private final LongSupplier total;
+        private final Supplier<String> detail;
+        private final ScheduledExecutorService redraw;
+        private final long started = System.nanoTime();
+
+        /** @param detail more figures for the line, e.g. {@code 1,200 events ingested}; empty for none */
+        Progress(PrintWriter err, boolean terminal, String label, LongSupplier done, LongSupplier total, Supplier<String> detail) {
+            this.err = err;
+            this.label = label;
+            this.done = done;
+            this.total = total;
+            this.detail = detail;
+            redraw = terminal ? Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "feed-progress");
+                t.setDaemon(true);
+                return t;
+            }) : null;
+            if (redraw != null) {
+                redraw.scheduleAtFixedRate(this::draw, 0, 200, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private synchronized void draw() {
+            long n = done.getAsLong();
+            long all = total.getAsLong();
+            int filled = all > 0 ? (int) Math.min(BAR_WIDTH, n * BAR_WIDTH / all) : 0;
+            String bar = all > 0 ? "[" + "#".repeat(filled) + " ".repeat(BAR_WIDTH - filled) + "] " + Math.min(100, n * 100 / all) + "% " : "";
+            err.print("\r" + label + " " + bar + figures(n) + "  ");
+            err.flush();
+        }
+
+        private String figures(long n) {
+            String more = detail.get();
+            return n + " items" + (more.isEmpty() ? "" : ", " + more);
+        }
+
+        Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - started);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (redraw != null) {
+                redraw.shutdownNow();
+                draw();
+                err.println();
+            }
+            err.println(label + ": " + figures(done.getAsLong()) + " in " + duration(elapsed()));
+            err.flush();
+        }
+    }
+}
