@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /** How the CLI prints: plain-text tables, JSON, durations and times, and the progress of a long step. */
-final class Output {
+public final class Output {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -70,11 +70,11 @@ final class Output {
     }
 
     /** A plain-text table: columns padded to their widest cell; headers ending in {@code >} right-aligned (numbers). */
-    static final class Table {
+    public static final class Table {
         private final List<String[]> rows = new ArrayList<>();
         private final boolean[] right;
 
-        Table(String... headers) {
+        public Table(String... headers) {
             right = new boolean[headers.length];
             for (int i = 0; i < headers.length; i++) {
                 right[i] = headers[i].endsWith(">");
@@ -83,7 +83,7 @@ final class Output {
         }
 
         /** Null cells print as {@code -}. */
-        Table row(Object... cells) {
+        public Table row(Object... cells) {
             rows.add(Arrays.stream(cells).map(c -> c == null ? "-" : c.toString()).toArray(String[]::new));
             return this;
         }
@@ -92,7 +92,7 @@ final class Output {
             return rows.size() == 1;
         }
 
-        void print(PrintWriter out) {
+        public void print(PrintWriter out) {
             int[] width = new int[right.length];
             rows.forEach(r -> Arrays.setAll(width, i -> Math.max(width[i], r[i].length())));
             for (String[] r : rows) {

@@ -3,7 +3,7 @@ package io.appendsfeed.samples.bench.internal;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.appendsfeed.indexer.cli.Table;
+import io.appendsfeed.indexer.cli.Output.Table;
 import io.appendsfeed.samples.bench.internal.PeerBench.BatchSizeRun;
 import java.io.IOException;
 import java.io.PrintWriter;
