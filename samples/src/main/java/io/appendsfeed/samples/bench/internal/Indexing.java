@@ -2,6 +2,7 @@ package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run.Batch;
+import io.appendsfeed.samples.bench.internal.StoreFacts.IndexCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;

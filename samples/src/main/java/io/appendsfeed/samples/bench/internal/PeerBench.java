@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.Processes.LambdaJar;
 import io.appendsfeed.samples.bench.internal.Processes.PeerHarness;
+import io.appendsfeed.samples.bench.internal.StoreFacts.IndexCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ public final class PeerBench {
                 runs.computeIfAbsent(side, s -> new ArrayList<>()).add(side.equals(OURS)
                         ? jar.run(jar.javaToolOptions(), true, w.dir(), work, local.measured(), store, index)
                         : harness.index(w.dir(), work, local.measured(), index));
-                checks.computeIfAbsent(side, s -> new ArrayList<>()).add(IndexCheck.of(local.dynamo(), index, facts.versions()));
+                checks.computeIfAbsent(side, s -> new ArrayList<>()).add(facts.check(local.dynamo(), index));
             }
         }
         Map<String, List<ReadLeg>> legs = new LinkedHashMap<>();
