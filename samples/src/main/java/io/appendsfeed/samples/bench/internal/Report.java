@@ -38,7 +38,7 @@ public final class Report {
      * @param settings the options the run took, as the command line set them
      */
     public record Results(Machine machine, Object settings, LatencyBench.Result latency, ContentionBench.Result contention,
-                          LambdaColdStartBench.Result lambdaColdStart, PeerBench.Result peer, double totalSeconds,
+                          PeerBench.ColdStart lambdaColdStart, PeerBench.Result peer, double totalSeconds,
                           double loadAverageEnd) {
 
         /** What a check found wrong: an index that is not the store, a reader that did not deliver it. Empty when all is well. */
@@ -114,9 +114,9 @@ public final class Report {
                     c.events(), c.streams(), c.batchSize(), c.backoffMs())).append(rows(c.runs())).append('\n');
         }
         if (r.lambdaColdStart() != null) {
-            LambdaColdStartBench.Result c = r.lambdaColdStart();
+            PeerBench.ColdStart c = r.lambdaColdStart();
             sb.append(String.format("Lambda cold start: a fresh process per run (median of runs), %d batches of %d records, added"
-                    + " round trip %s; ms from spawning the process (ours: the shaded jar, %s %s)%n", LambdaColdStartBench.BATCHES,
+                    + " round trip %s; ms from spawning the process (ours: the shaded jar, %s %s)%n", PeerBench.COLD_BATCHES,
                     c.batchSize(), rtt(c.roundTripMs()), Processes.LambdaJar.HEAP, Processes.LambdaJar.RUNTIME_GC));
             sb.append(rows(c.configs())).append('\n');
         }
