@@ -23,7 +23,9 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * The figures of a run as a JSON file and as tables with the same numbers: a scenario's records one row
@@ -48,13 +50,11 @@ public final class Report {
                 contention.runs().forEach(r -> r.problems().forEach(p -> out.add("contention, " + r.indexers() + " indexers: " + p)));
             }
             for (BatchSizeRun run : peer == null ? List.<BatchSizeRun>of() : peer.runs()) {
-                for (Indexing i : Arrays.asList(run.appendsfeed(), run.equinoxJs())) {
-                    if (i != null) {
-                        i.problems().forEach(p -> out.add("peer K=" + run.batchSize() + ", " + i.implementation() + "'s index: " + p));
-                    }
-                }
-                run.reads().forEach(l -> l.problems().forEach(p -> out.add("peer K=" + run.batchSize() + ", " + l.reader()
-                        + "'s reader on the " + l.index() + " index" + (l.bodies() ? ", with bodies: " : ": ") + p)));
+                String k = "peer K=" + run.batchSize() + ", ";
+                Stream.of(run.appendsfeed(), run.equinoxJs()).filter(Objects::nonNull)
+                        .forEach(i -> i.problems().forEach(p -> out.add(k + i.implementation() + "'s index: " + p)));
+                run.reads().forEach(l -> l.problems().forEach(p -> out.add(k + l.reader() + "'s reader on the " + l.index()
+                        + " index" + (l.bodies() ? ", with bodies: " : ": ") + p)));
             }
             return out;
         }
