@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
@@ -38,7 +37,7 @@ public record StoreFacts(Map<StreamName, Long> versions, long events, long items
 
     /**
      * @param floors whether to read every item and every stream for the floors (else they are 0)
-     * @throws IllegalStateException when a read fails
+     * @throws software.amazon.awssdk.core.exception.SdkException when a read fails
      */
     public static StoreFacts of(DynamoDbClient dynamo, String table, boolean floors) {
         Map<StreamName, Long> versions = new HashMap<>();
@@ -66,12 +65,7 @@ public record StoreFacts(Map<StreamName, Long> versions, long events, long items
     private static <T> double inParallel(List<T> xs, ToDoubleFunction<T> read) {
         ForkJoinPool pool = new ForkJoinPool(8);
         try {
-            return pool.submit(() -> xs.parallelStream().mapToDouble(read).sum()).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading the store's items", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("reading the store's items failed: " + e.getCause().getMessage(), e.getCause());
+            return pool.submit(() -> xs.parallelStream().mapToDouble(read).sum()).join(); // a failed read is rethrown
         } finally {
             pool.shutdownNow();
         }
