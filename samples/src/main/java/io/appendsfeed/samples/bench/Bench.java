@@ -1,7 +1,6 @@
 package io.appendsfeed.samples.bench;
 
 import io.appendsfeed.samples.bench.internal.ContentionBench;
-import io.appendsfeed.samples.bench.internal.LambdaColdStartBench;
 import io.appendsfeed.samples.bench.internal.LatencyBench;
 import io.appendsfeed.samples.bench.internal.LocalDynamo;
 import io.appendsfeed.samples.bench.internal.PeerBench;
@@ -115,7 +114,7 @@ public final class Bench implements Callable<Integer> {
                     s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
             return ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
         });
-        LambdaColdStartBench.Result lambda = scenario(s, "lambda", s.rttMs(), local -> LambdaColdStartBench.run(local, jar,
+        PeerBench.ColdStart lambda = scenario(s, "lambda", s.rttMs(), local -> PeerBench.coldStart(local, jar,
                 s.lambdaRuns(), peerDir == null ? null : PeerHarness.prepare(peerDir, work), work, s.rttMs(), m -> step("%s", m)));
         PeerBench.Result peer = scenario(s, "peer", s.rttMs(), local -> PeerBench.run(local, new PeerBench.Params(peerDir,
                 s.peerEvents(), s.peerStreams(), s.batchSizes(), s.repeats()), jar, work, s.rttMs(), m -> step("%s", m)));

@@ -9,7 +9,7 @@ import io.appendsfeed.model.DynamoClients;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,20 +81,15 @@ public final class ContentionBench {
                 indexers.add(Indexer.start(c, IndexerConfig.builder(index).meter(meter).build())); // one starts the index
             }
             meter.take(); // starting the index is not the contention
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<long[]>> done = new ArrayList<>();
+            List<Callable<long[]>> tasks = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 Indexer indexer = indexers.get(i);
                 List<List<ChangeRecord>> batches = shards.get(i);
-                done.add(pool.submit(() -> {
-                    go.await();
-                    return ingestAll(indexer, batches);
-                }));
+                tasks.add(() -> ingestAll(indexer, batches));
             }
             long start = System.nanoTime();
-            go.countDown();
             long[] sum = new long[3];
-            for (Future<long[]> f : done) {
+            for (Future<long[]> f : pool.invokeAll(tasks)) {
                 long[] r = f.get();
                 sum[0] += r[0];
                 sum[1] += r[1];
@@ -103,7 +98,7 @@ public final class ContentionBench {
             double seconds = (System.nanoTime() - start) / 1e9;
             Meter.Totals t = meter.take();
             int batches = shards.stream().mapToInt(List::size).sum();
-            List<String> problems = IndexCheck.of(local.dynamo(), index, facts.versions()).problems();
+            List<String> problems = facts.check(local.dynamo(), index).problems();
             return new Run(n, rtt, batches, records.size(), seconds, records.size() / seconds, sum[0], (double) sum[0] / batches,
                     sum[2], t.refused(), sum[1], t.writeUnits() / facts.events(), t.readUnits() / batches, problems);
         } catch (InterruptedException e) {

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
@@ -65,31 +64,6 @@ public final class HandlerDriver {
                 throw new IllegalStateException("driver output " + file + ": the handler did not start");
             }
             return run;
-        }
-
-        /** The first {@code n} batches after the cold start. */
-        List<Batch> first(int n) {
-            return batches.subList(0, Math.min(n, batches.size()));
-        }
-
-        /** The steady state: the second half of the batches. */
-        List<Batch> secondHalf() {
-            return batches.subList(batches.size() / 2, batches.size());
-        }
-
-        static double sum(List<Batch> bs, ToDoubleFunction<Batch> f) {
-            return bs.stream().mapToDouble(f).sum();
-        }
-
-        /** Per batch; 0 for no batches. */
-        static double perBatch(List<Batch> bs, ToDoubleFunction<Batch> f) {
-            return bs.isEmpty() ? 0 : sum(bs, f) / bs.size();
-        }
-
-        /** Records per second of {@code micros} (per batch); 0 for no time. */
-        static double rate(List<Batch> bs, ToDoubleFunction<Batch> micros) {
-            double t = sum(bs, micros);
-            return t == 0 ? 0 : sum(bs, Batch::records) * 1e6 / t;
         }
     }
 

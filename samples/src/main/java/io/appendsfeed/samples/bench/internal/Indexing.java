@@ -2,7 +2,7 @@ package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run.Batch;
-import java.util.ArrayList;
+import io.appendsfeed.samples.bench.internal.StoreFacts.IndexCheck;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
@@ -35,36 +35,48 @@ public record Indexing(String implementation, String indexTable, int batches, lo
     static Indexing median(String implementation, List<Run> runs, List<IndexCheck> checks, long events, int memoryMb) {
         ToDoubleFunction<Run> rate = r -> invocationRate(r.batches());
         int m = Report.median(IntStream.range(0, runs.size()).boxed().toList(), i -> rate.applyAsDouble(runs.get(i)));
-        List<String> problems = new ArrayList<>();
-        for (int i = 0; i < checks.size(); i++) {
-            int run = i + 1;
-            checks.get(i).problems().forEach(p -> problems.add("run " + run + ": " + p));
-        }
+        List<String> problems = IntStream.range(0, checks.size()).boxed()
+                .flatMap(i -> checks.get(i).problems().stream().map(p -> "run " + (i + 1) + ": " + p)).toList();
         Run run = runs.get(m);
         IndexCheck check = checks.get(m);
         List<Batch> all = run.batches();
-        List<Batch> steady = run.secondHalf();
-        double invocationMicros = Run.sum(all, Batch::invocationMicros);
-        double wcuPerEvent = Run.sum(all, Batch::writeUnits) / events;
-        double rcuPerEvent = Run.sum(all, Batch::readUnits) / events;
+        List<Batch> steady = all.subList(all.size() / 2, all.size());
+        double invocationMicros = sum(all, Batch::invocationMicros);
+        double wcuPerEvent = sum(all, Batch::writeUnits) / events;
+        double rcuPerEvent = sum(all, Batch::readUnits) / events;
         double floorPerEvent = (double) check.floorWriteUnits() / events;
-        long refused = (long) Run.sum(all, Batch::refused);
+        long refused = (long) sum(all, Batch::refused);
         // Lambda bills each invocation's duration rounded up to the millisecond
-        double billedSeconds = Run.sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
-        return new Indexing(implementation, check.indexTable(), all.size(), (long) Run.sum(all, Batch::records), runs.size(),
+        double billedSeconds = sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
+        return new Indexing(implementation, check.indexTable(), all.size(), (long) sum(all, Batch::records), runs.size(),
                 invocationRate(all), runs.stream().mapToDouble(rate).min().orElseThrow(),
-                runs.stream().mapToDouble(rate).max().orElseThrow(), invocationRate(run.first(10)),
-                invocationRate(steady), Run.rate(all, Batch::micros),
-                invocationMicros == 0 ? 0 : Run.sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
+                runs.stream().mapToDouble(rate).max().orElseThrow(), invocationRate(all.subList(0, Math.min(10, all.size()))),
+                invocationRate(steady), rate(all, Batch::micros),
+                invocationMicros == 0 ? 0 : sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
                 wcuPerEvent, floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent, rcuPerEvent,
-                Run.perBatch(steady, Batch::reads), Run.perBatch(steady, Batch::readUnits),
-                Run.perBatch(all, Batch::writes), Run.perBatch(all, Batch::transactions), refused,
+                perBatch(steady, Batch::reads), perBatch(steady, Batch::readUnits),
+                perBatch(all, Batch::writes), perBatch(all, Batch::transactions), refused,
                 check.spans(), check.ingested(), check.epochs(), check.events(),
                 Cost.indexing(wcuPerEvent + (double) refused / events, rcuPerEvent, billedSeconds / events, memoryMb), problems);
     }
 
     private static double invocationRate(List<Batch> bs) {
-        return Run.rate(bs, Batch::invocationMicros);
+        return rate(bs, Batch::invocationMicros);
+    }
+
+    private static double sum(List<Batch> bs, ToDoubleFunction<Batch> f) {
+        return bs.stream().mapToDouble(f).sum();
+    }
+
+    /** Per batch; 0 for no batches. */
+    private static double perBatch(List<Batch> bs, ToDoubleFunction<Batch> f) {
+        return bs.isEmpty() ? 0 : sum(bs, f) / bs.size();
+    }
+
+    /** Records per second of {@code micros} (per batch); 0 for no time. */
+    private static double rate(List<Batch> bs, ToDoubleFunction<Batch> micros) {
+        double t = sum(bs, micros);
+        return t == 0 ? 0 : sum(bs, Batch::records) * 1e6 / t;
     }
 
     /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.Processes.LambdaJar;
 import io.appendsfeed.samples.bench.internal.Processes.PeerHarness;
+import io.appendsfeed.samples.bench.internal.StoreFacts.IndexCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * appendsfeed beside equinox-js: a store equinox-js wrote, its stream cut into Lambda batches of each size K; the
@@ -39,9 +42,23 @@ public final class PeerBench {
     /** Both handlers at one batch size ({@code equinoxJs} null without the harness), and every reader on every index. */
     public record BatchSizeRun(int batchSize, int batches, Indexing appendsfeed, Indexing equinoxJs, List<ReadLeg> reads) {}
 
+    /** The Lambda cold start's configurations, each the median of its runs. */
+    public record ColdStart(int batchSize, double roundTripMs, List<ColdStartConfig> configs) {}
+
+    /**
+     * The median of {@code runs} fresh processes of one configuration.
+     *
+     * @param flags the JVM flags ({@code JAVA_TOOL_OPTIONS}), or the node version
+     */
+    public record ColdStartConfig(String handler, String flags, int runs, double mainMs, double constructedMs,
+                                  double firstBatchDoneMs, double firstBatchDoneMinMs, double firstBatchDoneMaxMs,
+                                  double firstInvocationMs, double secondInvocationMs) {}
+
     public static final String PEER = "equinox-js 1.2.0";
     static final String OURS = "appendsfeed";
     static final String THEIRS = "equinox-js";
+    static final int COLD_BATCH_SIZE = 100;
+    static final int COLD_BATCHES = 2;
 
     private PeerBench() {
     }
@@ -95,7 +112,7 @@ public final class PeerBench {
                 runs.computeIfAbsent(side, s -> new ArrayList<>()).add(side.equals(OURS)
                         ? jar.run(jar.javaToolOptions(), true, w.dir(), work, local.measured(), store, index)
                         : harness.index(w.dir(), work, local.measured(), index));
-                checks.computeIfAbsent(side, s -> new ArrayList<>()).add(IndexCheck.of(local.dynamo(), index, facts.versions()));
+                checks.computeIfAbsent(side, s -> new ArrayList<>()).add(facts.check(local.dynamo(), index));
             }
         }
         Map<String, List<ReadLeg>> legs = new LinkedHashMap<>();
@@ -123,6 +140,53 @@ public final class PeerBench {
                 : Indexing.median(THEIRS, runs.get(THEIRS), checks.get(THEIRS), facts.events(), jar.memoryMb());
         return new BatchSizeRun(k, w.batches(), Indexing.median(OURS, runs.get(OURS), checks.get(OURS), facts.events(), jar.memoryMb()),
                 theirs, legs.values().stream().map(ReadLeg::median).toList());
+    }
+
+    /**
+     * Lambda cold start: our template's handler from the shaded jar in a fresh JVM, built as Lambda builds it
+     * (no-argument constructor, settings from the environment), with the template's {@code JavaToolOptions} and
+     * with the JVM's defaults; with the equinox-js harness, its handler in a fresh node process. Each run gets a
+     * fresh index table and the same {@value #COLD_BATCHES} batches of {@value #COLD_BATCH_SIZE} records; times are
+     * from spawning the process.
+     *
+     * @param peer equinox-js's harness, or null for ours only
+     */
+    public static ColdStart coldStart(LocalDynamo local, LambdaJar jar, int runs, PeerHarness peer, Path work, double roundTripMs,
+                                      Consumer<String> step) {
+        String store = "cold-store";
+        local.writeWorkload(store, (long) COLD_BATCH_SIZE * COLD_BATCHES, COLD_BATCH_SIZE);
+        Path dir = work.resolve("cold-batches");
+        LambdaEventFiles.write(local.dynamo(), local.streams(), store, COLD_BATCH_SIZE, dir);
+        List<ColdStartConfig> configs = new ArrayList<>();
+        int[] table = {0};
+        for (String flags : List.of(jar.javaToolOptions(), "")) {
+            configs.add(coldStarts(OURS, flags.isBlank() ? "(JVM defaults)" : flags, runs, step, () -> jar.run(flags, false, dir, work,
+                    local.measured(), store, local.indexTable("cold-af-" + table[0]++))));
+        }
+        if (peer != null) {
+            configs.add(coldStarts(THEIRS, "node " + peer.nodeVersion(), runs, step,
+                    () -> peer.index(dir, work, local.measured(), local.indexTable("cold-ejs-" + table[0]++))));
+        }
+        return new ColdStart(COLD_BATCH_SIZE, roundTripMs, configs);
+    }
+
+    /** {@code runs} fresh processes of one configuration, the median of each figure. */
+    private static ColdStartConfig coldStarts(String handler, String flags, int runs, Consumer<String> step, Supplier<Run> run) {
+        List<Run> rs = new ArrayList<>();
+        for (int r = 1; r <= runs; r++) {
+            step.accept("lambda cold start: " + handler + "'s handler, " + flags + ", run " + r);
+            rs.add(run.get());
+        }
+        ToDoubleFunction<Run> done = r -> r.batches().get(0).doneMs();
+        return new ColdStartConfig(handler, flags, rs.size(), median(rs, Run::mainMs), median(rs, Run::loadedMs), median(rs, done),
+                rs.stream().mapToDouble(done).min().orElseThrow(), rs.stream().mapToDouble(done).max().orElseThrow(),
+                median(rs, r -> r.batches().get(0).invocationMicros() / 1000.0),
+                median(rs, r -> r.batches().size() > 1 ? r.batches().get(1).invocationMicros() / 1000.0 : 0));
+    }
+
+    /** The median of {@code f} (the lower middle of an even count). */
+    private static <T> double median(List<T> xs, ToDoubleFunction<T> f) {
+        return f.applyAsDouble(Report.median(xs, f));
     }
 
     /** A read that fails its own check still wrote its figures: they are kept, with the failure as a problem. */

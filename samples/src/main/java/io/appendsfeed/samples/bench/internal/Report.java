@@ -23,7 +23,9 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * The figures of a run as a JSON file and as tables with the same numbers: a scenario's records one row
@@ -38,7 +40,7 @@ public final class Report {
      * @param settings the options the run took, as the command line set them
      */
     public record Results(Machine machine, Object settings, LatencyBench.Result latency, ContentionBench.Result contention,
-                          LambdaColdStartBench.Result lambdaColdStart, PeerBench.Result peer, double totalSeconds,
+                          PeerBench.ColdStart lambdaColdStart, PeerBench.Result peer, double totalSeconds,
                           double loadAverageEnd) {
 
         /** What a check found wrong: an index that is not the store, a reader that did not deliver it. Empty when all is well. */
@@ -48,13 +50,11 @@ public final class Report {
                 contention.runs().forEach(r -> r.problems().forEach(p -> out.add("contention, " + r.indexers() + " indexers: " + p)));
             }
             for (BatchSizeRun run : peer == null ? List.<BatchSizeRun>of() : peer.runs()) {
-                for (Indexing i : Arrays.asList(run.appendsfeed(), run.equinoxJs())) {
-                    if (i != null) {
-                        i.problems().forEach(p -> out.add("peer K=" + run.batchSize() + ", " + i.implementation() + "'s index: " + p));
-                    }
-                }
-                run.reads().forEach(l -> l.problems().forEach(p -> out.add("peer K=" + run.batchSize() + ", " + l.reader()
-                        + "'s reader on the " + l.index() + " index" + (l.bodies() ? ", with bodies: " : ": ") + p)));
+                String k = "peer K=" + run.batchSize() + ", ";
+                Stream.of(run.appendsfeed(), run.equinoxJs()).filter(Objects::nonNull)
+                        .forEach(i -> i.problems().forEach(p -> out.add(k + i.implementation() + "'s index: " + p)));
+                run.reads().forEach(l -> l.problems().forEach(p -> out.add(k + l.reader() + "'s reader on the " + l.index()
+                        + " index" + (l.bodies() ? ", with bodies: " : ": ") + p)));
             }
             return out;
         }
@@ -114,9 +114,9 @@ public final class Report {
                     c.events(), c.streams(), c.batchSize(), c.backoffMs())).append(rows(c.runs())).append('\n');
         }
         if (r.lambdaColdStart() != null) {
-            LambdaColdStartBench.Result c = r.lambdaColdStart();
+            PeerBench.ColdStart c = r.lambdaColdStart();
             sb.append(String.format("Lambda cold start: a fresh process per run (median of runs), %d batches of %d records, added"
-                    + " round trip %s; ms from spawning the process (ours: the shaded jar, %s %s)%n", LambdaColdStartBench.BATCHES,
+                    + " round trip %s; ms from spawning the process (ours: the shaded jar, %s %s)%n", PeerBench.COLD_BATCHES,
                     c.batchSize(), rtt(c.roundTripMs()), Processes.LambdaJar.HEAP, Processes.LambdaJar.RUNTIME_GC));
             sb.append(rows(c.configs())).append('\n');
         }
