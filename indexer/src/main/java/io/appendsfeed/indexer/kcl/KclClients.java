@@ -12,14 +12,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * The clients a {@link KclIndexer} works with. Build them yourself (then close them yourself) or
- * with {@link #of(DynamoClients.Settings)}, which builds all from one setting and closes them in
- * {@link #close()}.
+ * The clients a {@link KclIndexer} works with: build them yourself (and close them yourself), or with
+ * {@link #of(DynamoClients.Settings)}, whose clients {@link #close()} closes.
  *
  * @param dynamo the index table ({@code $AppendsRejected-0}) and the store table's description
  * @param leases KCL's lease, worker-metrics and coordinator-state tables
  * @param streams the store table's stream
- * @param cloudWatch required by KCL's configuration; the worker runs with metrics off and never calls it
+ * @param cloudWatch required by KCL's configuration; with {@link KclConfig#kclMetrics()} {@code NONE} it is never called
  * @param region the region of the stream
  */
 public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, DynamoDbStreamsClient streams,
@@ -33,10 +32,7 @@ public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, Dyna
         Objects.requireNonNull(region, "region");
     }
 
-    /**
-     * Every client from one setting: with an endpoint (DynamoDB Local), all of them, CloudWatch
-     * included, point at it, so that nothing leaves the machine.
-     */
+    /** Every client from one setting: with an endpoint (DynamoDB Local), all of them, CloudWatch included, point at it. */
     public static KclClients of(DynamoClients.Settings settings) {
         Region region = settings.region().orElseGet(() -> new DefaultAwsRegionProviderChain().getRegion());
         DynamoDbAsyncClientBuilder leases = DynamoDbAsyncClient.builder().region(region);
@@ -51,11 +47,6 @@ public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, Dyna
         });
         return new KclClients(DynamoClients.dynamoDb(settings), leases.build(), DynamoClients.streams(settings),
                 cloudWatch.build(), region);
-    }
-
-    /** The same clients with another Streams client (e.g. one that wraps this one). */
-    public KclClients withStreams(DynamoDbStreamsClient other) {
-        return new KclClients(dynamo, leases, other, cloudWatch, region);
     }
 
     @Override

@@ -1,7 +1,11 @@
 package io.appendsfeed.indexer.kcl;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.stream.Stream;
 import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
@@ -17,8 +21,7 @@ import software.amazon.kinesis.metrics.MetricsLevel;
  * @param retryBackoff first wait before retrying a batch not fully ingested (doubles up to {@link #MAX_RETRY_BACKOFF})
  * @param onRejected what to do with a record the indexer cannot read
  * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before stopping
- *                        it outright (KCL 3 can wait forever on leases of ended shards; stopping is safe, since
- *                        every batch is checkpointed as soon as it is ingested)
+ *                        it outright (safe: every batch is checkpointed as soon as it is ingested)
  * @param kclMetrics what KCL itself publishes to CloudWatch: {@code NONE} by default, since the indexer reports
  *                   its own; {@code SUMMARY} or {@code DETAILED} need {@code cloudwatch:PutMetricData}
  */
@@ -35,53 +38,39 @@ public record KclConfig(String applicationName, String leaseTable, String stream
 
     /** What the worker does with a record the indexer rejects. */
     public enum OnRejected {
-        /**
-         * Stop on that shard, with an ERROR naming the record: nothing from it on is checkpointed (nor
-         * is the shard's end), so after the record or the code is fixed a restart resumes right there.
-         */
+        /** Stop on that shard, with an ERROR naming the record; nothing from it on is checkpointed, nor the shard's end. */
         STOP_SHARD,
         /** Append it to {@code $AppendsRejected-0} in the index table (durably, with the reason) and read on. */
         RECORD_AND_CONTINUE
     }
 
     public KclConfig {
-        requireText(applicationName, "applicationName");
-        requireText(leaseTable, "leaseTable");
-        requireText(streamArn, "streamArn");
-        requireText(workerId, "workerId");
+        for (String v : new String[] {applicationName, leaseTable, streamArn, workerId}) {
+            if (v == null || v.isBlank()) {
+                throw new IllegalArgumentException("applicationName, leaseTable, streamArn and workerId must be non-empty");
+            }
+        }
         if (!streamArn.startsWith("arn:") || !streamArn.contains(":table/") || !streamArn.contains("/stream/")) {
             throw new IllegalArgumentException("streamArn '" + streamArn + "' is not a DynamoDB stream ARN"
                     + " (arn:aws:dynamodb:<region>:<account>:table/<table>/stream/<label>); give the table's LatestStreamArn");
         }
-        requirePositive(idleTimeBetweenReads, "idleTimeBetweenReads", true);
-        requirePositive(failoverTime, "failoverTime", false);
-        requirePositive(shardSyncInterval, "shardSyncInterval", true);
-        requirePositive(retryBackoff, "retryBackoff", false);
-        requirePositive(shutdownTimeout, "shutdownTimeout", false);
+        if (Stream.of(idleTimeBetweenReads, shardSyncInterval).anyMatch(d -> d == null || d.isNegative())
+                || Stream.of(failoverTime, retryBackoff, shutdownTimeout).anyMatch(d -> d == null || d.isNegative() || d.isZero())) {
+            throw new IllegalArgumentException("idleTimeBetweenReads and shardSyncInterval must be >= 0; failoverTime,"
+                    + " retryBackoff and shutdownTimeout > 0");
+        }
         Objects.requireNonNull(onRejected, "onRejected");
         Objects.requireNonNull(kclMetrics, "kclMetrics");
     }
 
-    private static void requireText(String v, String name) {
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(name + " must be non-empty");
-        }
-    }
-
-    private static void requirePositive(Duration d, String name, boolean zeroAllowed) {
-        if (d == null || d.isNegative() || (!zeroAllowed && d.isZero())) {
-            throw new IllegalArgumentException(name + " must be " + (zeroAllowed ? ">= 0" : "> 0") + ", was " + d);
-        }
-    }
-
     /** Defaults: lease table named after the application, worker id from the host and a random suffix. */
     public static Builder builder(String applicationName, String streamArn) {
-        return new Builder(applicationName, streamArn);
+        return new Builder(applicationName).streamArn(streamArn);
     }
 
     public static final class Builder {
         private final String applicationName;
-        private final String streamArn;
+        private String streamArn;
         private String leaseTable;
         private String workerId;
         private Duration idleTimeBetweenReads = IDLE_TIME_BETWEEN_READS;
@@ -92,12 +81,14 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         private Duration shutdownTimeout = SHUTDOWN_TIMEOUT;
         private MetricsLevel kclMetrics = MetricsLevel.NONE;
 
-        private Builder(String applicationName, String streamArn) {
+        private Builder(String applicationName) {
             this.applicationName = applicationName;
-            this.streamArn = streamArn;
         }
 
+        public Builder streamArn(String v) { this.streamArn = v; return this; }
+        /** Null: the application name. */
         public Builder leaseTable(String v) { this.leaseTable = v; return this; }
+        /** Null: the host name and a random suffix. */
         public Builder workerId(String v) { this.workerId = v; return this; }
         public Builder idleTimeBetweenReads(Duration v) { this.idleTimeBetweenReads = v; return this; }
         public Builder failoverTime(Duration v) { this.failoverTime = v; return this; }
@@ -109,18 +100,16 @@ public record KclConfig(String applicationName, String leaseTable, String stream
 
         public KclConfig build() {
             return new KclConfig(applicationName, leaseTable != null ? leaseTable : applicationName, streamArn,
-                    workerId != null ? workerId : defaultWorkerId(), idleTimeBetweenReads, failoverTime,
+                    workerId != null ? workerId : host() + "-" + UUID.randomUUID(), idleTimeBetweenReads, failoverTime,
                     shardSyncInterval, retryBackoff, onRejected, shutdownTimeout, kclMetrics);
         }
 
-        private static String defaultWorkerId() {
-            String host;
+        private static String host() {
             try {
-                host = java.net.InetAddress.getLocalHost().getHostName();
-            } catch (java.net.UnknownHostException e) {
-                host = "unknown-host"; // the random suffix keeps the id unique; the host name only helps people reading the lease table
+                return InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                return "unknown-host"; // the random suffix keeps the id unique; the host only helps people reading the lease table
             }
-            return host + "-" + java.util.UUID.randomUUID();
         }
     }
 }

@@ -5,17 +5,29 @@ import com.amazonaws.services.dynamodbv2.streamsadapter.StreamsSchedulerFactory;
 import com.amazonaws.services.dynamodbv2.streamsadapter.polling.DynamoDBStreamsPollingConfig;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
-import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
-import io.appendsfeed.indexer.kcl.internal.LeaseTables;
 import io.appendsfeed.indexer.internal.RejectedLog;
+import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.kinesis.common.ConfigsBuilder;
 import software.amazon.kinesis.common.InitialPositionInStream;
 import software.amazon.kinesis.common.InitialPositionInStreamExtended;
@@ -34,6 +46,12 @@ import software.amazon.kinesis.metrics.NullMetricsFactory;
 public final class KclIndexer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KclIndexer.class);
+    /** The region DynamoDB Local puts in its stream ARNs. */
+    static final String DYNAMODB_LOCAL_REGION = "ddblocal";
+    /** KCL 3's names: they define the lease table's format. */
+    private static final String LEASE_KEY = "leaseKey";
+    private static final String LEASE_OWNER = "leaseOwner";
+    private static final String OWNER_INDEX = "LeaseOwnerToLeaseKeyIndex";
 
     private final KclConfig config;
     private final IndexingProcessor.Worker state;
@@ -59,10 +77,11 @@ public final class KclIndexer implements AutoCloseable {
     public static KclIndexer start(KclClients clients, Indexer indexer, KclConfig config) {
         SameTableException.check(config.streamArn(), indexer.config().indexTable());
         requireAwsStreamArn(config.streamArn());
-        LeaseTables.ensure(clients.leases(), config.leaseTable());
+        ensureLeaseTable(clients.leases(), config.leaseTable());
         StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
-        IndexingProcessor.Worker state = new IndexingProcessor.Worker(indexer, config, new RejectedLog(index), tableOf(config.streamArn()));
+        var state = new IndexingProcessor.Worker(indexer, config, new RejectedLog(index), tableOf(config.streamArn()),
+                new CountDownLatch(1), new AtomicLong());
         var adapter = new AmazonDynamoDBStreamsAdapterClient(clients.streams(), clients.region());
         var tracker = StreamsSchedulerFactory.createSingleStreamTracker(config.streamArn(),
                 InitialPositionInStreamExtended.newInitialPosition(InitialPositionInStream.TRIM_HORIZON));
@@ -101,9 +120,6 @@ public final class KclIndexer implements AutoCloseable {
         return t.latestStreamArn();
     }
 
-    /** The region DynamoDB Local puts in its stream ARNs. */
-    static final String DYNAMODB_LOCAL_REGION = "ddblocal";
-
     /**
      * Refuses a DynamoDB Local stream ARN ({@code arn:aws:dynamodb:ddblocal:...}): the Streams Kinesis
      * adapter rejects it ("Invalid DynamoDB stream ARN format") on every shard sync, so the worker
@@ -124,17 +140,47 @@ public final class KclIndexer implements AutoCloseable {
 
     /** The table named in a stream ARN ({@code ...:table/<table>/stream/<label>}). */
     static String tableOf(String streamArn) {
-        int from = streamArn.indexOf(":table/") + ":table/".length();
-        return streamArn.substring(from, streamArn.indexOf("/stream/", from));
+        return streamArn.replaceFirst(".*:table/(.*)/stream/.*", "$1");
     }
 
-    public KclConfig config() {
-        return config;
+    /**
+     * Creates KCL's lease table in the shape KCL 3 creates it (hash key {@code leaseKey}, index
+     * {@code LeaseOwnerToLeaseKeyIndex} on {@code leaseOwner} + {@code leaseKey}, keys only). KCL creates it too
+     * when missing, but only after a random wait of up to 30 s, and then polls for the index: this saves that time.
+     */
+    private static void ensureLeaseTable(DynamoDbAsyncClient dynamo, String table) {
+        try {
+            dynamo.describeTable(b -> b.tableName(table)).join();
+            return;
+        } catch (CompletionException e) {
+            if (!(e.getCause() instanceof ResourceNotFoundException)) {
+                throw e;
+            }
+        }
+        try {
+            dynamo.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(stringAttribute(LEASE_KEY), stringAttribute(LEASE_OWNER))
+                    .keySchema(KeySchemaElement.builder().attributeName(LEASE_KEY).keyType(KeyType.HASH).build())
+                    .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName(OWNER_INDEX)
+                            .keySchema(KeySchemaElement.builder().attributeName(LEASE_OWNER).keyType(KeyType.HASH).build(),
+                                    KeySchemaElement.builder().attributeName(LEASE_KEY).keyType(KeyType.RANGE).build())
+                            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)).build())).join();
+            log.info("lease table {} created", table);
+        } catch (CompletionException e) {
+            if (!(e.getCause() instanceof ResourceInUseException)) { // another worker created it first
+                throw e;
+            }
+        }
+        dynamo.waiter().waitUntilTableExists(b -> b.tableName(table)).join();
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
     }
 
     /** Records this worker has durably ingested since it started. */
     public long recordsIngested() {
-        return state.recordsIngested();
+        return state.recordsIngested().get();
     }
 
     /** Whether the worker's thread still runs. */
@@ -150,10 +196,9 @@ public final class KclIndexer implements AutoCloseable {
      */
     @Override
     public void close() {
-        state.close();
+        state.closing().countDown();
         try {
-            boolean done = scheduler.startGracefulShutdown().get(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            if (!done) {
+            if (!scheduler.startGracefulShutdown().get(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 log.warn("KCL worker {}: graceful shutdown did not complete; stopping", config.workerId());
                 scheduler.shutdown();
             }
@@ -169,6 +214,6 @@ public final class KclIndexer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        log.info("KCL worker {} stopped after ingesting {} records", config.workerId(), state.recordsIngested());
+        log.info("KCL worker {} stopped after ingesting {} records", config.workerId(), recordsIngested());
     }
 }

@@ -9,30 +9,16 @@ import java.util.function.Function;
 import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
- * The KCL worker's settings, read in this one place from variables (or the matching options of
- * {@code feed kcl}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
- *
- * <table>
- * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table (Streams on)</td></tr>
- * <tr><td>{@code APPENDS_STREAM_ARN}</td><td>its stream; default: the table's {@code LatestStreamArn}</td></tr>
- * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}, {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}</td><td>as for every indexer (see {@link IndexerSettings})</td></tr>
- * <tr><td>{@code APPENDS_APPLICATION}</td><td>KCL application name (default {@code appendsfeed-<store table>})</td></tr>
- * <tr><td>{@code APPENDS_LEASE_TABLE}</td><td>default: the application name</td></tr>
- * <tr><td>{@code APPENDS_WORKER_ID}</td><td>default: host name and a random suffix</td></tr>
- * <tr><td>{@code APPENDS_IDLE_MILLIS}</td><td>wait between reads of a shard (default 1000)</td></tr>
- * <tr><td>{@code APPENDS_FAILOVER_MILLIS}</td><td>lease failover time (default 10000)</td></tr>
- * <tr><td>{@code APPENDS_SHARD_SYNC_MILLIS}</td><td>interval between shard listings (default 60000)</td></tr>
- * <tr><td>{@code APPENDS_ON_REJECTED}</td><td>{@code STOP_SHARD} (default) or {@code RECORD_AND_CONTINUE}</td></tr>
- * <tr><td>{@code APPENDS_KCL_METRICS}</td><td>what KCL publishes to CloudWatch itself: {@code NONE} (default), {@code SUMMARY} or {@code DETAILED}</td></tr>
- * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}</td><td>where DynamoDB is (default: AWS, the SDK's region chain)</td></tr>
- * </table>
+ * The KCL worker's settings, read in this one place from variables (or the matching options of {@code feed kcl}).
+ * {@code APPENDS_STORE_TABLE} and {@code APPENDS_INDEX_TABLE} are required, the common indexer variables are
+ * {@link IndexerSettings}'; the rest default as {@link KclConfig} does: the application to
+ * {@code appendsfeed-<store table>}, the stream to the table's {@code LatestStreamArn}.
  *
  * @param streamArn null: look up the store table's latest stream
+ * @param worker the worker's configuration but for the stream, which {@link #config} adds
  */
 public record KclSettings(String storeTable, String streamArn, IndexerConfig indexer, DynamoClients.Settings dynamo,
-                          String application, String leaseTable, String workerId, Duration idle, Duration failover,
-                          Duration shardSync, KclConfig.OnRejected onRejected, MetricsLevel kclMetrics) {
+                          KclConfig.Builder worker) {
 
     public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
     public static final String STREAM_ARN = "APPENDS_STREAM_ARN";
@@ -50,37 +36,32 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
         IndexerSettings common = IndexerSettings.from(env);
         String store = IndexerSettings.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
         String app = IndexerSettings.value(env, APPLICATION);
-        String rejected = IndexerSettings.value(env, ON_REJECTED);
-        KclConfig.OnRejected onRejected;
-        try {
-            onRejected = rejected == null ? KclConfig.OnRejected.STOP_SHARD
-                    : KclConfig.OnRejected.valueOf(rejected.toUpperCase(Locale.ROOT).replace('-', '_'));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(ON_REJECTED + " is '" + rejected + "': give STOP_SHARD or RECORD_AND_CONTINUE", e);
-        }
-        String level = IndexerSettings.value(env, KCL_METRICS);
-        MetricsLevel kclMetrics;
-        try {
-            kclMetrics = level == null ? MetricsLevel.NONE : MetricsLevel.valueOf(level.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(KCL_METRICS + " is '" + level + "': give NONE, SUMMARY or DETAILED", e);
-        }
-        return new KclSettings(store, IndexerSettings.value(env, STREAM_ARN), common.config(), common.dynamo(),
-                app != null ? app : "appendsfeed-" + store, IndexerSettings.value(env, LEASE_TABLE), IndexerSettings.value(env, WORKER_ID),
-                millis(env, IDLE_MILLIS, KclConfig.IDLE_TIME_BETWEEN_READS), millis(env, FAILOVER_MILLIS, KclConfig.FAILOVER_TIME),
-                millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL), onRejected, kclMetrics);
+        KclConfig.Builder worker = KclConfig.builder(app != null ? app : "appendsfeed-" + store, null)
+                .leaseTable(IndexerSettings.value(env, LEASE_TABLE))
+                .workerId(IndexerSettings.value(env, WORKER_ID))
+                .idleTimeBetweenReads(millis(env, IDLE_MILLIS, KclConfig.IDLE_TIME_BETWEEN_READS))
+                .failoverTime(millis(env, FAILOVER_MILLIS, KclConfig.FAILOVER_TIME))
+                .shardSyncInterval(millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL))
+                .onRejected(choice(env, ON_REJECTED, KclConfig.OnRejected.STOP_SHARD, "STOP_SHARD or RECORD_AND_CONTINUE"))
+                .kclMetrics(choice(env, KCL_METRICS, MetricsLevel.NONE, "NONE, SUMMARY or DETAILED"));
+        return new KclSettings(store, IndexerSettings.value(env, STREAM_ARN), common.config(), common.dynamo(), worker);
     }
 
-    /** The worker's configuration, for the given stream. */
+    /** The worker's configuration, for the given stream; call once: its default worker id is random. */
     public KclConfig config(String arn) {
-        KclConfig.Builder b = KclConfig.builder(application, arn).idleTimeBetweenReads(idle).failoverTime(failover)
-                .shardSyncInterval(shardSync).onRejected(onRejected).kclMetrics(kclMetrics);
-        if (leaseTable != null) b.leaseTable(leaseTable);
-        if (workerId != null) b.workerId(workerId);
-        return b.build();
+        return worker.streamArn(arn).build();
     }
 
     private static Duration millis(Function<String, String> env, String name, Duration dflt) {
         return Duration.ofMillis(IndexerSettings.number(env, name, (int) dflt.toMillis(), 0));
+    }
+
+    private static <T extends Enum<T>> T choice(Function<String, String> env, String name, T dflt, String choices) {
+        String v = IndexerSettings.value(env, name);
+        try {
+            return v == null ? dflt : Enum.valueOf(dflt.getDeclaringClass(), v.toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " is '" + v + "': give " + choices, e);
+        }
     }
 }

@@ -30,6 +30,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -80,7 +82,7 @@ class IndexingProcessorTest {
         KclConfig config = KclConfig.builder("app", "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/1")
                 .retryBackoff(Duration.ofMillis(5)).onRejected(onRejected).build();
         state[0] = new IndexingProcessor.Worker(Indexer.start(dynamo, IndexerConfig.builder(f.indexTable()).build()), config,
-                new RejectedLog(f.index()), "t");
+                new RejectedLog(f.index()), "t", new CountDownLatch(1), new AtomicLong());
         IndexingProcessor p = new IndexingProcessor(state[0]);
         p.initialize(InitializationInput.builder().shardId("shard-1").build());
         return p;
@@ -127,7 +129,8 @@ class IndexingProcessorTest {
         KclConfig config = KclConfig.builder("app", "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/1")
                 .retryBackoff(Duration.ofMillis(5)).build();
         IndexingProcessor.Worker state = new IndexingProcessor.Worker(Indexer.start(faults.wrap(local.dynamo()), IndexerConfig.builder(f.indexTable())
-                .metrics(new io.appendsfeed.model.metrics.MicrometerMetrics(registry)).build()), config, new RejectedLog(f.index()), "t");
+                .metrics(new io.appendsfeed.model.metrics.MicrometerMetrics(registry)).build()), config, new RejectedLog(f.index()), "t",
+                new CountDownLatch(1), new AtomicLong());
         IndexingProcessor p = new IndexingProcessor(state);
         p.initialize(InitializationInput.builder().shardId("shard-7").build());
 
@@ -180,11 +183,11 @@ class IndexingProcessorTest {
         IndexingProcessor p = processor(faults.wrap(local.dynamo()), f, KclConfig.OnRejected.STOP_SHARD, state);
 
         CompletableFuture<Void> running = CompletableFuture.runAsync(() -> p.processRecords(batch(f.records(), checkpoints)));
-        state[0].close();
+        state[0].closing().countDown();
         running.join();
         p.processRecords(batch(f.records(), checkpoints));
 
         assertThat(checkpoints).isEmpty();
-        assertThat(state[0].recordsIngested()).isZero();
+        assertThat(state[0].recordsIngested()).hasValue(0);
     }
 }

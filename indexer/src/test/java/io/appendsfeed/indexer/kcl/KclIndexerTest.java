@@ -49,7 +49,8 @@ class KclIndexerTest {
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 2);
 
         try (KclClients base = KclClients.of(local.settings())) {
-            KclClients clients = base.withStreams(RegionMappingStreams.wrap(base.streams()));
+            KclClients clients = new KclClients(base.dynamo(), base.leases(), RegionMappingStreams.wrap(base.streams()),
+                    base.cloudWatch(), base.region());
             long first;
             try (KclIndexer worker = KclIndexer.start(clients, indexer(local, indexTable), config(app, arn, "worker-1"))) {
                 long started = System.nanoTime();

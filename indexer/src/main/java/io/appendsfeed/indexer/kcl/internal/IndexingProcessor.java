@@ -11,9 +11,10 @@ import io.appendsfeed.indexer.RejectedRecord;
 import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.kcl.KclConfig;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,48 +40,23 @@ import software.amazon.kinesis.processor.RecordProcessorCheckpointer;
  */
 public final class IndexingProcessor implements DynamoDBStreamsShardRecordProcessor {
 
-    /** What a worker's record processors share: the indexer, the settings, and whether the worker is stopping. */
-    public static final class Worker {
-        private final Indexer indexer;
-        private final KclConfig config;
-        private final RejectedLog rejectedLog;
-        private final String storeTable;
-        private final Object lock = new Object();
-        private final AtomicLong recordsIngested = new AtomicLong();
-        private volatile boolean closing;
-
-        public Worker(Indexer indexer, KclConfig config, RejectedLog rejectedLog, String storeTable) {
-            this.indexer = indexer;
-            this.config = config;
-            this.rejectedLog = rejectedLog;
-            this.storeTable = storeTable;
-        }
-
-        /** Records the worker's processors durably ingested. */
-        public long recordsIngested() {
-            return recordsIngested.get();
-        }
-
-        /** Wakes every processor waiting to retry: they give up their batch without checkpointing it. */
-        public void close() {
-            synchronized (lock) {
-                closing = true;
-                lock.notifyAll();
-            }
-        }
+    /**
+     * What a worker's record processors share.
+     *
+     * @param closing counted down when the worker closes: processors waiting to retry give up their batch without
+     *                checkpointing it
+     * @param recordsIngested records the worker's processors durably ingested
+     */
+    public record Worker(Indexer indexer, KclConfig config, RejectedLog rejectedLog, String storeTable, CountDownLatch closing,
+                         AtomicLong recordsIngested) {
 
         /** Waits up to {@code d}; @return false when the worker is closing (or the thread interrupted) */
         boolean pause(Duration d) {
-            synchronized (lock) {
-                if (!closing) {
-                    try {
-                        lock.wait(Math.max(1, d.toMillis()));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return false;
-                    }
-                }
-                return !closing;
+            try {
+                return !closing.await(Math.max(1, d.toMillis()), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
         }
     }
@@ -105,64 +81,57 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
 
     @Override
     public void processRecords(DynamoDBStreamsProcessRecordsInput input) {
-        if (stopped != null) {
-            log.debug("shard {}: {} records not processed: {}", shardId, input.records().size(), stopped);
-            return;
-        }
         List<ChangeRecord> rest = translate(input.records());
         // the AWS SDK's policy, appendsfeed's one retry policy: doubling from retryBackoff up to MAX_RETRY_BACKOFF
-        BackoffStrategy policy = BackoffStrategy.exponentialDelayHalfJitter(worker.config.retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
+        BackoffStrategy backoff = BackoffStrategy.exponentialDelayHalfJitter(worker.config().retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
         int attempts = 0;
-        while (stopped == null) {
-            if (!rest.isEmpty()) {
-                BatchOutcome o = worker.indexer.ingest(rest, shardId);
-                int k = o.complete() ? rest.size() : indexOf(rest, o.firstNotIngested());
-                if (k > 0) {
-                    ingested = rest.get(k - 1).sequenceNumber();
-                    worker.recordsIngested.addAndGet(k);
-                    checkpoint(input.checkpointer(), ingested);
-                }
-                rest = rest.subList(k, rest.size());
-                if (!rest.isEmpty()) {
-                    if (o.rejected() != null && o.rejected().sequenceNumber().equals(rest.get(0).sequenceNumber())) {
-                        if (onRejected(o.rejected(), input.checkpointer())) {
-                            rest = rest.subList(1, rest.size());
-                        }
-                        continue;
-                    }
-                    retryLater(o, policy.computeDelay(++attempts));
-                    continue;
-                }
+        while (stopped == null && !rest.isEmpty()) {
+            BatchOutcome o = worker.indexer().ingest(rest, shardId);
+            int k = o.complete() ? rest.size() : indexOf(rest, o.firstNotIngested());
+            if (k > 0) {
+                worker.recordsIngested().addAndGet(k);
+                checkpoint(input.checkpointer(), rest.get(k - 1).sequenceNumber());
             }
-            return;
+            rest = rest.subList(k, rest.size());
+            if (rest.isEmpty()) {
+                return;
+            }
+            if (o.rejected() != null && o.rejected().sequenceNumber().equals(rest.get(0).sequenceNumber())) {
+                if (onRejected(o.rejected(), input.checkpointer())) {
+                    rest = rest.subList(1, rest.size());
+                }
+            } else {
+                retryLater(o, backoff.computeDelay(++attempts));
+            }
+        }
+        if (!rest.isEmpty()) {
+            log.debug("shard {}: {} records not processed: {}", shardId, rest.size(), stopped);
         }
     }
 
     /** @return true when the record was recorded and checkpointed, so the batch goes on after it */
     private boolean onRejected(RejectedRecord r, RecordProcessorCheckpointer checkpointer) {
-        if (worker.config.onRejected() == KclConfig.OnRejected.STOP_SHARD) {
+        if (worker.config().onRejected() == KclConfig.OnRejected.STOP_SHARD) {
             log.error("shard {}: {}; processing stops on this shard (nothing after it is checkpointed) until the worker restarts", shardId, r);
             stop("stopped at rejected " + r);
             return false;
         }
         try {
-            worker.rejectedLog.record(worker.storeTable, shardId, r);
+            worker.rejectedLog().record(worker.storeTable(), shardId, r);
         } catch (RuntimeException e) {
             log.warn("shard {}: could not record {}, retrying: {}", shardId, r, e.toString());
-            if (!worker.pause(worker.config.retryBackoff())) {
+            if (!worker.pause(worker.config().retryBackoff())) {
                 stop("worker closing");
             }
             return false;
         }
-        log.error("shard {}: {}; recorded in $AppendsRejected-0 and skipped", shardId, r);
-        ingested = r.sequenceNumber();
-        checkpoint(checkpointer, ingested);
+        log.error("shard {}: {}; recorded in {} and skipped", shardId, r, RejectedLog.STREAM);
+        checkpoint(checkpointer, r.sequenceNumber());
         return true;
     }
 
     private void retryLater(BatchOutcome o, Duration backoff) {
-        boolean gap = o.errors().stream().anyMatch(e -> e instanceof FeedGapException);
-        if (gap) {
+        if (o.errors().stream().anyMatch(e -> e instanceof FeedGapException)) {
             log.error("shard {}: not ingested from {}: {}; retrying in {} (a backfill of the stream fills the gap)",
                     shardId, o.firstNotIngested(), o.errors(), backoff);
         } else {
@@ -181,6 +150,7 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
     }
 
     private void checkpoint(RecordProcessorCheckpointer checkpointer, String sequenceNumber) {
+        ingested = sequenceNumber;
         try {
             checkpointer.checkpoint(sequenceNumber);
             checkpointed = sequenceNumber;
@@ -200,13 +170,8 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
      * by name: never skipped.
      */
     private static List<ChangeRecord> translate(List<DynamoDBStreamsClientRecord> delivered) {
-        List<ChangeRecord> out = new ArrayList<>(delivered.size());
-        for (DynamoDBStreamsClientRecord r : delivered) {
-            var record = r.getRecord();
-            out.add(record != null && record.dynamodb() != null ? ChangeRecord.from(record)
-                    : new ChangeRecord(String.valueOf(r.sequenceNumber()), null, null, Map.of(), null, null));
-        }
-        return out;
+        return delivered.stream().map(r -> r.getRecord() != null && r.getRecord().dynamodb() != null ? ChangeRecord.from(r.getRecord())
+                : new ChangeRecord(String.valueOf(r.sequenceNumber()), null, null, Map.of(), null, null)).toList();
     }
 
     private static int indexOf(List<ChangeRecord> records, String sequenceNumber) {
