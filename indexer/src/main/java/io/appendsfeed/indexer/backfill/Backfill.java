@@ -1,12 +1,13 @@
 package io.appendsfeed.indexer.backfill;
 
+import io.appendsfeed.indexer.BatchOutcome;
+import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.SourceSpan;
 import io.appendsfeed.indexer.backfill.internal.ExportManifest;
 import io.appendsfeed.indexer.backfill.internal.RateLimiter;
-import io.appendsfeed.indexer.backfill.internal.SpanIngester;
 import io.appendsfeed.indexer.backfill.internal.StreamAssembler;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Span;
@@ -32,6 +33,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -39,14 +41,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * to S3 ({@link #run(ExportFiles)}), for events written before Streams was enabled, or whose 24
  * hours on the stream were lost. Reads Tips and calves in parallel (scan segments, or export
  * files) without their bodies, assembles each stream (its items may come from any segment or
- * file) and ingests its spans in index order. Safe to run again, and alongside a live indexer: the indexer drops what the
- * feed already holds, so every event ends up in the feed once, in order.
+ * file) and ingests its spans in index order, from one thread. Safe to run again, and alongside a
+ * live indexer: the indexer drops what the feed already holds, so every event ends up in the feed
+ * once, in order.
  *
- * <p>Order of operations when Streams was enabled late, or a live indexer was down past the 24 h:
- * run the backfill, then start (or restart) the live indexer from the start of the stream
- * ({@code TRIM_HORIZON}). A live indexer that meets a stream the feed does not hold yet starts
- * that stream wherever its first record is, and the backfill cannot put the earlier events in
- * front of them afterwards; a stream the feed already holds is safe either way.
+ * <p>When Streams was enabled late, or a live indexer was down past the 24 h: run the backfill, then
+ * start the live indexer from {@code TRIM_HORIZON}. A live indexer that meets a stream the feed does
+ * not hold yet starts it wherever its first record is, and the backfill cannot put earlier events in
+ * front of them afterwards.
  */
 public final class Backfill {
 
@@ -55,10 +57,36 @@ public final class Backfill {
     static final Duration ALL_EPOCHS = Duration.ofDays(365L * 100);
     private static final int QUEUED_STREAMS = 4096;
     private static final int EVENTS_PER_SPAN = 256;
+    /** Attempts per batch after a failure that may pass (throttling, conflicts with a live indexer). */
+    static final int MAX_RETRIES = 10;
+    /** The AWS SDK's policy, appendsfeed's one retry policy: doubling from 200 ms, half jitter, at most a minute. */
+    private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(200), Duration.ofMinutes(1));
 
     private final DynamoDbClient dynamo;
     private final IndexerConfig indexerConfig;
     private final BackfillConfig config;
+
+    /** The figures of one run, counted as it goes. */
+    private final class Run {
+        final Indexer indexer = Indexer.start(dynamo, indexerConfig);
+        final StreamAssembler assembler = new StreamAssembler();
+        final long started = System.nanoTime();
+        final AtomicLong scanned = new AtomicLong();
+        final AtomicLong reserved = new AtomicLong();
+        final AtomicLong streams = new AtomicLong();
+        final AtomicLong spans = new AtomicLong();
+        final AtomicLong accepted = new AtomicLong();
+        final AtomicLong duplicates = new AtomicLong();
+        final List<FeedGapException> gaps = new ArrayList<>();
+
+        BackfillProgress progress(long estimated, boolean done) {
+            return new BackfillProgress(scanned.get(), estimated, streams.get(), accepted.get(), duplicates.get(), elapsed(), done);
+        }
+
+        Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - started);
+        }
+    }
 
     /**
      * @param dynamo the caller's client, for both tables; the caller closes it
@@ -83,8 +111,8 @@ public final class Backfill {
      */
     public BackfillResult run() {
         RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
-        List<Task> segments = new ArrayList<>();
         StoreScan scan = new StoreScan(dynamo, config.storeTable(), config.segments(), config.pageSize(), false);
+        List<Task> segments = new ArrayList<>();
         for (int s = 0; s < config.segments(); s++) {
             int segment = s;
             segments.add((sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire));
@@ -107,17 +135,14 @@ public final class Backfill {
     public BackfillResult run(ExportFiles export) {
         ExportManifest manifest = ExportManifest.read(export);
         manifest.requireTable(config.storeTable());
-        List<Task> files = new ArrayList<>();
-        for (ExportManifest.DataFile f : manifest.files()) {
-            files.add((sink, scanned, cancelled) -> ExportManifest.readItems(export, f, sink, scanned, cancelled));
-        }
-        return run("export " + export.describe() + " (" + manifest.files().size() + " files)", manifest.itemCount(), files);
+        List<Task> files = manifest.files().stream().<Task>map(f ->
+                (sink, scanned, cancelled) -> ExportManifest.readItems(export, f, sink, scanned, cancelled)).toList();
+        return run("export " + export.describe() + " (" + files.size() + " files)", manifest.itemCount(), files);
     }
 
     /**
      * One part of where the items come from (a scan segment, an export file), read from one thread: hands
-     * each item to {@code sink} and counts it in {@code scanned}, until done or {@code cancelled}. Whatever
-     * the source, what follows is the same: assembly into streams, then ingestion.
+     * each item to {@code sink} and counts it in {@code scanned}, until done or {@code cancelled}.
      */
     @FunctionalInterface
     private interface Task {
@@ -126,94 +151,124 @@ public final class Backfill {
 
     /** @param estimated how many items to expect, or -1 when unknown */
     private BackfillResult run(String source, long estimated, List<Task> tasks) {
-        long started = System.nanoTime();
-        Indexer indexer = Indexer.start(dynamo, indexerConfig);
-        StreamAssembler assembler = new StreamAssembler();
-        SpanIngester ingester = new SpanIngester(indexer, config.maxRetries(), config.retryBackoff());
-        AtomicLong scanned = new AtomicLong();
-        AtomicLong reserved = new AtomicLong();
-        AtomicLong streams = new AtomicLong();
+        Run run = new Run();
         BlockingQueue<List<Span>> assembled = new ArrayBlockingQueue<>(QUEUED_STREAMS);
-        Runnable report = () -> config.progress().accept(new BackfillProgress(scanned.get(), estimated, streams.get(),
-                ingester.accepted(), ingester.duplicates(), Duration.ofNanos(System.nanoTime() - started), false));
-        ExecutorService scanners = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
+        ExecutorService readers = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
-        reporter.scheduleAtFixedRate(report, config.progressInterval().toMillis(), config.progressInterval().toMillis(), TimeUnit.MILLISECONDS);
-        log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(),
-                source, estimated);
+        long every = config.progressInterval().toMillis();
+        reporter.scheduleAtFixedRate(() -> config.progress().accept(run.progress(estimated, false)), every, every, TimeUnit.MILLISECONDS);
+        log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(), source, estimated);
         try {
-            List<Future<?>> segments = new ArrayList<>();
+            List<Future<?>> reads = new ArrayList<>();
             for (Task task : tasks) {
-                segments.add(scanners.submit(() -> task.read(item -> route(item, assembler, assembled, reserved),
-                        scanned, Thread.currentThread()::isInterrupted)));
+                reads.add(readers.submit(() -> task.read(item -> route(item, run, assembled), run.scanned,
+                        Thread.currentThread()::isInterrupted)));
             }
-            boolean scanning = true;
-            while (scanning || !assembled.isEmpty()) {
+            boolean reading = true;
+            while (reading || !assembled.isEmpty()) {
                 List<SourceSpan> batch = new ArrayList<>();
-                List<Span> stream = assembled.poll(50, TimeUnit.MILLISECONDS);
-                while (stream != null) {
-                    streams.incrementAndGet();
-                    stream.forEach(sp -> batch.add(SpanIngester.source(sp)));
-                    stream = batch.size() < config.spansPerBatch() ? assembled.poll() : null;
+                for (List<Span> stream = assembled.poll(50, TimeUnit.MILLISECONDS); stream != null;
+                        stream = batch.size() < config.spansPerBatch() ? assembled.poll() : null) {
+                    run.streams.incrementAndGet();
+                    stream.forEach(sp -> batch.add(source(sp)));
                 }
-                if (!batch.isEmpty()) {
-                    ingester.ingest(batch);
-                }
-                scanning = !allDone(segments);
+                ingest(run, batch);
+                reading = !allDone(reads);
             }
-            List<StreamName> incomplete = assembler.incomplete();
+            List<StreamName> incomplete = run.assembler.incomplete();
             StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).build());
             for (StreamName s : incomplete) {
-                List<Span> spans = readAgain(store, s);
-                streams.incrementAndGet();
-                ingester.ingest(spans.stream().map(SpanIngester::source).toList());
+                run.streams.incrementAndGet();
+                ingest(run, readAgain(store, s).stream().map(Backfill::source).toList());
             }
-            BackfillResult result = new BackfillResult(scanned.get(), reserved.get(), streams.get(), ingester.spans(),
-                    ingester.accepted(), ingester.duplicates(), incomplete.size(), assembler.rejected(), ingester.gaps(),
-                    Duration.ofNanos(System.nanoTime() - started));
-            config.progress().accept(new BackfillProgress(result.itemsScanned(), estimated, result.streams(),
-                    result.eventsIngested(), result.duplicatesDropped(), result.elapsed(), true));
-            assembler.rejected().forEach((key, why) -> log.error("backfill: stream of item {} left out: {}", key, why));
-            return result;
+            run.assembler.rejected().forEach((key, why) -> log.error("backfill: stream of item {} left out: {}", key, why));
+            config.progress().accept(run.progress(estimated, true));
+            return new BackfillResult(run.scanned.get(), run.reserved.get(), run.streams.get(), run.spans.get(), run.accepted.get(),
+                    run.duplicates.get(), incomplete.size(), run.assembler.rejected(), run.gaps, run.elapsed());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("backfill interrupted; run it again to finish", e);
         } finally {
             reporter.shutdownNow();
-            scanners.shutdownNow();
+            readers.shutdownNow();
         }
     }
 
-    private static void route(StoreItem item, StreamAssembler assembler, BlockingQueue<List<Span>> out, AtomicLong reserved) {
-        if (item instanceof StoreItem.Tip || item instanceof StoreItem.Calf) {
-            List<Span> spans = item instanceof StoreItem.Tip t ? assembler.add(t) : assembler.add((StoreItem.Calf) item);
-            if (spans != null) {
-                try {
-                    out.put(spans); // waits while the indexer is behind: memory stays bounded
-                } catch (InterruptedException x) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("backfill scan interrupted", x);
-                }
-            }
-        } else if (item instanceof StoreItem.Malformed r) {
-            assembler.reject(r);
+    private static void route(StoreItem item, Run run, BlockingQueue<List<Span>> out) {
+        if (item instanceof StoreItem.Malformed m) {
+            run.assembler.reject(m);
+        } else if (!(item instanceof StoreItem.Tip || item instanceof StoreItem.Calf)) {
+            run.reserved.incrementAndGet();
         } else {
-            reserved.incrementAndGet();
+            List<Span> spans = run.assembler.add(item);
+            try {
+                if (spans != null) {
+                    out.put(spans); // waits while the indexer is behind: memory stays bounded
+                }
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("backfill scan interrupted", x);
+            }
         }
     }
 
-    /** @throws RuntimeException the first failure of a scan segment */
-    private static boolean allDone(List<Future<?>> segments) throws InterruptedException {
+    /** The span as handed to the indexer; its position {@code stream@index} is unique in a backfill. */
+    private static SourceSpan source(Span s) {
+        return SourceSpan.of(s, s.stream() + "@" + s.index());
+    }
+
+    /**
+     * Hands a batch to the indexer, retrying what was not ingested; a stream the feed holds past a gap is
+     * set aside and reported, the rest goes on.
+     *
+     * @throws BackfillFailedException when a span is still not ingested after every retry
+     */
+    private void ingest(Run run, List<SourceSpan> batch) throws InterruptedException {
+        run.spans.addAndGet(batch.size());
+        List<SourceSpan> rest = batch;
+        for (int attempts = 0; !rest.isEmpty(); ) {
+            BatchOutcome o = run.indexer.ingestSpans(rest);
+            run.accepted.addAndGet(o.acceptedEvents());
+            run.duplicates.addAndGet(o.duplicateEvents());
+            if (o.complete()) {
+                return;
+            }
+            int k = 0;
+            while (!rest.get(k).position().equals(o.firstNotIngested())) {
+                k++;
+            }
+            rest = rest.subList(k, rest.size());
+            StreamName stream = rest.get(0).span().stream();
+            FeedGapException gap = o.errors().stream().filter(e -> e instanceof FeedGapException g && g.stream().equals(stream))
+                    .map(FeedGapException.class::cast).findFirst().orElse(null);
+            if (gap != null) {
+                log.error("backfill: {} is left out: {}", stream, gap.getMessage());
+                run.gaps.add(gap);
+                rest = rest.stream().filter(s -> !s.span().stream().equals(stream)).toList();
+                continue;
+            }
+            if (++attempts > MAX_RETRIES) {
+                throw new BackfillFailedException(rest.get(0).position(), attempts, o.errors().isEmpty() ? null : o.errors().get(0));
+            }
+            Duration backoff = BACKOFF.computeDelay(attempts);
+            log.warn("backfill: not ingested from {}, retry {} of {} in {}: {}", o.firstNotIngested(), attempts, MAX_RETRIES,
+                    backoff, o.errors());
+            Thread.sleep(backoff.toMillis());
+        }
+    }
+
+    /** @throws RuntimeException the first failure of a read */
+    private static boolean allDone(List<Future<?>> reads) throws InterruptedException {
         boolean all = true;
-        for (Future<?> f : segments) {
+        for (Future<?> f : reads) {
             if (!f.isDone()) {
                 all = false;
-            } else {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-                }
+                continue;
+            }
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
         }
         return all;

@@ -8,16 +8,15 @@ package io.appendsfeed.indexer.backfill;
 public class BackfillFailedException extends RuntimeException {
 
     private final String position;
-    private final int attempts;
 
     public BackfillFailedException(String position, int attempts, Throwable cause) {
         super("backfill stopped: the span " + position + " was not ingested after " + attempts + " attempts ("
                 + cause + "); fix the cause and run the backfill again: it skips what the feed already holds", cause);
         this.position = position;
-        this.attempts = attempts;
     }
 
     /** The first span not ingested, as {@code stream@index}. */
-    public String position() { return position; }
-    public int attempts() { return attempts; }
+    public String position() {
+        return position;
+    }
 }

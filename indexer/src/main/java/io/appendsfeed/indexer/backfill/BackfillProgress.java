@@ -22,28 +22,17 @@ public record BackfillProgress(long itemsScanned, long itemsEstimated, long stre
 
     private static final Logger log = LoggerFactory.getLogger(Backfill.class);
 
-    public double itemsPerSecond() {
-        double s = elapsed.toNanos() / 1e9;
-        return s <= 0 ? 0 : itemsScanned / s;
-    }
-
     /** Percent of the estimate scanned, capped at 99 until done; -1 when there is no estimate. */
     public int percent() {
-        if (done) {
-            return 100;
-        }
-        if (itemsEstimated <= 0) {
-            return -1;
-        }
-        return (int) Math.min(99, itemsScanned * 100 / itemsEstimated);
+        return done ? 100 : itemsEstimated <= 0 ? -1 : (int) Math.min(99, itemsScanned * 100 / itemsEstimated);
     }
 
     @Override
     public String toString() {
-        String pct = percent() < 0 ? "" : percent() + "%, ";
         return String.format(Locale.ROOT, "%s%,d items%s, %,d streams, %,d events ingested, %,d duplicates, %,.0f items/s, %ds",
-                pct, itemsScanned, itemsEstimated > 0 ? " of ~" + String.format(Locale.ROOT, "%,d", itemsEstimated) : "", streams,
-                eventsIngested, duplicatesDropped, itemsPerSecond(), elapsed.toSeconds());
+                percent() < 0 ? "" : percent() + "%, ", itemsScanned,
+                itemsEstimated > 0 ? String.format(Locale.ROOT, " of ~%,d", itemsEstimated) : "", streams, eventsIngested,
+                duplicatesDropped, BackfillResult.perSecond(itemsScanned, elapsed), elapsed.toSeconds());
     }
 
     /** The default progress report: one INFO line. */

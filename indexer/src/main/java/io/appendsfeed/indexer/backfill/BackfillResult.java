@@ -38,7 +38,10 @@ public record BackfillResult(long itemsScanned, long reservedItemsSkipped, long 
     }
 
     public double itemsPerSecond() {
-        double s = elapsed.toNanos() / 1e9;
-        return s <= 0 ? 0 : itemsScanned / s;
+        return perSecond(itemsScanned, elapsed);
+    }
+
+    static double perSecond(long items, Duration elapsed) {
+        return elapsed.isZero() ? 0 : items * 1e9 / elapsed.toNanos();
     }
 }

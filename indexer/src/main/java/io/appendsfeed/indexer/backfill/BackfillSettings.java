@@ -6,18 +6,9 @@ import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
 /**
- * A backfill's settings, read in this one place from variables (or the matching options of
- * {@code feed backfill}: {@code --store-table} for {@code APPENDS_STORE_TABLE}, and so on).
- *
- * <table>
- * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>required: the event-store table to scan</td></tr>
- * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}, {@code APPENDS_EPOCH_MAX_*}, {@code APPENDS_ALLOW_GAPS}</td><td>as for every indexer (see {@link IndexerSettings})</td></tr>
- * <tr><td>{@code APPENDS_SEGMENTS}</td><td>parallel scan segments (default 4)</td></tr>
- * <tr><td>{@code APPENDS_PAGE_SIZE}</td><td>items per scan page (default 1000)</td></tr>
- * <tr><td>{@code APPENDS_MAX_ITEMS_PER_SECOND}</td><td>cap on items read per second (default none)</td></tr>
- * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}, {@code AWS_REGION}</td><td>where DynamoDB is (default: AWS, the SDK's region chain)</td></tr>
- * </table>
+ * A backfill's settings, read in this one place from variables (or the matching options of {@code feed backfill}):
+ * {@code APPENDS_STORE_TABLE} and {@code APPENDS_INDEX_TABLE} are required, the common indexer variables are
+ * {@link IndexerSettings}', and the constants below default as {@link BackfillConfig} does (no cap on items per second).
  */
 public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, DynamoClients.Settings dynamo) {
 

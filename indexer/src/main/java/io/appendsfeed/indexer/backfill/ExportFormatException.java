@@ -9,11 +9,7 @@ public class ExportFormatException extends RuntimeException {
 
     private final String file;
 
-    public ExportFormatException(String file, String problem) {
-        super(file + ": " + problem);
-        this.file = file;
-    }
-
+    /** @param cause null when there is none */
     public ExportFormatException(String file, String problem, Throwable cause) {
         super(file + ": " + problem, cause);
         this.file = file;

@@ -1,7 +1,10 @@
 package io.appendsfeed.indexer.poller;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * Configuration of a {@link StreamsPoller}; build with {@link #builder(String)}.
@@ -37,8 +40,8 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
     }
 
     public PollerConfig {
-        if (storeTable == null || storeTable.isBlank()) {
-            throw new IllegalArgumentException("storeTable must be non-empty");
+        if (storeTable == null || storeTable.isBlank() || owner == null || owner.isBlank()) {
+            throw new IllegalArgumentException("storeTable and owner must be non-empty");
         }
         if (idleWait == null || idleWait.isNegative() || retryBackoff == null || retryBackoff.isNegative()) {
             throw new IllegalArgumentException("idleWait and retryBackoff must be >= 0");
@@ -47,23 +50,9 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
             throw new IllegalArgumentException("recordsPerRead must be in [1, " + MAX_RECORDS_PER_READ + "], was " + recordsPerRead);
         }
         Objects.requireNonNull(onRejected, "onRejected");
-        if (owner == null || owner.isBlank()) {
-            throw new IllegalArgumentException("owner must be non-empty");
-        }
         if (leaseDuration == null || leaseDuration.compareTo(MIN_LEASE_DURATION) < 0) {
             throw new IllegalArgumentException("leaseDuration must be at least " + MIN_LEASE_DURATION + ", was " + leaseDuration);
         }
-    }
-
-    /** The default owner: host name and a random suffix, so that each instance has its own. */
-    public static String defaultOwner() {
-        String host;
-        try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            host = "unknown-host";
-        }
-        return host + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
     public static Builder builder(String storeTable) {
@@ -87,12 +76,21 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         public Builder recordsPerRead(int v) { this.recordsPerRead = v; return this; }
         public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
         public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
+        /** Default: the host name and a random suffix, so that each instance has its own. */
         public Builder owner(String v) { this.owner = v; return this; }
         public Builder leaseDuration(Duration v) { this.leaseDuration = v; return this; }
 
         public PollerConfig build() {
             return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff,
-                    owner != null ? owner : defaultOwner(), leaseDuration);
+                    owner != null ? owner : host() + "-" + UUID.randomUUID().toString().substring(0, 8), leaseDuration);
+        }
+
+        private static String host() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                return "unknown-host"; // the random suffix keeps the owner unique
+            }
         }
     }
 }

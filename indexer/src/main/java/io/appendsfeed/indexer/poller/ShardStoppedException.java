@@ -1,9 +1,9 @@
 package io.appendsfeed.indexer.poller;
 
 /**
- * The poller stopped reading a shard because of a failure that retrying cannot fix (a rejected
- * record with {@link PollerConfig.OnRejected#STOP_SHARD}, or a gap). Its position stays just before
- * the record; fix the cause and restart the poller.
+ * The poller stopped reading a shard on a failure that retrying cannot fix (a rejected record under
+ * {@link PollerConfig.OnRejected#STOP_SHARD}, or a gap). Its position stays just before the record; fix
+ * the cause and restart the poller.
  */
 public class ShardStoppedException extends RuntimeException {
 

@@ -3,17 +3,17 @@ package io.appendsfeed.indexer.poller;
 import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.FeedGapException;
-import io.appendsfeed.model.feed.FeedFormatException;
-import io.appendsfeed.model.store.ItemTooLargeException;
-import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.poller.internal.ShardPositions;
-import io.appendsfeed.indexer.poller.internal.PollerItem.Position;
+import io.appendsfeed.indexer.poller.internal.ShardPositions.Position;
 import io.appendsfeed.indexer.poller.internal.ShardReader;
+import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreFormatException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -44,6 +45,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class StreamsPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsPoller.class);
+    /** The first wait after a poll that found nothing; it doubles on each empty poll up to {@link PollerConfig#idleWait()}. */
+    static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
+    /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
+    static final Duration SHARD_LIST_MAX_AGE = Duration.ofSeconds(30);
 
     private final Indexer indexer;
     private final PollerConfig config;
@@ -51,7 +56,15 @@ public final class StreamsPoller implements AutoCloseable {
     private final ShardPositions positions;
     private final RejectedLog rejectedLog;
     private final Map<String, ShardStoppedException> stopped = new ConcurrentHashMap<>();
+    /** Per shard, when it is read again after a failure that may pass. */
     private final Map<String, Instant> backoffUntil = new HashMap<>();
+    /**
+     * The shards as last listed; null to list them again: when a shard was drained (its children may be new),
+     * after a lease change, or after {@link #SHARD_LIST_MAX_AGE}. Listing them every pass would put a
+     * {@code DescribeStream} on the path of every record's latency.
+     */
+    private List<Shard> shards;
+    private long shardsListedAt;
     private final Object wake = new Object();
     private volatile boolean running;
     private Thread thread;
@@ -68,7 +81,7 @@ public final class StreamsPoller implements AutoCloseable {
         this.config = config;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
-        this.reader = new ShardReader(dynamo, streams, config);
+        this.reader = new ShardReader(dynamo, streams, config.storeTable(), config.recordsPerRead());
         this.positions = new ShardPositions(index, config.storeTable(), config.owner(), config.leaseDuration(), Clock.systemUTC());
         this.rejectedLog = new RejectedLog(index);
     }
@@ -89,17 +102,15 @@ public final class StreamsPoller implements AutoCloseable {
                 return t;
             });
             long every = Math.max(1, config.leaseDuration().toMillis() / 6);
-            renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+            renewer.scheduleWithFixedDelay(() -> {
+                try {
+                    positions.renewIfDue();
+                } catch (RuntimeException e) {
+                    log.warn("lease renewal failed, retrying: {}", e.toString());
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
         }
         return this;
-    }
-
-    private void renew() {
-        try {
-            positions.renewIfDue();
-        } catch (RuntimeException e) {
-            log.warn("lease renewal failed, retrying: {}", e.toString());
-        }
     }
 
     /**
@@ -111,17 +122,6 @@ public final class StreamsPoller implements AutoCloseable {
      * @throws RuntimeException from DynamoDB (taking the lease, listing shards, reading, saving positions);
      *         nothing unacknowledged is lost: the next pass reads again from the last saved position
      */
-    /**
-     * The stream's shards as last listed, null to list them again: when a shard was drained (its
-     * children, which are read only after it, may be new), after a lease change, or after
-     * {@link #SHARD_LIST_MAX_AGE}. Listing them every pass was a {@code DescribeStream} per pass, on
-     * the path of every record's latency.
-     */
-    private List<Shard> shards;
-    private long shardsListedAt;
-    /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
-    static final java.time.Duration SHARD_LIST_MAX_AGE = java.time.Duration.ofSeconds(30);
-
     public synchronized int pollOnce() {
         boolean held = positions.holdsLease();
         if (!positions.tryAcquire()) {
@@ -140,22 +140,19 @@ public final class StreamsPoller implements AutoCloseable {
             shardsListedAt = System.nanoTime();
         }
         List<Shard> current = shards; // a pass may drop the field (a shard drained): it goes on with this list
-        Set<String> listed = new java.util.HashSet<>();
-        current.forEach(s -> listed.add(s.shardId()));
+        Set<String> listed = current.stream().map(Shard::shardId).collect(Collectors.toSet());
         int seen = 0;
-        Instant now = Instant.now();
         for (Shard shard : current) {
             String id = shard.shardId();
             String parent = shard.parentShardId();
-            if (positions.isDone(id) || stopped.containsKey(id) || now.isBefore(backoffUntil.getOrDefault(id, Instant.MIN))
+            if (positions.isDone(id) || stopped.containsKey(id) || Instant.now().isBefore(backoffUntil.getOrDefault(id, Instant.MIN))
                     || (parent != null && listed.contains(parent) && !positions.isDone(parent))) {
                 continue;
             }
             try {
                 seen += poll(id, listed);
             } catch (RuntimeException e) {
-                // the iterator may be past records whose position is not saved: read them again
-                reader.rewind(id);
+                reader.rewind(id); // the iterator may be past records whose position is not saved: read them again
                 throw e;
             }
             if (!positions.holdsLease()) {
@@ -171,6 +168,11 @@ public final class StreamsPoller implements AutoCloseable {
         return positions.holdsLease();
     }
 
+    /** Shards stopped by a failure retrying cannot fix, with why. */
+    public Map<String, ShardStoppedException> stoppedShards() {
+        return Map.copyOf(stopped);
+    }
+
     /**
      * One read of a shard. The iterator is rewound (the next read starts after the saved position)
      * whenever the batch is not wholly in the feed with its position saved.
@@ -179,34 +181,31 @@ public final class StreamsPoller implements AutoCloseable {
         Position at = positions.get(id);
         String after = at == null ? null : at.sequenceNumber();
         ShardReader.Batch batch = reader.read(id, after);
-        if (batch.records().isEmpty()) {
-            if (batch.drained()) {
-                shards = null; // its children may be new
-                if (positions.save(id, new Position(after, true), listed)) {
-                    log.info("shard {} drained", id);
-                }
-            }
-            return 0;
-        }
         List<ChangeRecord> records = batch.records();
-        BatchOutcome o = indexer.ingest(records, id);
-        if (o.complete()) {
-            if (batch.drained()) {
-                shards = null; // its children may be new
-            }
-            if (!positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed)) {
+        if (batch.drained()) {
+            shards = null; // its children may be new
+        }
+        BatchOutcome o = records.isEmpty() ? null : indexer.ingest(records, id);
+        if (o == null || o.complete()) {
+            String last = records.isEmpty() ? after : records.get(records.size() - 1).sequenceNumber();
+            if ((!records.isEmpty() || batch.drained()) && !positions.save(id, new Position(last, batch.drained()), listed)) {
                 reader.rewind(id);
+            } else if (batch.drained()) {
+                log.info("shard {} drained", id);
             }
             return records.size();
         }
         reader.rewind(id);
         String failed = o.firstNotIngested();
         int k = 0;
-        while (!records.get(k).sequenceNumber().equals(failed)) k++;
+        while (!records.get(k).sequenceNumber().equals(failed)) {
+            k++;
+        }
         String before = k == 0 ? after : records.get(k - 1).sequenceNumber();
         if (before != null && !before.equals(after) && !positions.save(id, new Position(before, false), listed)) {
             return k;
         }
+        RuntimeException permanent = o.errors().stream().filter(StreamsPoller::permanent).findFirst().orElse(null);
         if (o.rejected() != null && o.rejected().sequenceNumber().equals(failed)) {
             if (config.onRejected() == PollerConfig.OnRejected.RECORD_AND_CONTINUE) {
                 rejectedLog.record(config.storeTable(), id, o.rejected());
@@ -214,11 +213,10 @@ public final class StreamsPoller implements AutoCloseable {
                     log.error("{}; recorded in {} and skipped", o.rejected(), RejectedLog.STREAM);
                 }
             } else {
-                stop(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null);
+                stop(new ShardStoppedException(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null));
             }
-        } else if (o.errors().stream().anyMatch(StreamsPoller::permanent)) {
-            RuntimeException cause = o.errors().stream().filter(StreamsPoller::permanent).findFirst().orElseThrow();
-            stop(id, failed, cause.getMessage(), cause);
+        } else if (permanent != null) {
+            stop(new ShardStoppedException(id, failed, permanent.getMessage(), permanent));
         } else {
             backoffUntil.put(id, Instant.now().plus(config.retryBackoff()));
             log.warn("shard {}: not ingested from {}, retrying in {}: {}", id, failed, config.retryBackoff(), o.errors());
@@ -236,31 +234,14 @@ public final class StreamsPoller implements AutoCloseable {
                 || e instanceof ItemTooLargeException || e instanceof StoreFormatException;
     }
 
-    private void stop(String id, String at, String reason, Throwable cause) {
-        ShardStoppedException e = new ShardStoppedException(id, at, reason, cause);
-        stopped.put(id, e);
+    private void stop(ShardStoppedException e) {
+        stopped.put(e.shardId(), e);
         log.error("{}; the poller reads no further on this shard until restarted", e.getMessage());
     }
 
     /**
-     * The first wait after a poll that found nothing, when records were flowing: it doubles on each
-     * empty poll up to {@link PollerConfig#idleWait()}, so appends after a pause are picked up quickly
-     * and an idle table is polled every idleWait.
-     */
-    static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    /** Shards stopped by a failure retrying cannot fix, with why. */
-    public Map<String, ShardStoppedException> stoppedShards() {
-        return Map.copyOf(stopped);
-    }
-
-    /**
-     * Waits between polls. {@link #start()} waits on the poller's monitor, so that {@link #close()}
-     * wakes it; a test hands in its own to run the loop without real time passing.
+     * Waits between polls. {@link #start()} waits on a monitor that {@link #close()} notifies; a test hands
+     * in its own to run the loop without real time passing.
      */
     @FunctionalInterface
     interface Pause {
@@ -271,7 +252,9 @@ public final class StreamsPoller implements AutoCloseable {
     private boolean pauseOnWake(Duration wait) {
         synchronized (wake) {
             try {
-                if (running && !wait.isZero()) wake.wait(Math.max(1, wait.toMillis()));
+                if (running && !wait.isZero()) {
+                    wake.wait(Math.max(1, wait.toMillis()));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
@@ -281,24 +264,23 @@ public final class StreamsPoller implements AutoCloseable {
     }
 
     /**
-     * The polling loop. The idle wait doubles from {@link #FIRST_IDLE_WAIT} and stays at
-     * {@link PollerConfig#idleWait()} once there: kept there, not doubled on, so an idle table is
-     * polled every idleWait for as long as it stays idle (a doubling without a cap overflowed
-     * {@code Duration} after some 70 empty polls).
+     * The polling loop: no wait while records flow; on empty polls, a wait doubling from
+     * {@link #FIRST_IDLE_WAIT} and kept at {@link PollerConfig#idleWait()} once there (a doubling without
+     * a cap overflowed {@code Duration} after some 70 empty polls); a standby checks the lease every third of it.
      */
     void run(Pause pause) {
-        Duration idle = min(FIRST_IDLE_WAIT, config.idleWait());
+        Duration first = FIRST_IDLE_WAIT.compareTo(config.idleWait()) < 0 ? FIRST_IDLE_WAIT : config.idleWait();
+        Duration idle = first;
         boolean again = true;
         while (again) {
             Duration wait;
             try {
-                int read = pollOnce();
-                if (read > 0) {
-                    idle = min(FIRST_IDLE_WAIT, config.idleWait()); // records flow: the next ones are likely close behind
+                if (pollOnce() > 0) {
+                    idle = first; // records flow: the next ones are likely close behind
                     wait = Duration.ZERO;
                 } else if (holdsLease()) {
                     wait = idle;
-                    idle = min(idle.multipliedBy(2), config.idleWait()); // quiet: back off to idleWait
+                    idle = idle.multipliedBy(2).compareTo(config.idleWait()) < 0 ? idle.multipliedBy(2) : config.idleWait();
                 } else {
                     wait = config.leaseDuration().dividedBy(3);
                 }
@@ -316,11 +298,11 @@ public final class StreamsPoller implements AutoCloseable {
      */
     @Override
     public void close() {
-        Thread t;
         synchronized (wake) {
             running = false;
             wake.notifyAll();
         }
+        Thread t;
         ScheduledExecutorService r;
         synchronized (this) {
             t = thread;
@@ -328,20 +310,16 @@ public final class StreamsPoller implements AutoCloseable {
             r = renewer;
             renewer = null;
         }
-        if (t != null) {
-            try {
+        try {
+            if (t != null) {
                 t.join(Duration.ofSeconds(30).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
-        }
-        if (r != null) {
-            r.shutdown(); // a renewal in progress finishes
-            try {
+            if (r != null) {
+                r.shutdown(); // a renewal in progress finishes
                 r.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         synchronized (this) {
             positions.release();

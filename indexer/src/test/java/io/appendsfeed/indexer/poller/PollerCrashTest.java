@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
-import io.appendsfeed.indexer.poller.internal.PollerItem;
+import io.appendsfeed.indexer.poller.internal.ShardPositions;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
@@ -99,7 +99,7 @@ class PollerCrashTest {
                 current = launch(local, storeTable, indexTable, dir, n + 1, n < LIVES);
                 lives.add(current);
                 for (int saves = 0; saves < 1 + n % 2; saves++) {
-                    PollerItem before = item(local, indexTable, storeTable);
+                    ShardPositions.Saved before = item(local, indexTable, storeTable);
                     await("progress after life " + n + "'s fault").atMost(Duration.ofSeconds(60))
                             .until(() -> !item(local, indexTable, storeTable).positions().equals(before.positions()));
                 }
@@ -181,10 +181,9 @@ class PollerCrashTest {
         return new Life(n, owner, p, lines, log);
     }
 
-    private static PollerItem item(LocalDynamo local, String indexTable, String storeTable) {
+    private static ShardPositions.Saved item(LocalDynamo local, String indexTable, String storeTable) {
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
-        StreamName stream = PollerItem.stream(storeTable);
-        return index.readTip(stream, true).map(t -> PollerItem.of(stream, t)).orElse(PollerItem.none());
+        return ShardPositions.read(index, storeTable);
     }
 
     /** Records the pollers read, and events the indexer dropped as already held, from their logs' batch lines. */

@@ -8,7 +8,7 @@ import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
-import io.appendsfeed.indexer.poller.internal.PollerItem;
+import io.appendsfeed.indexer.poller.internal.ShardPositions;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.store.EventData;
@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class PollerFaultsTest {
 
     private static final Set<String> WRITES = Set.of("PutItem", "UpdateItem", "TransactWriteItems");
-    private static final String POSITIONS = PollerItem.CATEGORY + "-";
+    private static final String POSITIONS = ShardPositions.CATEGORY + "-";
 
     /**
      * Injects {@code faults.get(k)} into the first write whose request names {@code targets.get(k)},

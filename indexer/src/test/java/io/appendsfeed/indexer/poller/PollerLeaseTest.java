@@ -9,7 +9,7 @@ import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
-import io.appendsfeed.indexer.poller.internal.PollerItem;
+import io.appendsfeed.indexer.poller.internal.ShardPositions;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
@@ -33,10 +33,11 @@ class PollerLeaseTest {
         return PollerConfig.builder(storeTable).owner(owner).leaseDuration(LEASE).idleWait(Duration.ofMillis(20)).build();
     }
 
-    static PollerItem item(LocalDynamo local, String indexTable, String storeTable) {
+    static ShardPositions.Saved item(LocalDynamo local, String indexTable, String storeTable) {
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
-        StreamName stream = PollerItem.stream(storeTable);
-        return index.readTip(stream, true).map(t -> PollerItem.of(stream, t)).orElseThrow();
+        ShardPositions.Saved saved = ShardPositions.read(index, storeTable);
+        assertThat(saved.etag()).as("the positions are saved").isNotNull();
+        return saved;
     }
 
     /** The last sequence number the store table's stream holds in its one shard, as the saved positions should. */
@@ -72,9 +73,9 @@ class PollerLeaseTest {
             String last = lastSequenceNumber(local, storeTable);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 feed.assertExactly(expected);
-                PollerItem saved = item(local, indexTable, storeTable);
+                ShardPositions.Saved saved = item(local, indexTable, storeTable);
                 assertThat(saved.lease().owner()).isEqualTo("second");
-                assertThat(saved.positions().values()).extracting(PollerItem.Position::sequenceNumber).contains(last);
+                assertThat(saved.positions().values()).extracting(ShardPositions.Position::sequenceNumber).contains(last);
             });
             assertThat(first.holdsLease()).isFalse();
         }
@@ -107,7 +108,7 @@ class PollerLeaseTest {
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 feed.assertExactly(expected);
                 assertThat(item(local, indexTable, storeTable).positions().values())
-                        .extracting(PollerItem.Position::sequenceNumber).contains(last);
+                        .extracting(ShardPositions.Position::sequenceNumber).contains(last);
             });
             // the dead one comes back: its renewal finds the lease taken, and it stands by without writing
             assertThat(dead.pollOnce()).isZero();

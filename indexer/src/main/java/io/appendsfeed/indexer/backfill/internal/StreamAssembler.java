@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -20,57 +21,53 @@ import java.util.TreeMap;
  */
 public final class StreamAssembler {
 
-    private final Map<StreamName, Pieces> open = new HashMap<>();
-    private final Set<StreamName> finished = new HashSet<>();
-    private final Map<String, String> rejected = new HashMap<>();
-    private long lateItems;
-
+    /** A stream's items so far, by first index, and where its Tip ends (-1: not seen yet). */
     private static final class Pieces {
         final TreeMap<Long, Piece> byFirst = new TreeMap<>();
         long tipNext = -1;
     }
 
     /** The events of one item: {@code first .. first + types.size() - 1} (a Tip possibly none). */
-    record Piece(StreamName stream, long first, List<String> types, boolean tip) {
+    private record Piece(StreamName stream, long first, List<String> types) {
         long next() {
             return first + types.size();
         }
-
-        /** The events as a span; null when there are none. */
-        Span span() {
-            return types.isEmpty() ? null : new Span(stream, first, types);
-        }
     }
 
-    /** @return the stream's spans in order when this Tip completes it, else null */
-    public List<Span> add(StoreItem.Tip tip) {
-        return add(new Piece(tip.stream(), tip.first(), tip.types(), true));
-    }
+    private final Map<StreamName, Pieces> open = new HashMap<>();
+    private final Set<StreamName> finished = new HashSet<>();
+    private final Map<String, String> rejected = new HashMap<>();
+    private long lateItems;
 
     /**
-     * @param calf read with its types ({@link io.appendsfeed.model.store.StoreItems#parse})
-     * @return the stream's spans in order when this calf completes it, else null
+     * @param item a Tip, or a calf read with its types ({@link io.appendsfeed.model.store.StoreItems#parse})
+     * @return the stream's spans in index order when this item completes it, else null
      */
-    public List<Span> add(StoreItem.Calf calf) {
-        return add(new Piece(calf.stream(), calf.first(), java.util.Objects.requireNonNull(calf.types(), "calf.types"), false));
-    }
-
-    private synchronized List<Span> add(Piece item) {
-        if (finished.contains(item.stream())) {
+    public synchronized List<Span> add(StoreItem item) {
+        Piece events;
+        if (item instanceof StoreItem.Tip t) {
+            events = new Piece(t.stream(), t.first(), t.types());
+        } else if (item instanceof StoreItem.Calf c) {
+            events = new Piece(c.stream(), c.first(), Objects.requireNonNull(c.types(), "calf.types"));
+        } else {
+            throw new IllegalArgumentException("neither a Tip nor a calf: " + item);
+        }
+        if (finished.contains(events.stream())) {
             lateItems++; // written after the stream was assembled: a live indexer's business, or the next run's
             return null;
         }
-        Pieces p = open.computeIfAbsent(item.stream(), s -> new Pieces());
-        if (item.tip()) {
-            p.tipNext = Math.max(p.tipNext, item.next());
+        Pieces p = open.computeIfAbsent(events.stream(), s -> new Pieces());
+        if (item instanceof StoreItem.Tip) {
+            p.tipNext = Math.max(p.tipNext, events.next());
         }
-        p.byFirst.merge(item.first(), item, (a, b) -> a.next() >= b.next() ? a : b);
-        if (p.tipNext < 0 || coveredUpTo(p) < p.tipNext) {
+        p.byFirst.merge(events.first(), events, (a, b) -> a.next() >= b.next() ? a : b);
+        List<Span> spans = spans(p.byFirst.values());
+        if (p.tipNext < 0 || (spans.isEmpty() ? 0 : spans.get(spans.size() - 1).nextIndex()) < p.tipNext) {
             return null;
         }
-        open.remove(item.stream());
-        finished.add(item.stream());
-        return spans(p.byFirst.values());
+        open.remove(events.stream());
+        finished.add(events.stream());
+        return spans;
     }
 
     /** Leaves the stream out: with an item it cannot read, its events cannot be indexed in order. */
@@ -95,26 +92,15 @@ public final class StreamAssembler {
         return lateItems;
     }
 
-    private static long coveredUpTo(Pieces p) {
-        long cursor = 0;
-        for (Piece e : p.byFirst.values()) {
-            if (e.first() > cursor) {
-                break;
-            }
-            cursor = Math.max(cursor, e.next());
-        }
-        return cursor;
-    }
-
     /** Contiguous spans from index 0, overlaps trimmed; stops at the first hole. */
-    static List<Span> spans(Iterable<Piece> ordered) {
+    private static List<Span> spans(Iterable<Piece> ordered) {
         List<Span> out = new ArrayList<>();
         long cursor = 0;
         for (Piece e : ordered) {
             if (e.first() > cursor) {
                 break;
             }
-            Span s = e.span() == null ? null : e.span().from(cursor);
+            Span s = e.types().isEmpty() ? null : new Span(e.stream(), e.first(), e.types()).from(cursor);
             if (s != null) {
                 out.add(s);
                 cursor = s.nextIndex();

@@ -1,14 +1,21 @@
 package io.appendsfeed.indexer.poller.internal;
 
-import io.appendsfeed.indexer.poller.internal.PollerItem.Lease;
-import io.appendsfeed.indexer.poller.internal.PollerItem.Position;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoredUnfold;
+import io.appendsfeed.model.store.Tip;
+import io.appendsfeed.model.store.Unfold;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -18,22 +25,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The poller's lease on a store table and its position in every shard, kept in one item
- * ({@link PollerItem}) and changed only by conditional writes on the Tip's etag. Only the holder of
- * the lease writes; the positions in memory are always what the item holds as of this poller's last
- * write that is known to have landed, so they never run ahead of what was saved.
+ * The poller's lease on a store table and its position in every shard, kept in the Tip of
+ * {@code $AppendsPoller-<store table>} in the index table as two unfolds (part of the storage format):
+ * {@code Positions {<shard id>: {seq, done}}}, where each shard was left, and {@code Lease {owner, token,
+ * expiresAt}}, which poller may write them until when. Changed only by conditional writes on the Tip's etag,
+ * and only by the holder of the lease; the positions in memory are always what the item holds as of this
+ * poller's last write known to have landed, so they never run ahead of what was saved.
  *
- * <p>A write whose answer was lost (a timeout after the request was sent) leaves this poller
- * uncertain; the next write first reads the item back: if it holds this poller's lease token, the
- * write landed and its positions are taken as saved, otherwise another poller took the lease. A
- * failed condition is resolved the same way. Thread-safe (the poller's thread saves, its lease
- * thread renews); one write at a time.
+ * <p>A write whose answer was lost (a timeout after the request was sent) leaves this poller uncertain; the
+ * next write first reads the item back: if it holds this poller's lease token, the write landed and its
+ * positions are taken as saved, otherwise another poller took the lease. A failed condition is resolved the
+ * same way. Thread-safe (the poller's thread saves, its lease thread renews); one write at a time.
+ *
+ * <p>Not written through {@link io.appendsfeed.model.Decider}: the Decider appends events, and the positions
+ * are a state rewritten in place (a save per batch, a renewal every few seconds) that would grow a stream
+ * by an event each time; and a conflict here is not decided again but resolved by whose lease token the item holds.
  */
 public final class ShardPositions {
 
+    public static final String CATEGORY = "$AppendsPoller";
+    private static final String POSITIONS = "Positions";
+    private static final String LEASE = "Lease";
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Logger log = LoggerFactory.getLogger(ShardPositions.class);
     /** Writes tried per save when a failed condition turns out to be one of this poller's own writes. */
     private static final int MAX_ATTEMPTS = 3;
+
+    /** Where a shard was left: after {@code sequenceNumber} (null: nothing read yet); {@code done} once drained. */
+    public record Position(String sequenceNumber, boolean done) {}
+
+    /**
+     * The right to save positions. {@code token} is new on every acquisition, so a poller tells its own writes
+     * from those of another instance that uses the same owner name.
+     */
+    public record Lease(String owner, String token, Instant expiresAt) {}
+
+    /**
+     * The item as read.
+     *
+     * @param lease null when no poller ever held it
+     * @param etag null when there is no item yet
+     */
+    public record Saved(Map<String, Position> positions, Lease lease, String etag) {}
 
     private final StoreClient index;
     private final StreamName stream;
@@ -49,10 +82,47 @@ public final class ShardPositions {
 
     public ShardPositions(StoreClient index, String storeTable, String owner, Duration leaseDuration, Clock clock) {
         this.index = index;
-        this.stream = PollerItem.stream(storeTable);
+        this.stream = StreamName.of(CATEGORY, storeTable);
         this.owner = owner;
         this.leaseDuration = leaseDuration;
         this.clock = clock;
+    }
+
+    /**
+     * The item as it stands, read strongly consistent.
+     *
+     * @throws IllegalStateException naming the stream when an unfold is not readable
+     */
+    public static Saved read(StoreClient index, String storeTable) {
+        StreamName stream = StreamName.of(CATEGORY, storeTable);
+        Tip tip = index.readTip(stream, true).orElse(null);
+        if (tip == null) {
+            return new Saved(Map.of(), null, null);
+        }
+        Map<String, Position> positions = new TreeMap<>();
+        Lease lease = null;
+        try {
+            for (StoredUnfold u : tip.unfolds()) {
+                JsonNode o = JSON.readTree(u.data());
+                if (o == null || !o.isObject()) {
+                    throw new IOException(u.type() + " is not a JSON object");
+                }
+                if (POSITIONS.equals(u.type())) {
+                    o.fields().forEachRemaining(e -> positions.put(e.getKey(),
+                            new Position(e.getValue().path("seq").textValue(), e.getValue().path("done").asBoolean(false))));
+                } else if (LEASE.equals(u.type())) {
+                    if (o.path("owner").asText().isEmpty() || o.path("token").asText().isEmpty()) {
+                        throw new IOException("Lease has no owner or token: " + o);
+                    }
+                    lease = new Lease(o.path("owner").asText(), o.path("token").asText(), Instant.parse(o.path("expiresAt").asText()));
+                }
+            }
+        } catch (IOException | DateTimeParseException e) {
+            throw new IllegalStateException("the poller's positions in " + stream + " are not readable (" + e.getMessage()
+                    + "); delete the stream's items to start the poller from the oldest records (duplicates are dropped by"
+                    + " the indexer)", e);
+        }
+        return new Saved(Map.copyOf(positions), lease, tip.etag());
     }
 
     public synchronized boolean holdsLease() {
@@ -71,7 +141,7 @@ public final class ShardPositions {
         if (token != null) {
             return true;
         }
-        PollerItem item = read();
+        Saved item = read(index, stream.id());
         Instant now = clock.instant();
         Lease held = item.lease();
         if (held != null && !held.owner().equals(owner) && now.isBefore(held.expiresAt())) {
@@ -79,9 +149,8 @@ public final class ShardPositions {
             return false;
         }
         String mine = UUID.randomUUID().toString();
-        Lease lease = new Lease(owner, mine, now.plus(leaseDuration));
         AppendResult r = index.writeUnfolds(stream, item.etag() == null ? Expected.noStream() : Expected.etag(item.etag()),
-                PollerItem.unfolds(item.positions(), lease));
+                unfolds(item.positions(), mine, now.plus(leaseDuration)));
         if (!(r instanceof AppendResult.Written w)) {
             log.info("{}: another poller took the lease first; standing by", stream);
             return false;
@@ -131,10 +200,7 @@ public final class ShardPositions {
         if (token == null) {
             return false;
         }
-        if (clock.instant().isBefore(renewedAt.plus(leaseDuration.dividedBy(3)))) {
-            return true;
-        }
-        return write(p -> {});
+        return clock.instant().isBefore(renewedAt.plus(leaseDuration.dividedBy(3))) || write(p -> {});
     }
 
     /** Gives the lease up (another poller may take it at once); a failure is logged, and the lease then expires. */
@@ -144,8 +210,7 @@ public final class ShardPositions {
         }
         try {
             if (!uncertain || resolve()) {
-                AppendResult r = index.writeUnfolds(stream, Expected.etag(etag),
-                        PollerItem.unfolds(positions, new Lease(owner, token, clock.instant())));
+                AppendResult r = index.writeUnfolds(stream, Expected.etag(etag), unfolds(positions, token, clock.instant()));
                 log.info("{}: lease {}", stream, r instanceof AppendResult.Written ? "released by " + owner : "already lost");
             }
         } catch (RuntimeException e) {
@@ -164,7 +229,7 @@ public final class ShardPositions {
             Instant now = clock.instant();
             AppendResult r;
             try {
-                r = index.writeUnfolds(stream, Expected.etag(etag), PollerItem.unfolds(next, new Lease(owner, token, now.plus(leaseDuration))));
+                r = index.writeUnfolds(stream, Expected.etag(etag), unfolds(next, token, now.plus(leaseDuration)));
             } catch (RuntimeException e) {
                 uncertain = true; // it may have landed: the next write reads it back first
                 throw e;
@@ -187,9 +252,9 @@ public final class ShardPositions {
      *         as saved); false when another poller holds the lease, which this poller then no longer holds
      */
     private boolean resolve() {
-        PollerItem item = read();
+        Saved item = read(index, stream.id());
         uncertain = false;
-        if (item.lease() != null && item.lease().heldBy(owner, token)) {
+        if (item.lease() != null && item.lease().owner().equals(owner) && item.lease().token().equals(token)) {
             if (!item.positions().equals(positions)) {
                 log.info("{}: a save whose answer was lost had landed; its positions are taken as saved", stream);
             }
@@ -197,13 +262,24 @@ public final class ShardPositions {
             etag = item.etag();
             return true;
         }
-        log.warn("{}: the lease was taken over by {}; this poller stands by", stream,
-                item.lease() == null ? "nobody" : item.lease().owner());
+        log.warn("{}: the lease was taken over by {}; this poller stands by", stream, item.lease() == null ? "nobody" : item.lease().owner());
         token = null;
         return false;
     }
 
-    private PollerItem read() {
-        return index.readTip(stream, true).map(t -> PollerItem.of(stream, t)).orElse(PollerItem.none());
+    /** The unfolds for a write of these positions under this poller's lease. */
+    private List<Unfold> unfolds(Map<String, Position> positions, String token, Instant expiresAt) {
+        ObjectNode p = JSON.createObjectNode();
+        positions.forEach((s, at) -> {
+            ObjectNode n = p.putObject(s);
+            if (at.sequenceNumber() != null) {
+                n.put("seq", at.sequenceNumber());
+            }
+            if (at.done()) {
+                n.put("done", true);
+            }
+        });
+        ObjectNode l = JSON.createObjectNode().put("owner", owner).put("token", token).put("expiresAt", expiresAt.toString());
+        return List.of(Unfold.json(POSITIONS, p.toString()), Unfold.json(LEASE, l.toString()));
     }
 }

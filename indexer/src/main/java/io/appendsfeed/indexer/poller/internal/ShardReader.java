@@ -1,7 +1,6 @@
 package io.appendsfeed.indexer.poller.internal;
 
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.model.store.MissingTableException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,20 +23,24 @@ public final class ShardReader {
     public record Batch(List<ChangeRecord> records, boolean drained) {}
 
     private final DynamoDbStreamsClient streams;
-    private final PollerConfig config;
+    private final int recordsPerRead;
     private final String streamArn;
     private final Map<String, String> iterators = new HashMap<>();
 
-    public ShardReader(DynamoDbClient dynamo, DynamoDbStreamsClient streams, PollerConfig config) {
+    /**
+     * @throws MissingTableException when the store table does not exist
+     * @throws IllegalArgumentException when it has no stream
+     */
+    public ShardReader(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, int recordsPerRead) {
         this.streams = streams;
-        this.config = config;
+        this.recordsPerRead = recordsPerRead;
         try {
-            this.streamArn = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().latestStreamArn();
+            this.streamArn = dynamo.describeTable(b -> b.tableName(storeTable)).table().latestStreamArn();
         } catch (ResourceNotFoundException e) {
-            throw new MissingTableException(config.storeTable(), e);
+            throw new MissingTableException(storeTable, e);
         }
         if (streamArn == null) {
-            throw new IllegalArgumentException("table '" + config.storeTable() + "' has no stream: enable DynamoDB Streams"
+            throw new IllegalArgumentException("table '" + storeTable + "' has no stream: enable DynamoDB Streams"
                     + " on it with NEW_IMAGE or NEW_AND_OLD_IMAGES");
         }
     }
@@ -57,25 +60,22 @@ public final class ShardReader {
 
     /** The next records of a shard after {@code after} (null: from the oldest kept). */
     public Batch read(String shardId, String after) {
-        String it = iterators.computeIfAbsent(shardId, id -> iterator(id, after));
         GetRecordsResponse r;
         try {
-            r = streams.getRecords(b -> b.shardIterator(it).limit(config.recordsPerRead()));
+            r = getRecords(iterators.computeIfAbsent(shardId, id -> iterator(id, after)));
         } catch (ExpiredIteratorException | TrimmedDataAccessException e) {
             // A kept iterator may expire (15 min), and on DynamoDB Local one taken at TRIM_HORIZON of an
             // empty shard is reported trimmed once records arrive. Either way, start again from the
             // position we saved: if that position itself is past the trim horizon (records lost to the
             // 24 h retention), getting the iterator throws again and the shard stops with that error.
-            String fresh = iterator(shardId, after);
-            r = streams.getRecords(b -> b.shardIterator(fresh).limit(config.recordsPerRead()));
+            r = getRecords(iterator(shardId, after));
         }
-        List<ChangeRecord> records = r.records().stream().map(ChangeRecord::from).toList();
         if (r.nextShardIterator() == null) {
             iterators.remove(shardId);
         } else {
             iterators.put(shardId, r.nextShardIterator());
         }
-        return new Batch(records, r.nextShardIterator() == null);
+        return new Batch(r.records().stream().map(ChangeRecord::from).toList(), r.nextShardIterator() == null);
     }
 
     /** Forgets the shard's iterator: the next read starts again after the position it is given. */
@@ -88,14 +88,13 @@ public final class ShardReader {
         iterators.clear();
     }
 
+    private GetRecordsResponse getRecords(String iterator) {
+        return streams.getRecords(b -> b.shardIterator(iterator).limit(recordsPerRead));
+    }
+
     private String iterator(String shardId, String after) {
-        return streams.getShardIterator(b -> {
-            b.streamArn(streamArn).shardId(shardId);
-            if (after == null) {
-                b.shardIteratorType(ShardIteratorType.TRIM_HORIZON);
-            } else {
-                b.shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(after);
-            }
-        }).shardIterator();
+        return streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shardId)
+                .shardIteratorType(after == null ? ShardIteratorType.TRIM_HORIZON : ShardIteratorType.AFTER_SEQUENCE_NUMBER)
+                .sequenceNumber(after)).shardIterator();
     }
 }
