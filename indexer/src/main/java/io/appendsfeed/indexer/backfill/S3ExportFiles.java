@@ -19,10 +19,8 @@ public record S3ExportFiles(S3Client s3, String bucket, String prefix) implement
 
     public S3ExportFiles {
         Objects.requireNonNull(s3, "s3");
-        if (bucket == null || bucket.isBlank()) {
-            throw new IllegalArgumentException("bucket must be non-empty");
-        }
-        prefix = prefix == null || prefix.isEmpty() || prefix.endsWith("/") ? (prefix == null ? "" : prefix) : prefix + "/";
+        Objects.requireNonNull(bucket, "bucket");
+        prefix = prefix == null ? "" : prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/";
     }
 
     /**

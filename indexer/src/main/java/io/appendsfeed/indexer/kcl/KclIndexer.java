@@ -144,9 +144,8 @@ public final class KclIndexer implements AutoCloseable {
     }
 
     /**
-     * Creates KCL's lease table in the shape KCL 3 creates it (hash key {@code leaseKey}, index
-     * {@code LeaseOwnerToLeaseKeyIndex} on {@code leaseOwner} + {@code leaseKey}, keys only). KCL creates it too
-     * when missing, but only after a random wait of up to 30 s, and then polls for the index: this saves that time.
+     * Creates KCL's lease table in KCL 3's shape (hash key {@code leaseKey}, index {@code LeaseOwnerToLeaseKeyIndex}
+     * on {@code leaseOwner} + {@code leaseKey}, keys only): KCL creates it only after a random wait of up to 30 s.
      */
     private static void ensureLeaseTable(DynamoDbAsyncClient dynamo, String table) {
         try {
@@ -189,10 +188,9 @@ public final class KclIndexer implements AutoCloseable {
     }
 
     /**
-     * Shuts down gracefully: batches being retried are given up (not checkpointed), each shard's
-     * processor checkpoints what it ingested, leases are released. Waits up to the configured
-     * timeout, then stops the scheduler outright; nothing unacknowledged is lost either way (the next
-     * worker resumes at the checkpoints and the indexer drops what it already holds).
+     * Shuts down gracefully (batches being retried are given up, not checkpointed; each shard's processor
+     * checkpoints what it ingested; leases are released), up to {@link KclConfig#shutdownTimeout()}, then stops
+     * the scheduler outright; nothing unacknowledged is lost either way.
      */
     @Override
     public void close() {

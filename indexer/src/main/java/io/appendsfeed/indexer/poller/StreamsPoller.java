@@ -65,6 +65,8 @@ public final class StreamsPoller implements AutoCloseable {
      */
     private List<Shard> shards;
     private long shardsListedAt;
+    /** The next wait after an empty poll; null: {@link #FIRST_IDLE_WAIT}. */
+    private Duration idle;
     private final Object wake = new Object();
     private volatile boolean running;
     private Thread thread;
@@ -93,7 +95,7 @@ public final class StreamsPoller implements AutoCloseable {
     public synchronized StreamsPoller start() {
         if (thread == null) {
             running = true;
-            thread = new Thread(() -> run(this::pauseOnWake), "appendsfeed-poller-" + config.storeTable());
+            thread = new Thread(this::run, "appendsfeed-poller-" + config.storeTable());
             thread.setDaemon(true);
             thread.start();
             renewer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -240,55 +242,44 @@ public final class StreamsPoller implements AutoCloseable {
     }
 
     /**
-     * Waits between polls. {@link #start()} waits on a monitor that {@link #close()} notifies; a test hands
-     * in its own to run the loop without real time passing.
+     * One pass of the polling loop, and how long to wait before the next: no wait while records flow; on
+     * empty polls, a wait doubling from {@link #FIRST_IDLE_WAIT} and kept at {@link PollerConfig#idleWait()}
+     * once there (a doubling without a cap overflowed {@code Duration} after some 70 empty polls); a standby
+     * checks the lease every third of it; after a failure, {@link PollerConfig#retryBackoff()}.
      */
-    @FunctionalInterface
-    interface Pause {
-        /** Waits {@code wait} (zero: not at all) and says whether to poll again. */
-        boolean pause(Duration wait);
-    }
-
-    private boolean pauseOnWake(Duration wait) {
-        synchronized (wake) {
-            try {
-                if (running && !wait.isZero()) {
-                    wake.wait(Math.max(1, wait.toMillis()));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
+    Duration pollAndWait() {
+        Duration first = FIRST_IDLE_WAIT.compareTo(config.idleWait()) < 0 ? FIRST_IDLE_WAIT : config.idleWait();
+        try {
+            if (pollOnce() > 0) {
+                idle = first; // records flow: the next ones are likely close behind
+                return Duration.ZERO;
             }
-            return running;
+            if (!holdsLease()) {
+                return config.leaseDuration().dividedBy(3);
+            }
+            Duration wait = idle == null ? first : idle;
+            idle = wait.multipliedBy(2).compareTo(config.idleWait()) < 0 ? wait.multipliedBy(2) : config.idleWait();
+            return wait;
+        } catch (RuntimeException e) {
+            log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
+            return config.retryBackoff();
         }
     }
 
-    /**
-     * The polling loop: no wait while records flow; on empty polls, a wait doubling from
-     * {@link #FIRST_IDLE_WAIT} and kept at {@link PollerConfig#idleWait()} once there (a doubling without
-     * a cap overflowed {@code Duration} after some 70 empty polls); a standby checks the lease every third of it.
-     */
-    void run(Pause pause) {
-        Duration first = FIRST_IDLE_WAIT.compareTo(config.idleWait()) < 0 ? FIRST_IDLE_WAIT : config.idleWait();
-        Duration idle = first;
-        boolean again = true;
-        while (again) {
-            Duration wait;
-            try {
-                if (pollOnce() > 0) {
-                    idle = first; // records flow: the next ones are likely close behind
-                    wait = Duration.ZERO;
-                } else if (holdsLease()) {
-                    wait = idle;
-                    idle = idle.multipliedBy(2).compareTo(config.idleWait()) < 0 ? idle.multipliedBy(2) : config.idleWait();
-                } else {
-                    wait = config.leaseDuration().dividedBy(3);
+    /** The background loop: polls, then waits on a monitor that {@link #close()} notifies. */
+    private void run() {
+        while (running) {
+            Duration wait = pollAndWait();
+            synchronized (wake) {
+                try {
+                    if (running && !wait.isZero()) {
+                        wake.wait(Math.max(1, wait.toMillis()));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
-            } catch (RuntimeException e) {
-                log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
-                wait = config.retryBackoff();
             }
-            again = pause.pause(wait);
         }
     }
 

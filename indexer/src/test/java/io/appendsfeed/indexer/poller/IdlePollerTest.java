@@ -34,10 +34,9 @@ class IdlePollerTest {
         PrintStream realErr = System.err;
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, cfg)) {
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err as it is now
-            poller.run(wait -> {
-                waits.add(wait);
-                return waits.size() < IDLE_POLLS;
-            });
+            for (int k = 0; k < IDLE_POLLS; k++) {
+                waits.add(poller.pollAndWait());
+            }
         } finally {
             System.setErr(realErr);
         }
@@ -60,10 +59,9 @@ class IdlePollerTest {
         List<Duration> waits = new ArrayList<>();
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer,
                 PollerConfig.builder(storeTable).idleWait(idleWait).build())) {
-            poller.run(wait -> {
-                waits.add(wait);
-                return waits.size() < 10;
-            });
+            for (int k = 0; k < 10; k++) {
+                waits.add(poller.pollAndWait());
+            }
         }
         assertThat(waits).hasSize(10).containsOnly(idleWait);
     }

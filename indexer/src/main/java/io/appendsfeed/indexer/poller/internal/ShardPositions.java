@@ -54,18 +54,10 @@ public final class ShardPositions {
     /** Where a shard was left: after {@code sequenceNumber} (null: nothing read yet); {@code done} once drained. */
     public record Position(String sequenceNumber, boolean done) {}
 
-    /**
-     * The right to save positions. {@code token} is new on every acquisition, so a poller tells its own writes
-     * from those of another instance that uses the same owner name.
-     */
+    /** The right to save positions; {@code token} is new on every acquisition, so that a poller tells its own writes apart. */
     public record Lease(String owner, String token, Instant expiresAt) {}
 
-    /**
-     * The item as read.
-     *
-     * @param lease null when no poller ever held it
-     * @param etag null when there is no item yet
-     */
+    /** The item as read; {@code lease} null when no poller ever held it, {@code etag} null when there is no item yet. */
     public record Saved(Map<String, Position> positions, Lease lease, String etag) {}
 
     private final StoreClient index;
@@ -88,11 +80,7 @@ public final class ShardPositions {
         this.clock = clock;
     }
 
-    /**
-     * The item as it stands, read strongly consistent.
-     *
-     * @throws IllegalStateException naming the stream when an unfold is not readable
-     */
+    /** The item as it stands, read strongly consistent; @throws IllegalStateException naming the stream when it is not readable */
     public static Saved read(StoreClient index, String storeTable) {
         StreamName stream = StreamName.of(CATEGORY, storeTable);
         Tip tip = index.readTip(stream, true).orElse(null);
@@ -190,12 +178,7 @@ public final class ShardPositions {
         });
     }
 
-    /**
-     * Renews the lease when a third of it has passed since the last write.
-     *
-     * @return false when the lease was lost to another poller
-     * @throws RuntimeException from DynamoDB
-     */
+    /** Renews the lease when a third of it has passed since the last write; false when it was lost to another poller. */
     public synchronized boolean renewIfDue() {
         if (token == null) {
             return false;
@@ -267,7 +250,6 @@ public final class ShardPositions {
         return false;
     }
 
-    /** The unfolds for a write of these positions under this poller's lease. */
     private List<Unfold> unfolds(Map<String, Position> positions, String token, Instant expiresAt) {
         ObjectNode p = JSON.createObjectNode();
         positions.forEach((s, at) -> {
