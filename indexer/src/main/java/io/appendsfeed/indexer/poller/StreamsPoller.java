@@ -187,13 +187,16 @@ public final class StreamsPoller implements AutoCloseable {
         if (batch.drained()) {
             shards = null; // its children may be new
         }
-        BatchOutcome o = records.isEmpty() ? null : indexer.ingest(records, id);
-        if (o == null || o.complete()) {
-            String last = records.isEmpty() ? after : records.get(records.size() - 1).sequenceNumber();
-            if ((!records.isEmpty() || batch.drained()) && !positions.save(id, new Position(last, batch.drained()), listed)) {
-                reader.rewind(id);
-            } else if (batch.drained()) {
+        if (records.isEmpty()) {
+            if (batch.drained() && positions.save(id, new Position(after, true), listed)) {
                 log.info("shard {} drained", id);
+            }
+            return 0;
+        }
+        BatchOutcome o = indexer.ingest(records, id);
+        if (o.complete()) {
+            if (!positions.save(id, new Position(records.get(records.size() - 1).sequenceNumber(), batch.drained()), listed)) {
+                reader.rewind(id);
             }
             return records.size();
         }
