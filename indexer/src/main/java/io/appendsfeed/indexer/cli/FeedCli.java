@@ -63,7 +63,7 @@ public final class FeedCli implements Callable<Integer> {
     /** The {@code feed} command line for one run, every command running with {@code ctx}. */
     public static CommandLine commandLine(CliContext ctx) {
         CommandLine cmd = new CommandLine(new FeedCli());
-        cmd.registerConverter(Duration.class, Durations::convert); // 500ms, 5s, 2m and ISO-8601, everywhere
+        cmd.registerConverter(Duration.class, FeedCommand::duration); // 500ms, 5s, 2m and ISO-8601, everywhere
         cmd.setOut(ctx.out());
         cmd.setErr(ctx.err());
         cmd.setParameterExceptionHandler((e, args) -> badUsage(e));
