@@ -61,9 +61,8 @@ abstract class FeedCommand implements Callable<Integer> {
     /** Connects with the options given here, else on the parent command, else in the environment ({@link Connection#open}). */
     Connection connect(Connection.Use use, boolean needStore) {
         FeedCommand up = spec.parent() != null && spec.parent().userObject() instanceof FeedCommand parent ? parent : this;
-        CliSettings settings = CliSettings.resolve(pick(endpoint, up.endpoint), pick(region, up.region), pick(profile, up.profile),
-                pick(storeTable, up.storeTable), pick(indexTable, up.indexTable), ctx.env());
-        return Connection.open(ctx, settings, use, needStore);
+        return Connection.open(ctx, new Connection.Options(pick(endpoint, up.endpoint), pick(region, up.region), pick(profile, up.profile),
+                pick(storeTable, up.storeTable), pick(indexTable, up.indexTable)), use, needStore);
     }
 
     /** Who is recorded as making a change: {@code --by}, else the user running the command. */
