@@ -77,13 +77,7 @@ final class CheckpointsCommand extends FeedCommand {
                         + (known.isEmpty() ? "no group has one yet" : "groups with checkpoints: " + String.join(", ", known)));
                 return FeedCli.PROBLEM;
             }
-            if (json) {
-                Output.json(ctx.out(), a, true);
-            } else if (t.isEmpty()) {
-                ctx.out().println("no consumer group has a checkpoint in index table '" + c.indexTable() + "'");
-            } else {
-                t.print(ctx.out());
-            }
+            Output.print(ctx.out(), json, a, t, "no consumer group has a checkpoint in index table '" + c.indexTable() + "'");
             return FeedCli.OK;
         }
     }
@@ -136,13 +130,7 @@ final class CheckpointsCommand extends FeedCommand {
                         }
                     });
                 }
-                if (json) {
-                    Output.json(ctx.out(), a, true);
-                } else if (t.isEmpty()) {
-                    ctx.out().println("group " + g + ": no checkpoint was ever set explicitly");
-                } else {
-                    t.print(ctx.out());
-                }
+                Output.print(ctx.out(), json, a, t, "group " + g + ": no checkpoint was ever set explicitly");
                 return FeedCli.OK;
             }
         }

@@ -69,6 +69,17 @@ public final class Output {
         }
     }
 
+    /** The JSON document when {@code asJson}, else the table, or {@code none} when the table has no rows. */
+    static void print(PrintWriter out, boolean asJson, Object json, Table table, String none) {
+        if (asJson) {
+            json(out, json, true);
+        } else if (table.isEmpty()) {
+            out.println(none);
+        } else {
+            table.print(out);
+        }
+    }
+
     /** A plain-text table: columns padded to their widest cell; headers ending in {@code >} right-aligned (numbers). */
     public static final class Table {
         private final List<String[]> rows = new ArrayList<>();

@@ -32,24 +32,18 @@ final class ParkedCommand extends FeedCommand {
             for (String g : groups) {
                 all.addAll(parked.list(g));
             }
-            if (json) {
-                ArrayNode a = Output.array();
-                for (ParkedStream p : all) {
-                    a.addObject().put("group", p.group()).put("stream", p.stream().value()).put("partition", p.partition().value())
-                            .put("fromIndex", p.fromIndex()).put("checkpoint", p.position().value())
-                            .put("position", p.position().display()).put("attempts", p.attempts())
-                            .put("parkedAt", p.parkedAt().toString()).put("reason", p.reason());
-                }
-                Output.json(ctx.out(), a, true);
-            } else if (all.isEmpty()) {
-                ctx.out().println(only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
-            } else {
-                Output.Table t = new Output.Table("GROUP", "STREAM", "PARTITION>", "FROM INDEX>", "POSITION>", "ATTEMPTS>", "PARKED AT", "REASON");
-                for (ParkedStream p : all) {
-                    t.row(p.group(), p.stream(), p.partition(), p.fromIndex(), p.position().display(), p.attempts(),
-                            Output.time(p.parkedAt()), p.reason().replace('\n', ' '));
-                }
-                t.print(ctx.out());
+            ArrayNode a = Output.array();
+            Output.Table t = new Output.Table("GROUP", "STREAM", "PARTITION>", "FROM INDEX>", "POSITION>", "ATTEMPTS>", "PARKED AT", "REASON");
+            for (ParkedStream p : all) {
+                a.addObject().put("group", p.group()).put("stream", p.stream().value()).put("partition", p.partition().value())
+                        .put("fromIndex", p.fromIndex()).put("checkpoint", p.position().value())
+                        .put("position", p.position().display()).put("attempts", p.attempts())
+                        .put("parkedAt", p.parkedAt().toString()).put("reason", p.reason());
+                t.row(p.group(), p.stream(), p.partition(), p.fromIndex(), p.position().display(), p.attempts(),
+                        Output.time(p.parkedAt()), p.reason().replace('\n', ' '));
+            }
+            Output.print(ctx.out(), json, a, t, only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
+            if (!json && !all.isEmpty()) {
                 ctx.out().println(all.size() + (all.size() == 1 ? " stream" : " streams")
                         + " parked; after fixing the cause: feed parked release --group GROUP --stream STREAM (or --all)");
             }
