@@ -72,8 +72,16 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
             + " and AWS_SECRET_ACCESS_KEY (or run where a role provides them)";
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
-    /** The connection options as typed, null (or blank) when not given. */
-    record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {}
+    /** The connection options as typed, trimmed; null when not given (or blank). */
+    record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {
+        Options {
+            endpoint = first(endpoint, null);
+            region = first(region, null);
+            profile = first(profile, null);
+            storeTable = first(storeTable, null);
+            indexTable = first(indexTable, null);
+        }
+    }
 
     /** What a command needs of the index table. */
     enum Use {
@@ -118,15 +126,14 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         String from = endpointFrom(o, env);
         String where = (from == null ? "AWS " + client.region().orElseThrow().id()
                 : client.endpoint().orElseThrow() + (from.equals("--endpoint") ? "" : " (from " + from + ")"))
-                + (first(o.profile(), null) == null ? "" : ", profile " + o.profile().trim());
+                + (o.profile() == null ? "" : ", profile " + o.profile());
         ctx.where().set(where);
         client.credentials().ifPresent(c -> {
             try {
                 c.resolveCredentials(); // now, once: the client would find them missing at its first call, inside a long message
             } catch (SdkClientException e) {
-                String profile = first(o.profile(), null);
-                throw new CliException(FeedCli.CANNOT_CONNECT, profile == null ? NO_CREDENTIALS : "no AWS credentials for --profile '"
-                        + profile + "': add them to it, log in (aws sso login --profile " + profile + "), or pass another --profile", e);
+                throw new CliException(FeedCli.CANNOT_CONNECT, o.profile() == null ? NO_CREDENTIALS : "no AWS credentials for --profile '"
+                        + o.profile() + "': add them to it, log in (aws sso login --profile " + o.profile() + "), or pass another --profile", e);
             }
         });
         DynamoDbClient dynamo = ctx.clients().apply(client);
@@ -156,24 +163,24 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         String from = endpointFrom(o, env);
         String region = first(o.region(), env.apply(REGION_VAR));
         if (region != null && !REGION.matcher(region).matches()) {
-            throw new CliException((first(o.region(), null) != null ? "--region" : REGION_VAR) + " '" + region
+            throw new CliException((o.region() != null ? "--region" : REGION_VAR) + " '" + region
                     + "' is not an AWS region name: give one like eu-west-1 or us-east-1");
         }
         DynamoClients.Settings s;
         try {
-            s = DynamoClients.Settings.of(from == null ? null : first(from.equals("--endpoint") ? o.endpoint() : env.apply(from), null), region)
+            s = DynamoClients.Settings.of(from == null ? null : from.equals("--endpoint") ? o.endpoint() : env.apply(from), region)
                     .failingFast(CONNECT_TIMEOUT, MAX_ATTEMPTS);
         } catch (IllegalArgumentException bad) {
             throw new CliException(from + ": " + bad.getMessage(), bad);
         }
         String named = first(o.profile(), env.apply(PROFILE_VAR));
-        if (first(o.profile(), null) == null && s.endpoint().filter(DynamoClients::isLoopback).isPresent()) {
+        if (o.profile() == null && s.endpoint().filter(DynamoClients::isLoopback).isPresent()) {
             return s; // DynamoDB Local: local credentials and region
         }
         ProfileFile file = profileFile(env);
         Optional<Profile> p = file.profile(named != null ? named : "default");
         if (named != null && p.isEmpty()) {
-            throw new CliException((first(o.profile(), null) != null ? "--profile '" : PROFILE_VAR + " '") + named + "' is not in your AWS"
+            throw new CliException((o.profile() != null ? "--profile '" : PROFILE_VAR + " '") + named + "' is not in your AWS"
                     + " config or credentials file; " + (file.profiles().isEmpty() ? "there are no profiles"
                     : "profiles there: " + String.join(", ", file.profiles().keySet())));
         }
@@ -224,7 +231,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     /** The option or variable the endpoint comes from: the SDK's own variables too, service-specific first; null for none. */
     private static String endpointFrom(Options o, Function<String, String> env) {
         return Stream.of("--endpoint", ENDPOINT_VAR, "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL")
-                .filter(n -> first(n.equals("--endpoint") ? o.endpoint() : env.apply(n), null) != null).findFirst().orElse(null);
+                .filter(n -> (n.equals("--endpoint") ? o.endpoint() : first(env.apply(n), null)) != null).findFirst().orElse(null);
     }
 
     /** @throws CliException saying how to name the table ({@code "index"} or {@code "store"}) when none is given */

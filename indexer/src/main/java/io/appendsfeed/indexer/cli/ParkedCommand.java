@@ -79,29 +79,26 @@ final class ParkedCommand extends FeedCommand {
             String releaser = who(by);
             try (Connection c = connect(Connection.Use.WRITE, false)) {
                 DynamoParkedStreams parked = c.parked();
-                if (one != null) {
-                    if (!parked.release(g, one, releaser)) {
-                        List<ParkedStream> now = parked.list(g);
-                        ctx.err().println("feed: " + one + " is not parked in group " + g + "; "
-                                + (now.isEmpty() ? "nothing is parked there" : "parked: "
-                                + String.join(", ", now.stream().map(p -> p.stream().value()).toList())));
-                        return FeedCli.PROBLEM;
-                    }
-                    ctx.out().println("released " + one + " in group " + g
-                            + ": a reader holding its partition replays it from where it stopped");
-                } else {
+                if (one != null && !parked.release(g, one, releaser)) {
                     List<ParkedStream> now = parked.list(g);
-                    int released = 0;
-                    for (ParkedStream p : now) {
-                        if (parked.release(g, p.stream(), releaser)) {
-                            ctx.out().println("released " + p.stream() + " in group " + g);
-                            released++;
-                        }
-                    }
-                    ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + released
-                            + (released == 1 ? " stream" : " streams") + " in group " + g
-                            + ": readers holding their partitions replay them from where they stopped");
+                    ctx.err().println("feed: " + one + " is not parked in group " + g + "; " + (now.isEmpty() ? "nothing is parked there"
+                            : "parked: " + String.join(", ", now.stream().map(p -> p.stream().value()).toList())));
+                    return FeedCli.PROBLEM;
                 }
+                if (one != null) {
+                    ctx.out().println("released " + one + " in group " + g + ": a reader holding its partition replays it from where it stopped");
+                    return FeedCli.OK;
+                }
+                int released = 0;
+                for (ParkedStream p : parked.list(g)) {
+                    if (parked.release(g, p.stream(), releaser)) {
+                        ctx.out().println("released " + p.stream() + " in group " + g);
+                        released++;
+                    }
+                }
+                ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + released
+                        + (released == 1 ? " stream" : " streams") + " in group " + g
+                        + ": readers holding their partitions replay them from where they stopped");
                 return FeedCli.OK;
             }
         }
