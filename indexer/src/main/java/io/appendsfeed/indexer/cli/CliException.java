@@ -1,10 +1,8 @@
 package io.appendsfeed.indexer.cli;
 
 /**
- * The command cannot run as typed or configured, and the message (one line) says what to type or supply
- * instead: {@code feed} exits with {@link #exit}, {@link FeedCli#USAGE} (a missing option, a table that does
- * not exist, a value out of range) or {@link FeedCli#CANNOT_CONNECT} (no region, no credentials, DynamoDB
- * does not answer or refuses the credentials).
+ * The command cannot run as typed or configured; the message (one line) says what to type or supply instead,
+ * and {@code feed} exits with {@link #exit}: {@link FeedCli#USAGE} or {@link FeedCli#CANNOT_CONNECT}.
  */
 final class CliException extends RuntimeException {
 

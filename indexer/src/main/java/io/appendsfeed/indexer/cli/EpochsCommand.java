@@ -2,13 +2,13 @@ package io.appendsfeed.indexer.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.AppendsIndex;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
-import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochState;
-import io.appendsfeed.model.feed.FeedFormatException;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.AppendsIndex.IndexState;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.Read;
@@ -36,13 +36,13 @@ final class EpochsCommand extends FeedCommand {
     record Entry(Checkpoint position, Instant indexedAt, int bytes, EpochEvent event) {}
 
     /**
-     * Reads every epoch of a partition from epoch 0: an epoch ending in {@code Closed} leads to the next
-     * one; the first that does not (or does not exist) is the last.
+     * Reads every epoch of a partition from epoch 0: an epoch ending in {@code Closed} leads to the next one; the
+     * first that does not (or does not exist) is the last, and must be the one the index names active.
      *
-     * @return the last epoch read (the partition's active one when the index is consistent)
-     * @throws FeedFormatException at an epoch event this version cannot read; what precedes it has been handed on
+     * @return what is wrong with the partition's epochs, or null: an epoch event this version cannot read (what
+     *         precedes it has been handed on), or epochs that do not end at the active epoch
      */
-    static EpochId walk(StoreClient index, PartitionId p, Consumer<EpochId> started, Consumer<Entry> each) {
+    static String walk(StoreClient index, IndexState state, PartitionId p, Consumer<EpochId> started, Consumer<Entry> each) {
         for (EpochId e = EpochId.ZERO; ; e = e.next()) {
             started.accept(e);
             boolean closed = false;
@@ -52,9 +52,12 @@ final class EpochsCommand extends FeedCommand {
                     each.accept(new Entry(Checkpoint.of(e, s.index()), s.timestamp(), s.data() == null ? 0 : s.data().length, event));
                     closed = event instanceof EpochEvent.Closed;
                 }
+            } catch (FeedFormatException unreadable) {
+                return "stopped at an epoch event this version cannot read: " + unreadable.getMessage();
             }
             if (!closed) {
-                return e;
+                return e.equals(state.activeEpoch(p)) ? null : "the index names epoch " + state.activeEpoch(p)
+                        + " active, but the epochs end (first one not closed) at " + e;
             }
         }
     }
@@ -96,14 +99,9 @@ final class EpochsCommand extends FeedCommand {
             List<Summary> epochs = new ArrayList<>();
             List<String> problems = new ArrayList<>();
             for (PartitionId p : partitions(partition, state.partitions())) {
-                try {
-                    EpochId last = walk(c.index(), p, e -> epochs.add(new Summary(p, e)), e -> epochs.get(epochs.size() - 1).add(e));
-                    if (!last.equals(state.activeEpoch(p))) {
-                        problems.add("partition " + p + ": the index names epoch " + state.activeEpoch(p)
-                                + " active, but the epochs end (first one not closed) at " + last);
-                    }
-                } catch (FeedFormatException e) {
-                    problems.add("partition " + p + ": stopped at an epoch event this version cannot read: " + e.getMessage());
+                String problem = walk(c.index(), state, p, e -> epochs.add(new Summary(p, e)), e -> epochs.get(epochs.size() - 1).add(e));
+                if (problem != null) {
+                    problems.add("partition " + p + ": " + problem);
                 }
             }
             Output.Table t = new Output.Table("PARTITION>", "EPOCH>", "ACTIVE", "CLOSED", "ENTRIES>", "SPANS>", "STREAMS>", "EVENTS>", "BYTES>",

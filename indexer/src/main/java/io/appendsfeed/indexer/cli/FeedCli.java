@@ -30,7 +30,7 @@ import software.amazon.awssdk.core.exception.SdkException;
             BackfillCommand.class, KclCommand.class, PollCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 fine, 1 a problem was found (or DynamoDB failed), 2 bad usage or a malformed value,"
                 + " 3 cannot connect or authenticate (no region, no credentials, no answer within about "
-                + CliSettings.DEAD_ENDPOINT_SECONDS + " s, credentials refused)."})
+                + Connection.DEAD_ENDPOINT_SECONDS + " s, credentials refused)."})
 public final class FeedCli implements Callable<Integer> {
 
     public static final int OK = 0;
@@ -62,25 +62,21 @@ public final class FeedCli implements Callable<Integer> {
 
     /** The {@code feed} command line for one run, every command running with {@code ctx}. */
     public static CommandLine commandLine(CliContext ctx) {
-        CommandLine cmd = new CommandLine(new FeedCli());
-        cmd.registerConverter(Duration.class, Durations::convert); // 500ms, 5s, 2m and ISO-8601, everywhere
-        cmd.setOut(ctx.out());
-        cmd.setErr(ctx.err());
-        cmd.setParameterExceptionHandler((e, args) -> badUsage(e));
-        cmd.setExecutionExceptionHandler((e, c, parsed) -> failed(e, c, ctx));
+        CommandLine cmd = new CommandLine(new FeedCli()).setOut(ctx.out()).setErr(ctx.err())
+                .setParameterExceptionHandler((e, args) -> badUsage(e))
+                .setExecutionExceptionHandler((e, c, parsed) -> failed(e, c, ctx));
+        cmd.registerConverter(Duration.class, FeedCommand::duration); // 500ms, 5s, 2m and ISO-8601, everywhere
         CommandLine.IExecutionStrategy run = cmd.getExecutionStrategy();
-        cmd.setExecutionStrategy(parsed -> {
+        return cmd.setExecutionStrategy(parsed -> {
             List<CommandLine> chosen = parsed.asCommandLineList();
-            Object command = chosen.get(chosen.size() - 1).getCommand();
-            if (command instanceof FeedCommand f) {
+            if (chosen.get(chosen.size() - 1).getCommand() instanceof FeedCommand f) {
                 f.ctx = ctx;
-            }
-            // before any logger exists: the operations log their progress (INFO), the rest only problems
-            if (System.getProperty(LOG_LEVEL) == null) {
-                boolean operation = command instanceof BackfillCommand || command instanceof KclCommand || command instanceof PollCommand;
-                System.setProperty(LOG_LEVEL, operation ? "info" : "warn");
-                System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
-                System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSX");
+                // before any logger exists: the operations (those with IndexerOptions) log their progress, the rest only problems
+                if (System.getProperty(LOG_LEVEL) == null) {
+                    System.setProperty(LOG_LEVEL, f.spec.mixins().containsKey("indexer") ? "info" : "warn");
+                    System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+                    System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSX");
+                }
             }
             try {
                 return run.execute(parsed);
@@ -89,7 +85,6 @@ public final class FeedCli implements Callable<Integer> {
                 ctx.err().flush();
             }
         });
-        return cmd;
     }
 
     @Override
@@ -155,7 +150,7 @@ public final class FeedCli implements Callable<Integer> {
         if (sdk instanceof AwsServiceException service && service.awsErrorDetails() != null
                 && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
             return new CliException(CANNOT_CONNECT, "DynamoDB at " + where + " refused the credentials ("
-                    + service.awsErrorDetails().errorCode() + "): check --profile / " + CliSettings.PROFILE_VAR + " or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
+                    + service.awsErrorDetails().errorCode() + "): check --profile / " + Connection.PROFILE_VAR + " or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
                     + " (expired? log in again)", sdk);
         }
         for (Throwable t = sdk; t != null; t = t.getCause()) {
@@ -169,8 +164,8 @@ public final class FeedCli implements Callable<Integer> {
                 return new CliException(CANNOT_CONNECT, "cannot reach DynamoDB at " + where + ": "
                         + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
                         + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
-                        + CliSettings.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
-                        + CliSettings.ENDPOINT_VAR + ", " + CliSettings.REGION_VAR + ") and the network", sdk);
+                        + Connection.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
+                        + Connection.ENDPOINT_VAR + ", " + Connection.REGION_VAR + ") and the network", sdk);
             }
         }
         return null;

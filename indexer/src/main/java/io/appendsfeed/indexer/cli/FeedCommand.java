@@ -1,21 +1,39 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.StartPosition;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * What every {@code feed} command shares: the run's {@link CliContext} (set by {@link FeedCli}'s factory)
- * and the one set of connection options. Each option falls back to the parent command's
- * ({@code feed checkpoints --index-table x set ...}), then to its environment variable.
+ * What every {@code feed} command shares: the run's {@link CliContext} (set by {@link FeedCli}), the
+ * connection options, each falling back to the parent command's ({@code feed checkpoints --index-table x
+ * set ...}), then to its environment variable; and the parsing of typed values into one-line usage errors.
  */
 abstract class FeedCommand implements Callable<Integer> {
+
+    static final String DURATIONS = "give e.g. 500ms, 5s, 2m, 1h, 1m30s or ISO-8601 (PT5S)";
+    static final String POSITIONS = "a raw checkpoint (1000042), EPOCH/OFFSET (1/42), start, tail,"
+            + " or a time (time:2026-11-23T09:00:00Z or 2026-11-23T09:00:00Z)";
+    private static final Pattern DURATION = Pattern.compile("(\\d+(ms|s|m|h|d))+");
+    private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     CliContext ctx;
 
@@ -40,12 +58,11 @@ abstract class FeedCommand implements Callable<Integer> {
     @Option(names = "--index-table", paramLabel = "TABLE", description = "the feed's index table (env APPENDS_INDEX_TABLE)")
     String indexTable;
 
-    /** Connects with the options given here, then on the parent command, then in the environment ({@link Connection#open}). */
+    /** Connects with the options given here, else on the parent command, else in the environment ({@link Connection#open}). */
     Connection connect(Connection.Use use, boolean needStore) {
         FeedCommand up = spec.parent() != null && spec.parent().userObject() instanceof FeedCommand parent ? parent : this;
-        CliSettings settings = CliSettings.resolve(pick(endpoint, up.endpoint), pick(region, up.region), pick(profile, up.profile),
-                pick(storeTable, up.storeTable), pick(indexTable, up.indexTable), ctx.env());
-        return Connection.open(ctx, settings, use, needStore);
+        return Connection.open(ctx, new Connection.Options(pick(endpoint, up.endpoint), pick(region, up.region), pick(profile, up.profile),
+                pick(storeTable, up.storeTable), pick(indexTable, up.indexTable)), use, needStore);
     }
 
     /** Who is recorded as making a change: {@code --by}, else the user running the command. */
@@ -78,6 +95,88 @@ abstract class FeedCommand implements Callable<Integer> {
                     + (partitions == 1 ? " partition (0)" : " partitions (0.." + (partitions - 1) + ")"));
         }
         return partition != null ? List.of(PartitionId.of(partition)) : IntStream.range(0, partitions).mapToObj(PartitionId::of).toList();
+    }
+
+    /**
+     * Every {@code Duration} option's converter: {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d},
+     * combinations such as {@code 1m30s}, or ISO-8601 ({@code PT0.5S}).
+     *
+     * @throws TypeConversionException saying which forms are accepted
+     */
+    static Duration duration(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.startsWith("p")) {
+                return Duration.parse(t.toUpperCase(Locale.ROOT));
+            }
+        } catch (DateTimeParseException e) {
+            t = ""; // not a duration: refused below
+        }
+        if (!DURATION.matcher(t).matches()) {
+            throw new TypeConversionException("'" + text + "' is not a duration: " + DURATIONS);
+        }
+        Duration d = Duration.ZERO;
+        for (Matcher m = DURATION_PART.matcher(t); m.find(); ) {
+            d = d.plus(Long.parseLong(m.group(1)), switch (m.group(2)) { // a day as 24 h
+                case "ms" -> ChronoUnit.MILLIS;
+                case "s" -> ChronoUnit.SECONDS;
+                case "m" -> ChronoUnit.MINUTES;
+                case "h" -> ChronoUnit.HOURS;
+                default -> ChronoUnit.DAYS;
+            });
+        }
+        return d;
+    }
+
+    /**
+     * A position typed as {@code option} ({@code --to}, {@code --from}): a raw checkpoint, {@code EPOCH/OFFSET},
+     * {@code start}, {@code tail}, or a time ({@code time:2026-11-23T09:00:00Z}, or the ISO-8601 instant alone).
+     *
+     * @throws CliException naming the accepted forms
+     */
+    static StartPosition position(String option, String text) {
+        String t = text.trim();
+        if (t.equalsIgnoreCase("start")) {
+            return StartPosition.beginning();
+        }
+        if (t.equalsIgnoreCase("tail")) {
+            return StartPosition.tail();
+        }
+        String time = t.regionMatches(true, 0, "time:", 0, 5) ? t.substring(5).trim() : t.contains("T") ? t : null;
+        try {
+            return time != null ? StartPosition.time(Instant.parse(time)) : StartPosition.at(Checkpoint.parse(t));
+        } catch (DateTimeParseException e) {
+            throw new CliException(option + " '" + text + "' is not an ISO-8601 UTC time: write it like 2026-11-23T09:00:00Z", e);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(option + " '" + text + "' is not a position: give " + POSITIONS, e);
+        }
+    }
+
+    /**
+     * The checkpoint a position stands for in one partition (reading the index for tail and time), refused
+     * when a reader could never get there: past the tail (it would wait for events that never come, and skip
+     * what is indexed up to it), or past the end of a closed epoch.
+     *
+     * @throws CliException showing the tail, or the epoch's last position
+     */
+    static Checkpoint reachable(String option, FeedPositions positions, PartitionId p, StartPosition position) {
+        Checkpoint tail = positions.tail(p);
+        Checkpoint target = position instanceof StartPosition.Tail ? tail
+                : position instanceof StartPosition.AtTime t ? positions.firstIndexedAtOrAfter(p, t.time())
+                : position instanceof StartPosition.At at ? at.checkpoint() : Checkpoint.START;
+        if (target.compareTo(tail) > 0) {
+            throw new CliException(option + " " + target + " is beyond the tail of partition " + p + " (" + tail
+                    + "): nothing is indexed there yet. Use " + option + " tail for the current end, or a position up to "
+                    + tail.display());
+        }
+        EpochId e = target.epoch();
+        long length = e.compareTo(tail.epoch()) < 0 ? positions.distance(p, Checkpoint.of(e, 0), Checkpoint.of(e.next(), 0)) : -1;
+        if (length >= 0 && target.offset() > length) {
+            throw new CliException(option + " " + target + " is past the end of epoch " + e + " of partition " + p
+                    + ", which is closed with " + length + " epoch events: use at most " + e + "/" + length
+                    + " (same as " + e.next() + "/0)");
+        }
+        return target;
     }
 
     private static String pick(String given, String parents) {

@@ -69,6 +69,17 @@ public final class Output {
         }
     }
 
+    /** The JSON document when {@code asJson}, else the table, or {@code none} when the table has no rows. */
+    static void print(PrintWriter out, boolean asJson, Object json, Table table, String none) {
+        if (asJson) {
+            json(out, json, true);
+        } else if (table.isEmpty()) {
+            out.println(none);
+        } else {
+            table.print(out);
+        }
+    }
+
     /** A plain-text table: columns padded to their widest cell; headers ending in {@code >} right-aligned (numbers). */
     public static final class Table {
         private final List<String[]> rows = new ArrayList<>();
@@ -107,9 +118,9 @@ public final class Output {
     }
 
     /**
-     * The progress of a long step on stderr ({@code verify}'s scan and index walk, {@code backfill}): on a
-     * terminal a bar redrawn in place (with a percentage once {@code total} is known, above 0); elsewhere
-     * nothing while it runs, so that logs stay clean; and one plain line when it ends.
+     * The progress of a long step on stderr ({@code verify}'s scan and index walk, {@code backfill}): on a terminal
+     * a bar redrawn in place (with a percentage once {@code total} is above 0); elsewhere nothing while it runs,
+     * so that logs stay clean; and one plain line when it ends. {@code detail} adds figures, empty for none.
      */
     static final class Progress implements AutoCloseable {
         private static final int BAR_WIDTH = 30;
@@ -118,10 +129,9 @@ public final class Output {
         private final LongSupplier done;
         private final LongSupplier total;
         private final Supplier<String> detail;
-        private final ScheduledExecutorService redraw;
         private final long started = System.nanoTime();
+        private final ScheduledExecutorService redraw;
 
-        /** @param detail more figures for the line, e.g. {@code 1,200 events ingested}; empty for none */
         Progress(PrintWriter err, boolean terminal, String label, LongSupplier done, LongSupplier total, Supplier<String> detail) {
             this.err = err;
             this.label = label;

@@ -32,24 +32,18 @@ final class ParkedCommand extends FeedCommand {
             for (String g : groups) {
                 all.addAll(parked.list(g));
             }
-            if (json) {
-                ArrayNode a = Output.array();
-                for (ParkedStream p : all) {
-                    a.addObject().put("group", p.group()).put("stream", p.stream().value()).put("partition", p.partition().value())
-                            .put("fromIndex", p.fromIndex()).put("checkpoint", p.position().value())
-                            .put("position", p.position().display()).put("attempts", p.attempts())
-                            .put("parkedAt", p.parkedAt().toString()).put("reason", p.reason());
-                }
-                Output.json(ctx.out(), a, true);
-            } else if (all.isEmpty()) {
-                ctx.out().println(only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
-            } else {
-                Output.Table t = new Output.Table("GROUP", "STREAM", "PARTITION>", "FROM INDEX>", "POSITION>", "ATTEMPTS>", "PARKED AT", "REASON");
-                for (ParkedStream p : all) {
-                    t.row(p.group(), p.stream(), p.partition(), p.fromIndex(), p.position().display(), p.attempts(),
-                            Output.time(p.parkedAt()), p.reason().replace('\n', ' '));
-                }
-                t.print(ctx.out());
+            ArrayNode a = Output.array();
+            Output.Table t = new Output.Table("GROUP", "STREAM", "PARTITION>", "FROM INDEX>", "POSITION>", "ATTEMPTS>", "PARKED AT", "REASON");
+            for (ParkedStream p : all) {
+                a.addObject().put("group", p.group()).put("stream", p.stream().value()).put("partition", p.partition().value())
+                        .put("fromIndex", p.fromIndex()).put("checkpoint", p.position().value())
+                        .put("position", p.position().display()).put("attempts", p.attempts())
+                        .put("parkedAt", p.parkedAt().toString()).put("reason", p.reason());
+                t.row(p.group(), p.stream(), p.partition(), p.fromIndex(), p.position().display(), p.attempts(),
+                        Output.time(p.parkedAt()), p.reason().replace('\n', ' '));
+            }
+            Output.print(ctx.out(), json, a, t, only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
+            if (!json && !all.isEmpty()) {
                 ctx.out().println(all.size() + (all.size() == 1 ? " stream" : " streams")
                         + " parked; after fixing the cause: feed parked release --group GROUP --stream STREAM (or --all)");
             }
@@ -85,29 +79,26 @@ final class ParkedCommand extends FeedCommand {
             String releaser = who(by);
             try (Connection c = connect(Connection.Use.WRITE, false)) {
                 DynamoParkedStreams parked = c.parked();
-                if (one != null) {
-                    if (!parked.release(g, one, releaser)) {
-                        List<ParkedStream> now = parked.list(g);
-                        ctx.err().println("feed: " + one + " is not parked in group " + g + "; "
-                                + (now.isEmpty() ? "nothing is parked there" : "parked: "
-                                + String.join(", ", now.stream().map(p -> p.stream().value()).toList())));
-                        return FeedCli.PROBLEM;
-                    }
-                    ctx.out().println("released " + one + " in group " + g
-                            + ": a reader holding its partition replays it from where it stopped");
-                } else {
+                if (one != null && !parked.release(g, one, releaser)) {
                     List<ParkedStream> now = parked.list(g);
-                    int released = 0;
-                    for (ParkedStream p : now) {
-                        if (parked.release(g, p.stream(), releaser)) {
-                            ctx.out().println("released " + p.stream() + " in group " + g);
-                            released++;
-                        }
-                    }
-                    ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + released
-                            + (released == 1 ? " stream" : " streams") + " in group " + g
-                            + ": readers holding their partitions replay them from where they stopped");
+                    ctx.err().println("feed: " + one + " is not parked in group " + g + "; " + (now.isEmpty() ? "nothing is parked there"
+                            : "parked: " + String.join(", ", now.stream().map(p -> p.stream().value()).toList())));
+                    return FeedCli.PROBLEM;
                 }
+                if (one != null) {
+                    ctx.out().println("released " + one + " in group " + g + ": a reader holding its partition replays it from where it stopped");
+                    return FeedCli.OK;
+                }
+                int released = 0;
+                for (ParkedStream p : parked.list(g)) {
+                    if (parked.release(g, p.stream(), releaser)) {
+                        ctx.out().println("released " + p.stream() + " in group " + g);
+                        released++;
+                    }
+                }
+                ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + released
+                        + (released == 1 ? " stream" : " streams") + " in group " + g
+                        + ": readers holding their partitions replay them from where they stopped");
                 return FeedCli.OK;
             }
         }

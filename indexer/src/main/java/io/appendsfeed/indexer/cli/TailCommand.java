@@ -50,7 +50,7 @@ final class TailCommand extends FeedCommand {
 
     @Override
     public Integer call() {
-        StartPosition start = PositionArgument.parse("--from", from);
+        StartPosition start = position("--from", from);
         if (max != null && max < 1) {
             throw new CliException("--max " + max + ": give at least 1");
         }
@@ -61,10 +61,8 @@ final class TailCommand extends FeedCommand {
             FeedPositions positions = c.positions();
             Map<PartitionId, Checkpoint> at = new LinkedHashMap<>();
             for (PartitionId p : partitions(partition, positions.partitions())) {
-                Checkpoint first = PositionArgument.locate(positions, p, start);
                 // waiting at a position the feed never reaches would print nothing, forever
-                PositionArgument.checkReachable("--from", positions, p, first);
-                at.put(p, first);
+                at.put(p, reachable("--from", positions, p, start));
             }
             EpochReader reader = new EpochReader(c.index());
             long printed = 0;

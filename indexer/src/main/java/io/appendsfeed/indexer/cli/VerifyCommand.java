@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.indexer.cli.CoverageCheck.Problem;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsIndex;
-import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.StoreClient;
@@ -46,7 +44,7 @@ final class VerifyCommand extends FeedCommand {
         try (Connection c = connect(Connection.Use.READ, true)) {
             Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
             AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
-            long estimate = c.describe(c.storeTable(), "store", CliSettings.STORE_TABLE_VAR).itemCount();
+            long estimate = c.describe(c.storeTable(), "store", Connection.STORE_TABLE_VAR).itemCount();
             Duration scanTime;
             try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
                     scanned::get, () -> estimate, () -> "")) {
@@ -68,20 +66,14 @@ final class VerifyCommand extends FeedCommand {
             Duration indexTime;
             try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable() + "'",
                     entries::get, () -> 0, () -> "")) {
-                for (int k = 0; k < state.partitions(); k++) {
-                    PartitionId p = PartitionId.of(k);
-                    try {
-                        EpochId last = EpochsCommand.walk(c.index(), p, e -> epochs.incrementAndGet(), e -> {
-                            entries.incrementAndGet();
-                            EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
-                        });
-                        if (!last.equals(state.activeEpoch(p))) {
-                            problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs up to the active epoch "
-                                    + state.activeEpoch(p) + " (earlier ones closed)", "epoch " + last + " is the first not closed"));
-                        }
-                    } catch (FeedFormatException e) {
-                        problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epoch events this version can read",
-                                e.getMessage() + " (the rest of partition " + p + " was not checked)"));
+                for (PartitionId p : partitions(null, state.partitions())) {
+                    String problem = EpochsCommand.walk(c.index(), state, p, e -> epochs.incrementAndGet(), e -> {
+                        entries.incrementAndGet();
+                        EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
+                    });
+                    if (problem != null) {
+                        problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs this version can read, ending at the"
+                                + " active epoch " + state.activeEpoch(p), problem));
                     }
                 }
                 indexTime = progress.elapsed();

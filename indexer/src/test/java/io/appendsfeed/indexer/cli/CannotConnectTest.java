@@ -26,9 +26,9 @@ class CannotConnectTest {
     private final Map<String, String> env = new HashMap<>();
 
     CannotConnectTest(@TempDir Path dir) {
-        env.put(CliSettings.CONFIG_FILE_VAR, dir.resolve("no-config").toString());
-        env.put(CliSettings.CREDENTIALS_FILE_VAR, dir.resolve("no-credentials").toString());
-        env.put(CliSettings.METADATA_DISABLED_VAR, "true");
+        env.put(Connection.CONFIG_FILE_VAR, dir.resolve("no-config").toString());
+        env.put(Connection.CREDENTIALS_FILE_VAR, dir.resolve("no-credentials").toString());
+        env.put(Connection.METADATA_DISABLED_VAR, "true");
     }
 
     @Test
@@ -43,17 +43,17 @@ class CannotConnectTest {
     @Test
     void the_profile_named_by_aws_profile_gives_the_region(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("config"), "[profile ops]\nregion = eu-west-1\n");
-        env.put(CliSettings.CONFIG_FILE_VAR, config.toString());
-        env.put(CliSettings.PROFILE_VAR, "ops");
+        env.put(Connection.CONFIG_FILE_VAR, config.toString());
+        env.put(Connection.PROFILE_VAR, "ops");
 
-        CliSettings settings = CliSettings.resolve(null, null, null, null, "orders-index", env::get);
+        var client = Connection.client(new Connection.Options(null, null, null, null, "orders-index"), env::get);
 
-        assertThat(settings.dynamo().region()).hasValueSatisfying(region -> assertThat(region.id()).isEqualTo("eu-west-1"));
+        assertThat(client.region()).hasValueSatisfying(region -> assertThat(region.id()).isEqualTo("eu-west-1"));
     }
 
     @Test
     void no_credentials_anywhere_is_one_line_saying_how_to_give_them() {
-        env.put(CliSettings.REGION_VAR, "eu-west-1");
+        env.put(Connection.REGION_VAR, "eu-west-1");
         Run r = feed("epochs", "--index-table", "orders-index");
 
         assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
@@ -64,7 +64,7 @@ class CannotConnectTest {
     @Test
     void a_profile_without_credentials_is_one_line_naming_it(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("config"), "[profile ops]\nregion = eu-west-1\n");
-        env.put(CliSettings.CONFIG_FILE_VAR, config.toString());
+        env.put(Connection.CONFIG_FILE_VAR, config.toString());
         Run r = feed("epochs", "--index-table", "orders-index", "--profile", "ops");
 
         assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
@@ -88,12 +88,12 @@ class CannotConnectTest {
 
     @Test
     void the_clis_clients_are_bounded_to_fail_within_the_stated_time() {
-        var client = CliSettings.resolve("http://localhost:8000", null, null, null, "orders-index", env::get).dynamo();
+        var client = Connection.client(new Connection.Options("http://localhost:8000", null, null, null, "orders-index"), env::get);
 
-        assertThat(client.maxAttempts()).isEqualTo(CliSettings.MAX_ATTEMPTS).isEqualTo(3);
-        assertThat(client.connectTimeout()).isEqualTo(CliSettings.CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(2));
-        assertThat(CliSettings.MAX_ATTEMPTS * CliSettings.CONNECT_TIMEOUT.toSeconds())
-                .as("attempts × connect timeout, plus the SDK's back-off of well under a second").isLessThan(CliSettings.DEAD_ENDPOINT_SECONDS);
+        assertThat(client.maxAttempts()).isEqualTo(Connection.MAX_ATTEMPTS).isEqualTo(3);
+        assertThat(client.connectTimeout()).isEqualTo(Connection.CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(2));
+        assertThat(Connection.MAX_ATTEMPTS * Connection.CONNECT_TIMEOUT.toSeconds())
+                .as("attempts × connect timeout, plus the SDK's back-off of well under a second").isLessThan(Connection.DEAD_ENDPOINT_SECONDS);
     }
 
     private Run feed(String... args) {

@@ -12,22 +12,22 @@ class PositionArgumentTest {
 
     @Test
     void reads_every_documented_form() {
-        assertThat(PositionArgument.parse("--to", "1000042")).isEqualTo(StartPosition.at(Checkpoint.of(1, 42)));
-        assertThat(PositionArgument.parse("--to", "1/42")).isEqualTo(StartPosition.at(Checkpoint.of(1, 42)));
-        assertThat(PositionArgument.parse("--to", "start")).isEqualTo(StartPosition.beginning());
-        assertThat(PositionArgument.parse("--to", "TAIL")).isEqualTo(StartPosition.tail());
+        assertThat(FeedCommand.position("--to", "1000042")).isEqualTo(StartPosition.at(Checkpoint.of(1, 42)));
+        assertThat(FeedCommand.position("--to", "1/42")).isEqualTo(StartPosition.at(Checkpoint.of(1, 42)));
+        assertThat(FeedCommand.position("--to", "start")).isEqualTo(StartPosition.beginning());
+        assertThat(FeedCommand.position("--to", "TAIL")).isEqualTo(StartPosition.tail());
         Instant t = Instant.parse("2026-11-23T09:00:00Z");
-        assertThat(PositionArgument.parse("--to", "time:2026-11-23T09:00:00Z")).isEqualTo(StartPosition.time(t));
-        assertThat(PositionArgument.parse("--to", "2026-11-23T09:00:00Z")).isEqualTo(StartPosition.time(t));
+        assertThat(FeedCommand.position("--to", "time:2026-11-23T09:00:00Z")).isEqualTo(StartPosition.time(t));
+        assertThat(FeedCommand.position("--to", "2026-11-23T09:00:00Z")).isEqualTo(StartPosition.time(t));
     }
 
     @Test
     void rejects_other_text_naming_the_forms() {
-        assertThatThrownBy(() -> PositionArgument.parse("--from", "-3"))
+        assertThatThrownBy(() -> FeedCommand.position("--from", "-3"))
                 .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exit).isEqualTo(FeedCli.USAGE)).hasMessageContaining("--from '-3' is not a position: give a raw checkpoint");
-        assertThatThrownBy(() -> PositionArgument.parse("--from", "1/1000000"))
+        assertThatThrownBy(() -> FeedCommand.position("--from", "1/1000000"))
                 .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exit).isEqualTo(FeedCli.USAGE)).hasMessageContaining("EPOCH/OFFSET (1/42)");
-        assertThatThrownBy(() -> PositionArgument.parse("--from", "time:2026-11-23"))
+        assertThatThrownBy(() -> FeedCommand.position("--from", "time:2026-11-23"))
                 .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.exit).isEqualTo(FeedCli.USAGE)).hasMessageContaining("not an ISO-8601 UTC time");
     }
 }
