@@ -17,10 +17,10 @@ import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.reader.lambda.internal.FeedTails;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -54,10 +54,25 @@ public final class Reactor {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
 
     /** A notification and the id of the message that carried it. */
-    public record Notice(String id, FeedNotification notification) {
-        public Notice {
-            Objects.requireNonNull(id, "id");
-            Objects.requireNonNull(notification, "notification");
+    public record Notice(String id, FeedNotification notification) {}
+
+    /**
+     * What one invocation did.
+     *
+     * @param runs readers started (0 when every notification was already reached: a repeat or a stale one)
+     * @param caughtUp notified: every notified position was reached; scheduled: every partition this
+     *                 invocation could take was read to its tail
+     * @param reached the group's committed checkpoint in each partition looked at, at the end
+     * @param unmet notified: ids of the notifications whose position was not reached (to be delivered again)
+     * @param problems partitions stopped on something they cannot read, with why
+     * @param took the invocation's time in the reactor
+     */
+    public record Outcome(int runs, boolean caughtUp, Map<PartitionId, Checkpoint> reached, List<String> unmet,
+                          List<String> problems, Duration took) {
+        public Outcome {
+            reached = Collections.unmodifiableMap(new TreeMap<>(reached));
+            unmet = List.copyOf(unmet);
+            problems = List.copyOf(problems);
         }
     }
 
@@ -76,9 +91,9 @@ public final class Reactor {
      */
     public Reactor(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler, Duration margin) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
-        this.config = Objects.requireNonNull(config, "config");
+        this.config = config;
         this.handler = Objects.requireNonNull(handler, "handler");
-        this.margin = Objects.requireNonNull(margin, "margin");
+        this.margin = margin;
         if (margin.isNegative() || margin.isZero()) {
             throw new IllegalArgumentException("margin must be positive, was " + margin);
         }
@@ -99,56 +114,40 @@ public final class Reactor {
     /**
      * @param remaining the invocation's time left
      * @param invocation the invocation's id (Lambda's request id)
-     * @return the notices not reached are in {@link ReactorOutcome#unmet()}
+     * @return the notices not reached are in {@link Outcome#unmet()}
      * @throws RuntimeException when the checkpoints or the index cannot be read; nothing was lost, deliver them again
      */
-    public ReactorOutcome notified(List<Notice> notices, Duration remaining, String invocation) {
+    public Outcome notified(List<Notice> notices, Duration remaining, String invocation) {
         long start = System.nanoTime();
         long deadline = start + remaining.minus(margin).toNanos();
-        long contentionEnds = start + config.leaseTimeout().toNanos();
-        Map<PartitionId, Checkpoint> target = new TreeMap<>();
-        for (Notice n : notices) {
-            if (reads(n.notification().partition())) {
-                target.merge(n.notification().partition(), n.notification().position(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            }
-        }
+        long waitEnds = Math.min(deadline, start + config.leaseTimeout().toNanos());
+        List<Notice> ours = notices.stream().filter(n -> reads(n.notification().partition())).toList();
         Map<PartitionId, Checkpoint> reached = new TreeMap<>();
-        target.keySet().forEach(p -> reached.put(p, committed(p)));
-        List<PartitionId> pending = pending(target, reached);
+        ours.forEach(n -> reached.put(n.notification().partition(), committed(n.notification().partition())));
         int runs = 0;
         List<String> problems = List.of();
         Duration backoff = FIRST_BACKOFF;
+        Set<PartitionId> pending = pending(ours, reached);
         while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
-            Run run = run(Set.copyOf(pending), invocation, Duration.ofNanos(deadline - System.nanoTime()));
+            CatchUpResult run = run(pending, invocation, Duration.ofNanos(deadline - System.nanoTime()));
             runs++;
-            problems = run.problems();
+            problems = problems(run);
             pending.forEach(p -> reached.put(p, committed(p)));
-            pending = pending(target, reached);
-            if (pending.isEmpty() || !problems.isEmpty() || !run.caughtUp()) {
-                break;
-            }
+            pending = pending(ours, reached);
             // read to the tail yet short of the notified position: another invocation holds the lease and is
             // reading it (or has just read past it); look again shortly, while that can help
-            long now = System.nanoTime();
-            if (now + backoff.toNanos() - Math.min(deadline, contentionEnds) >= 0) {
-                break;
-            }
-            if (!pause(backoff)) {
+            boolean done = pending.isEmpty() || !problems.isEmpty() || !run.caughtUp()
+                    || System.nanoTime() + backoff.toNanos() - waitEnds >= 0;
+            if (done || !pause(backoff)) {
                 break;
             }
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
         }
-        List<String> unmet = new ArrayList<>();
-        for (Notice n : notices) {
-            PartitionId p = n.notification().partition();
-            if (reads(p) && n.notification().position().compareTo(reached.get(p)) > 0) {
-                unmet.add(n.id());
-            }
-        }
-        ReactorOutcome outcome = new ReactorOutcome(runs, unmet.isEmpty(), reached, unmet, problems, Duration.ofNanos(System.nanoTime() - start));
-        LOG.info("group {}: {} notifications for partitions {}, {} runs, reached {}, {} not reached{}, {} ms", config.group(),
-                notices.size(), target, runs, reached, unmet.size(), problems.isEmpty() ? "" : ", problems " + problems,
-                outcome.took().toMillis());
+        List<String> unmet = ours.stream().filter(n -> n.notification().position().compareTo(reached.get(n.notification().partition())) > 0)
+                .map(Notice::id).toList();
+        Outcome outcome = new Outcome(runs, unmet.isEmpty(), reached, unmet, problems, Duration.ofNanos(System.nanoTime() - start));
+        LOG.info("group {}: {} notifications, {} runs, reached {}, {} not reached{}, {} ms", config.group(), notices.size(), runs,
+                reached, unmet.size(), problems.isEmpty() ? "" : ", problems " + problems, outcome.took().toMillis());
         return outcome;
     }
 
@@ -160,45 +159,33 @@ public final class Reactor {
      *
      * @throws RuntimeException when the index cannot be read
      */
-    public ReactorOutcome scheduled(Duration remaining, String invocation) {
+    public Outcome scheduled(Duration remaining, String invocation) {
         long start = System.nanoTime();
         Map<PartitionId, Checkpoint> reached = new TreeMap<>();
         Set<PartitionId> behind = new TreeSet<>();
         boolean everParked = tails.everParked(config.group());
-        for (Map.Entry<PartitionId, Checkpoint> tail : tails.read().entrySet()) {
-            if (reads(tail.getKey())) {
-                Checkpoint committed = committed(tail.getKey());
-                reached.put(tail.getKey(), committed);
-                if (everParked || committed.compareTo(tail.getValue()) < 0) {
-                    behind.add(tail.getKey());
+        tails.read().forEach((p, tail) -> {
+            if (reads(p)) {
+                reached.put(p, committed(p));
+                if (everParked || reached.get(p).compareTo(tail) < 0) {
+                    behind.add(p);
                 }
             }
-        }
-        if (behind.isEmpty()) {
-            ReactorOutcome outcome = new ReactorOutcome(0, true, reached, List.of(), List.of(), Duration.ofNanos(System.nanoTime() - start));
-            LOG.info("group {}: scheduled look, every partition at its tail {}, {} ms", config.group(), reached, outcome.took().toMillis());
-            return outcome;
-        }
+        });
         Duration budget = remaining.minus(margin);
-        if (budget.isNegative() || budget.isZero()) {
+        if (!behind.isEmpty() && (budget.isNegative() || budget.isZero())) {
             LOG.warn("group {}: {} left, less than the margin {}: not reading; give the function a longer timeout", config.group(),
                     remaining, margin);
-            return new ReactorOutcome(0, false, Map.of(), List.of(), List.of("no time left"), Duration.ofNanos(System.nanoTime() - start));
+            return new Outcome(0, false, Map.of(), List.of(), List.of("no time left"), Duration.ofNanos(System.nanoTime() - start));
         }
-        Run run = run(behind, invocation, budget);
+        CatchUpResult run = behind.isEmpty() ? new CatchUpResult(true, List.of()) : run(behind, invocation, budget);
         behind.forEach(p -> reached.put(p, committed(p)));
-        ReactorOutcome outcome = new ReactorOutcome(1, run.caughtUp(), reached, List.of(), run.problems(),
+        Outcome outcome = new Outcome(behind.isEmpty() ? 0 : 1, run.caughtUp(), reached, List.of(), problems(run),
                 Duration.ofNanos(System.nanoTime() - start));
-        LOG.info("group {}: scheduled run of partitions {}, caught up {}{}, {} ms", config.group(), behind, run.caughtUp(),
-                run.problems().isEmpty() ? "" : ", problems " + run.problems(), outcome.took().toMillis());
+        LOG.info("group {}: scheduled, partitions read {}, caught up {}{}, reached {}, {} ms", config.group(), behind, run.caughtUp(),
+                outcome.problems().isEmpty() ? "" : ", problems " + outcome.problems(), reached, outcome.took().toMillis());
         return outcome;
     }
-
-    /**
-     * @param caughtUp every partition the run held was read to its tail, handled and committed
-     * @param problems partitions that stopped on something they cannot read, with why
-     */
-    private record Run(boolean caughtUp, List<String> problems) {}
 
     /**
      * A fresh reader, under this invocation's own owner name, reads the partitions (those whose leases it can
@@ -208,13 +195,17 @@ public final class Reactor {
      *
      * @throws RuntimeException when the index table cannot be found (the reader's start)
      */
-    private Run run(Set<PartitionId> partitions, String invocation, Duration budget) {
+    private CatchUpResult run(Set<PartitionId> partitions, String invocation, Duration budget) {
         Duration quarter = margin.dividedBy(4);
         FeedReaderConfig.Builder b = config.toBuilder().owner(config.owner() + "/" + invocation).partitions(partitions)
                 .shutdownTimeout(config.shutdownTimeout().compareTo(quarter) < 0 ? config.shutdownTimeout() : quarter);
-        CatchUpResult r = new FeedReader(dynamo, b.build(), handler).runUntilCaughtUp(budget);
-        return new Run(r.caughtUp(), r.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
-                .map(l -> "partition " + l.partition() + ": " + l.error()).toList());
+        return new FeedReader(dynamo, b.build(), handler).runUntilCaughtUp(budget);
+    }
+
+    /** The partitions that stopped on something they cannot read, with why. */
+    private static List<String> problems(CatchUpResult run) {
+        return run.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
+                .map(l -> "partition " + l.partition() + ": " + l.error()).toList();
     }
 
     private boolean reads(PartitionId p) {
@@ -222,12 +213,17 @@ public final class Reactor {
     }
 
     private Checkpoint committed(PartitionId p) {
-        Optional<StoredCheckpoint> c = checkpoints.read(config.group(), p);
-        return c.map(StoredCheckpoint::checkpoint).orElse(Checkpoint.START);
+        return checkpoints.read(config.group(), p).map(StoredCheckpoint::checkpoint).orElse(Checkpoint.START);
     }
 
-    private static List<PartitionId> pending(Map<PartitionId, Checkpoint> target, Map<PartitionId, Checkpoint> reached) {
-        return target.entrySet().stream().filter(e -> e.getValue().compareTo(reached.get(e.getKey())) > 0).map(Map.Entry::getKey).toList();
+    private static Set<PartitionId> pending(List<Notice> notices, Map<PartitionId, Checkpoint> reached) {
+        Set<PartitionId> out = new TreeSet<>();
+        for (Notice n : notices) {
+            if (n.notification().position().compareTo(reached.get(n.notification().partition())) > 0) {
+                out.add(n.notification().partition());
+            }
+        }
+        return out;
     }
 
     /** @return false when interrupted (the invocation is ending) */
