@@ -1,10 +1,13 @@
 package io.appendsfeed.reader;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
 import io.appendsfeed.reader.internal.Feed;
@@ -228,5 +231,48 @@ public final class FeedReader implements AutoCloseable {
     /** The partitions this instance reads now. */
     public List<PartitionId> partitions() {
         return coordinator.held();
+    }
+
+    /**
+     * The outcome of {@link FeedReader#runUntilCaughtUp}.
+     *
+     * @param caughtUp every partition this instance held was read to its tail and handled (parked
+     *                 streams count as handled) and committed; false when the time ran out or a
+     *                 partition failed
+     * @param lag per partition, taken when it stopped waiting: a partition read to its tail reports the tail
+     *            its last read found (behind: 0), with no read of the index after the run; the others' tails are
+     *            read then
+     */
+    public record CatchUpResult(boolean caughtUp, List<PartitionLag> lag) {
+        public CatchUpResult {
+            lag = List.copyOf(lag);
+        }
+    }
+
+    /**
+     * How far behind the feed one partition is, as this reader instance sees it.
+     *
+     * @param committed the checkpoint last committed (null when none)
+     * @param handled everything before it is handled (what the next commit writes)
+     * @param tail the end of the partition now; null when the index could not be read (then
+     *             {@code eventsBehind} is -1 and {@code oldestUnhandledAge} null, and {@code error} says why)
+     * @param eventsBehind epoch events from {@code handled} to {@code tail}
+     * @param oldestUnhandledAge how long ago the oldest epoch event not yet handled was indexed; zero when caught up
+     * @param failingStreams streams being retried after handler failures
+     * @param error why the partition stopped, when {@link State#FAILED}
+     */
+    public record PartitionLag(PartitionId partition, State state, Checkpoint committed, Checkpoint handled, Checkpoint tail,
+                               long eventsBehind, Duration oldestUnhandledAge, int failingStreams, String error) {
+
+        public enum State {
+            /** Resolving its start position. */
+            STARTING,
+            /** Walking the feed. */
+            READING,
+            /** Not read by this instance any more (closed, or its lease went to another instance). */
+            STOPPED,
+            /** Stopped on something it cannot read (a newer format); nothing was skipped. See {@code error}. */
+            FAILED
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.appendsfeed.reader;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.LeaseStore.Lease;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

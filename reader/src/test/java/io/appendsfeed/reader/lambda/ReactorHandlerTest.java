@@ -12,7 +12,7 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.DynamoCheckpointStore;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.FeedFixture;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StartPosition;

@@ -1,11 +1,11 @@
 package io.appendsfeed.reader.lambda.internal;
 
 import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.AppendsIndex;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
-import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.AppendsIndex.IndexState;
+import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
