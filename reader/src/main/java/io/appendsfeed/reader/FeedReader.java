@@ -28,30 +28,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Walks the feed and drives a {@link StreamHandler}: per partition from a checkpoint, per stream
- * in order and one call at a time, streams in parallel up to a limit.
+ * Walks the feed and drives a {@link StreamHandler}: per partition from a checkpoint, per stream in
+ * order and one call at a time, streams in parallel up to {@link FeedReaderConfig#maxConcurrentStreams()}.
  *
- * <p><b>Delivery:</b> at least once. The checkpoint moves only past epoch events whose every span
- * was handled (or parked) together with everything before them; it is committed every
- * {@link FeedReaderConfig#commitInterval()} and on {@link #close()}. After a crash, events handled
- * since the last commit are delivered again; a handler can return the position it reached
- * ({@link HandlerResult#reached(long)}) to skip them.
- *
- * <p><b>Failures:</b> a handler exception retries that stream with backoff while others go on;
- * after {@link FeedReaderConfig#parkAfterAttempts()} tries the stream is parked (durably, with the
- * reason and position), its later events wait behind it, and the checkpoint moves on for the rest.
- * {@link #release} replays it from the store table. Read errors and throttling back off and retry
- * at the same position. An epoch event this version cannot read stops its partition
- * ({@link PartitionLag.State#FAILED}); nothing is skipped. With leases on, each partition is read
- * by one instance of the group at a time; a dead instance's partitions are taken over after
- * {@link FeedReaderConfig#leaseTimeout()}, and an instance that loses a lease stops that partition
- * and can no longer commit it.
- *
- * <p><b>Metrics and logs:</b> with {@link FeedReaderConfig#metrics()} set, each handler call is
- * measured and lag, parked streams and read capacity are sampled every
- * {@link FeedReaderConfig#lagLogInterval()} and on close ({@link ReaderMetrics}). Log lines about a
- * group, partition or stream (the handler's own included) carry {@code group}, {@code partition}
- * and {@code stream} in the SLF4J MDC.
+ * <p>Delivery is at least once: the checkpoint moves only past epoch events whose every span was
+ * handled (or parked) together with everything before them; it is committed every
+ * {@link FeedReaderConfig#commitInterval()} and on {@link #close()}. A handler that fails is retried
+ * with backoff while other streams go on, then its stream is parked durably (its later events wait
+ * behind it; {@link #release} replays it). Nothing is skipped: an epoch event this version cannot read
+ * stops its partition ({@link PartitionLag.State#FAILED}). With leases, one instance of the group reads
+ * a partition at a time, and an instance that lost a lease can no longer commit it. Log lines carry
+ * {@code group}, {@code partition} and {@code stream} in the SLF4J MDC; metrics: {@link ReaderMetrics}.
  *
  * <pre>{@code
  * FeedReaderConfig config = FeedReaderConfig.builder("projector", "my-index", "my-store").build();

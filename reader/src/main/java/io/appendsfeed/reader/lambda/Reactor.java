@@ -1,26 +1,35 @@
 package io.appendsfeed.reader.lambda;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedNotification;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.reader.CheckpointStore;
 import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.FeedReader.PartitionLag;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.reader.StreamHandler;
-import io.appendsfeed.reader.lambda.internal.FeedTails;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -29,23 +38,10 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * A reactor hosted in short invocations (AWS Lambda): each one reads the feed until it has done
- * what it was woken for, within the time it has less a margin, commits and returns. The core of
- * {@link ReactorHandler}, free of Lambda's types.
- *
- * <ul>
- * <li>{@link #notified}: notifications say a partition reached a position. Partitions whose
- *     committed checkpoint is already there are not read at all (a repeated or out-of-date
- *     notification costs one read of the checkpoint). The others are read to their tails. When
- *     another invocation holds a partition's lease, this one waits for it (backing off, at most the
- *     lease timeout) and looks again; the notifications still not reached at the end are returned, to
- *     be delivered again.</li>
- * <li>{@link #scheduled}: reads every partition behind its tail to the tail: the safety net that
- *     heals a lost notification. On an idle feed it only looks (a few reads, no writes).</li>
- * </ul>
- *
- * <p>Each invocation reads under its own owner name ({@code <config owner>/<invocation id>}), so that
- * two invocations never share a lease, even when restored from one snapshot.
+ * The core of {@link ReactorHandler}, free of Lambda's types: each invocation reads the feed until it has
+ * done what it was woken for ({@link #notified} or {@link #scheduled}), within the time it has less a
+ * margin, commits and returns. It reads under its own owner name ({@code <config owner>/<invocation id>}),
+ * so that two invocations never share a lease, even when restored from one snapshot.
  */
 public final class Reactor {
 
@@ -80,7 +76,7 @@ public final class Reactor {
     private final FeedReaderConfig config;
     private final StreamHandler handler;
     private final CheckpointStore checkpoints;
-    private final FeedTails tails;
+    private final StoreClient index;
     private final Duration margin;
 
     /**
@@ -104,7 +100,7 @@ public final class Reactor {
         }
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true).clock(config.clock()).build());
         this.checkpoints = new DynamoCheckpointStore(index, config.clock());
-        this.tails = new FeedTails(index);
+        this.index = index;
     }
 
     public FeedReaderConfig config() {
@@ -112,9 +108,13 @@ public final class Reactor {
     }
 
     /**
+     * Reads the notified partitions whose committed checkpoint is short of the notified position (a
+     * repeated or stale notification costs one read of the checkpoint) to their tails. While another
+     * invocation holds a partition's lease, it backs off and looks again, at most the lease timeout.
+     *
      * @param remaining the invocation's time left
      * @param invocation the invocation's id (Lambda's request id)
-     * @return the notices not reached are in {@link Outcome#unmet()}
+     * @return the notices not reached, to be delivered again, are in {@link Outcome#unmet()}
      * @throws RuntimeException when the checkpoints or the index cannot be read; nothing was lost, deliver them again
      */
     public Outcome notified(List<Notice> notices, Duration remaining, String invocation) {
@@ -152,10 +152,10 @@ public final class Reactor {
     }
 
     /**
-     * Reads every partition behind its tail to the tail (those another invocation holds are left to it).
-     * Partitions whose committed checkpoint is at the tail are not read: on an idle feed a run is a few
-     * reads of the index, the active epochs' Tips and the checkpoints, and writes nothing. A group that
-     * ever parked a stream is always read, so that a release is replayed.
+     * Reads every partition behind its tail to the tail (those another invocation holds are left to it):
+     * the safety net that heals a lost notification. On an idle feed it only reads the index, the active
+     * epochs' Tips and the checkpoints. A group that ever parked a stream is always read, so that a
+     * release is replayed.
      *
      * @throws RuntimeException when the index cannot be read
      */
@@ -163,8 +163,9 @@ public final class Reactor {
         long start = System.nanoTime();
         Map<PartitionId, Checkpoint> reached = new TreeMap<>();
         Set<PartitionId> behind = new TreeSet<>();
-        boolean everParked = tails.everParked(config.group());
-        tails.read().forEach((p, tail) -> {
+        // releases are replayed by a reader, so a group that ever parked a stream is always read
+        boolean everParked = index.readTip(DynamoParkedStreams.stream(config.group()), true).map(t -> t.version() > 0).orElse(false);
+        tails().forEach((p, tail) -> {
             if (reads(p)) {
                 reached.put(p, committed(p));
                 if (everParked || reached.get(p).compareTo(tail) < 0) {
@@ -206,6 +207,40 @@ public final class Reactor {
     private static List<String> problems(CatchUpResult run) {
         return run.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
                 .map(l -> "partition " + l.partition() + ": " + l.error()).toList();
+    }
+
+    /**
+     * Where each partition's feed ends, read as the notifier sees it: the index's active epoch, then that
+     * epoch's Tip ({@code epoch × 1,000,000 + n}, or the next epoch once it closed), and whether an event
+     * already lies past {@code n} (a calf written before its Tip moved). A handful of consistent reads, so
+     * that a scheduled run over an idle feed need not start a reader at all. A tail past {@code n} is only
+     * ever compared with checkpoints ("behind or not"), never committed.
+     */
+    private Map<PartitionId, Checkpoint> tails() {
+        IndexState state = AppendsIndex.read(index);
+        Map<PartitionId, Checkpoint> out = new TreeMap<>();
+        for (int p = 0; p < state.partitions(); p++) {
+            out.put(PartitionId.of(p), tail(PartitionId.of(p), state.activeEpoch(PartitionId.of(p))));
+        }
+        return out;
+    }
+
+    private Checkpoint tail(PartitionId p, EpochId active) {
+        for (EpochId e = active; ; e = e.next()) {
+            Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), true);
+            if (tip.isEmpty()) {
+                return Checkpoint.of(e, 0);
+            }
+            long n = tip.get().version();
+            // one query gives the epoch's last event (is it Closed?) and anything already past the Tip's n: calf-first
+            // writes put events in a calf before the Tip moves, so a writer stopped between the two leaves some there
+            List<StoredEvent> around = index.readAll(tip.get().stream(), Read.forward(Math.max(0, n - 1)).limit(2).strongly());
+            boolean closed = around.stream().anyMatch(x -> x.index() == n - 1 && EpochEvent.CLOSED.equals(x.type()));
+            boolean beyond = around.stream().anyMatch(x -> x.index() >= n);
+            if (!closed || beyond) {
+                return n >= Checkpoint.EPOCH_SIZE ? Checkpoint.of(e, 0).nextEpoch() : Checkpoint.of(e, beyond ? n + 1 : n);
+            }
+        }
     }
 
     private boolean reads(PartitionId p) {

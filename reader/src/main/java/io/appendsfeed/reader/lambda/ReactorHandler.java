@@ -30,23 +30,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The base of a reactor hosted in AWS Lambda: extend it with your {@link StreamHandler} and
  * {@link FeedReaderConfig} and a public no-arg constructor, and name it as the function's handler.
- * It only translates Lambda's events for the {@link Reactor}. One function takes three kinds of event:
- *
+ * It only translates Lambda's events for the {@link Reactor}, which reads within the time left less
+ * {@link ReactorSettings#margin()} and commits before returning:
  * <ul>
- * <li><b>SQS</b> (a queue subscribed to the notifier's topic; the event source mapping with
- *     {@code ReportBatchItemFailures}): reads the notified partitions until each notified position is
- *     reached, commits, and reports as batch item failures the messages whose position was not
- *     reached (the time ran out, a partition failed, another invocation held its lease throughout)
- *     and the messages that are not notifications, so that SQS delivers them again (and, in the end,
- *     to its dead-letter queue).</li>
- * <li><b>SNS</b> (the function subscribed to the topic directly): the same; failure is thrown, so that
- *     Lambda retries the event.</li>
- * <li><b>EventBridge scheduled events</b>: reads every partition to its tail, the safety net that heals
- *     a lost notification; not caught up is thrown, so that Lambda retries.</li>
+ * <li><b>SQS</b> (a queue subscribed to the notifier's topic, with {@code ReportBatchItemFailures}):
+ *     {@link Reactor#notified}; the messages not reached, and those that are not notifications, are
+ *     reported as batch item failures, so that SQS delivers them again (in the end to its dead-letter queue).</li>
+ * <li><b>SNS</b> (the function subscribed to the topic): the same; failure is thrown, so that Lambda retries.</li>
+ * <li><b>EventBridge scheduled events</b>: {@link Reactor#scheduled}; not caught up is thrown, so that Lambda retries.</li>
  * </ul>
- *
- * <p>Every invocation reads within the time it has less {@link ReactorSettings#margin()}, and commits
- * before returning. Leases keep two concurrent invocations from reading the same partition.
  *
  * <pre>{@code
  * public final class ProjectorFunction extends ReactorHandler {
