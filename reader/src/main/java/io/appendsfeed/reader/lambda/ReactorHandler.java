@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The base of a reactor hosted in AWS Lambda: extend it with your {@link StreamHandler} and
  * {@link FeedReaderConfig} and a public no-arg constructor, and name it as the function's handler.
  * It only translates Lambda's events for the {@link Reactor}, which reads within the time left less
- * {@link ReactorSettings#margin()} and commits before returning:
+ * {@link ReactorSettings#margin()} and commits before returning; leases keep two concurrent
+ * invocations from reading one partition at once:
  * <ul>
  * <li><b>SQS</b> (a queue subscribed to the notifier's topic, with {@code ReportBatchItemFailures}):
  *     {@link Reactor#notified}; the messages not reached, and those that are not notifications, are
@@ -96,12 +97,14 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         JsonNode records = event.path("Records");
         JsonNode first = records.path(0);
         ObjectNode response;
-        if ("aws:sqs".equals(first.path("eventSource").asText()) || records.isArray() && records.isEmpty()) {
-            response = sqs(messages(records, false), context); // an empty batch: nothing to do, answered as SQS
+        if ("aws:sqs".equals(first.path("eventSource").asText())) {
+            response = sqs(messages(records, false), context);
         } else if ("aws:sns".equals(first.path("EventSource").asText())) {
             response = summary(sns(messages(records, true), context));
         } else if ("aws.events".equals(event.path("source").asText()) || "Scheduled Event".equals(event.path("detail-type").asText())) {
             response = summary(caughtUp(reactor.scheduled(remaining(context), context.getAwsRequestId())));
+        } else if (records.isArray() && records.isEmpty()) {
+            response = sqs(List.of(), context); // an empty batch: nothing to do, answered as SQS
         } else {
             throw new IllegalArgumentException("a reactor takes SQS messages, SNS notifications or EventBridge scheduled events;"
                     + " this event is none of them (its keys: " + names(event) + (first.isMissingNode() ? "" : ", its first record's keys: "
