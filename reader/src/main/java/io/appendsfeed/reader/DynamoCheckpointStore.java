@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -85,12 +86,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
     /** Reads the partition count from the index, then each partition's checkpoint. */
     @Override
     public List<StoredCheckpoint> list(String group) {
-        int partitions = indexState().partitions();
-        List<StoredCheckpoint> out = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            read(group, PartitionId.of(p)).ifPresent(out::add);
-        }
-        return out;
+        return IntStream.range(0, indexState().partitions()).mapToObj(p -> read(group, PartitionId.of(p))).flatMap(Optional::stream).toList();
     }
 
     /** Groups registered and not deleted since. */

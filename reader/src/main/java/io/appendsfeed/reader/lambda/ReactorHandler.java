@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -133,9 +134,8 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         Map<String, String> unreadable = new LinkedHashMap<>();
         Reactor.Outcome outcome = reactor.notified(notices(messages, unreadable), remaining(context), context.getAwsRequestId());
         if (!unreadable.isEmpty()) {
-            List<String> why = new ArrayList<>();
-            unreadable.forEach((id, e) -> why.add("SNS message " + id + " is not a feed notification: " + e));
-            throw new IllegalArgumentException(String.join("; ", why));
+            throw new IllegalArgumentException(unreadable.entrySet().stream()
+                    .map(e -> "SNS message " + e.getKey() + " is not a feed notification: " + e.getValue()).collect(Collectors.joining("; ")));
         }
         return caughtUp(outcome);
     }
