@@ -2,7 +2,10 @@ package io.appendsfeed.reader;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -66,4 +69,67 @@ public interface CheckpointStore {
 
     /** Every group that has a checkpoint or a lease, sorted. */
     List<String> groups();
+
+    /**
+     * A consumer group's committed position in one partition.
+     *
+     * @param committedAt when it was last written (commit or override)
+     * @param committedBy the reader instance (or {@code override}) that wrote it
+     */
+    record StoredCheckpoint(String group, PartitionId partition, Checkpoint checkpoint, Instant committedAt,
+                            String committedBy) {
+        public StoredCheckpoint {
+            Objects.requireNonNull(group, "group");
+            Objects.requireNonNull(partition, "partition");
+            Objects.requireNonNull(checkpoint, "checkpoint");
+            Objects.requireNonNull(committedAt, "committedAt");
+            Objects.requireNonNull(committedBy, "committedBy");
+        }
+    }
+
+    /** The outcome of {@link CheckpointStore#commit}: refusals are expected outcomes, not exceptions. */
+    sealed interface CommitResult {
+
+        /** The checkpoint is now {@code stored}. */
+        record Committed(StoredCheckpoint stored) implements CommitResult {}
+
+        /**
+         * The stored checkpoint is ahead of the one offered (another reader or an override moved it);
+         * nothing was written: checkpoints never move backwards by accident.
+         */
+        record Behind(StoredCheckpoint stored) implements CommitResult {}
+
+        /** The lease given as fence is no longer held (taken over or released); nothing was written. */
+        record LeaseLost(String currentOwner) implements CommitResult {}
+    }
+
+    /**
+     * An explicit move of a checkpoint, kept as history.
+     *
+     * @param from the checkpoint before, null when none was stored
+     */
+    record CheckpointOverride(Instant at, Checkpoint from, Checkpoint to, String reason, String by) {}
+
+    /** What a conditional override ({@link DynamoCheckpointStore#overrideIf}) did. */
+    sealed interface OverrideResult {
+
+        /** The checkpoint was moved and the move recorded. */
+        record Applied(StoredCheckpoint checkpoint) implements OverrideResult {
+            public Applied {
+                Objects.requireNonNull(checkpoint, "checkpoint");
+            }
+        }
+
+        /**
+         * Nothing was written: the stored checkpoint is not the one the caller expected (someone else,
+         * a reader's commit or another operator, moved it since the caller looked).
+         *
+         * @param current what is stored now; empty when the group has no checkpoint in the partition
+         */
+        record Moved(Optional<StoredCheckpoint> current) implements OverrideResult {
+            public Moved {
+                Objects.requireNonNull(current, "current");
+            }
+        }
+    }
 }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.AppendResult;
 import io.appendsfeed.model.store.EventData;
@@ -27,10 +27,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -47,7 +49,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * {@code Instance {owner, until}} of the Tip of {@code $ReaderInstances-<group>}, rewritten the
  * same way by each instance's heartbeat, which also drops the instances whose time ran out.
  */
-public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore {
+public final class DynamoCheckpointStore extends CheckpointItems {
 
     /** Stream listing the groups. Part of the storage format. */
     public static final StreamName GROUPS = StreamName.of("$ReaderGroups", "0");
@@ -62,7 +64,6 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     private static final int MAX_CONFLICTS = 20;
 
     private final StoreClient index;
-    private final Clock clock;
 
     /** @param dynamo the caller's client; it is not closed here */
     public DynamoCheckpointStore(DynamoDbClient dynamo, String indexTable, Clock clock) {
@@ -71,44 +72,8 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
 
     /** @param index a client of the index table with {@code reservedStreams(true)} */
     public DynamoCheckpointStore(StoreClient index, Clock clock) {
+        super(clock);
         this.index = index;
-        this.clock = clock;
-    }
-
-    @Override
-    public Optional<StoredCheckpoint> read(String group, PartitionId partition) {
-        return load(group, partition).checkpoint();
-    }
-
-    @Override
-    public CommitResult commit(String group, PartitionId partition, Checkpoint to, String by, Lease fence) {
-        return transact(group, partition, item -> item.commit(to, by, fence, clock.instant()));
-    }
-
-    @Override
-    public StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
-        return transact(group, partition, item -> item.override(to, reason, clock.instant()));
-    }
-
-    @Override
-    public CommitResult overrideHeld(String group, PartitionId partition, Checkpoint to, String reason, Lease lease) {
-        return transact(group, partition, item -> item.overrideHeld(to, reason, lease, clock.instant()));
-    }
-
-    /**
-     * Like {@link #override}, but only when the stored checkpoint is still {@code expected}, and
-     * recorded as made by {@code by}: so that two operators, or an operator and a reader's commit,
-     * never overwrite each other's move unseen. The write is conditioned on the Tip it decided on.
-     *
-     * @param expected the checkpoint the caller saw; empty when it saw none stored
-     * @return {@link OverrideResult.Applied}, or {@link OverrideResult.Moved} with what is stored
-     *         now, when that is not {@code expected}: then nothing was written
-     * @throws IllegalArgumentException when the reason or {@code by} is blank
-     * @throws RuntimeException when the store cannot be written; the checkpoint is then unchanged
-     */
-    public OverrideResult overrideIf(String group, PartitionId partition, Optional<Checkpoint> expected, Checkpoint to, String reason,
-                                     String by) {
-        return transact(group, partition, item -> item.overrideIf(expected, to, reason, by, clock.instant()));
     }
 
     @Override
@@ -121,12 +86,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     /** Reads the partition count from the index, then each partition's checkpoint. */
     @Override
     public List<StoredCheckpoint> list(String group) {
-        int partitions = indexState().partitions();
-        List<StoredCheckpoint> out = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            read(group, PartitionId.of(p)).ifPresent(out::add);
-        }
-        return out;
+        return IntStream.range(0, indexState().partitions()).mapToObj(p -> read(group, PartitionId.of(p))).flatMap(Optional::stream).toList();
     }
 
     /** Groups registered and not deleted since. */
@@ -220,52 +180,47 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     }
 
     @Override
-    public Optional<Lease> tryAcquire(String group, PartitionId partition, String owner, Duration timeout) {
-        return transact(group, partition, item -> item.acquire(owner, timeout, clock.instant()));
-    }
-
-    @Override
-    public Optional<Lease> renew(Lease lease, Duration timeout) {
-        return transact(lease.group(), lease.partition(), item -> item.renew(lease, timeout, clock.instant()));
-    }
-
-    @Override
-    public void release(Lease lease) {
-        transact(lease.group(), lease.partition(), item -> item.release(lease));
-    }
-
-    @Override
-    public Optional<Lease> current(String group, PartitionId partition) {
-        return load(group, partition).lease();
-    }
-
-    private CheckpointItem load(String group, PartitionId partition) {
+    CheckpointItem load(String group, PartitionId partition) {
         return CheckpointItem.from(group, partition, index.readTip(FeedStreams.checkpoint(group, partition), true));
     }
 
-    /** Read the Tip, decide, write conditioned on its etag; on a conflict read again and decide again. */
-    private <T> T transact(String group, PartitionId partition, Function<CheckpointItem, Decision<T>> decide) {
+    @Override
+    <T> T transact(String group, PartitionId partition, Function<CheckpointItem, Decision<T>> decide) {
         StreamName stream = FeedStreams.checkpoint(group, partition);
-        for (int attempt = 1; ; attempt++) {
-            Optional<Tip> tip = index.readTip(stream, true);
+        return rewrite(stream, "writers on one checkpoint", tip -> {
             Decision<T> d = decide.apply(CheckpointItem.from(group, partition, tip));
             if (d.next() == null) {
-                return d.result();
+                return new Attempt<>(d.result(), null);
             }
             if (tip.isEmpty()) {
                 register(group); // first, so that a group with a checkpoint is always listed
             }
+            return new Attempt<>(d.result(), expected -> d.overridden() == null
+                    ? index.writeUnfolds(stream, expected, d.next().unfolds())
+                    : index.append(stream, expected, List.of(CheckpointItem.encode(d.overridden())), d.next().unfolds()));
+        });
+    }
+
+    /** What one attempt decided: its result, and the write that makes it so (null: nothing to write). */
+    private record Attempt<T>(T result, Function<Expected, AppendResult> write) {}
+
+    /**
+     * Reads the Tip, decides, and writes conditioned on its etag; on a conflict reads again and decides again.
+     *
+     * @throws IllegalStateException after {@link #MAX_CONFLICTS} conflicts in a row; nothing was written by this call
+     */
+    private <T> T rewrite(StreamName stream, String crowd, Function<Optional<Tip>, Attempt<T>> decide) {
+        for (int attempt = 1; ; attempt++) {
+            Optional<Tip> tip = index.readTip(stream, true);
+            Attempt<T> a = decide.apply(tip);
             // absent, not version 0: a Tip another instance created meanwhile (version 0 too: unfolds only) must conflict
             Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.absent());
-            AppendResult r = d.overridden() == null
-                    ? index.writeUnfolds(stream, expected, d.next().unfolds())
-                    : index.append(stream, expected, List.of(CheckpointItem.encode(d.overridden())), d.next().unfolds());
-            if (r instanceof AppendResult.Written) {
-                return d.result();
+            if (a.write() == null || a.write().apply(expected) instanceof AppendResult.Written) {
+                return a.result();
             }
             if (attempt >= MAX_CONFLICTS) {
-                throw new IllegalStateException(stream + " changed under " + attempt
-                        + " attempts in a row; too many writers on one checkpoint. Nothing was written by this call");
+                throw new IllegalStateException(stream + " changed under " + attempt + " attempts in a row; too many " + crowd
+                        + ". Nothing was written by this call");
             }
         }
     }
@@ -297,8 +252,7 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
     /** Rewrites the instances Tip with {@code owner} present (until now + timeout) or absent, expired ones dropped. */
     private List<String> changeInstances(String group, String owner, boolean present, Duration timeout) {
         StreamName stream = StreamName.of(INSTANCES_CATEGORY, FeedStreams.checkGroup(group));
-        for (int attempt = 1; ; attempt++) {
-            Optional<Tip> tip = index.readTip(stream, true);
+        return rewrite(stream, "instances in one group", tip -> {
             Instant now = clock.instant();
             TreeMap<String, Instant> live = new TreeMap<>();
             List<Unfold> unfolds = new ArrayList<>();
@@ -316,23 +270,44 @@ public final class DynamoCheckpointStore implements CheckpointStore, LeaseStore 
             if (present) {
                 live.put(owner, now.plus(timeout));
             } else if (live.remove(owner) == null) {
-                return List.copyOf(live.keySet());
+                return new Attempt<>(List.copyOf(live.keySet()), null);
             }
             live.forEach((o, until) -> unfolds.add(new Unfold(INSTANCE,
                     Json.bytes(Json.object().put("owner", o).put("until", until.toString())), null)));
-            Expected expected = tip.map(t -> Expected.etag(t.etag())).orElse(Expected.noStream());
-            if (index.writeUnfolds(stream, expected, unfolds) instanceof AppendResult.Written) {
-                return List.copyOf(live.keySet());
-            }
-            if (attempt >= MAX_CONFLICTS) {
-                throw new IllegalStateException(stream + " changed under " + attempt
-                        + " attempts in a row; too many instances in one group. Nothing was written by this call");
-            }
-        }
+            return new Attempt<>(List.copyOf(live.keySet()), expected -> index.writeUnfolds(stream, expected, unfolds));
+        });
     }
 
     /** The index fold, so that callers learn the partition count too. */
     public IndexState indexState() {
         return AppendsIndex.read(index);
+    }
+
+    /** What {@link DynamoCheckpointStore#deleteGroup} did. */
+    public sealed interface GroupDeletion {
+
+        /**
+         * The group is gone, and its deletion recorded.
+         *
+         * @param checkpoints the checkpoints it had, by partition (kept in the record)
+         * @param itemsDeleted items of its checkpoint and parked streams deleted (0 when read back from the record)
+         */
+        record Deleted(String group, Map<PartitionId, Checkpoint> checkpoints, long itemsDeleted, Instant at, String by, String reason)
+                implements GroupDeletion {
+            public Deleted {
+                Objects.requireNonNull(group, "group");
+                checkpoints = Map.copyOf(checkpoints);
+                Objects.requireNonNull(at, "at");
+                Objects.requireNonNull(by, "by");
+                Objects.requireNonNull(reason, "reason");
+            }
+        }
+
+        /** Nothing was written: readers hold these partitions' leases; stop them first. */
+        record Leased(List<Lease> live) implements GroupDeletion {
+            public Leased {
+                live = List.copyOf(live);
+            }
+        }
     }
 }

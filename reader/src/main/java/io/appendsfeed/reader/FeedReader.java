@@ -1,10 +1,13 @@
 package io.appendsfeed.reader;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
 import io.appendsfeed.reader.internal.Feed;
@@ -25,30 +28,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Walks the feed and drives a {@link StreamHandler}: per partition from a checkpoint, per stream
- * in order and one call at a time, streams in parallel up to a limit.
+ * Walks the feed and drives a {@link StreamHandler}: per partition from a checkpoint, per stream in
+ * order and one call at a time, streams in parallel up to {@link FeedReaderConfig#maxConcurrentStreams()}.
  *
- * <p><b>Delivery:</b> at least once. The checkpoint moves only past epoch events whose every span
- * was handled (or parked) together with everything before them; it is committed every
- * {@link FeedReaderConfig#commitInterval()} and on {@link #close()}. After a crash, events handled
- * since the last commit are delivered again; a handler can return the position it reached
- * ({@link HandlerResult#reached(long)}) to skip them.
- *
- * <p><b>Failures:</b> a handler exception retries that stream with backoff while others go on;
- * after {@link FeedReaderConfig#parkAfterAttempts()} tries the stream is parked (durably, with the
- * reason and position), its later events wait behind it, and the checkpoint moves on for the rest.
- * {@link #release} replays it from the store table. Read errors and throttling back off and retry
- * at the same position. An epoch event this version cannot read stops its partition
- * ({@link PartitionLag.State#FAILED}); nothing is skipped. With leases on, each partition is read
- * by one instance of the group at a time; a dead instance's partitions are taken over after
- * {@link FeedReaderConfig#leaseTimeout()}, and an instance that loses a lease stops that partition
- * and can no longer commit it.
- *
- * <p><b>Metrics and logs:</b> with {@link FeedReaderConfig#metrics()} set, each handler call is
- * measured and lag, parked streams and read capacity are sampled every
- * {@link FeedReaderConfig#lagLogInterval()} and on close ({@link ReaderMetrics}). Log lines about a
- * group, partition or stream (the handler's own included) carry {@code group}, {@code partition}
- * and {@code stream} in the SLF4J MDC.
+ * <p>Delivery is at least once: the checkpoint moves only past epoch events whose every span was
+ * handled (or parked) together with everything before them; it is committed every
+ * {@link FeedReaderConfig#commitInterval()} and on {@link #close()}. A handler that fails is retried
+ * with backoff while other streams go on, then its stream is parked durably (its later events wait
+ * behind it; {@link #release} replays it). Nothing is skipped: an epoch event this version cannot read
+ * stops its partition ({@link PartitionLag.State#FAILED}). With leases, one instance of the group reads
+ * a partition at a time, and an instance that lost a lease can no longer commit it. Log lines carry
+ * {@code group}, {@code partition} and {@code stream} in the SLF4J MDC; metrics: {@link ReaderMetrics}.
  *
  * <pre>{@code
  * FeedReaderConfig config = FeedReaderConfig.builder("projector", "my-index", "my-store").build();
@@ -228,5 +218,48 @@ public final class FeedReader implements AutoCloseable {
     /** The partitions this instance reads now. */
     public List<PartitionId> partitions() {
         return coordinator.held();
+    }
+
+    /**
+     * The outcome of {@link FeedReader#runUntilCaughtUp}.
+     *
+     * @param caughtUp every partition this instance held was read to its tail and handled (parked
+     *                 streams count as handled) and committed; false when the time ran out or a
+     *                 partition failed
+     * @param lag per partition, taken when it stopped waiting: a partition read to its tail reports the tail
+     *            its last read found (behind: 0), with no read of the index after the run; the others' tails are
+     *            read then
+     */
+    public record CatchUpResult(boolean caughtUp, List<PartitionLag> lag) {
+        public CatchUpResult {
+            lag = List.copyOf(lag);
+        }
+    }
+
+    /**
+     * How far behind the feed one partition is, as this reader instance sees it.
+     *
+     * @param committed the checkpoint last committed (null when none)
+     * @param handled everything before it is handled (what the next commit writes)
+     * @param tail the end of the partition now; null when the index could not be read (then
+     *             {@code eventsBehind} is -1 and {@code oldestUnhandledAge} null, and {@code error} says why)
+     * @param eventsBehind epoch events from {@code handled} to {@code tail}
+     * @param oldestUnhandledAge how long ago the oldest epoch event not yet handled was indexed; zero when caught up
+     * @param failingStreams streams being retried after handler failures
+     * @param error why the partition stopped, when {@link State#FAILED}
+     */
+    public record PartitionLag(PartitionId partition, State state, Checkpoint committed, Checkpoint handled, Checkpoint tail,
+                               long eventsBehind, Duration oldestUnhandledAge, int failingStreams, String error) {
+
+        public enum State {
+            /** Resolving its start position. */
+            STARTING,
+            /** Walking the feed. */
+            READING,
+            /** Not read by this instance any more (closed, or its lease went to another instance). */
+            STOPPED,
+            /** Stopped on something it cannot read (a newer format); nothing was skipped. See {@code error}. */
+            FAILED
+        }
     }
 }

@@ -1,8 +1,8 @@
 package io.appendsfeed.reader;
 
 import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.metrics.Metrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,6 +1,5 @@
 package io.appendsfeed.reader;
 
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.internal.CheckpointItem;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -21,27 +19,27 @@ import java.util.function.Function;
  * {@link DynamoCheckpointStore} ({@link CheckpointItem}) under one lock: for tests and for readers
  * whose handlers keep their own position.
  */
-public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStore {
+public final class InMemoryCheckpointStore extends CheckpointItems {
 
     private record Key(String group, PartitionId partition) {}
 
-    private final Clock clock;
     private final Map<Key, CheckpointItem> items = new HashMap<>();
     private final Map<Key, List<CheckpointOverride>> overrides = new HashMap<>();
     /** Live instances per group: owner to the end of its heartbeat. */
     private final Map<String, Map<String, Instant>> instances = new HashMap<>();
 
     public InMemoryCheckpointStore(Clock clock) {
-        this.clock = clock;
+        super(clock);
     }
 
     public InMemoryCheckpointStore() {
         this(Clock.systemUTC());
     }
 
-    private synchronized <T> T transact(String group, PartitionId partition, Function<CheckpointItem, Decision<T>> decide) {
+    @Override
+    synchronized <T> T transact(String group, PartitionId partition, Function<CheckpointItem, Decision<T>> decide) {
         Key key = new Key(FeedStreams.checkGroup(group), partition);
-        Decision<T> d = decide.apply(load(key));
+        Decision<T> d = decide.apply(load(group, partition));
         if (d.next() != null) {
             items.put(key, d.next());
         }
@@ -51,34 +49,9 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
         return d.result();
     }
 
-    private CheckpointItem load(Key key) {
-        return items.getOrDefault(key, CheckpointItem.empty(key.group(), key.partition()));
-    }
-
     @Override
-    public synchronized Optional<StoredCheckpoint> read(String group, PartitionId partition) {
-        return load(new Key(group, partition)).checkpoint();
-    }
-
-    @Override
-    public CommitResult commit(String group, PartitionId partition, Checkpoint to, String by, Lease fence) {
-        return transact(group, partition, item -> item.commit(to, by, fence, clock.instant()));
-    }
-
-    @Override
-    public StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason) {
-        return transact(group, partition, item -> item.override(to, reason, clock.instant()));
-    }
-
-    @Override
-    public CommitResult overrideHeld(String group, PartitionId partition, Checkpoint to, String reason, Lease lease) {
-        return transact(group, partition, item -> item.overrideHeld(to, reason, lease, clock.instant()));
-    }
-
-    /** Like {@link DynamoCheckpointStore#overrideIf}: only while the stored checkpoint is still {@code expected}. */
-    public OverrideResult overrideIf(String group, PartitionId partition, Optional<Checkpoint> expected, Checkpoint to, String reason,
-                                     String by) {
-        return transact(group, partition, item -> item.overrideIf(expected, to, reason, by, clock.instant()));
+    synchronized CheckpointItem load(String group, PartitionId partition) {
+        return items.getOrDefault(new Key(group, partition), CheckpointItem.empty(group, partition));
     }
 
     @Override
@@ -98,26 +71,6 @@ public final class InMemoryCheckpointStore implements CheckpointStore, LeaseStor
     public synchronized List<String> groups() {
         return items.entrySet().stream().filter(e -> e.getValue().checkpoint().isPresent() || e.getValue().lease().isPresent())
                 .map(e -> e.getKey().group()).distinct().sorted().toList();
-    }
-
-    @Override
-    public Optional<Lease> tryAcquire(String group, PartitionId partition, String owner, Duration timeout) {
-        return transact(group, partition, item -> item.acquire(owner, timeout, clock.instant()));
-    }
-
-    @Override
-    public Optional<Lease> renew(Lease lease, Duration timeout) {
-        return transact(lease.group(), lease.partition(), item -> item.renew(lease, timeout, clock.instant()));
-    }
-
-    @Override
-    public void release(Lease lease) {
-        transact(lease.group(), lease.partition(), item -> item.release(lease));
-    }
-
-    @Override
-    public synchronized Optional<Lease> current(String group, PartitionId partition) {
-        return load(new Key(group, partition)).lease();
     }
 
     @Override

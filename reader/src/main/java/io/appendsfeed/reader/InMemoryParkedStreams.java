@@ -1,7 +1,6 @@
 package io.appendsfeed.reader;
 
 import io.appendsfeed.model.StreamName;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +24,6 @@ public final class InMemoryParkedStreams implements ParkedStreams {
 
     @Override
     public synchronized List<ParkedStream> list(String group) {
-        List<ParkedStream> out = new ArrayList<>();
-        parked.forEach((k, v) -> {
-            if (k.group().equals(group)) {
-                out.add(v);
-            }
-        });
-        return out;
+        return parked.values().stream().filter(p -> p.group().equals(group)).toList();
     }
 }

@@ -2,7 +2,9 @@ package io.appendsfeed.reader;
 
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -55,5 +57,20 @@ public interface LeaseStore {
      * @throws RuntimeException when the store cannot be written; the heartbeat then runs out by itself
      */
     default void leave(String group, String owner) {
+    }
+
+    /**
+     * The right of one reader instance to read a group's partition until {@code expiresAt}.
+     *
+     * @param token changes on every acquisition: commits fenced with an old token are refused
+     */
+    record Lease(String group, PartitionId partition, String owner, String token, Instant expiresAt) {
+        public Lease {
+            Objects.requireNonNull(group, "group");
+            Objects.requireNonNull(partition, "partition");
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(expiresAt, "expiresAt");
+        }
     }
 }

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
+import io.appendsfeed.reader.LeaseStore.Lease;
 
 /** The same rules for every checkpoint and lease store. */
 @ExtendWith(LocalDynamoExtension.class)

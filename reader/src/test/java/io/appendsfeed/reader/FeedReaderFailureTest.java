@@ -15,6 +15,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 
 @ExtendWith(LocalDynamoExtension.class)
 class FeedReaderFailureTest {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
 
 @ExtendWith(LocalDynamoExtension.class)
 class FeedReaderFaultTest {

@@ -26,6 +26,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 
 /**
  * A consumer group on DynamoDB Local while events keep arriving: three readers, one crashes and is

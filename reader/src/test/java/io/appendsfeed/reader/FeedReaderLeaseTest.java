@@ -17,6 +17,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
+import io.appendsfeed.reader.CheckpointStore.CheckpointOverride;
+import io.appendsfeed.reader.LeaseStore.Lease;
 
 @ExtendWith(LocalDynamoExtension.class)
 class FeedReaderLeaseTest {

@@ -17,6 +17,10 @@ import java.util.Set;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 
 @ExtendWith(LocalDynamoExtension.class)
 class FeedReaderReplayTest {

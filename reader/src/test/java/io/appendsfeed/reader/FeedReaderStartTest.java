@@ -12,6 +12,9 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
 
 @ExtendWith(LocalDynamoExtension.class)
 class FeedReaderStartTest {

@@ -23,6 +23,11 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 
 /**
  * Random interleavings of two readers of one group (start, close, lease renewal, lease expiry with

@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.appendsfeed.reader.LeaseStore.Lease;
 
 /**
  * Two instances taking the lease of a partition whose checkpoint stream does not exist yet, at the

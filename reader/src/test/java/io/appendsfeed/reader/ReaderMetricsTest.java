@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.BasicMdc;
 import org.slf4j.MDC;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 
 /** The reader's figures against what a real reader on DynamoDB Local did. */
 @ExtendWith(LocalDynamoExtension.class)

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 
 /** A handler that records what it was given, per stream, and checks nobody handles one stream twice at once. */
 class Recorder implements StreamHandler {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.BankSample;
 import io.appendsfeed.samples.bank.Notification;

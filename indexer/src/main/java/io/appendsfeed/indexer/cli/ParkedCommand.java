@@ -3,7 +3,7 @@ package io.appendsfeed.indexer.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.reader.DynamoParkedStreams;
-import io.appendsfeed.reader.ParkedStream;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;

@@ -8,8 +8,8 @@ import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.CheckpointOverride;
-import io.appendsfeed.reader.CommitResult;
+import io.appendsfeed.reader.CheckpointStore.CheckpointOverride;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import java.time.Clock;
 import java.util.List;
@@ -245,9 +245,9 @@ class CheckpointsCommandTest {
     void override_if_writes_only_when_the_stored_checkpoint_is_the_expected_one() {
         commit("projector", P0, Checkpoint.of(1, 2));
         assertThat(checkpoints.overrideIf("projector", P0, java.util.Optional.of(Checkpoint.of(0, 1)), Checkpoint.START, "rebuild", "carol"))
-                .isInstanceOf(io.appendsfeed.reader.OverrideResult.Moved.class);
+                .isInstanceOf(io.appendsfeed.reader.CheckpointStore.OverrideResult.Moved.class);
         assertThat(checkpoints.overrideIf("projector", P0, java.util.Optional.of(Checkpoint.of(1, 2)), Checkpoint.START, "rebuild", "carol"))
-                .isInstanceOf(io.appendsfeed.reader.OverrideResult.Applied.class);
+                .isInstanceOf(io.appendsfeed.reader.CheckpointStore.OverrideResult.Applied.class);
         assertThat(checkpoints.overrides("projector", P0)).extracting(CheckpointOverride::by).containsExactly("carol");
     }
 

@@ -11,7 +11,7 @@ import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
-import io.appendsfeed.reader.ParkedStream;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

@@ -23,7 +23,7 @@ import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.LinkedHashSet;

@@ -19,7 +19,7 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.lambda.ReactorHandler;
 import io.appendsfeed.reader.lambda.ReactorSettings;
 import java.io.ByteArrayInputStream;

@@ -25,7 +25,7 @@ import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

@@ -4,7 +4,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.MissingEventsException;
 import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.reader.PartitionLag;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.Lease;
+import io.appendsfeed.reader.LeaseStore.Lease;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

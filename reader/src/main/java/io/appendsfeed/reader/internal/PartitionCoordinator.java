@@ -2,11 +2,11 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.MissingTableException;
-import io.appendsfeed.reader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.Lease;
-import io.appendsfeed.reader.ParkedStream;
-import io.appendsfeed.reader.PartitionLag;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 import io.appendsfeed.reader.StartPosition;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.reader.Lease;
-import io.appendsfeed.reader.PartitionLag;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 
 /**
  * What other threads see of a runner.

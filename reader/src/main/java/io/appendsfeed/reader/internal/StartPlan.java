@@ -2,11 +2,11 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.reader.CommitResult;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.Lease;
+import io.appendsfeed.reader.LeaseStore.Lease;
 import io.appendsfeed.reader.StartPosition;
-import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -2,8 +2,8 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.reader.FeedEvent;
-import io.appendsfeed.reader.ParkedStream;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

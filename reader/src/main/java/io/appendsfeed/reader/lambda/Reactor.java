@@ -1,22 +1,31 @@
 package io.appendsfeed.reader.lambda;
 
+import io.appendsfeed.model.feed.AppendsEpoch;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
+import io.appendsfeed.model.feed.AppendsIndex;
+import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedNotification;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
-import io.appendsfeed.reader.CatchUpResult;
+import io.appendsfeed.model.store.StoredEvent;
+import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.reader.CheckpointStore;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.FeedReader;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.PartitionLag;
 import io.appendsfeed.reader.StartPosition;
-import io.appendsfeed.reader.StoredCheckpoint;
 import io.appendsfeed.reader.StreamHandler;
-import io.appendsfeed.reader.lambda.internal.FeedTails;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,23 +38,10 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * A reactor hosted in short invocations (AWS Lambda): each one reads the feed until it has done
- * what it was woken for, within the time it has less a margin, commits and returns. The core of
- * {@link ReactorHandler}, free of Lambda's types.
- *
- * <ul>
- * <li>{@link #notified}: notifications say a partition reached a position. Partitions whose
- *     committed checkpoint is already there are not read at all (a repeated or out-of-date
- *     notification costs one read of the checkpoint). The others are read to their tails. When
- *     another invocation holds a partition's lease, this one waits for it (backing off, at most the
- *     lease timeout) and looks again; the notifications still not reached at the end are returned, to
- *     be delivered again.</li>
- * <li>{@link #scheduled}: reads every partition behind its tail to the tail: the safety net that
- *     heals a lost notification. On an idle feed it only looks (a few reads, no writes).</li>
- * </ul>
- *
- * <p>Each invocation reads under its own owner name ({@code <config owner>/<invocation id>}), so that
- * two invocations never share a lease, even when restored from one snapshot.
+ * The core of {@link ReactorHandler}, free of Lambda's types: each invocation reads the feed until it has
+ * done what it was woken for ({@link #notified} or {@link #scheduled}), within the time it has less a
+ * margin, commits and returns. It reads under its own owner name ({@code <config owner>/<invocation id>}),
+ * so that two invocations never share a lease, even when restored from one snapshot.
  */
 public final class Reactor {
 
@@ -54,10 +50,25 @@ public final class Reactor {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
 
     /** A notification and the id of the message that carried it. */
-    public record Notice(String id, FeedNotification notification) {
-        public Notice {
-            Objects.requireNonNull(id, "id");
-            Objects.requireNonNull(notification, "notification");
+    public record Notice(String id, FeedNotification notification) {}
+
+    /**
+     * What one invocation did.
+     *
+     * @param runs readers started (0 when every notification was already reached: a repeat or a stale one)
+     * @param caughtUp notified: every notified position was reached; scheduled: every partition this
+     *                 invocation could take was read to its tail
+     * @param reached the group's committed checkpoint in each partition looked at, at the end
+     * @param unmet notified: ids of the notifications whose position was not reached (to be delivered again)
+     * @param problems partitions stopped on something they cannot read, with why
+     * @param took the invocation's time in the reactor
+     */
+    public record Outcome(int runs, boolean caughtUp, Map<PartitionId, Checkpoint> reached, List<String> unmet,
+                          List<String> problems, Duration took) {
+        public Outcome {
+            reached = Collections.unmodifiableMap(new TreeMap<>(reached));
+            unmet = List.copyOf(unmet);
+            problems = List.copyOf(problems);
         }
     }
 
@@ -65,7 +76,7 @@ public final class Reactor {
     private final FeedReaderConfig config;
     private final StreamHandler handler;
     private final CheckpointStore checkpoints;
-    private final FeedTails tails;
+    private final StoreClient index;
     private final Duration margin;
 
     /**
@@ -76,9 +87,9 @@ public final class Reactor {
      */
     public Reactor(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler, Duration margin) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
-        this.config = Objects.requireNonNull(config, "config");
+        this.config = config;
         this.handler = Objects.requireNonNull(handler, "handler");
-        this.margin = Objects.requireNonNull(margin, "margin");
+        this.margin = margin;
         if (margin.isNegative() || margin.isZero()) {
             throw new IllegalArgumentException("margin must be positive, was " + margin);
         }
@@ -89,7 +100,7 @@ public final class Reactor {
         }
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true).clock(config.clock()).build());
         this.checkpoints = new DynamoCheckpointStore(index, config.clock());
-        this.tails = new FeedTails(index);
+        this.index = index;
     }
 
     public FeedReaderConfig config() {
@@ -97,108 +108,85 @@ public final class Reactor {
     }
 
     /**
+     * Reads the notified partitions whose committed checkpoint is short of the notified position (a
+     * repeated or stale notification costs one read of the checkpoint) to their tails. While another
+     * invocation holds a partition's lease, it backs off and looks again, at most the lease timeout.
+     *
      * @param remaining the invocation's time left
      * @param invocation the invocation's id (Lambda's request id)
-     * @return the notices not reached are in {@link ReactorOutcome#unmet()}
+     * @return the notices not reached, to be delivered again, are in {@link Outcome#unmet()}
      * @throws RuntimeException when the checkpoints or the index cannot be read; nothing was lost, deliver them again
      */
-    public ReactorOutcome notified(List<Notice> notices, Duration remaining, String invocation) {
+    public Outcome notified(List<Notice> notices, Duration remaining, String invocation) {
         long start = System.nanoTime();
         long deadline = start + remaining.minus(margin).toNanos();
-        long contentionEnds = start + config.leaseTimeout().toNanos();
-        Map<PartitionId, Checkpoint> target = new TreeMap<>();
-        for (Notice n : notices) {
-            if (reads(n.notification().partition())) {
-                target.merge(n.notification().partition(), n.notification().position(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            }
-        }
+        long waitEnds = Math.min(deadline, start + config.leaseTimeout().toNanos());
+        List<Notice> ours = notices.stream().filter(n -> reads(n.notification().partition())).toList();
         Map<PartitionId, Checkpoint> reached = new TreeMap<>();
-        target.keySet().forEach(p -> reached.put(p, committed(p)));
-        List<PartitionId> pending = pending(target, reached);
+        ours.forEach(n -> reached.put(n.notification().partition(), committed(n.notification().partition())));
         int runs = 0;
         List<String> problems = List.of();
         Duration backoff = FIRST_BACKOFF;
+        Set<PartitionId> pending = pending(ours, reached);
         while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
-            Run run = run(Set.copyOf(pending), invocation, Duration.ofNanos(deadline - System.nanoTime()));
+            CatchUpResult run = run(pending, invocation, Duration.ofNanos(deadline - System.nanoTime()));
             runs++;
-            problems = run.problems();
+            problems = problems(run);
             pending.forEach(p -> reached.put(p, committed(p)));
-            pending = pending(target, reached);
-            if (pending.isEmpty() || !problems.isEmpty() || !run.caughtUp()) {
-                break;
-            }
+            pending = pending(ours, reached);
             // read to the tail yet short of the notified position: another invocation holds the lease and is
             // reading it (or has just read past it); look again shortly, while that can help
-            long now = System.nanoTime();
-            if (now + backoff.toNanos() - Math.min(deadline, contentionEnds) >= 0) {
-                break;
-            }
-            if (!pause(backoff)) {
+            boolean done = pending.isEmpty() || !problems.isEmpty() || !run.caughtUp()
+                    || System.nanoTime() + backoff.toNanos() - waitEnds >= 0;
+            if (done || !pause(backoff)) {
                 break;
             }
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
         }
-        List<String> unmet = new ArrayList<>();
-        for (Notice n : notices) {
-            PartitionId p = n.notification().partition();
-            if (reads(p) && n.notification().position().compareTo(reached.get(p)) > 0) {
-                unmet.add(n.id());
-            }
-        }
-        ReactorOutcome outcome = new ReactorOutcome(runs, unmet.isEmpty(), reached, unmet, problems, Duration.ofNanos(System.nanoTime() - start));
-        LOG.info("group {}: {} notifications for partitions {}, {} runs, reached {}, {} not reached{}, {} ms", config.group(),
-                notices.size(), target, runs, reached, unmet.size(), problems.isEmpty() ? "" : ", problems " + problems,
-                outcome.took().toMillis());
+        List<String> unmet = ours.stream().filter(n -> n.notification().position().compareTo(reached.get(n.notification().partition())) > 0)
+                .map(Notice::id).toList();
+        Outcome outcome = new Outcome(runs, unmet.isEmpty(), reached, unmet, problems, Duration.ofNanos(System.nanoTime() - start));
+        LOG.info("group {}: {} notifications, {} runs, reached {}, {} not reached{}, {} ms", config.group(), notices.size(), runs,
+                reached, unmet.size(), problems.isEmpty() ? "" : ", problems " + problems, outcome.took().toMillis());
         return outcome;
     }
 
     /**
-     * Reads every partition behind its tail to the tail (those another invocation holds are left to it).
-     * Partitions whose committed checkpoint is at the tail are not read: on an idle feed a run is a few
-     * reads of the index, the active epochs' Tips and the checkpoints, and writes nothing. A group that
-     * ever parked a stream is always read, so that a release is replayed.
+     * Reads every partition behind its tail to the tail (those another invocation holds are left to it):
+     * the safety net that heals a lost notification. On an idle feed it only reads the index, the active
+     * epochs' Tips and the checkpoints. A group that ever parked a stream is always read, so that a
+     * release is replayed.
      *
      * @throws RuntimeException when the index cannot be read
      */
-    public ReactorOutcome scheduled(Duration remaining, String invocation) {
+    public Outcome scheduled(Duration remaining, String invocation) {
         long start = System.nanoTime();
         Map<PartitionId, Checkpoint> reached = new TreeMap<>();
         Set<PartitionId> behind = new TreeSet<>();
-        boolean everParked = tails.everParked(config.group());
-        for (Map.Entry<PartitionId, Checkpoint> tail : tails.read().entrySet()) {
-            if (reads(tail.getKey())) {
-                Checkpoint committed = committed(tail.getKey());
-                reached.put(tail.getKey(), committed);
-                if (everParked || committed.compareTo(tail.getValue()) < 0) {
-                    behind.add(tail.getKey());
+        // releases are replayed by a reader, so a group that ever parked a stream is always read
+        boolean everParked = index.readTip(DynamoParkedStreams.stream(config.group()), true).map(t -> t.version() > 0).orElse(false);
+        tails().forEach((p, tail) -> {
+            if (reads(p)) {
+                reached.put(p, committed(p));
+                if (everParked || reached.get(p).compareTo(tail) < 0) {
+                    behind.add(p);
                 }
             }
-        }
-        if (behind.isEmpty()) {
-            ReactorOutcome outcome = new ReactorOutcome(0, true, reached, List.of(), List.of(), Duration.ofNanos(System.nanoTime() - start));
-            LOG.info("group {}: scheduled look, every partition at its tail {}, {} ms", config.group(), reached, outcome.took().toMillis());
-            return outcome;
-        }
+        });
         Duration budget = remaining.minus(margin);
-        if (budget.isNegative() || budget.isZero()) {
+        if (!behind.isEmpty() && (budget.isNegative() || budget.isZero())) {
             LOG.warn("group {}: {} left, less than the margin {}: not reading; give the function a longer timeout", config.group(),
                     remaining, margin);
-            return new ReactorOutcome(0, false, Map.of(), List.of(), List.of("no time left"), Duration.ofNanos(System.nanoTime() - start));
+            return new Outcome(0, false, Map.of(), List.of(), List.of("no time left"), Duration.ofNanos(System.nanoTime() - start));
         }
-        Run run = run(behind, invocation, budget);
+        CatchUpResult run = behind.isEmpty() ? new CatchUpResult(true, List.of()) : run(behind, invocation, budget);
         behind.forEach(p -> reached.put(p, committed(p)));
-        ReactorOutcome outcome = new ReactorOutcome(1, run.caughtUp(), reached, List.of(), run.problems(),
+        Outcome outcome = new Outcome(behind.isEmpty() ? 0 : 1, run.caughtUp(), reached, List.of(), problems(run),
                 Duration.ofNanos(System.nanoTime() - start));
-        LOG.info("group {}: scheduled run of partitions {}, caught up {}{}, {} ms", config.group(), behind, run.caughtUp(),
-                run.problems().isEmpty() ? "" : ", problems " + run.problems(), outcome.took().toMillis());
+        LOG.info("group {}: scheduled, partitions read {}, caught up {}{}, reached {}, {} ms", config.group(), behind, run.caughtUp(),
+                outcome.problems().isEmpty() ? "" : ", problems " + outcome.problems(), reached, outcome.took().toMillis());
         return outcome;
     }
-
-    /**
-     * @param caughtUp every partition the run held was read to its tail, handled and committed
-     * @param problems partitions that stopped on something they cannot read, with why
-     */
-    private record Run(boolean caughtUp, List<String> problems) {}
 
     /**
      * A fresh reader, under this invocation's own owner name, reads the partitions (those whose leases it can
@@ -208,13 +196,51 @@ public final class Reactor {
      *
      * @throws RuntimeException when the index table cannot be found (the reader's start)
      */
-    private Run run(Set<PartitionId> partitions, String invocation, Duration budget) {
+    private CatchUpResult run(Set<PartitionId> partitions, String invocation, Duration budget) {
         Duration quarter = margin.dividedBy(4);
         FeedReaderConfig.Builder b = config.toBuilder().owner(config.owner() + "/" + invocation).partitions(partitions)
                 .shutdownTimeout(config.shutdownTimeout().compareTo(quarter) < 0 ? config.shutdownTimeout() : quarter);
-        CatchUpResult r = new FeedReader(dynamo, b.build(), handler).runUntilCaughtUp(budget);
-        return new Run(r.caughtUp(), r.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
-                .map(l -> "partition " + l.partition() + ": " + l.error()).toList());
+        return new FeedReader(dynamo, b.build(), handler).runUntilCaughtUp(budget);
+    }
+
+    /** The partitions that stopped on something they cannot read, with why. */
+    private static List<String> problems(CatchUpResult run) {
+        return run.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
+                .map(l -> "partition " + l.partition() + ": " + l.error()).toList();
+    }
+
+    /**
+     * Where each partition's feed ends, read as the notifier sees it: the index's active epoch, then that
+     * epoch's Tip ({@code epoch × 1,000,000 + n}, or the next epoch once it closed), and whether an event
+     * already lies past {@code n} (a calf written before its Tip moved). A handful of consistent reads, so
+     * that a scheduled run over an idle feed need not start a reader at all. A tail past {@code n} is only
+     * ever compared with checkpoints ("behind or not"), never committed.
+     */
+    private Map<PartitionId, Checkpoint> tails() {
+        IndexState state = AppendsIndex.read(index);
+        Map<PartitionId, Checkpoint> out = new TreeMap<>();
+        for (int p = 0; p < state.partitions(); p++) {
+            out.put(PartitionId.of(p), tail(PartitionId.of(p), state.activeEpoch(PartitionId.of(p))));
+        }
+        return out;
+    }
+
+    private Checkpoint tail(PartitionId p, EpochId active) {
+        for (EpochId e = active; ; e = e.next()) {
+            Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), true);
+            if (tip.isEmpty()) {
+                return Checkpoint.of(e, 0);
+            }
+            long n = tip.get().version();
+            // one query gives the epoch's last event (is it Closed?) and anything already past the Tip's n: calf-first
+            // writes put events in a calf before the Tip moves, so a writer stopped between the two leaves some there
+            List<StoredEvent> around = index.readAll(tip.get().stream(), Read.forward(Math.max(0, n - 1)).limit(2).strongly());
+            boolean closed = around.stream().anyMatch(x -> x.index() == n - 1 && EpochEvent.CLOSED.equals(x.type()));
+            boolean beyond = around.stream().anyMatch(x -> x.index() >= n);
+            if (!closed || beyond) {
+                return n >= Checkpoint.EPOCH_SIZE ? Checkpoint.of(e, 0).nextEpoch() : Checkpoint.of(e, beyond ? n + 1 : n);
+            }
+        }
     }
 
     private boolean reads(PartitionId p) {
@@ -222,12 +248,17 @@ public final class Reactor {
     }
 
     private Checkpoint committed(PartitionId p) {
-        Optional<StoredCheckpoint> c = checkpoints.read(config.group(), p);
-        return c.map(StoredCheckpoint::checkpoint).orElse(Checkpoint.START);
+        return checkpoints.read(config.group(), p).map(StoredCheckpoint::checkpoint).orElse(Checkpoint.START);
     }
 
-    private static List<PartitionId> pending(Map<PartitionId, Checkpoint> target, Map<PartitionId, Checkpoint> reached) {
-        return target.entrySet().stream().filter(e -> e.getValue().compareTo(reached.get(e.getKey())) > 0).map(Map.Entry::getKey).toList();
+    private static Set<PartitionId> pending(List<Notice> notices, Map<PartitionId, Checkpoint> reached) {
+        Set<PartitionId> out = new TreeSet<>();
+        for (Notice n : notices) {
+            if (n.notification().position().compareTo(reached.get(n.notification().partition())) > 0) {
+                out.add(n.notification().partition());
+            }
+        }
+        return out;
     }
 
     /** @return false when interrupted (the invocation is ending) */

@@ -2,15 +2,15 @@ package io.appendsfeed.reader.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.model.feed.FeedNotification;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StreamHandler;
-import io.appendsfeed.reader.lambda.internal.LambdaInput;
-import io.appendsfeed.reader.lambda.internal.LambdaInput.Message;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -30,23 +31,16 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The base of a reactor hosted in AWS Lambda: extend it with your {@link StreamHandler} and
  * {@link FeedReaderConfig} and a public no-arg constructor, and name it as the function's handler.
- * It only translates Lambda's events for the {@link Reactor}. One function takes three kinds of event:
- *
+ * It only translates Lambda's events for the {@link Reactor}, which reads within the time left less
+ * {@link ReactorSettings#margin()} and commits before returning; leases keep two concurrent
+ * invocations from reading one partition at once:
  * <ul>
- * <li><b>SQS</b> (a queue subscribed to the notifier's topic; the event source mapping with
- *     {@code ReportBatchItemFailures}): reads the notified partitions until each notified position is
- *     reached, commits, and reports as batch item failures the messages whose position was not
- *     reached (the time ran out, a partition failed, another invocation held its lease throughout)
- *     and the messages that are not notifications, so that SQS delivers them again (and, in the end,
- *     to its dead-letter queue).</li>
- * <li><b>SNS</b> (the function subscribed to the topic directly): the same; failure is thrown, so that
- *     Lambda retries the event.</li>
- * <li><b>EventBridge scheduled events</b>: reads every partition to its tail, the safety net that heals
- *     a lost notification; not caught up is thrown, so that Lambda retries.</li>
+ * <li><b>SQS</b> (a queue subscribed to the notifier's topic, with {@code ReportBatchItemFailures}):
+ *     {@link Reactor#notified}; the messages not reached, and those that are not notifications, are
+ *     reported as batch item failures, so that SQS delivers them again (in the end to its dead-letter queue).</li>
+ * <li><b>SNS</b> (the function subscribed to the topic): the same; failure is thrown, so that Lambda retries.</li>
+ * <li><b>EventBridge scheduled events</b>: {@link Reactor#scheduled}; not caught up is thrown, so that Lambda retries.</li>
  * </ul>
- *
- * <p>Every invocation reads within the time it has less {@link ReactorSettings#margin()}, and commits
- * before returning. Leases keep two concurrent invocations from reading the same partition.
  *
  * <pre>{@code
  * public final class ProjectorFunction extends ReactorHandler {
@@ -96,17 +90,27 @@ public abstract class ReactorHandler implements RequestStreamHandler {
      * The function's entry point: SQS, SNS or a scheduled event, told apart by their shape.
      *
      * @throws IllegalArgumentException when the event is none of them, or an SNS message is not a feed notification
-     * @throws ReactorNotCaughtUpException for SNS and scheduled events not done in time (Lambda retries them)
+     * @throws NotCaughtUpException for SNS and scheduled events not done in time (Lambda retries them)
      */
     @Override
     public final void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         JsonNode event = JSON.readTree(input);
-        LambdaInput.Kind kind = LambdaInput.kind(event);
-        ObjectNode response = switch (kind) {
-            case SQS -> sqs(LambdaInput.messages(kind, event), context);
-            case SNS -> summary(sns(LambdaInput.messages(kind, event), context));
-            case SCHEDULED -> summary(caughtUp(reactor.scheduled(remaining(context), context.getAwsRequestId())));
-        };
+        JsonNode records = event.path("Records");
+        JsonNode first = records.path(0);
+        ObjectNode response;
+        if ("aws:sqs".equals(first.path("eventSource").asText())) {
+            response = sqs(messages(records, false), context);
+        } else if ("aws:sns".equals(first.path("EventSource").asText())) {
+            response = summary(sns(messages(records, true), context));
+        } else if ("aws.events".equals(event.path("source").asText()) || "Scheduled Event".equals(event.path("detail-type").asText())) {
+            response = summary(caughtUp(reactor.scheduled(remaining(context), context.getAwsRequestId())));
+        } else if (records.isArray() && records.isEmpty()) {
+            response = sqs(List.of(), context); // an empty batch: nothing to do, answered as SQS
+        } else {
+            throw new IllegalArgumentException("a reactor takes SQS messages, SNS notifications or EventBridge scheduled events;"
+                    + " this event is none of them (its keys: " + names(event) + (first.isMissingNode() ? "" : ", its first record's keys: "
+                    + names(first)) + ")");
+        }
         JSON.writeValue(output, response);
     }
 
@@ -126,15 +130,31 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         return out;
     }
 
-    private ReactorOutcome sns(List<Message> messages, Context context) {
+    private Reactor.Outcome sns(List<Message> messages, Context context) {
         Map<String, String> unreadable = new LinkedHashMap<>();
-        ReactorOutcome outcome = reactor.notified(notices(messages, unreadable), remaining(context), context.getAwsRequestId());
+        Reactor.Outcome outcome = reactor.notified(notices(messages, unreadable), remaining(context), context.getAwsRequestId());
         if (!unreadable.isEmpty()) {
-            List<String> why = new ArrayList<>();
-            unreadable.forEach((id, e) -> why.add("SNS message " + id + " is not a feed notification: " + e));
-            throw new IllegalArgumentException(String.join("; ", why));
+            throw new IllegalArgumentException(unreadable.entrySet().stream()
+                    .map(e -> "SNS message " + e.getKey() + " is not a feed notification: " + e.getValue()).collect(Collectors.joining("; ")));
         }
         return caughtUp(outcome);
+    }
+
+    /** A message of an SQS or SNS event: its id, its text and its string attributes. */
+    private record Message(String id, String body, Map<String, String> attributes) {}
+
+    /**
+     * The messages of an SQS event ({@code messageId}, {@code body}, {@code messageAttributes.*.stringValue}) or
+     * of an SNS event ({@code Sns.MessageId}, {@code Sns.Message}, {@code Sns.MessageAttributes.*.Value}).
+     */
+    private static List<Message> messages(JsonNode records, boolean sns) {
+        List<Message> out = new ArrayList<>();
+        for (JsonNode r : records) {
+            out.add(sns ? new Message(r.path("Sns").path("MessageId").asText(), r.path("Sns").path("Message").asText(null),
+                    attributes(r.path("Sns"), "MessageAttributes", "Value"))
+                    : new Message(r.path("messageId").asText(), r.path("body").asText(null), attributes(r, "messageAttributes", "stringValue")));
+        }
+        return out;
     }
 
     /** @param unreadable gets the id of each message that is not a notification, with why */
@@ -142,7 +162,7 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         List<Reactor.Notice> out = new ArrayList<>();
         for (Message m : messages) {
             try {
-                out.add(new Reactor.Notice(m.id(), LambdaInput.notification(m.body(), m.attributes())));
+                out.add(new Reactor.Notice(m.id(), notification(m.body(), m.attributes())));
             } catch (IllegalArgumentException e) {
                 unreadable.put(m.id(), e.getMessage());
             }
@@ -150,10 +170,60 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         return out;
     }
 
-    /** @throws ReactorNotCaughtUpException when it did not catch up (Lambda retries the event) */
-    private ReactorOutcome caughtUp(ReactorOutcome outcome) {
+    /**
+     * The notification a message carries: from its {@code Partition} and {@code Position} attributes when it
+     * has both, else from its body, whether raw (as the notifier published it) or wrapped in SNS's envelope
+     * ({@code {"Type":"Notification","Message":...}}: a queue subscribed without raw message delivery).
+     *
+     * @throws IllegalArgumentException saying what is wrong when it carries none
+     */
+    private static FeedNotification notification(String body, Map<String, String> attributes) {
+        String partition = attributes.get(FeedNotification.PARTITION_ATTRIBUTE);
+        String position = attributes.get(FeedNotification.POSITION_ATTRIBUTE);
+        if (partition != null && position != null) {
+            return FeedNotification.parseAttributes(partition, position);
+        }
+        JsonNode envelope = envelope(body);
+        if (envelope != null) {
+            return notification(envelope.path("Message").asText(null), attributes(envelope, "MessageAttributes", "Value"));
+        }
+        return FeedNotification.parseJson(body);
+    }
+
+    /** SNS's envelope, or null when the body is not one. */
+    private static JsonNode envelope(String body) {
+        if (body == null || !body.contains("\"Type\"")) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(body);
+            return node.isObject() && "Notification".equals(node.path("Type").asText()) && node.has("Message") ? node : null;
+        } catch (JsonProcessingException e) {
+            return null; // not JSON at all: parseJson says so
+        }
+    }
+
+    /** A message's string attributes: SQS's {@code {"Name": {"stringValue": "..."}}}, SNS's {@code {"Name": {"Value": "..."}}}. */
+    private static Map<String, String> attributes(JsonNode message, String field, String value) {
+        Map<String, String> out = new LinkedHashMap<>();
+        message.path(field).fields().forEachRemaining(e -> {
+            if (e.getValue().path(value).isValueNode() && !e.getValue().path(value).isNull()) {
+                out.put(e.getKey(), e.getValue().path(value).asText());
+            }
+        });
+        return out;
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    /** @throws NotCaughtUpException when it did not catch up (Lambda retries the event) */
+    private Reactor.Outcome caughtUp(Reactor.Outcome outcome) {
         if (!outcome.caughtUp()) {
-            throw new ReactorNotCaughtUpException(reactor.config().group(), outcome);
+            throw new NotCaughtUpException(reactor.config().group(), outcome);
         }
         return outcome;
     }
@@ -163,7 +233,27 @@ public abstract class ReactorHandler implements RequestStreamHandler {
         return Duration.ofMillis(context.getRemainingTimeInMillis());
     }
 
-    private static ObjectNode summary(ReactorOutcome o) {
+    private static ObjectNode summary(Reactor.Outcome o) {
         return JSON.createObjectNode().put("caughtUp", o.caughtUp()).put("runs", o.runs()).put("tookMillis", o.took().toMillis());
+    }
+
+    /**
+     * A scheduled or SNS-triggered invocation that could not do what it was woken for (the time ran out,
+     * a partition failed, another invocation still held a lease). Thrown so that Lambda counts the
+     * invocation as failed and retries it; what was handled before is committed and is not handled again.
+     */
+    public static class NotCaughtUpException extends RuntimeException {
+        private final transient Reactor.Outcome outcome;
+
+        public NotCaughtUpException(String group, Reactor.Outcome outcome) {
+            super("group " + group + " did not catch up in " + outcome.took().toMillis() + " ms (" + outcome.runs() + " runs)"
+                    + (outcome.unmet().isEmpty() ? "" : "; notifications not reached: " + outcome.unmet())
+                    + (outcome.problems().isEmpty() ? "" : "; " + String.join("; ", outcome.problems())));
+            this.outcome = outcome;
+        }
+
+        public Reactor.Outcome outcome() {
+            return outcome;
+        }
     }
 }

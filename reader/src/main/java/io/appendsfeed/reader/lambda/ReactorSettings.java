@@ -4,7 +4,6 @@ import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.reader.FeedReaderConfig;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -35,17 +34,6 @@ public record ReactorSettings(Optional<String> indexTable, Optional<String> stor
 
     /** Default time kept free at the end of an invocation. */
     public static final Duration DEFAULT_MARGIN = Duration.ofSeconds(5);
-
-    public ReactorSettings {
-        Objects.requireNonNull(indexTable, "indexTable");
-        Objects.requireNonNull(storeTable, "storeTable");
-        Objects.requireNonNull(group, "group");
-        Objects.requireNonNull(dynamo, "dynamo");
-        group.ifPresent(FeedStreams::checkGroup);
-        if (margin == null || margin.isNegative() || margin.isZero()) {
-            throw new IllegalArgumentException("margin must be a positive duration, was " + margin);
-        }
-    }
 
     /** @throws IllegalArgumentException naming the variable that is invalid and what it takes */
     public static ReactorSettings from(Function<String, String> env) {

@@ -9,7 +9,7 @@ import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.FeedFixture;
 import io.appendsfeed.reader.MissingEventsException;
 import java.time.Instant;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.reader.CommitResult;
-import io.appendsfeed.reader.Lease;
-import io.appendsfeed.reader.OverrideResult;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.CheckpointStore.OverrideResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -2,13 +2,13 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.reader.CheckpointOverride;
+import io.appendsfeed.reader.CheckpointStore.CheckpointOverride;
 import io.appendsfeed.reader.CheckpointStore;
-import io.appendsfeed.reader.CommitResult;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
-import io.appendsfeed.reader.Lease;
+import io.appendsfeed.reader.LeaseStore.Lease;
 import io.appendsfeed.reader.LeaseStore;
-import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

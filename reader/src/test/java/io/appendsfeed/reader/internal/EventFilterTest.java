@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.Span;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

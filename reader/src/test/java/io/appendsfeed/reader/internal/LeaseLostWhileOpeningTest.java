@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.reader.CommitResult;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
-import io.appendsfeed.reader.Lease;
-import io.appendsfeed.reader.PartitionLag;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.FeedReader.PartitionLag;
 import io.appendsfeed.reader.StartPosition;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.reader.CommitResult;
-import io.appendsfeed.reader.Lease;
-import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.CommitResult;
+import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

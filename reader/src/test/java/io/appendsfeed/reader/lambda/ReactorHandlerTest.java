@@ -12,7 +12,7 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.DynamoCheckpointStore;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.FeedFixture;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StartPosition;
@@ -215,8 +215,8 @@ class ReactorHandlerTest {
         ReactorHandler function = new TestReactor(local.dynamo(), SETTINGS, feed.config("projector").build(), handled);
         String scheduled = LambdaEvents.resource("scheduled-event.json", Map.of());
         assertThatThrownBy(() -> LambdaEvents.invoke(function, scheduled, new LocalContext(TIMEOUT)))
-                .isInstanceOfSatisfying(ReactorNotCaughtUpException.class, e -> {
-                    assertThat(e.problems()).singleElement().asString().startsWith("partition 1:").contains("Rebalanced");
+                .isInstanceOfSatisfying(ReactorHandler.NotCaughtUpException.class, e -> {
+                    assertThat(e.outcome().problems()).singleElement().asString().startsWith("partition 1:").contains("Rebalanced");
                     assertThat(e.outcome().caughtUp()).isFalse();
                 });
         assertThat(handled.total()).as("partition 0 and what partition 1 had before").isEqualTo(4);
@@ -225,7 +225,7 @@ class ReactorHandlerTest {
         ReactorHandler healthy = new TestReactor(local.dynamo(), SETTINGS, feed.config("other").partitions(
                 java.util.Set.of(PartitionId.of(0))).build(), new Handled());
         assertThatThrownBy(() -> LambdaEvents.invoke(healthy, scheduled, new LocalContext(SETTINGS.margin().minusMillis(100))))
-                .isInstanceOf(ReactorNotCaughtUpException.class).hasMessageContaining("no time left");
+                .isInstanceOf(ReactorHandler.NotCaughtUpException.class).hasMessageContaining("no time left");
     }
 
     @Test
@@ -266,7 +266,7 @@ class ReactorHandlerTest {
                 .build(), new Handled());
         String event = LambdaEvents.resource("sns-notification.json", Map.of("P0", "999"));
         assertThatThrownBy(() -> LambdaEvents.invoke(function, event, new LocalContext(TIMEOUT)))
-                .isInstanceOfSatisfying(ReactorNotCaughtUpException.class,
+                .isInstanceOfSatisfying(ReactorHandler.NotCaughtUpException.class,
                         e -> assertThat(e.outcome().unmet()).containsExactly("95df01b4-ee98-5cb9-9903-4c221d41eb5e"));
     }
 

@@ -1,8 +1,8 @@
 package io.appendsfeed.samples.bank;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.reader.FeedEvent;
-import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.StreamHandler;
 import java.util.List;
 import org.slf4j.Logger;

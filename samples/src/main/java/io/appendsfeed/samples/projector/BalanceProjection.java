@@ -1,7 +1,7 @@
 package io.appendsfeed.samples.projector;
 
 import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.reader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StartPosition;

@@ -1,11 +1,11 @@
 package io.appendsfeed.samples.replay;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.reader.CatchUpResult;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
-import io.appendsfeed.reader.HandlerResult;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
 import io.appendsfeed.reader.InMemoryParkedStreams;
 import io.appendsfeed.reader.StartPosition;

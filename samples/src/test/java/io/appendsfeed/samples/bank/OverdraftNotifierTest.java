@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
-import io.appendsfeed.reader.FeedEvent;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,7 +17,7 @@ import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.model.testing.faults.Fault;
 import io.appendsfeed.model.testing.faults.FaultInjector;
 import io.appendsfeed.model.testing.faults.FaultPlan;
-import io.appendsfeed.reader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.FeedReaderConfig;
 import java.time.Clock;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.appendsfeed.model.testing.faults.Fault;
 import io.appendsfeed.model.testing.faults.FaultInjector;
 import io.appendsfeed.model.testing.faults.FaultPlan;
-import io.appendsfeed.reader.CatchUpResult;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.FeedReader;
 import io.appendsfeed.reader.FeedReaderConfig;
 import java.time.Duration;

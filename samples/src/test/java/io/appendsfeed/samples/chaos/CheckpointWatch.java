@@ -3,7 +3,7 @@ package io.appendsfeed.samples.chaos;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CheckpointStore;
-import io.appendsfeed.reader.StoredCheckpoint;
+import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
