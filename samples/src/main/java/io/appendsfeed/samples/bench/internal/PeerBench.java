@@ -1,12 +1,10 @@
 package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.Processes.LambdaJar;
 import io.appendsfeed.samples.bench.internal.Processes.PeerHarness;
 import io.appendsfeed.samples.bench.internal.StoreFacts.IndexCheck;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,11 +15,10 @@ import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
- * appendsfeed beside equinox-js: a store equinox-js wrote, its stream cut into Lambda batches of each size K; the
- * same batch files to both Lambda handlers (each in a fresh process), each into its own index, checked against the
- * store; then both readers on both indexes, index only and with bodies. All through the measured endpoint, each
- * {@code repeats} times, alternating sides, the median reported. Without the harness, our side alone on a store the
- * benchmark writes.
+ * appendsfeed beside equinox-js: a store equinox-js wrote, cut into Lambda batches of each size K, the same files to
+ * both handlers (fresh processes, own indexes, checked against the store), then both readers on both indexes; each
+ * {@code repeats} times, alternating sides. Without the harness, our side alone on a store the benchmark writes.
+ * Also the Lambda cold start.
  */
 public final class PeerBench {
 
@@ -29,11 +26,8 @@ public final class PeerBench {
     public record Params(Path peerDir, long events, int streams, List<Integer> batchSizes, int repeats) {}
 
     /**
-     * The store and the runs at each batch size.
-     *
      * @param appends transactions that wrote the events (equinox-js: 1-5 events each; ours: 1 each)
-     * @param bodyFloorReadUnitsPerEvent reading every store item once on its own, eventually consistent (0.5 RCU per started 4 KB)
-     * @param streamFloorReadUnitsPerEvent reading every stream in one query (4 KB rounding per stream, not per item)
+     * @param bodyFloorReadUnitsPerEvent and {@code streamFloor...}: see {@link StoreFacts}
      */
     public record Result(String writer, String node, String handlerJvmFlags, int lambdaMemoryMb, double roundTripMs, long events,
                          int streams, long appends, long storeItems, double writeUnitsPerEvent, long records, int shards,
@@ -45,11 +39,7 @@ public final class PeerBench {
     /** The Lambda cold start's configurations, each the median of its runs. */
     public record ColdStart(int batchSize, double roundTripMs, List<ColdStartConfig> configs) {}
 
-    /**
-     * The median of {@code runs} fresh processes of one configuration.
-     *
-     * @param flags the JVM flags ({@code JAVA_TOOL_OPTIONS}), or the node version
-     */
+    /** The median of {@code runs} fresh processes of one configuration; {@code flags}: the JVM's, or the node version. */
     public record ColdStartConfig(String handler, String flags, int runs, double mainMs, double constructedMs,
                                   double firstBatchDoneMs, double firstBatchDoneMinMs, double firstBatchDoneMaxMs,
                                   double firstInvocationMs, double secondInvocationMs) {}
@@ -129,9 +119,10 @@ public final class PeerBench {
                 }
                 if (harness != null) {
                     step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, both modes (run %d of %d)", k, index, r, repeats));
-                    for (ReadLeg leg : peerRead(local, harness, store, index, table, manifest, work.resolve("read-" + table + "-" + r),
-                            facts.events())) {
-                        legs.computeIfAbsent(THEIRS + index + leg.bodies(), x -> new ArrayList<>()).add(leg);
+                    JsonNode read = harness.read(local.measured(), store, table, manifest, work.resolve("read-" + table + "-" + r));
+                    for (boolean bodies : new boolean[] {false, true}) {
+                        legs.computeIfAbsent(THEIRS + index + bodies, x -> new ArrayList<>())
+                                .add(ReadLeg.ofPeer(index, bodies, read, facts.events()));
                     }
                 }
             }
@@ -143,13 +134,9 @@ public final class PeerBench {
     }
 
     /**
-     * Lambda cold start: our template's handler from the shaded jar in a fresh JVM, built as Lambda builds it
-     * (no-argument constructor, settings from the environment), with the template's {@code JavaToolOptions} and
-     * with the JVM's defaults; with the equinox-js harness, its handler in a fresh node process. Each run gets a
-     * fresh index table and the same {@value #COLD_BATCHES} batches of {@value #COLD_BATCH_SIZE} records; times are
-     * from spawning the process.
-     *
-     * @param peer equinox-js's harness, or null for ours only
+     * Lambda cold start: our handler built as Lambda builds it, with the template's {@code JavaToolOptions} and with the
+     * JVM's defaults, and equinox-js's when {@code peer} is given; {@value #COLD_BATCHES} batches of
+     * {@value #COLD_BATCH_SIZE} records into a fresh index each run, times from spawning the process.
      */
     public static ColdStart coldStart(LocalDynamo local, LambdaJar jar, int runs, PeerHarness peer, Path work, double roundTripMs,
                                       Consumer<String> step) {
@@ -187,20 +174,5 @@ public final class PeerBench {
     /** The median of {@code f} (the lower middle of an even count). */
     private static <T> double median(List<T> xs, ToDoubleFunction<T> f) {
         return f.applyAsDouble(Report.median(xs, f));
-    }
-
-    /** A read that fails its own check still wrote its figures: they are kept, with the failure as a problem. */
-    private static List<ReadLeg> peerRead(LocalDynamo local, PeerHarness harness, String store, String index, String table,
-                                          Path manifest, Path out, long events) {
-        JsonNode result;
-        String failure = null;
-        try {
-            result = harness.read(local.measured(), store, table, manifest, out);
-        } catch (IllegalStateException e) {
-            failure = "equinox-js's read failed: " + e.getMessage().lines().findFirst().orElse("");
-            Path f = out.resolve("read-result.json");
-            result = Files.isRegularFile(f) ? Processes.json(f) : MissingNode.getInstance();
-        }
-        return List.of(ReadLeg.ofPeer(index, false, result, events, failure), ReadLeg.ofPeer(index, true, result, events, failure));
     }
 }

@@ -113,22 +113,11 @@ public record ReadLeg(String reader, String index, boolean bodies, long events, 
                 m.readUnitsPerEvent, m.usdPerMillionEvents, m.requests, legs.stream().flatMap(l -> l.problems().stream()).toList());
     }
 
-    /**
-     * One mode of equinox-js's reader from the harness's {@code read-result.json}; the harness itself checks what it
-     * read against what was written (counts, per-stream versions, gaps) and fails when they differ.
-     *
-     * @param failure why the read process failed, or null
-     */
-    static ReadLeg ofPeer(String index, boolean bodies, JsonNode result, long storedEvents, String failure) {
+    /** One mode of equinox-js's reader from the harness's {@code read-result.json} (the harness checked it against the store). */
+    static ReadLeg ofPeer(String index, boolean bodies, JsonNode result, long storedEvents) {
         JsonNode r = result.path(bodies ? "WithData" : "IndexOnly");
         long events = r.path("events").asLong();
-        List<String> problems = new ArrayList<>();
-        if (failure != null) {
-            problems.add(failure);
-        }
-        if (events != storedEvents) {
-            problems.add(events + " events delivered, " + storedEvents + " stored");
-        }
+        List<String> problems = events == storedEvents ? List.of() : List.of(events + " events delivered, " + storedEvents + " stored");
         long requests = 0;
         for (JsonNode call : r.path("calls")) {
             requests += call.path("n").asLong();
