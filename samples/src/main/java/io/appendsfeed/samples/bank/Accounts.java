@@ -1,7 +1,10 @@
 package io.appendsfeed.samples.bank;
 
 import io.appendsfeed.model.store.StoreClient;
+import java.util.ArrayList;
+import java.util.List;
 import io.appendsfeed.samples.eventsourcing.Category;
+import io.appendsfeed.samples.eventsourcing.CommandDecision;
 import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
 import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
@@ -39,7 +42,7 @@ public final class Accounts {
      * @throws io.appendsfeed.model.Decider.TooManyConflictsException when other writers kept winning
      */
     public Outcome<AccountState, AccountEvent> execute(AccountId account, AccountCommand command) {
-        return transactor.transact(account.stream(), state -> AccountDecider.decide(state, command));
+        return transactor.transact(account.stream(), state -> decide(state, command));
     }
 
     public Loaded<AccountState> read(AccountId account) {
@@ -49,5 +52,35 @@ public final class Accounts {
     /** Conflicts with other writers met (and resolved by deciding again) so far. */
     public long conflicts() {
         return transactor.conflicts();
+    }
+
+    /** The account's rules, pure: the same state and command always give the same decision. */
+    public static CommandDecision<AccountEvent> decide(AccountState state, AccountCommand command) {
+        if (command instanceof AccountCommand.Open open) {
+            if (state.opened()) {
+                return open.owner().equals(state.owner()) && open.overdraftLimit() == state.overdraftLimit()
+                        ? CommandDecision.accept() // the same request again: already done
+                        : CommandDecision.reject("account is already open for " + state.owner());
+            }
+            return CommandDecision.accept(new AccountEvent.Opened(open.owner(), open.overdraftLimit()));
+        }
+        if (!state.opened()) {
+            return CommandDecision.reject("account is not open");
+        }
+        if (command instanceof AccountCommand.Deposit d) {
+            return CommandDecision.accept(new AccountEvent.Deposited(d.txId(), d.amount()));
+        }
+        AccountCommand.Withdraw w = (AccountCommand.Withdraw) command;
+        long after = state.balance() - w.amount();
+        if (after < -state.overdraftLimit()) {
+            return CommandDecision.reject("withdrawing " + w.amount() + " from a balance of " + state.balance()
+                    + " would pass the overdraft limit of " + state.overdraftLimit());
+        }
+        List<AccountEvent> events = new ArrayList<>();
+        events.add(new AccountEvent.Withdrawn(w.txId(), w.amount()));
+        if (after < 0 && state.balance() >= 0) {
+            events.add(new AccountEvent.Overdrawn(w.txId(), after, state.overdraftLimit()));
+        }
+        return new CommandDecision.Accept<>(events);
     }
 }
