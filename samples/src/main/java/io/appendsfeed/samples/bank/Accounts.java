@@ -10,11 +10,7 @@ import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
 
-/**
- * The bank's accounts: each command loads the account (its balance snapshot from the Tip's
- * unfold plus any events after it), decides, and appends with the expected version, retrying on
- * a conflict with another writer. Thread-safe.
- */
+/** The bank's accounts, each a stream {@code Account-<id>}: the rules ({@link #decide}) and the service. Thread-safe. */
 public final class Accounts {
 
     /** The snapshot unfold's type; the version suffix changes whenever {@link AccountState}'s shape does. */
@@ -36,9 +32,7 @@ public final class Accounts {
     }
 
     /**
-     * Runs a command against the account.
-     *
-     * @return committed (with the events written, none when it was already done) or rejected with the reason
+     * @return committed (no events when it was already done) or rejected with the reason
      * @throws io.appendsfeed.model.Decider.TooManyConflictsException when other writers kept winning
      */
     public Outcome<AccountState, AccountEvent> execute(AccountId account, AccountCommand command) {

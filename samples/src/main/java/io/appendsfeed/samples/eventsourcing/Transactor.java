@@ -38,11 +38,7 @@ public final class Transactor<S, E> {
         this(store, category, 0);
     }
 
-    /**
-     * @param cacheStreams remember the state of up to this many streams, so that a command on a stream this
-     *                     process wrote last needs no read (0: no cache). Safe with other writers: a stale
-     *                     state only costs a refused append and a re-read
-     */
+    /** @param cacheStreams remember the state of up to this many streams (0: none), so that a command needs no read */
     public Transactor(StoreClient store, Category<S, E> category, int cacheStreams) {
         this.decider = new Decider<>(store, category.decider(), new Decider.Conflicts(MAX_ATTEMPTS - 1, CONFLICT_BACKOFF));
         this.once = new Decider<>(store, category.decider(), new Decider.Conflicts(0, Duration.ZERO));
@@ -85,8 +81,7 @@ public final class Transactor<S, E> {
     }
 
     /**
-     * Runs {@code decide} only if the stream is at {@code expectedVersion} (what the caller saw, e.g. an HTTP
-     * {@code If-Match}); no retry, since the caller decided on what it saw.
+     * Runs {@code decide} only if the stream is at {@code expectedVersion} (an HTTP {@code If-Match}); no retry.
      *
      * @return {@link Outcome.Stale} when the stream has moved on; nothing was written then
      */

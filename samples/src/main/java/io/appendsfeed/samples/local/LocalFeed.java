@@ -13,11 +13,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/**
- * An event store with its feed, as the samples run it locally: the store table (Streams on), the
- * index table, and the indexer fed live by the Streams poller. On AWS the indexer runs as a
- * Lambda on the table's stream instead; the samples' writers and reactors do not change.
- */
+/** A store with its feed, as the samples run it locally: both tables, and the indexer fed live by the Streams poller. */
 public final class LocalFeed implements AutoCloseable {
 
     /** Wait between polls that found nothing. */
@@ -39,12 +35,7 @@ public final class LocalFeed implements AutoCloseable {
         this.poller = poller;
     }
 
-    /**
-     * Creates both tables (unless they exist) and starts indexing the store table into the index
-     * table, {@code partitions} partitions. The caller owns and closes the clients.
-     *
-     * @throws RuntimeException from DynamoDB, or when the index exists with another partition count
-     */
+    /** Creates both tables unless they exist and starts indexing; the caller owns and closes the clients. */
     public static LocalFeed start(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, String indexTable,
                                   int partitions) {
         return start(dynamo, streams, storeTable, indexTable, partitions, Metrics.NONE);

@@ -11,10 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 
-/**
- * The todo service: optimistic concurrency end to end. A client reads a todo with its version
- * (the HTTP ETag) and updates or deletes it only if it is still at that version. Thread-safe.
- */
+/** The todo service: a client changes a todo only at the version (the HTTP ETag) it read. Thread-safe. */
 public final class Todos {
 
     public static final String SNAPSHOT_TYPE = "Snapshot.v1";
@@ -50,11 +47,7 @@ public final class Todos {
         return transactor.load(id.stream(), true);
     }
 
-    /**
-     * Updates or deletes the todo if it is at {@code ifMatch} (empty: whatever its version).
-     *
-     * @return committed; rejected (unknown or deleted todo, state says which); stale when the todo moved on
-     */
+    /** Updates or deletes the todo if it is at {@code ifMatch} (empty: whatever its version). */
     public Outcome<TodoState, TodoEvent> change(TodoId id, OptionalLong ifMatch, TodoCommand command) {
         if (command instanceof TodoCommand.Create) {
             throw new IllegalArgumentException("use create() to create a todo");
