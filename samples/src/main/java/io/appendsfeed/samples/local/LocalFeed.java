@@ -19,7 +19,6 @@ public final class LocalFeed implements AutoCloseable {
     /** Wait between polls that found nothing. */
     public static final Duration IDLE_WAIT = Duration.ofMillis(50);
 
-    private final DynamoDbClient dynamo;
     private final String storeTable;
     private final String indexTable;
     private final StoreClient store;
@@ -27,7 +26,6 @@ public final class LocalFeed implements AutoCloseable {
     private final StreamsPoller poller;
 
     private LocalFeed(DynamoDbClient dynamo, String storeTable, String indexTable, StreamsPoller poller) {
-        this.dynamo = dynamo;
         this.storeTable = storeTable;
         this.indexTable = indexTable;
         this.store = new StoreClient(dynamo, StoreConfig.builder(storeTable).build());
@@ -52,7 +50,6 @@ public final class LocalFeed implements AutoCloseable {
         return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
     }
 
-    public DynamoDbClient dynamo() { return dynamo; }
     public String storeTable() { return storeTable; }
     public String indexTable() { return indexTable; }
     /** A client of the store table, for writers. */

@@ -9,7 +9,6 @@ import io.appendsfeed.model.metrics.EmfMetrics;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,20 +42,6 @@ public final class HandlerDriver {
             public long invocationMicros() {
                 return micros + decodeMicros;
             }
-        }
-
-        /** @throws IllegalStateException when the handler never got ready, or the file is unreadable */
-        static Run parse(Path file) {
-            Run run;
-            try {
-                run = new ObjectMapper().readValue(file.toFile(), Run.class);
-            } catch (IOException e) {
-                throw new UncheckedIOException("driver output " + file + " unreadable: " + e.getMessage(), e);
-            }
-            if (run.loadedMs() < 0) {
-                throw new IllegalStateException("driver output " + file + ": the handler did not start");
-            }
-            return run;
         }
     }
 

@@ -74,9 +74,9 @@ public final class Processes {
         }
     }
 
-    static JsonNode json(Path file) {
+    static <T> T json(Path file, Class<T> type) {
         try {
-            return new ObjectMapper().readTree(file.toFile());
+            return new ObjectMapper().readValue(file.toFile(), type);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable " + file + ": " + e.getMessage(), e);
         }
@@ -135,7 +135,7 @@ public final class Processes {
             Processes.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
                     HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString()),
                     work, env, work.resolve("appendsfeed-" + indexTable + ".log"));
-            return HandlerDriver.Run.parse(out);
+            return json(out, HandlerDriver.Run.class);
         }
     }
 
@@ -190,7 +190,7 @@ public final class Processes {
             Processes.run(List.of("node", "peer.mjs", "write", "--events", Long.toString(events), "--streams", Integer.toString(streams),
                     "--seed", "42", "--concurrency", "8", "--fresh"), dir, env(endpoint, storeTable, "peer-unused-index", out),
                     out.resolve("write.log"));
-            return json(out.resolve("manifest.json"));
+            return json(out.resolve("manifest.json"), JsonNode.class);
         }
 
         /**
@@ -208,7 +208,7 @@ public final class Processes {
             }
             Processes.run(List.of("node", "peer.mjs", "read", "--mode", "both"), dir, env(endpoint, storeTable, indexTable, out),
                     out.resolve("read.log"));
-            return json(out.resolve("read-result.json"));
+            return json(out.resolve("read-result.json"), JsonNode.class);
         }
 
         /** The batch files in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node process. */
@@ -219,7 +219,7 @@ public final class Processes {
             Path out = work.toAbsolutePath().resolve("equinox-js-" + indexTable + ".json");
             Processes.run(List.of("node", "--import", "tsx", DRIVER, batchDir.toAbsolutePath().toString(), out.toString()), dir, env,
                     work.resolve("equinox-js-" + indexTable + ".log"));
-            return HandlerDriver.Run.parse(out);
+            return json(out, HandlerDriver.Run.class);
         }
 
         private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {
