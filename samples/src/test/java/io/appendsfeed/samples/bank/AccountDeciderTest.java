@@ -7,13 +7,16 @@ import io.appendsfeed.samples.bank.AccountEvent.Opened;
 import io.appendsfeed.samples.bank.AccountEvent.Overdrawn;
 import io.appendsfeed.samples.bank.AccountEvent.Withdrawn;
 import io.appendsfeed.samples.eventsourcing.CommandDecision;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AccountDeciderTest {
 
     private static AccountState given(AccountEvent... events) {
-        return AccountState.fold(AccountState.INITIAL, List.of(events));
+        AccountState s = AccountState.INITIAL;
+        for (AccountEvent e : events) {
+            s = s.evolve(e);
+        }
+        return s;
     }
 
     private static final AccountState OPEN_WITH_100 = given(new Opened("ann", 50), new Deposited("t1", 100));
