@@ -27,12 +27,4 @@ public record AccountState(boolean opened, String owner, long balance, long over
         }
         return this; // Overdrawn records a fact about the balance; it does not change it
     }
-
-    public static AccountState fold(AccountState state, Iterable<? extends AccountEvent> events) {
-        AccountState s = state;
-        for (AccountEvent e : events) {
-            s = s.evolve(e);
-        }
-        return s;
-    }
 }

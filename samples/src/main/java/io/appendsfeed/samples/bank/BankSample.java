@@ -13,10 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/**
- * The bank sample: accounts with an overdraft limit, and a reactor that sends one "overdrawn"
- * notification per overdraft from the feed. Run: {@code java ... io.appendsfeed.samples.bank.BankSample [endpoint]}.
- */
+/** The bank sample: accounts with an overdraft limit, and one "overdrawn" notification per overdraft from the feed. */
 public final class BankSample {
 
     private BankSample() {}
@@ -27,12 +24,7 @@ public final class BankSample {
         }
     }
 
-    /**
-     * Runs the story on tables {@code <prefix>-events} and {@code <prefix>-index}.
-     *
-     * @return the notifications published
-     * @throws IllegalStateException when the notifications do not arrive within 30 seconds
-     */
+    /** Runs the story on tables {@code <prefix>-events} and {@code <prefix>-index}; returns the notifications published. */
     public static List<Notification> run(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String prefix, PrintStream out) {
         try (LocalFeed feed = LocalFeed.start(dynamo, streams, prefix + "-events", prefix + "-index", 1)) {
             Accounts accounts = new Accounts(feed.store());

@@ -7,11 +7,8 @@ package io.appendsfeed.samples.bank;
 public interface Outbox {
 
     /**
-     * Publishes the notification unless one with the same id was published before.
-     *
-     * @return true when published now, false when it had been already (nothing sent again)
-     * @throws RuntimeException when it cannot publish; the reactor then fails the batch and the
-     *         feed delivers the event again
+     * @return true when published now, false when one with the same id was before (nothing sent again)
+     * @throws RuntimeException when it cannot publish; the feed then delivers the event again
      */
     boolean publish(Notification notification);
 }

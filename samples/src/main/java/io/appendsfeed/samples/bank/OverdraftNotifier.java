@@ -9,10 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reactor that tells account holders they are overdrawn: for each {@code Overdrawn} event in
- * the feed, one {@link Notification} to the outbox. The feed delivers at least once, so the
- * notification's id is the event's position ({@code Account-42@7}): a redelivered event yields
- * the same id, and the outbox publishes it once. Other events are passed over.
+ * One {@link Notification} per {@code Overdrawn} event in the feed. The feed delivers at least once, so the id is the
+ * event's position ({@code Account-42@7}): a redelivered event yields the same id, which the outbox publishes once.
  */
 public final class OverdraftNotifier implements StreamHandler {
 
@@ -25,11 +23,7 @@ public final class OverdraftNotifier implements StreamHandler {
         this.outbox = outbox;
     }
 
-    /**
-     * Handles one account stream's new events, in order.
-     *
-     * @throws RuntimeException when the outbox fails; the reader retries the stream from these events
-     */
+    /** @throws RuntimeException when the outbox fails; the reader retries the stream from these events */
     @Override
     public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
         for (FeedEvent e : events) {

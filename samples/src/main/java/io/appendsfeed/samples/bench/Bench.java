@@ -20,10 +20,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The benchmark: append-to-handler latency, indexers contending for one partition, the Lambda
- * handler's cold start from the shaded jar, and indexing and reading beside equinox-js (with
- * {@code --peer-dir}) with their cost per million events; on DynamoDB Local over HTTP, a round trip
- * added as to AWS. Prints tables and writes the same figures as JSON. See samples/BENCHMARKS.md.
+ * The benchmark: latency, contention, the Lambda cold start, and indexing and reading beside equinox-js with their
+ * cost per million events, on DynamoDB Local over HTTP with a round trip added. See samples/BENCHMARKS.md.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Measures appendsfeed (and, with --peer-dir, equinox-js beside it) on DynamoDB Local and writes results-<time>.json.")
@@ -55,10 +53,12 @@ public final class Bench implements Callable<Integer> {
     List<Double> contentionRtts;
     @Option(names = "--lambda-runs", description = "fresh processes per configuration for the Lambda cold start (quick 1; full 5)")
     Integer lambdaRuns;
-    @Option(names = "--lambda-jar", description = "the indexer's shaded Lambda jar. Default: set by the bench profile")
-    Path lambdaJar = pathProperty("bench.lambdaJar");
-    @Option(names = "--lambda-template", description = "the SAM template (its JavaToolOptions and MemorySize). Default: set by the bench profile")
-    Path lambdaTemplate = pathProperty("bench.lambdaTemplate");
+    @Option(names = "--lambda-jar", defaultValue = "${sys:bench.lambdaJar}",
+            description = "the indexer's shaded Lambda jar. Default: set by the bench profile")
+    Path lambdaJar;
+    @Option(names = "--lambda-template", defaultValue = "${sys:bench.lambdaTemplate}",
+            description = "the SAM template (its JavaToolOptions and MemorySize). Default: set by the bench profile")
+    Path lambdaTemplate;
     @Option(names = "--peer-dir", description = "the equinox-js harness (peer.mjs, package.json): runs the peer scenario beside"
             + " equinox-js; without it, our side alone on a store the benchmark writes")
     Path peerDir;
@@ -87,7 +87,7 @@ public final class Bench implements Callable<Integer> {
         System.exit(commandLine(new Bench()).execute(args));
     }
 
-    /** A command line for {@code bench}; a later option overrides an earlier one (the Maven profile passes {@code --out} first). */
+    /** A later option overrides an earlier one (the Maven profile passes {@code --out} first). */
     public static CommandLine commandLine(Bench bench) {
         return new CommandLine(bench).setOverwrittenOptionsAllowed(true).setCaseInsensitiveEnumValuesAllowed(true);
     }
@@ -172,10 +172,5 @@ public final class Bench implements Callable<Integer> {
 
     private void step(String format, Object... args) {
         System.out.printf("[bench %s] %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS), String.format(format, args));
-    }
-
-    private static Path pathProperty(String name) {
-        String v = System.getProperty(name);
-        return v == null || v.isBlank() ? null : Path.of(v);
     }
 }

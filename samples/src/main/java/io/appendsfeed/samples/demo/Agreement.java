@@ -16,20 +16,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/**
- * Do the tallies agree? Every stream must have the same count in each, and no tally may have noticed a
- * problem. The demo's verdict, and so its exit code, comes from here.
- */
+/** Do the tallies agree: the same count per stream in each, no problem noticed? The demo's exit code comes from here. */
 public final class Agreement {
 
     private Agreement() {}
 
-    /**
-     * Events per stream as one party saw them (the writers, the feed, a reactor), with the problems it
-     * noticed on the way (a gap, an event twice).
-     *
-     * @param name what counted, e.g. {@code written}
-     */
+    /** Events per stream as one party ({@code name}: the writers, the feed, a reactor) saw them, with the problems it noticed. */
     public record Tally(String name, Map<StreamName, Long> perStream, List<String> problems) {
 
         public Tally {
@@ -82,19 +74,10 @@ public final class Agreement {
         }
     }
 
-    /**
-     * The demo's checks and what they found.
-     *
-     * @param overdrawnInStore {@code Overdrawn} events in the store
-     * @param balanceRows rows in the query table
-     */
+    /** The demo's checks, with the {@code Overdrawn} events in the store and the rows in the query table. */
     record Verdict(Report report, long overdrawnInStore, int balanceRows) {}
 
-    /**
-     * @param otherProblems found by other checks (a projection that differs from the store, a notification
-     *                      missing): they make the tallies disagree too
-     * @throws IllegalArgumentException when given fewer than two tallies (nothing to compare)
-     */
+    /** @param otherProblems found by other checks: they make the tallies disagree too */
     public static Report check(List<Tally> tallies, List<String> otherProblems) {
         if (tallies.size() < 2) {
             throw new IllegalArgumentException("agreement needs at least two tallies, got " + tallies.size());
@@ -115,10 +98,8 @@ public final class Agreement {
     }
 
     /**
-     * The demo's verdict. Per stream: written (the writers' committed versions) = stored (read back from the
-     * store) = indexed (the feed's spans) = handled (by each complete reactor), each event once and in order.
-     * Then the reactors' results: one notification per {@code Overdrawn} event in the store, and a balance table
-     * equal to the fold of every account read from the store.
+     * Per stream written = stored = indexed = handled (each complete reactor), each event once and in order; one
+     * notification per {@code Overdrawn} event in the store; the balance table equal to the fold of the store.
      */
     static Verdict verdict(Workload workload, FeedTally feed, List<DemoRun.Reactor> reactors, InMemoryOutbox outbox,
                            BalanceTable balances, StoreClient store, List<AccountId> accounts, boolean caughtUp, Duration timeout) {

@@ -8,10 +8,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The one-command demo:
- * {@code mvn -B -q -pl samples -am package -DskipTests -Pdemo -Ddemo.args="--events 20000 --streams 500"}.
- * Exit code 0 when what was written, indexed and handled agree; 1 when they do not; 2 when the
- * demo could not run (bad options, a failure).
+ * The one-command demo ({@code mvn -B -q -pl samples -am package -DskipTests -Pdemo}): exit code 0 when what was
+ * written, indexed and handled agree; 1 when they do not; 2 when it could not run.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -121,25 +119,13 @@ public final class Demo {
 
         @Override
         public Duration convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
+            String v = value.trim().toUpperCase(Locale.ROOT);
             try {
-                if (v.startsWith("p")) {
-                    return Duration.parse(v.toUpperCase(Locale.ROOT));
-                }
-                if (v.endsWith("ms")) {
-                    return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-                }
-                long n = Long.parseLong(v.substring(0, v.length() - 1));
-                switch (v.charAt(v.length() - 1)) {
-                    case 's': return Duration.ofSeconds(n);
-                    case 'm': return Duration.ofMinutes(n);
-                    case 'h': return Duration.ofHours(n);
-                    default: break;
-                }
+                return v.endsWith("MS") ? Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)))
+                        : Duration.parse(v.startsWith("P") ? v : "PT" + v);
             } catch (RuntimeException e) {
-                // not a number, or not ISO-8601: said below
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a duration: use e.g. 30s, 2m, 500ms or PT30S");
             }
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration: use e.g. 30s, 2m, 500ms or PT30S");
         }
     }
 }

@@ -41,10 +41,7 @@ final class DemoRun implements AutoCloseable {
     static final String BALANCE_TABLE = "demo-balances";
     static final List<String> GROUPS = List.of("audit", "notifier", "balances");
 
-    /**
-     * A consumer group of the demo: a feed reader driving a handler, counting what the handler got through
-     * (each event once however often it came). A {@code complete} reactor sees every event; others filter by type.
-     */
+    /** A consumer group counting what its handler got through; a {@code complete} one sees every event, others filter. */
     record Reactor(String group, boolean complete, StreamCounter handled, FeedReader reader) implements AutoCloseable {
 
         static Reactor start(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {

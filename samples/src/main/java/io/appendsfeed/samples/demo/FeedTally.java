@@ -19,10 +19,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the feed holds, whoever wrote it (appendsfeed or equinox-js: the format is the same): walks every
- * epoch of every partition in the index table (the {@code $AppendsEpoch-<p>_<e>} streams any reader walks)
- * and counts each stream's events, checking that each is there once, in order, with no gap. Incremental:
- * each {@link #refresh()} reads only the epoch events added since the last one.
+ * What the feed holds, whoever wrote it (the format is the same): walks every epoch of every partition and counts
+ * each stream's events, checking each is there once, in order. Each {@link #refresh()} reads only what was added.
  */
 public final class FeedTally {
 
@@ -75,7 +73,6 @@ public final class FeedTally {
         return counter.total();
     }
 
-    /** {@code Ingested} events read, and the spans in them. */
     public synchronized long ingested() {
         return ingested;
     }
@@ -94,9 +91,8 @@ public final class FeedTally {
     }
 
     /**
-     * Counts events per stream as spans arrive, checking that each stream's events come in order from index 0
-     * with no gap. A span that repeats events already counted is a redelivery: counted once, and a problem only
-     * where repeats must not happen (in the feed itself). Thread-safe.
+     * Counts events per stream as spans arrive, checking each stream's come in order from 0 with no gap. A repeat is
+     * counted once, and is a problem only where repeats must not happen (in the feed itself). Thread-safe.
      */
     public static final class StreamCounter {
 
@@ -147,9 +143,9 @@ public final class FeedTally {
             return new Tally(name, Map.copyOf(next), new ArrayList<>(problems));
         }
 
-        /** Problems noticed so far. */
         public List<String> problems() {
             return List.copyOf(problems);
         }
+
     }
 }

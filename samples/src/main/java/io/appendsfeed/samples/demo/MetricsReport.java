@@ -13,11 +13,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/**
- * The demo's figures as an operator would see them on a dashboard: read back from the Micrometer registry
- * the indexer and the readers report to (the same names and dimensions go to CloudWatch as EMF lines from
- * the Lambda).
- */
+/** The demo's figures as a dashboard shows them, read back from the Micrometer registry the indexer and readers report to. */
 final class MetricsReport {
 
     private final MicrometerMetrics metrics;

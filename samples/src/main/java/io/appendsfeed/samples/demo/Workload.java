@@ -19,10 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The demo's writers: a bank. Each writer opens its share of the accounts, then deposits and withdraws on
- * random accounts (writers collide on the same accounts, so conflicts are met and retried) until the wanted
- * number of events is written or the time is up. Withdrawals past an account's overdraft limit are rejected
- * by the decision; those that go into the red write an {@code Overdrawn} event too.
+ * The demo's writers: each opens its share of the accounts, then deposits and withdraws on random accounts (so
+ * writers collide and retry) until enough events are written or the time is up.
  */
 public final class Workload {
 

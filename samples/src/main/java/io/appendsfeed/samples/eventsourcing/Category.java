@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
  * @param snapshotType the unfold's type; change it when the state's shape changes, and old snapshots are
  *                     ignored (the state is then folded from the events)
  */
-public record Category<S, E>(String name, S initial, BiFunction<S, E, S> evolve, EventCodec<E> codec,
+public record Category<S, E>(String name, S initial, BiFunction<S, E, S> evolve, JsonEventCodec<E> codec,
                              Class<S> stateType, String snapshotType) {
 
     public Category {

@@ -21,14 +21,6 @@ public final class Json {
         }
     }
 
-    public static String text(Object value) {
-        try {
-            return MAPPER.writeValueAsString(value);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
-        }
-    }
-
     /** @throws UncheckedIOException when the bytes are not JSON of that shape */
     public static <T> T read(byte[] data, Class<T> type) {
         try {

@@ -1,7 +1,8 @@
 package io.appendsfeed.samples.eventsourcing;
 
-import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.EventData;
+import io.appendsfeed.model.store.StoredEvent;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.Map;
  * JSON bodies for a sealed interface of records: the event type is the record's simple name
  * ({@code Deposited}), the body its fields ({@code {"txId":"t1","amount":500}}).
  */
-public final class JsonEventCodec<E> implements EventCodec<E> {
+public final class JsonEventCodec<E> {
 
     private final Map<String, Class<? extends E>> types = new LinkedHashMap<>();
 
@@ -30,17 +31,17 @@ public final class JsonEventCodec<E> implements EventCodec<E> {
         return new JsonEventCodec<>(sealedType);
     }
 
-    /** The event type names this codec knows. */
-    public java.util.Set<String> typeNames() {
-        return java.util.Collections.unmodifiableSet(types.keySet());
-    }
-
-    @Override
     public EventData encode(E event) {
         return EventData.of(event.getClass().getSimpleName(), Json.bytes(event));
     }
 
-    @Override
+    /**
+     * Decodes one event, from the store or from the feed.
+     *
+     * @param data the body; null when it was not loaded
+     * @throws UnknownEventException when the type is not one of this category's, or the body is missing or not of
+     *         the type's shape (data written by something else: never skipped silently)
+     */
     public E decode(StreamName stream, long index, String typeName, byte[] data) {
         Class<? extends E> type = types.get(typeName);
         if (type == null) {
@@ -54,5 +55,9 @@ public final class JsonEventCodec<E> implements EventCodec<E> {
         } catch (UncheckedIOException e) {
             throw new UnknownEventException(stream, index, typeName, e.getMessage(), e);
         }
+    }
+
+    public E decode(StoredEvent event) {
+        return decode(event.stream(), event.index(), event.type(), event.data());
     }
 }

@@ -2,11 +2,7 @@ package io.appendsfeed.samples.eventsourcing;
 
 import java.util.List;
 
-/**
- * The result of running a decision against a stream. Conflicts that a retry resolves never show
- * here; {@link Stale} only comes from {@link Transactor#transactAt}, where the caller named the
- * version it decided on (an HTTP {@code If-Match}) and so must look again itself.
- */
+/** The result of a decision against a stream; {@link Stale} only from {@link Transactor#transactAt}. */
 public sealed interface Outcome<S, E> {
 
     /** The events were appended (or there were none to append); {@code version} is the stream's version after them. */

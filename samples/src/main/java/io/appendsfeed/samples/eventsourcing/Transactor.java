@@ -5,7 +5,10 @@ import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.StoreClient;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -24,22 +27,27 @@ public final class Transactor<S, E> {
     private final Decider<S, E> decider;
     private final Decider<S, E> once;
     private final AtomicLong conflicts = new AtomicLong();
-    private final StateCache<S> cache;
+    /**
+     * The last state written or read per stream, least recently used out; null without a cache. Never trusted alone:
+     * an append from it expects its version, and a rejection decided on it is decided again on a fresh read.
+     */
+    private final Map<StreamName, Loaded<S>> cache;
 
     /** Without a cache: every command reads the stream's Tip first. */
     public Transactor(StoreClient store, Category<S, E> category) {
         this(store, category, 0);
     }
 
-    /**
-     * @param cacheStreams remember the state of up to this many streams, so that a command on a stream this
-     *                     process wrote last needs no read (0: no cache). Safe with other writers: a stale
-     *                     state only costs a refused append and a re-read
-     */
+    /** @param cacheStreams remember the state of up to this many streams (0: none), so that a command needs no read */
     public Transactor(StoreClient store, Category<S, E> category, int cacheStreams) {
         this.decider = new Decider<>(store, category.decider(), new Decider.Conflicts(MAX_ATTEMPTS - 1, CONFLICT_BACKOFF));
         this.once = new Decider<>(store, category.decider(), new Decider.Conflicts(0, Duration.ZERO));
-        this.cache = cacheStreams > 0 ? new StateCache<>(cacheStreams) : null;
+        this.cache = cacheStreams <= 0 ? null : Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<StreamName, Loaded<S>> eldest) {
+                return size() > cacheStreams;
+            }
+        });
     }
 
     /** Conflicts met (and retried) so far. */
@@ -64,17 +72,16 @@ public final class Transactor<S, E> {
         if (cached != null && !(outcome instanceof Outcome.Committed<S, E> c && !c.events().isEmpty())) {
             outcome = transact(decider, stream, null, decide); // refused, or nothing to do, on a remembered state: decide on the stored one
         }
-        if (cache != null && outcome instanceof Outcome.Committed<S, E> c) {
-            cache.put(stream, new Loaded<>(c.state(), c.version()));
-        } else if (cache != null && outcome instanceof Outcome.Rejected<S, E> r) {
-            cache.put(stream, new Loaded<>(r.state(), r.version()));
+        Loaded<S> now = outcome instanceof Outcome.Committed<S, E> c ? new Loaded<>(c.state(), c.version())
+                : outcome instanceof Outcome.Rejected<S, E> r ? new Loaded<>(r.state(), r.version()) : null;
+        if (cache != null && now != null) {
+            cache.merge(stream, now, (had, loaded) -> had.version() <= loaded.version() ? loaded : had);
         }
         return outcome;
     }
 
     /**
-     * Runs {@code decide} only if the stream is at {@code expectedVersion} (what the caller saw, e.g. an HTTP
-     * {@code If-Match}); no retry, since the caller decided on what it saw.
+     * Runs {@code decide} only if the stream is at {@code expectedVersion} (an HTTP {@code If-Match}); no retry.
      *
      * @return {@link Outcome.Stale} when the stream has moved on; nothing was written then
      */

@@ -10,10 +10,8 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 /**
- * Where a sample runs: DynamoDB Local started in this process (in memory, serving HTTP on a port so that
- * a second terminal, the {@code feed} CLI or the AWS CLI, can look at the same tables; no AWS account,
- * nothing written to disk), or an endpoint already running; with clients of it. DynamoDB Local comes
- * from the Maven classpath: its licence lets us run it, not ship it.
+ * Where a sample runs: DynamoDB Local in this process (in memory, over HTTP so that other tools see the tables), or an
+ * endpoint already running; with clients of it. Its licence lets us run DynamoDB Local, not ship it.
  */
 public final class LocalEnvironment implements AutoCloseable {
 
@@ -34,11 +32,7 @@ public final class LocalEnvironment implements AutoCloseable {
         return args.length > 0 ? new LocalEnvironment(null, URI.create(args[0])) : start(0);
     }
 
-    /**
-     * Starts DynamoDB Local on {@code port}, or on a free port when it is 0.
-     *
-     * @throws IllegalStateException when it cannot start (say, the port is taken): pick another port
-     */
+    /** Starts DynamoDB Local on {@code port} (0: a free one); throws IllegalStateException when it cannot. */
     public static LocalEnvironment start(int port) {
         int p = port;
         if (p == 0) {

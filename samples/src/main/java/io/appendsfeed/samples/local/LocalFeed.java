@@ -13,17 +13,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/**
- * An event store with its feed, as the samples run it locally: the store table (Streams on), the
- * index table, and the indexer fed live by the Streams poller. On AWS the indexer runs as a
- * Lambda on the table's stream instead; the samples' writers and reactors do not change.
- */
+/** A store with its feed, as the samples run it locally: both tables, and the indexer fed live by the Streams poller. */
 public final class LocalFeed implements AutoCloseable {
 
     /** Wait between polls that found nothing. */
     public static final Duration IDLE_WAIT = Duration.ofMillis(50);
 
-    private final DynamoDbClient dynamo;
     private final String storeTable;
     private final String indexTable;
     private final StoreClient store;
@@ -31,7 +26,6 @@ public final class LocalFeed implements AutoCloseable {
     private final StreamsPoller poller;
 
     private LocalFeed(DynamoDbClient dynamo, String storeTable, String indexTable, StreamsPoller poller) {
-        this.dynamo = dynamo;
         this.storeTable = storeTable;
         this.indexTable = indexTable;
         this.store = new StoreClient(dynamo, StoreConfig.builder(storeTable).build());
@@ -39,12 +33,7 @@ public final class LocalFeed implements AutoCloseable {
         this.poller = poller;
     }
 
-    /**
-     * Creates both tables (unless they exist) and starts indexing the store table into the index
-     * table, {@code partitions} partitions. The caller owns and closes the clients.
-     *
-     * @throws RuntimeException from DynamoDB, or when the index exists with another partition count
-     */
+    /** Creates both tables unless they exist and starts indexing; the caller owns and closes the clients. */
     public static LocalFeed start(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, String indexTable,
                                   int partitions) {
         return start(dynamo, streams, storeTable, indexTable, partitions, Metrics.NONE);
@@ -61,7 +50,6 @@ public final class LocalFeed implements AutoCloseable {
         return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
     }
 
-    public DynamoDbClient dynamo() { return dynamo; }
     public String storeTable() { return storeTable; }
     public String indexTable() { return indexTable; }
     /** A client of the store table, for writers. */

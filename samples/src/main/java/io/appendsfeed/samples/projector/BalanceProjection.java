@@ -10,11 +10,7 @@ import java.time.Duration;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/**
- * The balance read model as a whole: the query table, kept up to date by a consumer group that
- * reads account streams from the feed, and rebuilt from scratch when needed (a bug fixed in the
- * projector, a new column): clear the table, read the whole feed again from epoch 0, offset 0.
- */
+/** The balance read model: the query table, kept up to date by a consumer group, and rebuilt from {@code 0_0} when needed. */
 public final class BalanceProjection {
 
     private final DynamoDbClient dynamo;
@@ -24,10 +20,7 @@ public final class BalanceProjection {
     private final String group;
     private final BalanceProjector projector;
 
-    /**
-     * @param group the consumer group whose checkpoint says how far the table is
-     * @param store the event store's client (its table is the one the feed indexes)
-     */
+    /** @param group the consumer group whose checkpoint says how far the table is */
     public BalanceProjection(DynamoDbClient dynamo, BalanceTable table, StoreClient store, String indexTable, String group) {
         this.dynamo = dynamo;
         this.table = table;
@@ -56,13 +49,10 @@ public final class BalanceProjection {
     }
 
     /**
-     * Rebuilds the table: deletes every row, then reads the feed from the very beginning (an
-     * explicit start, recorded as an override of the group's checkpoint) up to its tail. Stop the
-     * group's other readers first: a reader still running would keep writing rows meanwhile (they
-     * are correct rows, but the rebuild is only clean without them).
+     * Deletes every row, then reads the feed from the beginning (an override of the group's checkpoint) to its tail.
+     * Stop the group's other readers first, or they keep writing (correct) rows meanwhile.
      *
-     * @return whether it reached the tail within {@code timeout}; if not, run it again or start a
-     *         reader: the table fills up from where the rebuild stopped
+     * @return whether it reached the tail within {@code timeout}; if not, run it again or start a reader
      */
     public CatchUpResult rebuild(Duration timeout) {
         table.clear();

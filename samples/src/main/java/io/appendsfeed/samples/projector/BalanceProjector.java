@@ -15,20 +15,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps the {@link BalanceTable} up to date from the feed: folds each account's new events into
- * its row, and tells the reader how far the row is ({@link HandlerResult#reached}).
- *
- * <p>Idempotent: the row records how many of the account's events it holds, so redelivered
- * events are skipped. If the feed hands it events beyond the row (the table was cleared without
- * rewinding the reader, or the reader started late), it reads the missing ones from the store
- * first: the row never skips an event. It remembers the rows it wrote, so an account's next span
- * costs no read of the table; a remembered row that is stale only costs a refused write.
+ * Keeps the {@link BalanceTable} up to date from the feed, telling the reader how far each row is. Idempotent: the
+ * row's version counts the events it holds, so redelivered events are skipped, and events the row lacks before the
+ * feed's are read from the store first: a row never skips an event.
  */
 public final class BalanceProjector implements StreamHandler {
 
     private final BalanceTable table;
     private final StoreClient store;
-    /** Rows this projector wrote last, so that the next span of an account needs no read of its row. */
+    /** Rows this projector wrote last, so that an account's next span needs no read (a stale one costs a refused write). */
     private final Map<AccountId, BalanceRow> written = new ConcurrentHashMap<>();
 
     public BalanceProjector(BalanceTable table, StoreClient store) {
@@ -37,11 +32,8 @@ public final class BalanceProjector implements StreamHandler {
     }
 
     /**
-     * Folds one account stream's events (in order) into its row.
-     *
      * @return the index of the next event the row needs
-     * @throws IllegalStateException when the store holds fewer events than the feed says it has
-     *         (the reader retries, then parks the stream)
+     * @throws IllegalStateException when the store holds fewer events than the feed says (retried, then parked)
      */
     @Override
     public HandlerResult handle(StreamName stream, List<FeedEvent> events) {

@@ -4,10 +4,7 @@ import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.AccountState;
 import java.util.Objects;
 
-/**
- * One account in the query table: what a balance screen shows, and {@code version}, the number of
- * the account's events folded into it (so a redelivered event is recognised and skipped).
- */
+/** One account in the query table; {@code version}: the account's events folded into it. */
 public record BalanceRow(AccountId account, String owner, long balance, long overdraftLimit, long transactions, long version) {
 
     public BalanceRow {

@@ -15,10 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-/**
- * The query table: a plain DynamoDB table, one item per account ({@code account} is the hash key),
- * that any application can read with a {@code GetItem}; no event sourcing needed to query it.
- */
+/** The query table: a plain DynamoDB table, one item per account (hash key {@code account}), read with a {@code GetItem}. */
 public final class BalanceTable {
 
     private final DynamoDbClient dynamo;
@@ -54,12 +51,7 @@ public final class BalanceTable {
         return item == null || item.isEmpty() ? Optional.empty() : Optional.of(row(item));
     }
 
-    /**
-     * Writes the row unless the table already holds this version of the account or a later one, so
-     * that a late or repeated write never takes a balance back.
-     *
-     * @return false when a same or newer version was already there (nothing written)
-     */
+    /** Writes the row unless the table holds this version or a later one: a late write never takes a balance back. */
     public boolean put(BalanceRow row) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put("account", s(row.account().value()));

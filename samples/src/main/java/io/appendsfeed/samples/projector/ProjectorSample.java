@@ -14,11 +14,7 @@ import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/**
- * The read-model sample: account balances in a plain DynamoDB table, kept up to date from the
- * feed, checked equal to the store, then rebuilt from 0_0 and checked again.
- * Run: {@code java ... io.appendsfeed.samples.projector.ProjectorSample [endpoint]}.
- */
+/** The read-model sample: balances projected from the feed, checked equal to the store, rebuilt from 0_0, checked again. */
 public final class ProjectorSample {
 
     private static final int ACCOUNTS = 20;
@@ -32,12 +28,7 @@ public final class ProjectorSample {
         }
     }
 
-    /**
-     * Writes a few hundred transactions, projects them, rebuilds the projection.
-     *
-     * @return where the rebuilt query table differs from the store (empty: equal)
-     * @throws IllegalStateException when the projection does not catch up within a minute
-     */
+    /** @return where the rebuilt query table differs from the store (empty: equal) */
     public static List<String> run(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String prefix, PrintStream out)
             throws InterruptedException {
         List<AccountId> ids = IntStream.range(0, ACCOUNTS).mapToObj(Workload::account).toList();

@@ -18,8 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The truth to check a projection against: every account folded from all its events, read from
- * the store (strongly consistent, snapshots ignored).
+ * Every account folded from all its events in the store (strongly consistent, snapshots ignored): a projection's truth.
  *
  * @param overdrawn {@code Overdrawn} events per account: the notifications owed
  */

@@ -16,10 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/**
- * The replay sample: orders are written in three bursts; the replay returns exactly the middle
- * one, each order's events in order. Run: {@code java ... io.appendsfeed.samples.replay.ReplaySample [endpoint]}.
- */
+/** The replay sample: orders written in bursts; the replay returns exactly the middle ones, each order's in order. */
 public final class ReplaySample {
 
     private static final List<StreamName> ORDERS = List.of(StreamName.parse("Order-1"), StreamName.parse("Order-2"));
@@ -72,10 +69,7 @@ public final class ReplaySample {
         }
     }
 
-    /**
-     * An instant after every event written so far and at or before every later one: stored
-     * timestamps have millisecond precision, so the next whole millisecond, once the clock is there.
-     */
+    /** The next whole millisecond, once the clock is there: after every event so far (stored timestamps are in ms). */
     private static Instant nextMillisecond() {
         Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
         while (Instant.now().isBefore(t)) {

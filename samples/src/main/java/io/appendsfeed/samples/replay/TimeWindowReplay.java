@@ -22,14 +22,8 @@ import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Replays a window of time: every event written in {@code [from, to)}, each stream's in order.
- *
- * <p>The reader starts from {@code from} (it finds the first epoch event indexed then by a binary
- * search over the epochs, so nothing before it is read) and, with bodies loaded, hands over only
- * events whose own timestamp is at or after {@code from}; this replay keeps those before
- * {@code to}. It reads up to the feed's tail, so a window should have ended before the replay
- * starts (and been indexed: the feed lags writes by the indexer's latency). It keeps no state:
- * checkpoints live in memory and vanish with it.
+ * Every event written in {@code [from, to)}, each stream's in order: a throw-away reader from
+ * {@link StartPosition#time} to the feed's tail, so the window should have ended, and been indexed, first.
  */
 public final class TimeWindowReplay {
 
@@ -51,8 +45,7 @@ public final class TimeWindowReplay {
     }
 
     /**
-     * @param categories only streams of these categories (empty: all); filtered before bodies are read
-     * @throws IllegalArgumentException when {@code to} is not after {@code from}
+     * @param categories only streams of these categories (empty: all)
      * @throws IllegalStateException when the feed could not be read to its tail within {@code timeout}
      */
     public Window replay(Instant from, Instant to, Set<String> categories, Duration timeout) {

@@ -1,20 +1,28 @@
 package io.appendsfeed.samples.todo;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.appendsfeed.model.Decider.Loaded;
+import io.appendsfeed.samples.eventsourcing.Json;
+import io.appendsfeed.samples.eventsourcing.Outcome;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The todo service over HTTP, on the JDK's own server:
+ * The todo service over HTTP, on the JDK's own server. A todo's ETag is its stream version in quotes ({@code "3"}):
+ * it changes with every event and only then, as a strong validator must.
  * <pre>
  * POST   /todos        {"list":"home","title":"milk"}  201 Created, Location, ETag
  * GET    /todos/{id}                                   200 + ETag | 404 unknown | 410 deleted
@@ -26,11 +34,48 @@ import org.slf4j.LoggerFactory;
 public final class TodoHttpServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TodoHttpServer.class);
+    private static final String COLLECTION = "/todos";
+    private static final int MAX_BODY_BYTES = 64 * 1024;
 
+    /** A todo as returned by GET, POST and PUT. */
+    record Representation(String id, String list, String title, boolean completed, long version) {
+        static Representation of(TodoId id, TodoState s, long version) {
+            return new Representation(id.value(), s.list(), s.title(), s.completed(), version);
+        }
+    }
+
+    /** The body of POST /todos. */
+    record CreateRequest(String list, String title) {}
+
+    /** The body of PUT /todos/{id}; a missing {@code completed} means false. */
+    record UpdateRequest(String list, String title, Boolean completed) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Problem(String error, String currentEtag) {}
+
+    /** A response to send: status, headers, and a JSON body (null for none). */
+    record Reply(int status, Map<String, String> headers, byte[] body) {
+
+        static Reply json(int status, Object body) {
+            return new Reply(status, new LinkedHashMap<>(Map.of("Content-Type", "application/json")), Json.bytes(body));
+        }
+
+        static Reply problem(int status, String error) {
+            return json(status, new Problem(error, null));
+        }
+
+        Reply header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+    }
+
+    private final Todos todos;
     private final HttpServer server;
     private final ExecutorService threads;
 
-    private TodoHttpServer(HttpServer server, ExecutorService threads) {
+    private TodoHttpServer(Todos todos, HttpServer server, ExecutorService threads) {
+        this.todos = todos;
         this.server = server;
         this.threads = threads;
     }
@@ -48,11 +93,11 @@ public final class TodoHttpServer implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            TodoRoutes routes = new TodoRoutes(todos);
-            server.createContext("/", exchange -> serve(routes, exchange));
+            TodoHttpServer s = new TodoHttpServer(todos, server, threads);
+            server.createContext("/", s::serve);
             server.setExecutor(threads);
             server.start();
-            return new TodoHttpServer(server, threads);
+            return s;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve todos on port " + port + ": " + e.getMessage(), e);
         }
@@ -62,29 +107,155 @@ public final class TodoHttpServer implements AutoCloseable {
         return URI.create("http://localhost:" + server.getAddress().getPort());
     }
 
-    private static void serve(TodoRoutes routes, HttpExchange exchange) throws IOException {
+    static String etag(long version) {
+        return "\"" + version + "\"";
+    }
+
+    /**
+     * What an {@code If-Match} asks for: a version, or any ({@code *}: empty).
+     *
+     * @return null when the header is absent
+     * @throws IllegalArgumentException saying what a valid header looks like
+     */
+    static OptionalLong parseIfMatch(String header) {
+        if (header == null) {
+            return null;
+        }
+        String h = header.trim();
+        if (h.equals("*")) {
+            return OptionalLong.empty();
+        }
+        if (h.startsWith("W/")) {
+            throw new IllegalArgumentException("If-Match needs a strong ETag; weak ones (W/...) never match. Send the ETag from the last GET");
+        }
+        if (h.length() < 3 || h.charAt(0) != '"' || h.charAt(h.length() - 1) != '"') {
+            throw new IllegalArgumentException("If-Match must be one quoted ETag as a GET returned it (e.g. \"3\") or *, was " + h);
+        }
+        try {
+            long v = Long.parseLong(h.substring(1, h.length() - 1));
+            if (v < 1) {
+                throw new IllegalArgumentException("no todo has the ETag " + h + ": versions start at \"1\"");
+            }
+            return OptionalLong.of(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("If-Match " + h + " is not an ETag this service gave out (they look like \"3\")", e);
+        }
+    }
+
+    private void serve(HttpExchange exchange) throws IOException {
         try (exchange) {
             Reply reply;
             try {
-                reply = routes.route(exchange);
+                reply = route(exchange);
             } catch (RuntimeException e) {
                 log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
                 reply = Reply.problem(500, "internal error: " + e.getMessage());
             }
-            send(exchange, reply);
+            reply.headers().forEach(exchange.getResponseHeaders()::set);
+            boolean noBody = reply.body() == null || exchange.getRequestMethod().equals("HEAD");
+            exchange.sendResponseHeaders(reply.status(), noBody ? -1 : reply.body().length);
+            if (!noBody) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(reply.body());
+                }
+            }
         }
     }
 
-    private static void send(HttpExchange exchange, Reply reply) throws IOException {
-        for (Map.Entry<String, String> h : reply.headers().entrySet()) {
-            exchange.getResponseHeaders().set(h.getKey(), h.getValue());
+    private Reply route(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        if (path.equals(COLLECTION) || path.equals(COLLECTION + "/")) {
+            return method.equals("POST") ? create(exchange) : Reply.problem(405, method + " is not allowed on " + path).header("Allow", "POST");
         }
-        boolean noBody = reply.body() == null || exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(reply.status(), noBody ? -1 : reply.body().length);
-        if (!noBody) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(reply.body());
+        if (!path.startsWith(COLLECTION + "/")) {
+            return Reply.problem(404, "no resource at " + path + "; todos live under " + COLLECTION);
+        }
+        TodoId id = TodoId.parseOrNull(path.substring(COLLECTION.length() + 1));
+        if (id == null) {
+            return Reply.problem(404, "no todo at " + path);
+        }
+        try {
+            return switch (method) {
+                case "GET", "HEAD" -> get(id);
+                case "PUT" -> change(id, exchange, false);
+                case "DELETE" -> change(id, exchange, true);
+                default -> Reply.problem(405, method + " is not allowed on a todo").header("Allow", "GET, HEAD, PUT, DELETE");
+            };
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            return Reply.problem(400, e.getMessage());
+        }
+    }
+
+    private Reply create(HttpExchange exchange) throws IOException {
+        TodoCommand.Create command;
+        try {
+            CreateRequest body = Json.read(body(exchange), CreateRequest.class);
+            command = new TodoCommand.Create(body.list(), body.title());
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            return Reply.problem(400, e.getMessage() + "; send {\"list\":\"home\",\"title\":\"milk\"}");
+        }
+        Todos.Created created = todos.create(command);
+        return Reply.json(201, Representation.of(created.id(), created.state(), created.version()))
+                .header("Location", COLLECTION + "/" + created.id())
+                .header("ETag", etag(created.version()));
+    }
+
+    private Reply get(TodoId id) {
+        Loaded<TodoState> loaded = todos.get(id);
+        return switch (loaded.state().status()) {
+            case NONE -> Reply.problem(404, "no todo " + id);
+            case DELETED -> Reply.problem(410, "todo " + id + " was deleted").header("ETag", etag(loaded.version()));
+            case ACTIVE -> Reply.json(200, Representation.of(id, loaded.state(), loaded.version())).header("ETag", etag(loaded.version()));
+        };
+    }
+
+    /** PUT and DELETE: both need If-Match. */
+    private Reply change(TodoId id, HttpExchange exchange, boolean delete) throws IOException {
+        OptionalLong ifMatch = parseIfMatch(exchange.getRequestHeaders().getFirst("If-Match"));
+        if (ifMatch == null) {
+            return Reply.problem(428, "send If-Match with the ETag of the todo you read (or * to overwrite whatever is there)");
+        }
+        TodoCommand command;
+        if (delete) {
+            command = new TodoCommand.Delete();
+        } else {
+            UpdateRequest body = Json.read(body(exchange), UpdateRequest.class);
+            command = new TodoCommand.Update(body.list(), body.title(), Boolean.TRUE.equals(body.completed()));
+        }
+        Outcome<TodoState, TodoEvent> outcome = todos.change(id, ifMatch, command);
+        if (outcome instanceof Outcome.Committed<TodoState, TodoEvent> c) {
+            return delete
+                    ? new Reply(204, new LinkedHashMap<>(), null)
+                    : Reply.json(200, Representation.of(id, c.state(), c.version())).header("ETag", etag(c.version()));
+        }
+        if (outcome instanceof Outcome.Stale<TodoState, TodoEvent> s) {
+            if (s.actualVersion() == 0) {
+                return Reply.problem(404, "no todo " + id);
             }
+            String current = etag(s.actualVersion());
+            return Reply.json(409, new Problem("todo " + id + " changed since you read it (you sent "
+                    + etag(s.expectedVersion()) + ", it is now " + current + "): GET it again, then retry", current))
+                    .header("ETag", current);
+        }
+        Outcome.Rejected<TodoState, TodoEvent> r = (Outcome.Rejected<TodoState, TodoEvent>) outcome;
+        return switch (r.state().status()) {
+            case NONE -> Reply.problem(404, "no todo " + id);
+            case DELETED -> Reply.problem(410, "todo " + id + " was deleted");
+            case ACTIVE -> Reply.problem(422, r.reason());
+        };
+    }
+
+    private static byte[] body(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw new IllegalArgumentException("body over " + MAX_BODY_BYTES + " bytes");
+            }
+            if (bytes.length == 0) {
+                throw new IllegalArgumentException("the request needs a JSON body");
+            }
+            return bytes;
         }
     }
 

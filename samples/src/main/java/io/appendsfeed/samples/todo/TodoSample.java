@@ -7,10 +7,7 @@ import io.appendsfeed.samples.local.LocalEnvironment;
 import java.util.concurrent.CountDownLatch;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
-/**
- * The todo service on {@code http://localhost:8080} (or the port in {@code -Dport=}), backed by
- * DynamoDB Local, until Ctrl-C. Run: {@code java ... io.appendsfeed.samples.todo.TodoSample [endpoint]}.
- */
+/** The todo service on {@code http://localhost:8080} (or {@code -Dport=}) over DynamoDB Local, until Ctrl-C. */
 public final class TodoSample {
 
     private TodoSample() {}

@@ -2,16 +2,16 @@ package io.appendsfeed.samples.todo;
 
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.samples.eventsourcing.Category;
+import io.appendsfeed.samples.eventsourcing.CommandDecision;
 import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
 import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
-/**
- * The todo service: optimistic concurrency end to end. A client reads a todo with its version
- * (the HTTP ETag) and updates or deletes it only if it is still at that version. Thread-safe.
- */
+/** The todo service: a client changes a todo only at the version (the HTTP ETag) it read. Thread-safe. */
 public final class Todos {
 
     public static final String SNAPSHOT_TYPE = "Snapshot.v1";
@@ -30,7 +30,7 @@ public final class Todos {
     public Created create(TodoCommand.Create command) {
         for (int attempt = 1; ; attempt++) {
             TodoId id = TodoId.random();
-            Outcome<TodoState, TodoEvent> outcome = transactor.transactAt(id.stream(), 0, s -> TodoDecider.decide(s, command));
+            Outcome<TodoState, TodoEvent> outcome = transactor.transactAt(id.stream(), 0, s -> decide(s, command));
             if (outcome instanceof Outcome.Committed<TodoState, TodoEvent> c) {
                 return new Created(id, c.version(), c.state());
             }
@@ -47,17 +47,43 @@ public final class Todos {
         return transactor.load(id.stream(), true);
     }
 
-    /**
-     * Updates or deletes the todo if it is at {@code ifMatch} (empty: whatever its version).
-     *
-     * @return committed; rejected (unknown or deleted todo, state says which); stale when the todo moved on
-     */
+    /** Updates or deletes the todo if it is at {@code ifMatch} (empty: whatever its version). */
     public Outcome<TodoState, TodoEvent> change(TodoId id, OptionalLong ifMatch, TodoCommand command) {
         if (command instanceof TodoCommand.Create) {
             throw new IllegalArgumentException("use create() to create a todo");
         }
         return ifMatch.isPresent()
-                ? transactor.transactAt(id.stream(), ifMatch.getAsLong(), s -> TodoDecider.decide(s, command))
-                : transactor.transact(id.stream(), s -> TodoDecider.decide(s, command));
+                ? transactor.transactAt(id.stream(), ifMatch.getAsLong(), s -> decide(s, command))
+                : transactor.transact(id.stream(), s -> decide(s, command));
+    }
+
+    /** A todo's rules, pure. */
+    public static CommandDecision<TodoEvent> decide(TodoState state, TodoCommand command) {
+        if (command instanceof TodoCommand.Create c) {
+            return state.status() == TodoState.Status.NONE
+                    ? CommandDecision.accept(new TodoEvent.Created(c.list(), c.title()))
+                    : CommandDecision.reject("todo already exists");
+        }
+        if (state.status() == TodoState.Status.NONE) {
+            return CommandDecision.reject("no such todo");
+        }
+        if (state.status() == TodoState.Status.DELETED) {
+            return CommandDecision.reject("todo was deleted");
+        }
+        if (command instanceof TodoCommand.Delete) {
+            return CommandDecision.accept(new TodoEvent.Deleted());
+        }
+        TodoCommand.Update u = (TodoCommand.Update) command;
+        if (u.list() != null && !u.list().equals(state.list())) {
+            return CommandDecision.reject("a todo cannot move to another list: it is in '" + state.list() + "'");
+        }
+        List<TodoEvent> events = new ArrayList<>();
+        if (!u.title().equals(state.title())) {
+            events.add(new TodoEvent.Retitled(u.title()));
+        }
+        if (u.completed() != state.completed()) {
+            events.add(u.completed() ? new TodoEvent.Completed() : new TodoEvent.Reopened());
+        }
+        return new CommandDecision.Accept<>(events); // none when nothing changes: the version stays
     }
 }

@@ -86,7 +86,7 @@ class AccountsTest {
             if (interfered.compareAndSet(false, true)) { // between our load and our append, another writer takes 80
                 new Accounts(other).execute(ANN, new AccountCommand.Withdraw("other", 80));
             }
-            return AccountDecider.decide(state, new AccountCommand.Withdraw("t2", 60));
+            return Accounts.decide(state, new AccountCommand.Withdraw("t2", 60));
         });
 
         assertThat(transactor.conflicts()).isEqualTo(1);

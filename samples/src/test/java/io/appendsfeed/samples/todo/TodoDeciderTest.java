@@ -11,37 +11,37 @@ class TodoDeciderTest {
 
     @Test
     void create_on_a_new_stream_creates_and_on_an_existing_one_is_rejected() {
-        assertThat(TodoDecider.decide(TodoState.INITIAL, new TodoCommand.Create("home", "milk")))
+        assertThat(Todos.decide(TodoState.INITIAL, new TodoCommand.Create("home", "milk")))
                 .isEqualTo(CommandDecision.accept(new TodoEvent.Created("home", "milk")));
-        assertThat(TodoDecider.decide(MILK, new TodoCommand.Create("home", "milk"))).isInstanceOf(CommandDecision.Reject.class);
+        assertThat(Todos.decide(MILK, new TodoCommand.Create("home", "milk"))).isInstanceOf(CommandDecision.Reject.class);
     }
 
     @Test
     void update_records_only_what_changed() {
-        assertThat(TodoDecider.decide(MILK, new TodoCommand.Update(null, "oat milk", true)))
+        assertThat(Todos.decide(MILK, new TodoCommand.Update(null, "oat milk", true)))
                 .isEqualTo(CommandDecision.accept(new TodoEvent.Retitled("oat milk"), new TodoEvent.Completed()));
-        assertThat(TodoDecider.decide(MILK, new TodoCommand.Update("home", "milk", false))).isEqualTo(CommandDecision.accept());
+        assertThat(Todos.decide(MILK, new TodoCommand.Update("home", "milk", false))).isEqualTo(CommandDecision.accept());
     }
 
     @Test
     void reopening_a_completed_todo_is_an_event() {
         TodoState done = MILK.evolve(new TodoEvent.Completed());
-        assertThat(TodoDecider.decide(done, new TodoCommand.Update(null, "milk", false)))
+        assertThat(Todos.decide(done, new TodoCommand.Update(null, "milk", false)))
                 .isEqualTo(CommandDecision.accept(new TodoEvent.Reopened()));
     }
 
     @Test
     void moving_to_another_list_is_rejected() {
-        assertThat(TodoDecider.decide(MILK, new TodoCommand.Update("work", "milk", false))).isInstanceOf(CommandDecision.Reject.class);
+        assertThat(Todos.decide(MILK, new TodoCommand.Update("work", "milk", false))).isInstanceOf(CommandDecision.Reject.class);
     }
 
     @Test
     void delete_is_an_event_and_a_deleted_todo_takes_no_more_commands() {
-        assertThat(TodoDecider.decide(MILK, new TodoCommand.Delete())).isEqualTo(CommandDecision.accept(new TodoEvent.Deleted()));
+        assertThat(Todos.decide(MILK, new TodoCommand.Delete())).isEqualTo(CommandDecision.accept(new TodoEvent.Deleted()));
         TodoState deleted = MILK.evolve(new TodoEvent.Deleted());
         assertThat(deleted.status()).isEqualTo(TodoState.Status.DELETED);
         assertThat(deleted.title()).isEqualTo("milk");
-        assertThat(TodoDecider.decide(deleted, new TodoCommand.Delete())).isEqualTo(CommandDecision.reject("todo was deleted"));
-        assertThat(TodoDecider.decide(TodoState.INITIAL, new TodoCommand.Delete())).isEqualTo(CommandDecision.reject("no such todo"));
+        assertThat(Todos.decide(deleted, new TodoCommand.Delete())).isEqualTo(CommandDecision.reject("todo was deleted"));
+        assertThat(Todos.decide(TodoState.INITIAL, new TodoCommand.Delete())).isEqualTo(CommandDecision.reject("no such todo"));
     }
 }

@@ -18,23 +18,18 @@ import java.util.zip.CRC32;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Contention: N indexers ingesting into ONE partition at once, as the Lambdas of N shards would. The
- * store's records are split into N "shards" by stream (an item's changes stay in one shard, as in
- * DynamoDB Streams), each cut into batches of {@value #BATCH_SIZE}, back to back as under a backlog;
- * N threads, each with its own {@link Indexer} and client (through a {@link LatencyProxy} at each round
- * trip asked for), ingest their shard's batches in order. A batch not ingested whole is delivered again
- * from its first record not in, as Lambda retries. Rate = records ÷ wall time, first batch to last.
+ * Contention: N indexers, each with its own {@link Indexer} and client, ingesting into ONE partition at once, as the
+ * Lambdas of N shards would: the records split into N shards by stream, cut into batches of {@value #BATCH_SIZE}, back
+ * to back; a batch not ingested whole is delivered again from its first record not in, as Lambda retries.
  */
 public final class ContentionBench {
 
     /**
      * One concurrency level at one round trip.
      *
-     * @param conflicts conditional writes lost to another indexer, as the indexers report them
-     * @param conditionFailures writes refused by their condition, as the indexers' store clients heard them
+     * @param conflicts writes lost to another indexer, as the indexers report them; {@code conditionFailures} as the
+     *                  store clients heard them
      * @param mostConflicts the most conflicts one delivery of a batch met
-     * @param redeliveries batches delivered again because they were not ingested whole
-     * @param problems how the index differs from the store; empty when every event is in it once, in order
      */
     public record Run(int indexers, double roundTripMs, int batches, long records, double seconds, double recordsPerSecond,
                       long conflicts, double conflictsPerBatch, long mostConflicts, long conditionFailures, long redeliveries,
@@ -42,7 +37,6 @@ public final class ContentionBench {
 
     public record Result(long events, int streams, int batchSize, long backoffMs, List<Run> runs) {}
 
-    /** Records per batch: the size of the figures in BENCHMARKS.md. */
     public static final int BATCH_SIZE = 100;
     /** A batch that keeps failing is a bug, not contention. */
     private static final int MAX_DELIVERIES = 1_000;

@@ -9,7 +9,6 @@ import io.appendsfeed.model.metrics.EmfMetrics;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,29 +17,22 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Does in a fresh JVM (the shaded jar and this class) what the Lambda Java runtime does with the template's
- * {@link IndexerStreamHandler}: builds it from the environment and hands it each {@code batch-*.json}'s bytes in
- * name order; writes a {@link Run}, as the equinox-js driver {@code lambda-batches.mjs} does.
- *
- * <p>Usage: {@code HandlerDriver plain|metered <batch dir> <output file>}: {@code plain} through the no-argument
- * constructor Lambda calls, {@code metered} the same handler with a {@link Meter}. {@code BENCH_SPAWNED_AT}: epoch ms
- * when the parent spawned the process. Exit 3 when a batch is not ingested whole.
+ * In a fresh JVM, what the Lambda Java runtime does with {@link IndexerStreamHandler}: builds it from the environment
+ * and hands it each {@code batch-*.json}'s bytes in name order; writes a {@link Run}, as {@code lambda-batches.mjs} does.
+ * Usage: {@code HandlerDriver plain|metered <batch dir> <output file>} ({@code plain}: the no-argument constructor);
+ * {@code BENCH_SPAWNED_AT}: epoch ms of the spawn. Exit 3 when a batch is not ingested whole.
  */
 public final class HandlerDriver {
 
     /**
-     * What one handler process reported, ours or equinox-js's, written by either as this record's JSON.
+     * What one handler process reported, ours or equinox-js's, as this record's JSON.
      *
-     * @param mainMs milliseconds from spawning the process to its first line of code
-     * @param loadedMs milliseconds from spawning to the handler ready (constructed / module imported)
+     * @param mainMs ms from spawning the process to its first line of code; {@code loadedMs} to the handler ready
      */
     public record Run(long mainMs, long loadedMs, List<Batch> batches) {
 
         /**
-         * One handler call.
-         *
-         * @param micros the handler call's time (ours reads the event's bytes in it)
-         * @param doneMs milliseconds from spawning the process to the end of this call
+         * @param micros the handler call's time (ours reads the event's bytes in it); {@code doneMs} from the spawn to its end
          * @param decodeMicros the runtime's decoding of the event before the call (node's {@code JSON.parse}); 0 for ours
          */
         public record Batch(int n, int records, long micros, double readUnits, double writeUnits, long reads, long writes,
@@ -50,20 +42,6 @@ public final class HandlerDriver {
             public long invocationMicros() {
                 return micros + decodeMicros;
             }
-        }
-
-        /** @throws IllegalStateException when the handler never got ready, or the file is unreadable */
-        static Run parse(Path file) {
-            Run run;
-            try {
-                run = new ObjectMapper().readValue(file.toFile(), Run.class);
-            } catch (IOException e) {
-                throw new UncheckedIOException("driver output " + file + " unreadable: " + e.getMessage(), e);
-            }
-            if (run.loadedMs() < 0) {
-                throw new IllegalStateException("driver output " + file + ": the handler did not start");
-            }
-            return run;
         }
     }
 

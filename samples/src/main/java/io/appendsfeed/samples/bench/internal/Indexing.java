@@ -80,9 +80,8 @@ public record Indexing(String implementation, String indexTable, int batches, lo
     }
 
     /**
-     * Dollars per million events, at AWS's on-demand list prices (us-east-1): what indexing them costs in
-     * write units (refused writes at 1 WCU each, the least AWS charges; DynamoDB Local reports none), in read
-     * units, and in Lambda GB-seconds (billed invocation time at the template's memory).
+     * Dollars per million events at AWS's on-demand list prices (us-east-1): write units (a refused write at 1 WCU, the
+     * least AWS charges), read units, and Lambda GB-seconds (billed invocation time at the template's memory).
      */
     public record Cost(double writeUnits, double readUnits, double lambda, double total, int lambdaMemoryMb) {
 

@@ -25,11 +25,8 @@ import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * A store's stream as Lambda delivers it: its records cut into batches of at most K records, never across
- * shards (as Lambda's event source mapping does), each written as the JSON Lambda hands a function
- * subscribed to a DynamoDB stream ({@code DynamodbEvent}): capitalised attribute-value keys, binary values
- * as base64, {@code ApproximateCreationDateTime} in epoch seconds, {@code eventSourceARN} the stream's ARN;
- * files {@code batch-000001.json} on (name order is delivery order).
+ * A store's stream as Lambda delivers it: batches of at most K records, never across shards, each written as the
+ * {@code DynamodbEvent} JSON Lambda hands a function, in files {@code batch-000001.json} on (name order is delivery order).
  */
 public final class LambdaEventFiles {
 
@@ -42,8 +39,7 @@ public final class LambdaEventFiles {
     }
 
     /**
-     * Cuts the table's whole stream into batches of {@code k} in {@code dir} (created; batch files an earlier
-     * run left there are deleted, so that a handler never gets another run's batch).
+     * Cuts the table's whole stream into batches of {@code k} in {@code dir}, deleting an earlier run's batch files.
      *
      * @throws IllegalArgumentException when {@code k} is not 1..10,000 (Lambda's range for a stream)
      */
@@ -87,13 +83,10 @@ public final class LambdaEventFiles {
     }
 
     /**
-     * Reads a table's whole stream once its writes are done: every shard from {@code TRIM_HORIZON}, parents
-     * before children, {@code GetRecords} of up to 1,000 records, until a closed shard ends or a read of an open
-     * one comes back empty (DynamoDB Local makes records readable within milliseconds); hands every page to
-     * {@code pages} as it is read (so that a large stream is never held whole), then the shard to {@code shardEnd}.
+     * Reads a table's whole stream once its writes are done, parents before children, each shard to its end (or, if
+     * open, to an empty read), handing every page to {@code pages} and then the shard to {@code shardEnd}.
      *
      * @return the shards read
-     * @throws IllegalArgumentException when the table has no stream
      */
     public static int scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table,
                            BiConsumer<String, List<Record>> pages, Consumer<String> shardEnd) {

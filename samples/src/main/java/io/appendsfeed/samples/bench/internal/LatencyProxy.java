@@ -16,12 +16,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A TCP proxy on the loopback that delays every byte by half a round trip each way, so that clients of
- * DynamoDB Local wait on the network as clients of DynamoDB in AWS do (a few milliseconds a call), while
- * DynamoDB Local still answers at once. Each direction of each connection has a reader, which stamps
- * what it reads with the time it arrived, and a writer, which passes it on when its time has come: a
- * request in several TCP segments is delayed once, not once per segment. Without it, on two shared
- * processors, what a figure measures is processor time, not the round trips that bound a Lambda.
+ * A TCP proxy on the loopback delaying every byte by half a round trip each way, so that clients of DynamoDB Local
+ * wait on the network as a Lambda waits on DynamoDB. Per direction a reader stamps what arrives and a writer passes it
+ * on when due: a request in several segments is delayed once.
  */
 public final class LatencyProxy implements AutoCloseable {
 

@@ -17,10 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * DynamoDB Local for one scenario, over HTTP (the only way another process, equinox-js or a handler's
- * JVM, can share the tables). A fresh one per scenario: its Streams calls slow down as other tables'
- * streams fill. What is measured goes through {@link #measured()}, a {@link LatencyProxy} adding the
- * round trip asked for; setting up and checking go straight.
+ * A fresh DynamoDB Local for one scenario, over HTTP (shared with child processes). What is measured goes through
+ * {@link #measured()}, a {@link LatencyProxy} adding the round trip; setting up and checking go straight.
  */
 public final class LocalDynamo implements AutoCloseable {
 
@@ -51,11 +49,6 @@ public final class LocalDynamo implements AutoCloseable {
         return proxy != null ? proxy.endpoint() : endpoint();
     }
 
-    /** A client of the measured endpoint, built as {@link DynamoClients} builds the indexer's (the caller closes it). */
-    public DynamoDbClient measuredClient() {
-        return DynamoClients.dynamoDb(DynamoClients.Settings.local(measured()));
-    }
-
     /** A client of the measured endpoint whose every call {@code meter} meters (the caller closes it). */
     public DynamoDbClient meteredClient(Meter meter) {
         return DynamoDbClient.builder().httpClientBuilder(ApacheHttpClient.builder().maxConnections(32))
@@ -63,25 +56,19 @@ public final class LocalDynamo implements AutoCloseable {
                 .overrideConfiguration(c -> c.addExecutionInterceptor(meter)).build();
     }
 
-    /** A store table with Streams ({@code NEW_IMAGE}), as the indexer's source needs. */
+    /** A store table with Streams ({@code NEW_IMAGE}). */
     public String storeTable(String name) {
         StoreTables.ensure(dynamo(), name, StreamViewType.NEW_IMAGE);
         return name;
     }
 
-    /** An index table: the store format, Streams off. */
+    /** An index table: Streams off. */
     public String indexTable(String name) {
         StoreTables.ensure(dynamo(), name, null);
         return name;
     }
 
-    /**
-     * The benchmark's own store: {@code events} single-event appends, round robin over {@code Account-0..},
-     * as a command handler appends (a batch of the table's stream then holds as many streams as it can).
-     *
-     * @return the write units it took
-     * @throws IllegalStateException when an append conflicts (nothing else writes these streams)
-     */
+    /** The benchmark's own store: {@code events} single-event appends round robin over {@code Account-0..}; returns its WCU. */
     public double writeWorkload(String table, long events, int streams) {
         Meter meter = new Meter();
         StoreClient store = new StoreClient(dynamo(), StoreConfig.builder(storeTable(table)).meter(meter).build());

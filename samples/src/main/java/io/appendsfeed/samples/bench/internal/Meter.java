@@ -16,11 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * Capacity units and calls, summed; thread-safe. Two ways in, counted alike: as the indexer's
- * {@link CapacityMeter} (its store clients tell it of every call, however sent), and as an SDK
- * interceptor on a client given to a component without a meter (the reader), which sends every
- * call with {@code ReturnConsumedCapacity=TOTAL} and adds what comes back, as the equinox-js driver
- * meters equinox-js.
+ * Capacity units and calls, summed; thread-safe. Fed as the indexer's {@link CapacityMeter}, or as an SDK interceptor
+ * (the reader's client) that sends every call with {@code ReturnConsumedCapacity=TOTAL}, as the equinox-js driver does.
  */
 public final class Meter implements CapacityMeter, ExecutionInterceptor {
 
@@ -36,26 +33,18 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
 
     @Override
     public void consumed(String operation, String table, Capacity capacity) {
-        count(operation);
         readUnits.add(capacity.readUnits());
         writeUnits.add(capacity.writeUnits());
+        (READS.contains(operation) ? reads : writes).increment();
+        if (operation.equals("TransactWriteItems")) {
+            transactions.increment();
+        }
     }
 
     @Override
     public void refused(String operation, String table) {
-        count(operation);
+        consumed(operation, table, Capacity.NONE);
         refused.increment();
-    }
-
-    private void count(String operation) {
-        if (READS.contains(operation)) {
-            reads.increment();
-        } else {
-            writes.increment();
-            if (operation.equals("TransactWriteItems")) {
-                transactions.increment();
-            }
-        }
     }
 
     @Override
@@ -89,14 +78,13 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
     }
 
     /**
-     * What was counted since the last take (or since the meter was made), counting from zero again.
-     *
      * @param writes write calls, refused ones included
      * @param refused writes refused by their condition (DynamoDB Local reports no capacity for them; AWS charges them)
      * @param transactions {@code TransactWriteItems} calls among the writes (their items are charged twice)
      */
     public record Totals(double readUnits, double writeUnits, long reads, long writes, long refused, long transactions) {}
 
+    /** What was counted since the last take, counting from zero again. */
     public Totals take() {
         return new Totals(readUnits.sumThenReset(), writeUnits.sumThenReset(), reads.sumThenReset(), writes.sumThenReset(),
                 refused.sumThenReset(), transactions.sumThenReset());

@@ -1,27 +1,41 @@
 package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.appendsfeed.model.StreamName;
+import io.appendsfeed.reader.FeedReader.CatchUpResult;
+import io.appendsfeed.reader.StreamHandler.FeedEvent;
+import io.appendsfeed.reader.FeedReader;
+import io.appendsfeed.reader.FeedReaderConfig;
+import io.appendsfeed.reader.StreamHandler.HandlerResult;
+import io.appendsfeed.reader.InMemoryCheckpointStore;
+import io.appendsfeed.reader.InMemoryParkedStreams;
+import io.appendsfeed.reader.StartPosition;
 import io.appendsfeed.samples.bench.internal.HandlerDriver.Run;
 import io.appendsfeed.samples.bench.internal.Processes.LambdaJar;
 import io.appendsfeed.samples.bench.internal.Processes.PeerHarness;
 import io.appendsfeed.samples.bench.internal.StoreFacts.IndexCheck;
-import java.nio.file.Files;
+import io.appendsfeed.samples.demo.Agreement;
+import io.appendsfeed.samples.demo.Agreement.Tally;
+import io.appendsfeed.samples.demo.FeedTally.StreamCounter;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * appendsfeed beside equinox-js: a store equinox-js wrote, its stream cut into Lambda batches of each size K; the
- * same batch files to both Lambda handlers (each in a fresh process), each into its own index, checked against the
- * store; then both readers on both indexes, index only and with bodies. All through the measured endpoint, each
- * {@code repeats} times, alternating sides, the median reported. Without the harness, our side alone on a store the
- * benchmark writes.
+ * appendsfeed beside equinox-js: a store equinox-js wrote, cut into Lambda batches of each size K, the same files to
+ * both handlers (fresh processes, own indexes, checked against the store), then both readers on both indexes; each
+ * {@code repeats} times, alternating sides. Without the harness, our side alone on a store the benchmark writes.
+ * Also the Lambda cold start.
  */
 public final class PeerBench {
 
@@ -29,11 +43,8 @@ public final class PeerBench {
     public record Params(Path peerDir, long events, int streams, List<Integer> batchSizes, int repeats) {}
 
     /**
-     * The store and the runs at each batch size.
-     *
      * @param appends transactions that wrote the events (equinox-js: 1-5 events each; ours: 1 each)
-     * @param bodyFloorReadUnitsPerEvent reading every store item once on its own, eventually consistent (0.5 RCU per started 4 KB)
-     * @param streamFloorReadUnitsPerEvent reading every stream in one query (4 KB rounding per stream, not per item)
+     * @param bodyFloorReadUnitsPerEvent and {@code streamFloor...}: see {@link StoreFacts}
      */
     public record Result(String writer, String node, String handlerJvmFlags, int lambdaMemoryMb, double roundTripMs, long events,
                          int streams, long appends, long storeItems, double writeUnitsPerEvent, long records, int shards,
@@ -45,11 +56,7 @@ public final class PeerBench {
     /** The Lambda cold start's configurations, each the median of its runs. */
     public record ColdStart(int batchSize, double roundTripMs, List<ColdStartConfig> configs) {}
 
-    /**
-     * The median of {@code runs} fresh processes of one configuration.
-     *
-     * @param flags the JVM flags ({@code JAVA_TOOL_OPTIONS}), or the node version
-     */
+    /** The median of {@code runs} fresh processes of one configuration; {@code flags}: the JVM's, or the node version. */
     public record ColdStartConfig(String handler, String flags, int runs, double mainMs, double constructedMs,
                                   double firstBatchDoneMs, double firstBatchDoneMinMs, double firstBatchDoneMaxMs,
                                   double firstInvocationMs, double secondInvocationMs) {}
@@ -129,9 +136,10 @@ public final class PeerBench {
                 }
                 if (harness != null) {
                     step.accept(String.format("peer: K=%d: equinox-js's reader on the %s index, both modes (run %d of %d)", k, index, r, repeats));
-                    for (ReadLeg leg : peerRead(local, harness, store, index, table, manifest, work.resolve("read-" + table + "-" + r),
-                            facts.events())) {
-                        legs.computeIfAbsent(THEIRS + index + leg.bodies(), x -> new ArrayList<>()).add(leg);
+                    JsonNode read = harness.read(local.measured(), store, table, manifest, work.resolve("read-" + table + "-" + r));
+                    for (boolean bodies : new boolean[] {false, true}) {
+                        legs.computeIfAbsent(THEIRS + index + bodies, x -> new ArrayList<>())
+                                .add(ReadLeg.ofPeer(index, bodies, read, facts.events()));
                     }
                 }
             }
@@ -143,13 +151,9 @@ public final class PeerBench {
     }
 
     /**
-     * Lambda cold start: our template's handler from the shaded jar in a fresh JVM, built as Lambda builds it
-     * (no-argument constructor, settings from the environment), with the template's {@code JavaToolOptions} and
-     * with the JVM's defaults; with the equinox-js harness, its handler in a fresh node process. Each run gets a
-     * fresh index table and the same {@value #COLD_BATCHES} batches of {@value #COLD_BATCH_SIZE} records; times are
-     * from spawning the process.
-     *
-     * @param peer equinox-js's harness, or null for ours only
+     * Lambda cold start: our handler built as Lambda builds it, with the template's {@code JavaToolOptions} and with the
+     * JVM's defaults, and equinox-js's when {@code peer} is given; {@value #COLD_BATCHES} batches of
+     * {@value #COLD_BATCH_SIZE} records into a fresh index each run, times from spawning the process.
      */
     public static ColdStart coldStart(LocalDynamo local, LambdaJar jar, int runs, PeerHarness peer, Path work, double roundTripMs,
                                       Consumer<String> step) {
@@ -189,18 +193,99 @@ public final class PeerBench {
         return f.applyAsDouble(Report.median(xs, f));
     }
 
-    /** A read that fails its own check still wrote its figures: they are kept, with the failure as a problem. */
-    private static List<ReadLeg> peerRead(LocalDynamo local, PeerHarness harness, String store, String index, String table,
-                                          Path manifest, Path out, long events) {
-        JsonNode result;
-        String failure = null;
-        try {
-            result = harness.read(local.measured(), store, table, manifest, out);
-        } catch (IllegalStateException e) {
-            failure = "equinox-js's read failed: " + e.getMessage().lines().findFirst().orElse("");
-            Path f = out.resolve("read-result.json");
-            result = Files.isRegularFile(f) ? Processes.json(f) : MissingNode.getInstance();
+    /**
+     * One reader ({@code appendsfeed} or {@code equinox-js}) reading the index {@code index} wrote to its tail, with or
+     * without bodies: the read with the median rate of {@code runs}, with their spread.
+     *
+     * @param problems how what it delivered differs from the store (every run's); empty when correct
+     */
+    public record ReadLeg(String reader, String index, boolean bodies, long events, double seconds, double eventsPerSecond,
+                          double eventsPerSecondMin, double eventsPerSecondMax, int runs, double readUnits,
+                          double readUnitsPerEvent, double usdPerMillionEvents, long requests, List<String> problems) {
+
+        private static final Duration READ_TIMEOUT = Duration.ofMinutes(30);
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        /**
+         * Our reader at its defaults, metered, checkpoints in memory, checking what the harness checks: per stream every
+         * event once, in order, up to the store's version ({@code stored}), each body JSON.
+         */
+        static ReadLeg ours(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
+                            Map<StreamName, Long> stored) {
+            Meter meter = new Meter();
+            StreamCounter delivered = new StreamCounter(true);
+            AtomicLong events = new AtomicLong();
+            AtomicLong badBodies = new AtomicLong();
+            FeedReaderConfig config = FeedReaderConfig.builder("bench-" + (bodies ? "bodies" : "index"), indexTable, storeTable)
+                    .start(StartPosition.beginning()).loadBodies(bodies).build();
+            CatchUpResult r;
+            double seconds;
+            try (DynamoDbClient metered = local.meteredClient(meter)) {
+                long start = System.nanoTime();
+                r = new FeedReader(metered, config, (stream, batch) -> {
+                    for (FeedEvent e : batch) {
+                        delivered.record(stream, e.index(), 1);
+                        if (bodies && !isJson(e)) {
+                            badBodies.incrementAndGet();
+                        }
+                    }
+                    events.addAndGet(batch.size());
+                    return HandlerResult.handled();
+                }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(READ_TIMEOUT);
+                seconds = (System.nanoTime() - start) / 1e9;
+            }
+            Agreement.Report agreement = Agreement.check(List.of(Tally.of("store", stored), delivered.tally("delivered")), List.of());
+            long total = stored.values().stream().mapToLong(Long::longValue).sum();
+            List<String> problems = new ArrayList<>();
+            if (!r.caughtUp()) {
+                problems.add("not caught up within " + READ_TIMEOUT + "; lag " + r.lag());
+            }
+            if (events.get() != total) {
+                problems.add(events.get() + " events delivered, " + total + " stored");
+            }
+            if (!agreement.agrees() || badBodies.get() > 0) {
+                problems.add(agreement.problems().size() + " events out of order (a gap or twice), " + badBodies.get()
+                        + " bodies missing or not JSON, " + agreement.mismatches().size() + " streams end at another version than the store's");
+            }
+            Meter.Totals t = meter.take();
+            return of("appendsfeed", index, bodies, events.get(), seconds, t.readUnits(), t.reads(), problems);
         }
-        return List.of(ReadLeg.ofPeer(index, false, result, events, failure), ReadLeg.ofPeer(index, true, result, events, failure));
+
+        private static boolean isJson(FeedEvent e) {
+            try {
+                return e.hasBody() && JSON.readTree(e.data()) != null;
+            } catch (IOException x) {
+                return false;
+            }
+        }
+
+        static ReadLeg of(String reader, String index, boolean bodies, long events, double seconds, double readUnits, long requests,
+                          List<String> problems) {
+            double rate = events / Math.max(seconds, 1e-9);
+            double perEvent = events == 0 ? 0 : readUnits / events;
+            return new ReadLeg(reader, index, bodies, events, seconds, rate, rate, rate, 1, readUnits, perEvent,
+                    Indexing.Cost.reading(perEvent), requests, List.copyOf(problems));
+        }
+
+        /** The median of repeats of one leg (the lower middle of an even count), with every repeat's problems. */
+        static ReadLeg median(List<ReadLeg> legs) {
+            ReadLeg m = Report.median(legs, ReadLeg::eventsPerSecond);
+            return new ReadLeg(m.reader, m.index, m.bodies, m.events, m.seconds, m.eventsPerSecond,
+                    legs.stream().mapToDouble(ReadLeg::eventsPerSecond).min().orElseThrow(),
+                    legs.stream().mapToDouble(ReadLeg::eventsPerSecond).max().orElseThrow(), legs.size(), m.readUnits,
+                    m.readUnitsPerEvent, m.usdPerMillionEvents, m.requests, legs.stream().flatMap(l -> l.problems().stream()).toList());
+        }
+
+        /** One mode of equinox-js's reader from its {@code read-result.json} (the harness checked it against the store). */
+        static ReadLeg ofPeer(String index, boolean bodies, JsonNode result, long storedEvents) {
+            JsonNode r = result.path(bodies ? "WithData" : "IndexOnly");
+            long events = r.path("events").asLong();
+            List<String> problems = events == storedEvents ? List.of() : List.of(events + " events delivered, " + storedEvents + " stored");
+            long requests = 0;
+            for (JsonNode call : r.path("calls")) {
+                requests += call.path("n").asLong();
+            }
+            return of("equinox-js", index, bodies, events, r.path("ms").asDouble() / 1000, r.path("rcu").asDouble(), requests, problems);
+        }
     }
 }

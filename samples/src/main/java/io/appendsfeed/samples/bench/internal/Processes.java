@@ -19,11 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/**
- * The benchmark's child processes, each run to completion with its output to a log file: our Lambda
- * handler in a fresh JVM ({@link LambdaJar}), and equinox-js's writer, reader and handler in node
- * ({@link PeerHarness}).
- */
+/** The benchmark's child processes, each run to completion with its output to a log: our handler's JVM, equinox-js's node. */
 public final class Processes {
 
     /** Generous: 100,000 events' records at a few hundred records per second still fit. */
@@ -33,11 +29,9 @@ public final class Processes {
     }
 
     /**
-     * Runs {@code command} in {@code dir} with stdout and stderr to {@code log}, in an environment without our AWS,
-     * appendsfeed, JVM, node and peer settings (none may leak into a child), plus {@code env}.
+     * Runs {@code command} in {@code dir}, output to {@code log}, with {@code env} and none of our AWS, JVM or node settings.
      *
-     * @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT} (it is then killed), with the
-     *                               command and the end of its log
+     * @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT}, with the end of its log
      */
     static void run(List<String> command, Path dir, Map<String, String> env, Path log) {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -69,28 +63,26 @@ public final class Processes {
     /** {@code node --version}, or null when node is not on the PATH. */
     public static String nodeVersion() {
         try {
-            Path log = Files.createTempFile("node-version", ".log");
-            log.toFile().deleteOnExit();
-            run(List.of("node", "--version"), log.getParent(), Map.of(), log);
-            return Files.readString(log).trim();
-        } catch (IOException | RuntimeException e) {
+            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+            String version = new String(p.getInputStream().readAllBytes()).trim();
+            return p.waitFor() == 0 ? version : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return null;
         }
     }
 
-    static JsonNode json(Path file) {
+    static <T> T json(Path file, Class<T> type) {
         try {
-            return new ObjectMapper().readTree(file.toFile());
+            return new ObjectMapper().readValue(file.toFile(), type);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /**
-     * The indexer's shaded Lambda jar and how the SAM template runs it: its {@code JavaToolOptions} default
-     * as {@code JAVA_TOOL_OPTIONS} (as Lambda passes it) and its {@code MemorySize} default (what a GB-second
-     * is billed at). {@link HandlerDriver} runs it in a fresh JVM with the Lambda Java runtime's collector.
-     */
+    /** The shaded Lambda jar with the template's {@code JavaToolOptions} and {@code MemorySize} (what a GB-second is billed at). */
     public record LambdaJar(Path jar, Path template, String javaToolOptions, int memoryMb) {
 
         /** The driver JVM's heap: under the template's 1,024 MB, which the whole process shares. */
@@ -124,11 +116,10 @@ public final class Processes {
         }
 
         /**
-         * Our handler over every {@code batch-*.json} of {@code batchDir}, in a fresh JVM.
+         * Our handler over every {@code batch-*.json} of {@code batchDir} in a fresh JVM ({@link HandlerDriver}).
          *
          * @param jvmFlags {@code JAVA_TOOL_OPTIONS}; empty for the JVM's defaults
-         * @param metered {@code true}: every call's capacity summed per batch; {@code false}: built exactly as Lambda builds it
-         * @throws IllegalStateException when the driver fails (a batch not ingested whole exits 3)
+         * @param metered {@code true}: capacity summed per batch; {@code false}: built exactly as Lambda builds it
          */
         public HandlerDriver.Run run(String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint, String storeTable,
                                      String indexTable) {
@@ -144,28 +135,20 @@ public final class Processes {
             Processes.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, RUNTIME_GC, "-cp", classPath,
                     HandlerDriver.class.getName(), metered ? "metered" : "plain", batchDir.toString(), out.toString()),
                     work, env, work.resolve("appendsfeed-" + indexTable + ".log"));
-            return HandlerDriver.Run.parse(out);
+            return json(out, HandlerDriver.Run.class);
         }
     }
 
     /**
-     * equinox-js, driven from the benchmark, which does not ship it: {@code --peer-dir} names a harness (a
-     * {@code package.json} installing the equinox-js 1.2.0 packages and {@code tsx}, a {@code peer.mjs}).
-     * {@code node peer.mjs write} writes the store with equinox-js's {@code DynamoStore}; {@code node peer.mjs
-     * read --mode both} reads an index with {@code DynamoStoreSource}, capacity metered. Our driver
-     * {@code lambda-batches.mjs} (in the resources) hands equinox-js's Lambda handler the batch files ours
-     * gets. The harness is copied under the work directory (without {@code node_modules}, {@code out},
-     * {@code target}) with the driver beside it; its {@code node_modules} are linked, or installed with {@code npm ci}.
+     * equinox-js from the harness {@code --peer-dir} names (samples/BENCHMARKS.md), copied under the work directory
+     * without {@code node_modules} (linked, or installed with {@code npm ci}), our {@code lambda-batches.mjs} beside it.
      */
     public record PeerHarness(Path dir, String nodeVersion) {
 
         private static final String DRIVER = "lambda-batches.mjs";
         private static final Set<String> NOT_COPIED = Set.of("node_modules", "out", "target");
 
-        /**
-         * @throws IllegalStateException when node is not installed, or {@code npm ci} fails
-         * @throws IllegalArgumentException when {@code peerDir} is not such a harness
-         */
+        /** @throws IllegalStateException when node is not installed, or {@code peerDir} is no harness */
         public static PeerHarness prepare(Path peerDir, Path work) {
             String node = Processes.nodeVersion();
             if (node == null) {
@@ -173,7 +156,7 @@ public final class Processes {
             }
             Path from = peerDir.toAbsolutePath().normalize();
             if (!Files.isRegularFile(from.resolve("peer.mjs")) || !Files.isRegularFile(from.resolve("package.json"))) {
-                throw new IllegalArgumentException("--peer-dir " + from + " has no peer.mjs and package.json: give the directory of"
+                throw new IllegalStateException("--peer-dir " + from + " has no peer.mjs and package.json: give the directory of"
                         + " the equinox-js harness (see samples/BENCHMARKS.md)");
             }
             Path dir = work.toAbsolutePath().resolve("peer");
@@ -202,25 +185,19 @@ public final class Processes {
             return new PeerHarness(dir, node);
         }
 
-        /**
-         * {@code node peer.mjs write}: creates the store (and an index nobody uses) with equinox-js's {@code dynamo-store
-         * create-table} and appends a deterministic plan (seed 42, 8 concurrent writers) through equinox-js deciders.
-         *
-         * @return the harness's manifest ({@code events}, {@code appends}, {@code write.wcu}, ...)
-         */
+        /** {@code node peer.mjs write} (seed 42, 8 writers); returns its manifest ({@code events}, {@code appends}, {@code write.wcu}). */
         public JsonNode write(URI endpoint, String storeTable, long events, int streams, Path out) {
             Processes.run(List.of("node", "peer.mjs", "write", "--events", Long.toString(events), "--streams", Integer.toString(streams),
                     "--seed", "42", "--concurrency", "8", "--fresh"), dir, env(endpoint, storeTable, "peer-unused-index", out),
                     out.resolve("write.log"));
-            return json(out.resolve("manifest.json"));
+            return json(out.resolve("manifest.json"), JsonNode.class);
         }
 
         /**
-         * {@code node peer.mjs read --mode both} over {@code indexTable}: equinox-js's reader from the start to the
-         * tail, index only and then with bodies, each checked against {@code manifest} (exit 1 when they differ).
+         * {@code node peer.mjs read --mode both}: equinox-js's reader to the tail, index only and with bodies, each checked
+         * against {@code manifest}; returns its {@code read-result.json}.
          *
-         * @return the harness's {@code read-result.json}: per mode events, ms, RCU, calls
-         * @throws IllegalStateException when the read fails
+         * @throws IllegalStateException when the read fails its check
          */
         public JsonNode read(URI endpoint, String storeTable, String indexTable, Path manifest, Path out) {
             try {
@@ -231,7 +208,7 @@ public final class Processes {
             }
             Processes.run(List.of("node", "peer.mjs", "read", "--mode", "both"), dir, env(endpoint, storeTable, indexTable, out),
                     out.resolve("read.log"));
-            return json(out.resolve("read-result.json"));
+            return json(out.resolve("read-result.json"), JsonNode.class);
         }
 
         /** The batch files in {@code batchDir}, one at a time, to equinox-js's Lambda handler in a fresh node process. */
@@ -242,7 +219,7 @@ public final class Processes {
             Path out = work.toAbsolutePath().resolve("equinox-js-" + indexTable + ".json");
             Processes.run(List.of("node", "--import", "tsx", DRIVER, batchDir.toAbsolutePath().toString(), out.toString()), dir, env,
                     work.resolve("equinox-js-" + indexTable + ".log"));
-            return HandlerDriver.Run.parse(out);
+            return json(out, HandlerDriver.Run.class);
         }
 
         private static Map<String, String> env(URI endpoint, String storeTable, String indexTable, Path out) {

@@ -22,23 +22,18 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
- * What a store table holds, read straight from its items (whoever wrote them): each stream's version
- * (its Tip's {@code n}), the items, and two read floors of loading every event body once, eventually
- * consistent (0.5 RCU per started 4 KB): {@code bodyFloorReadUnits} every item read on its own (a
- * {@code GetItem} each, as DynamoDB Local charges it); {@code streamFloorReadUnits} every stream read
- * by one {@code Query} (a query rounds the sum of its items: lower when a stream has calves).
+ * What a store table holds, read from its items whoever wrote them, and two floors of reading every body once,
+ * eventually consistent: {@code bodyFloorReadUnits} a {@code GetItem} per item, {@code streamFloorReadUnits} a
+ * {@code Query} per stream (rounded over the stream's items: lower when it has calves).
  *
- * @param versions per stream, the events stored
+ * @param versions per stream, the events stored (its Tip's {@code n})
  */
 public record StoreFacts(Map<StreamName, Long> versions, long events, long items, double bodyFloorReadUnits,
                          double streamFloorReadUnits) {
 
     private static final String TIP = "2147483647";
 
-    /**
-     * @param floors whether to read every item and every stream for the floors (else they are 0)
-     * @throws software.amazon.awssdk.core.exception.SdkException when a read fails
-     */
+    /** @param floors whether to read every item and every stream for the floors (else they are 0) */
     public static StoreFacts of(DynamoDbClient dynamo, String table, boolean floors) {
         Map<StreamName, Long> versions = new HashMap<>();
         List<Map<String, AttributeValue>> keys = new ArrayList<>();
@@ -72,9 +67,10 @@ public record StoreFacts(Map<StreamName, Long> versions, long events, long items
     }
 
     /**
-     * Reads the index {@code indexTable} back and checks it against this store.
+     * Reads the index back ({@link FeedTally}: the format is the same whoever wrote it) and checks that per stream the
+     * spans of partition 0's epochs cover exactly the events stored, each once, in order.
      *
-     * @throws IllegalStateException when the index holds no epoch at all (nothing indexed, or another naming)
+     * @throws IllegalStateException when the index holds no epoch at all
      */
     public IndexCheck check(DynamoDbClient dynamo, String indexTable) {
         FeedTally feed = new FeedTally(new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).build()), 1);
@@ -111,12 +107,7 @@ public record StoreFacts(Map<StreamName, Long> versions, long events, long items
     }
 
     /**
-     * An index read back ({@link FeedTally}: whoever wrote it, the format is the same) and checked against the
-     * store: per stream, the spans of the epochs, in order, cover exactly the events stored, each once. Also
-     * the write floor of what was written: 1 WCU per started KB of each stored {@code Ingested} body, the least
-     * any write carrying it can cost. Every writer here indexes into partition 0.
-     *
-     * @param spans spans in all {@code Ingested} events
+     * @param floorWriteUnits 1 WCU per started KB of each stored {@code Ingested} body: the least any write of it costs
      * @param problems the first few differences from the store; empty when the index is correct
      */
     public record IndexCheck(String indexTable, int epochs, long ingested, long spans, long events, long floorWriteUnits,
