@@ -31,18 +31,17 @@ public final class Appender {
     /** Writes tried per append; each failure brings a fresher Tip, so more means heavy contention. */
     static final int MAX_ATTEMPTS = 8;
 
-    private final MeteredDynamo dynamo;
     private final TipState.Cache cache;
     private final StoreConfig config;
 
-    public Appender(MeteredDynamo dynamo, TipState.Cache cache, StoreConfig config) {
-        this.dynamo = dynamo;
+    public Appender(TipState.Cache cache, StoreConfig config) {
         this.cache = cache;
         this.config = config;
     }
 
     /** {@code events} may be empty only for an unfold-only write ({@code a = 0}). */
-    public AppendResult append(StreamName stream, Expected expected, List<EventData> events, List<Unfold> unfolds) {
+    public AppendResult append(MeteredDynamo dynamo, StreamName stream, Expected expected, List<EventData> events,
+                               List<Unfold> unfolds) {
         Instant now = config.clock().instant();
         EventCodec.Entries encoded = EventCodec.entries(events, now, config.compress());
         long fixed = TipWrites.fixedTipSize(stream, encodeUnfolds(unfolds, Long.MAX_VALUE, now));
@@ -52,7 +51,6 @@ public final class Appender {
                     : "Split the append into several smaller appends, or make the events smaller "
                     + "(compress them, or store large payloads elsewhere and append a reference).");
         }
-        Capacity spent = Capacity.NONE;
         TipState state = cache.get(stream);
         if (state != null && !state.satisfies(expected)) {
             state = null; // the cache may be stale: decide from a fresh Tip
@@ -62,13 +60,12 @@ public final class Appender {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             if (state == null && !absent) {
                 var tip = TipWrites.read(dynamo, stream, true);
-                spent = spent.plus(tip.capacity());
-                absent = tip.response() == null;
-                state = absent ? null : TipState.of(stream, tip.response());
+                absent = tip == null;
+                state = absent ? null : TipState.of(stream, tip);
             }
             if (state != null && !state.satisfies(expected) || absent && expected instanceof Expected.Etag
                     || absent && expected instanceof Expected.Version v && v.version() != 0) {
-                return conflict(stream, state, spent);
+                return conflict(stream, state, dynamo.spent());
             }
             boolean calve = state != null && mustCalve(state, encoded, fixed);
             if (calve && state.item() == null) {
@@ -81,7 +78,7 @@ public final class Appender {
                     : TipWrites.update(dynamo, stream, state, encoded, u);
             if (outcome instanceof TipWrites.Outcome.Written w) {
                 cache.put(stream, w.state());
-                return new AppendResult.Written(w.state().version(), w.state().etag(), calve, spent.plus(w.capacity()));
+                return new AppendResult.Written(w.state().version(), w.state().etag(), calve, dynamo.spent());
             }
             TipWrites.Outcome.Refused refused = (TipWrites.Outcome.Refused) outcome;
             absent = refused.tipKnown() && refused.tip() == null;
@@ -94,7 +91,7 @@ public final class Appender {
             }
         }
         log.warn("append to {} gave up after {} attempts: other writers kept changing the Tip", stream, MAX_ATTEMPTS);
-        return conflict(stream, state, spent);
+        return conflict(stream, state, dynamo.spent());
     }
 
     private boolean mustCalve(TipState state, EventCodec.Entries events, long fixed) {

@@ -2,7 +2,6 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
-import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
@@ -20,28 +19,18 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
- * Calf-first appends (the index table's epochs): the new events go into an item of their own, keyed
- * by the index of the first of them, written with {@code PutItem} on the condition that no item has
- * that key; then the Tip, which holds no events, records the new version {@code n} with an
- * {@code UpdateItem} that only moves it forwards.
+ * Calf-first appends (the index table's epochs; the model README, "Calf-first appends"): the new
+ * events go into an item of their own, keyed by the index of the first of them and written only if no
+ * item has that key; then the Tip, which holds no events, moves forwards to the new version {@code n}.
+ * Each append writes its own events once, plus a Tip of about 100 bytes (1 WCU), where a Tip-first
+ * append rewrites every event still in the Tip.
  *
- * <p>Why: DynamoDB charges a write by the size of the item it writes. A Tip-first append rewrites
- * every event still in the Tip, and a calving append writes them again in a transaction (twice the
- * units); here each append writes its own events once, plus a Tip of about 100 bytes (1 WCU).
- *
- * <p>Exactly one writer wins each index: every item starts where the one before it ends, so a
- * writer's expected version is always the key of the next item, and two writers deciding at the
- * same version race for the same key. The Tip only tells readers that start from it (Equinox's
- * loaders) how far the stream goes; if its update fails after the calf landed, the events are
- * durably in and the next append (or a read from the calves) brings the Tip up to date.
- *
- * <p>Where the Tip's update fails after the calf landed, {@link #ensureTip} brings it up to the
- * calves (a writer calls it at the end of its work, and again on a retry): the Tip may be behind for
- * that long, never ahead, and never absent once a calf is there and a writer has finished.
- *
- * <p>A Tip that holds events (written by a Tip-first writer) is drained once, in one transaction,
- * into a calf of its own before the first calf-first append. Tip-first and calf-first writers must
- * not write one stream at the same time.
+ * <p>Exactly one writer wins each index: every item starts where the one before it ends, so two
+ * writers deciding at the same version race for the same key. The Tip may be behind the calves (a Tip
+ * update failed after its calf landed: {@link #ensureTip} brings it up), never ahead, and never absent
+ * once a calf is there and a writer has finished. A Tip that holds events (a Tip-first writer's) is
+ * drained into a calf of its own first; Tip-first and calf-first writers must not write one stream at
+ * the same time.
  */
 public final class CalfAppender {
 
@@ -49,33 +38,20 @@ public final class CalfAppender {
     /** Tries to drain a Tip that other writers keep changing. */
     private static final int MAX_DRAIN_ATTEMPTS = 8;
 
-    private final MeteredDynamo dynamo;
     private final TipState.Cache cache;
     private final StoreConfig config;
 
-    public CalfAppender(MeteredDynamo dynamo, TipState.Cache cache, StoreConfig config) {
-        this.dynamo = dynamo;
+    public CalfAppender(TipState.Cache cache, StoreConfig config) {
         this.cache = cache;
         this.config = config;
     }
 
-    /**
-     * Brings the Tip of {@code stream} up to {@code version}, the end of its calves as the caller read
-     * or wrote them, when it is not known to be there (one {@code UpdateItem}, which only moves it
-     * forwards; none when the Tip is known to be there): after a Tip update that failed, or a load that
-     * found the Tip behind or absent.
-     *
-     * @return the capacity spent
-     * @throws SdkException from DynamoDB; the Tip stays where it is
-     */
-    public Capacity ensureTip(StreamName stream, long version) {
+    /** See {@code StoreClient.ensureTip}. @throws SdkException from DynamoDB; the Tip stays where it is */
+    public void ensureTip(MeteredDynamo dynamo, StreamName stream, long version) {
         TipState tip = cache.get(stream);
-        if (tip != null && tip.version() >= version) {
-            return Capacity.NONE;
+        if (tip == null || tip.version() < version) {
+            advance(dynamo, stream, version, tip == null ? 0 : tip.calfBytes(), -1);
         }
-        Capacity[] spent = {Capacity.NONE};
-        advance(stream, version, tip == null ? 0 : tip.calfBytes(), -1, spent);
-        return spent[0];
     }
 
     /** See {@code StoreClient.assumeNoTip}: a stream just begun has no Tip to read. */
@@ -85,7 +61,7 @@ public final class CalfAppender {
         }
     }
 
-    public AppendResult append(StreamName stream, long expected, List<EventData> events) {
+    public AppendResult append(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
@@ -95,54 +71,52 @@ public final class CalfAppender {
             throw new ItemTooLargeException(stream, calfBytes, StoreConfig.ITEM_MAX_BYTES,
                     "Split the append into several smaller appends, or make the events smaller.");
         }
-        Capacity[] spent = {Capacity.NONE};
         TipState tip = cache.get(stream);
         if (tip == null) {
-            tip = readTip(stream, spent);
+            tip = readTip(dynamo, stream);
         }
         for (int attempt = 0; tip != null && tip.eventCount() > 0 && tip.version() <= expected && attempt < MAX_DRAIN_ATTEMPTS; attempt++) {
-            tip = drain(stream, tip, spent);
+            tip = drain(dynamo, stream, tip);
         }
         if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
-            return new AppendResult.Conflict(tip.version(), tip.etag(), spent[0]);
+            return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
         }
         try {
-            spent[0] = spent[0].plus(dynamo.putItem(PutItemRequest.builder().item(calf)
+            dynamo.putItem(PutItemRequest.builder().item(calf)
                     .conditionExpression("attribute_not_exists(#p)")
                     .expressionAttributeNames(Map.of("#p", Fields.P))
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).capacity());
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
         } catch (ConditionalCheckFailedException e) {
             // another writer holds this index: what it wrote is in its item, which the refusal returns
-            return held(stream, expected, tip, e, spent[0]);
+            return held(dynamo, stream, expected, tip, e);
         }
         long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
-        AppendResult withdrawn = advance(stream, next, held, expected, spent);
-        return withdrawn != null ? withdrawn : new AppendResult.Written(next, cachedEtag(stream), false, spent[0]);
+        AppendResult withdrawn = advance(dynamo, stream, next, held, expected);
+        if (withdrawn != null) {
+            return withdrawn;
+        }
+        TipState known = cache.get(stream);
+        return new AppendResult.Written(next, known == null ? null : known.etag(), false, dynamo.spent());
     }
 
     /**
-     * The conflict of a calf refused at {@code expected}, with the events of the item that holds that key,
-     * as the refusal returned it: the writer that won can be followed without reading the stream. Without
-     * the item (a server that does not return it), or with one that cannot be read, nothing is found and
-     * the caller reads.
-     *
-     * <p>The Tip as this appender knew it stays known, with the winner's calf counted in its calf bytes:
-     * whether it holds events (it does not, among calf-first writers) is all the next append needs, so
-     * the next append does not read it again. Without the item it is forgotten, and read again.
+     * The conflict of a calf refused at {@code expected}, with the events of the item that holds that key
+     * as the refusal returned it, so that the winner can be followed without a read (none found: the
+     * caller reads). The Tip stays known, the winner's calf counted in its calf bytes; without the item it
+     * is forgotten.
      */
-    private AppendResult.Conflict held(StreamName stream, long expected, TipState tip, ConditionalCheckFailedException e,
-                                       Capacity spent) {
+    private AppendResult.Conflict held(MeteredDynamo dynamo, StreamName stream, long expected, TipState tip,
+                                       ConditionalCheckFailedException e) {
         if (e.hasItem() && !e.item().isEmpty()) {
             try {
                 Map<String, AttributeValue> item = e.item();
                 if (!StoreItems.isTip(item) && StoreItems.rangeKey(item) == expected) {
                     List<StoredEvent> found = StoreItems.events(stream, item, true, expected, Long.MAX_VALUE);
                     if (!found.isEmpty()) {
-                        long size = ItemSize.item(item);
                         TipState known = tip != null ? tip : TipState.NONE;
                         cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
-                                known.calfBytes() + size, known.item()));
-                        return new AppendResult.Conflict(StoreItems.next(stream, item), null, spent, found);
+                                known.calfBytes() + ItemSize.item(item), known.item()));
+                        return new AppendResult.Conflict(StoreItems.next(stream, item), null, dynamo.spent(), found);
                     }
                 }
             } catch (RuntimeException unreadable) {
@@ -151,12 +125,7 @@ public final class CalfAppender {
             }
         }
         cache.remove(stream);
-        return new AppendResult.Conflict(expected + 1, null, spent);
-    }
-
-    private String cachedEtag(StreamName stream) {
-        TipState t = cache.get(stream);
-        return t == null ? null : t.etag();
+        return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
     }
 
     /**
@@ -164,10 +133,10 @@ public final class CalfAppender {
      * a Tip-first writer's events found at the same indexes withdraw the calf (the result: a conflict);
      * otherwise null.
      */
-    private AppendResult advance(StreamName stream, long next, long held, long expected, Capacity[] spent) {
+    private AppendResult advance(MeteredDynamo dynamo, StreamName stream, long next, long held, long expected) {
         String etag = TipWrites.newEtag();
         try {
-            spent[0] = spent[0].plus(dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag)).capacity());
+            dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag));
             cache.put(stream, new TipState(next, etag, 0, 0, held, null));
         } catch (ConditionalCheckFailedException e) {
             // another writer moved the Tip on already; the events above are in either way, unless it
@@ -176,7 +145,7 @@ public final class CalfAppender {
             if (expected >= 0 && now != null && now.eventCount() > 0 && now.version() > expected
                     && now.version() - now.eventCount() < next) {
                 cache.remove(stream);
-                return withdraw(stream, expected, next, now, spent);
+                return withdraw(dynamo, stream, expected, next, now);
             }
             if (now != null) {
                 cache.put(stream, now);
@@ -197,44 +166,38 @@ public final class CalfAppender {
     /**
      * A Tip-first writer appended to the Tip while this append's calf was being written: both hold
      * indexes from {@code expected}. The Tip's events count (readers that start from the Tip see only
-     * them); this append's calf is deleted again and the append is a conflict, to be decided again
-     * after the other writer's events.
+     * them); this append's calf is deleted again and the append is a conflict.
      */
-    private AppendResult withdraw(StreamName stream, long expected, long next, TipState tip, Capacity[] spent) {
+    private AppendResult withdraw(MeteredDynamo dynamo, StreamName stream, long expected, long next, TipState tip) {
         log.error("{}: a Tip-first writer appended events {}..{} to the Tip while a calf-first append wrote {}..{};"
                 + " withdrawing the latter. Only one kind of writer may write a stream", stream,
                 tip.version() - tip.eventCount(), tip.version() - 1, expected, next - 1);
         try {
-            spent[0] = spent[0].plus(dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
+            dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
                     .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", Fields.N))
-                    .expressionAttributeValues(Map.of(":n", TipWrites.num(next)))).capacity());
+                    .expressionAttributeValues(Map.of(":n", TipWrites.num(next))));
         } catch (ConditionalCheckFailedException e) {
             log.error("{}: the calf at {} is no longer the one this append wrote; left as it is", stream, expected);
         }
-        return new AppendResult.Conflict(tip.version(), tip.etag(), spent[0]);
+        return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
     }
 
     /** Moves the Tip's events into a calf of their own, leaving a Tip with none; returns the Tip after. */
-    private TipState drain(StreamName stream, TipState tip, Capacity[] spent) {
-        if (tip.item() == null) {
-            return readTip(stream, spent);
-        }
-        var outcome = TipWrites.calve(dynamo, stream, tip, new EventCodec.Entries(List.of(), List.of(), 0), List.of());
-        if (outcome instanceof TipWrites.Outcome.Written w) {
-            spent[0] = spent[0].plus(w.capacity());
+    private TipState drain(MeteredDynamo dynamo, StreamName stream, TipState tip) {
+        if (tip.item() != null && TipWrites.calve(dynamo, stream, tip, EventCodec.Entries.NONE, List.of())
+                instanceof TipWrites.Outcome.Written w) {
             cache.put(stream, w.state());
             return w.state();
         }
-        return readTip(stream, spent);
+        return readTip(dynamo, stream);
     }
 
-    private TipState readTip(StreamName stream, Capacity[] spent) {
-        var got = TipWrites.read(dynamo, stream, true);
-        spent[0] = spent[0].plus(got.capacity());
-        if (got.response() == null) {
+    private TipState readTip(MeteredDynamo dynamo, StreamName stream) {
+        var item = TipWrites.read(dynamo, stream, true);
+        if (item == null) {
             return null;
         }
-        TipState state = TipState.of(stream, got.response());
+        TipState state = TipState.of(stream, item);
         cache.put(stream, state);
         return state;
     }

@@ -82,7 +82,9 @@ public final class EventCodec {
      * Events encoded for an item: their {@code e} entries and {@code c} types, and the item-size bytes
      * both add to whichever item holds them.
      */
-    record Entries(List<AttributeValue> entries, List<AttributeValue> types, long bytes) {}
+    record Entries(List<AttributeValue> entries, List<AttributeValue> types, long bytes) {
+        static final Entries NONE = new Entries(List.of(), List.of(), 0);
+    }
 
     static Entries entries(List<EventData> events, Instant now, boolean compress) {
         List<AttributeValue> entries = new ArrayList<>(events.size());

@@ -75,7 +75,7 @@ final class ItemPages implements Iterator<Map<String, AttributeValue>> {
     @Override
     public boolean hasNext() {
         while (buffered.isEmpty() && !exhausted) {
-            QueryResponse page = dynamo.query(query.exclusiveStartKey(startKey).limit(Math.max(1, limit.getAsInt()))).response();
+            QueryResponse page = dynamo.query(query.exclusiveStartKey(startKey).limit(Math.max(1, limit.getAsInt())));
             buffered.addAll(page.items());
             startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             exhausted = startKey == null || onePage;
