@@ -2,7 +2,6 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
-import io.appendsfeed.model.store.internal.CalfAppender;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
 import io.appendsfeed.model.store.internal.StreamLru;
@@ -35,7 +34,6 @@ public final class StoreClient {
     private final StoreConfig config;
     private final TipState.Cache cache;
     private final Appender appender;
-    private final CalfAppender calfAppender;
     /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link StreamReader}). */
     private final StreamLru<Double> itemSizeHints = new StreamLru<>(1024);
 
@@ -45,7 +43,6 @@ public final class StoreClient {
         this.config = Objects.requireNonNull(config, "config");
         this.cache = new TipState.Cache(config.tipCacheStreams());
         this.appender = new Appender(cache, config);
-        this.calfAppender = new CalfAppender(cache, config);
     }
 
     public StoreConfig config() {
@@ -107,7 +104,7 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return calfAppender.append(calls(), stream, expectedVersion, List.copyOf(events));
+        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events));
     }
 
     /**
@@ -117,7 +114,7 @@ public final class StoreClient {
      */
     public void assumeNoTip(StreamName stream) {
         checkWritable(stream);
-        calfAppender.assumeNoTip(stream);
+        appender.assumeNoTip(stream);
     }
 
     /**
@@ -131,7 +128,7 @@ public final class StoreClient {
     public Capacity ensureTip(StreamName stream, long version) {
         checkWritable(stream);
         MeteredDynamo calls = calls();
-        calfAppender.ensureTip(calls, stream, version);
+        appender.ensureTip(calls, stream, version);
         return calls.spent();
     }
 
