@@ -87,6 +87,11 @@ public final class DynamoClients {
             return new Settings(endpoint, region, Optional.empty(), 50);
         }
 
+        /** The same with these credentials and region. */
+        public Settings with(Optional<Region> otherRegion, Optional<AwsCredentialsProvider> otherCredentials) {
+            return new Settings(endpoint, otherRegion, otherCredentials, maxConnections, connectTimeout, maxAttempts);
+        }
+
         public Settings withMaxConnections(int n) {
             return new Settings(endpoint, region, credentials, n, connectTimeout, maxAttempts);
         }

@@ -37,11 +37,6 @@ public record Sample(Instant time, Map<String, String> dimensions, Map<Metric, D
         return new Builder(time);
     }
 
-    /** The value of {@code metric}, or null when the sample does not carry it. */
-    public Double value(Metric metric) {
-        return values.get(metric);
-    }
-
     public static final class Builder {
         private final Instant time;
         private final Map<String, String> dimensions = new LinkedHashMap<>();

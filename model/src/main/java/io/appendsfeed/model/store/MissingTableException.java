@@ -1,9 +1,6 @@
 package io.appendsfeed.model.store;
 
-/**
- * A table that a client was pointed at does not exist (at that endpoint, in that region, for those
- * credentials): DynamoDB's own error names no table, this one does, and says how to create it.
- */
+/** A table that does not exist (at that endpoint, in that region): unlike DynamoDB's own error, names it. */
 public class MissingTableException extends RuntimeException {
 
     private final String table;
