@@ -11,7 +11,6 @@ import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.Unfold;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -130,11 +129,7 @@ public final class Appender {
     }
 
     private List<AttributeValue> encodeUnfolds(List<Unfold> unfolds, long version, Instant now) {
-        List<AttributeValue> out = new ArrayList<>(unfolds.size());
-        for (Unfold u : unfolds) {
-            out.add(EventCodec.unfold(u, version, now, config.compress()));
-        }
-        return out;
+        return unfolds.stream().map(u -> EventCodec.unfold(u, version, now, config.compress())).toList();
     }
 
     /** See {@code StoreClient.ensureTip}. @throws SdkException from DynamoDB; the Tip stays where it is */
