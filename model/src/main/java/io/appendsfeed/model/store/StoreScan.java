@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.store.internal.Fields;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
@@ -99,11 +99,8 @@ public final class StoreScan {
             return t;
         });
         try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int s = 0; s < segments; s++) {
-                int segment = s;
-                futures.add(pool.submit(() -> segment(segment, sink, scanned, Thread.currentThread()::isInterrupted, n -> { })));
-            }
+            List<Future<?>> futures = IntStream.range(0, segments).<Future<?>>mapToObj(segment -> pool.submit(
+                    () -> segment(segment, sink, scanned, Thread.currentThread()::isInterrupted, n -> { }))).toList();
             for (Future<?> f : futures) {
                 f.get();
             }
