@@ -80,8 +80,7 @@ public final class StoreTables {
     public static void verify(DynamoDbClient dynamo, String table, boolean requireStreams) {
         TableDescription description = describe(dynamo, table);
         if (description == null) {
-            throw new WrongTableShapeException(table, "it does not exist; create it with StoreTables.ensure "
-                    + "(hash key 'p' (S), range key 'i' (N), Streams NEW_IMAGE for an event-store table)");
+            throw WrongTableShapeException.missing(table, null);
         }
         List<String> problems = problems(description, requireStreams);
         if (!problems.isEmpty()) {

@@ -2,7 +2,7 @@ package io.appendsfeed.indexer.poller.internal;
 
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.poller.PollerConfig;
-import io.appendsfeed.model.store.MissingTableException;
+import io.appendsfeed.model.store.WrongTableShapeException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +34,7 @@ public final class ShardReader {
         try {
             this.streamArn = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().latestStreamArn();
         } catch (ResourceNotFoundException e) {
-            throw new MissingTableException(config.storeTable(), e);
+            throw WrongTableShapeException.missing(config.storeTable(), e);
         }
         if (streamArn == null) {
             throw new IllegalArgumentException("table '" + config.storeTable() + "' has no stream: enable DynamoDB Streams"

@@ -2,7 +2,7 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
-import io.appendsfeed.model.store.MissingTableException;
+import io.appendsfeed.model.store.WrongTableShapeException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
@@ -92,7 +92,7 @@ public final class MeteredDynamo {
             meter.refused(op, table);
             throw e;
         } catch (ResourceNotFoundException e) {
-            throw new MissingTableException(table, e);
+            throw WrongTableShapeException.missing(table, e);
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons()
                     && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
