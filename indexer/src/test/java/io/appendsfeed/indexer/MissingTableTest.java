@@ -7,9 +7,9 @@ import io.appendsfeed.indexer.poller.StreamsPoller;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
-import io.appendsfeed.model.store.MissingTableException;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.WrongTableShapeException;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.List;
@@ -25,14 +25,14 @@ class MissingTableTest {
         String missing = local.freshTableName("never-created");
         StoreClient store = new StoreClient(local.dynamo(), StoreConfig.builder(missing).build());
         assertThatThrownBy(() -> store.append(StreamName.parse("Order-1"), Expected.noStream(), List.of(EventData.json("Placed", "{}"))))
-                .isInstanceOfSatisfying(MissingTableException.class, e -> org.assertj.core.api.Assertions.assertThat(e.table()).isEqualTo(missing))
+                .isInstanceOfSatisfying(WrongTableShapeException.class, e -> org.assertj.core.api.Assertions.assertThat(e.table()).isEqualTo(missing))
                 .hasMessageContaining("'" + missing + "' does not exist").hasMessageContaining("StoreTables.ensure");
 
         assertThatThrownBy(() -> Indexer.start(local.dynamo(), IndexerConfig.builder(missing).build()))
-                .isInstanceOf(MissingTableException.class).hasMessageContaining("'" + missing + "'");
+                .isInstanceOf(WrongTableShapeException.class).hasMessageContaining("'" + missing + "'");
 
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(IndexerTables.index(local)).build());
         assertThatThrownBy(() -> new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(missing).build()))
-                .isInstanceOf(MissingTableException.class).hasMessageContaining("'" + missing + "'");
+                .isInstanceOf(WrongTableShapeException.class).hasMessageContaining("'" + missing + "'");
     }
 }

@@ -2,6 +2,7 @@ package io.appendsfeed.model;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -16,9 +17,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * Builds the SDK clients the way every appendsfeed deployable does: one place, so that tests on
- * DynamoDB Local and production on AWS use the same code path (endpoint override plus static
- * credentials for a loopback endpoint; the default credential and region chains otherwise).
+ * Builds the SDK clients the way every appendsfeed deployable does, so that tests on DynamoDB Local and
+ * production use one code path (static credentials for a loopback endpoint; the SDK's chains otherwise).
  */
 public final class DynamoClients {
 
@@ -73,10 +73,8 @@ public final class DynamoClients {
         }
 
         /**
-         * From optional command-line or environment values. A loopback endpoint (DynamoDB Local on
-         * this machine) gets {@link #LOCAL_CREDENTIALS} and, without a region, {@link #LOCAL_REGION};
-         * any other endpoint (LocalStack elsewhere, a VPC endpoint, a proxy) keeps the SDK's default
-         * chains, so that real credentials work through it.
+         * From optional command-line or environment values. A loopback endpoint gets {@link #LOCAL_CREDENTIALS}
+         * and, without a region, {@link #LOCAL_REGION}; any other endpoint keeps the SDK's default chains.
          *
          * @throws IllegalArgumentException when the endpoint is not an http(s) URL with a host
          */
@@ -98,13 +96,7 @@ public final class DynamoClients {
             return new Settings(endpoint, region, credentials, n, connectTimeout, maxAttempts);
         }
 
-        /**
-         * Fails fast when DynamoDB cannot be reached: a tool's settings, where an answer within seconds
-         * matters more than riding out a network blip.
-         *
-         * @param timeout the connect timeout of each attempt
-         * @param attempts attempts per call, the first included
-         */
+        /** Fails fast when DynamoDB cannot be reached (a tool's settings): {@code attempts} per call, the first included. */
         public Settings failingFast(Duration timeout, int attempts) {
             if (attempts < 1) {
                 throw new IllegalArgumentException("attempts must be at least 1, was " + attempts);
@@ -140,27 +132,10 @@ public final class DynamoClients {
         return uri;
     }
 
-    /**
-     * Whether the endpoint is on this machine: {@code localhost} or a loopback address literal
-     * (127.0.0.0/8, ::1). Names are not looked up.
-     */
+    /** Whether the endpoint is on this machine: {@code localhost}, 127.0.0.0/8 or {@code [::1]} (names are not looked up). */
     public static boolean isLoopback(URI endpoint) {
-        String host = endpoint.getHost();
-        if (host == null) {
-            return false;
-        }
-        if (host.equalsIgnoreCase("localhost")) {
-            return true;
-        }
-        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        if (!literal.matches("[0-9.]+") && !literal.matches("[0-9a-fA-F:]+")) {
-            return false; // a name: only localhost counts
-        }
-        try {
-            return java.net.InetAddress.getByName(literal).isLoopbackAddress(); // a literal: no lookup
-        } catch (java.net.UnknownHostException e) {
-            return false;
-        }
+        String host = endpoint.getHost() == null ? "" : endpoint.getHost().toLowerCase(Locale.ROOT);
+        return host.equals("localhost") || host.equals("[::1]") || host.matches("127\\.[0-9.]+");
     }
 
     public static DynamoDbClient dynamoDb(Settings settings) {

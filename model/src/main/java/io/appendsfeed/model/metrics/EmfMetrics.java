@@ -13,19 +13,15 @@ import java.util.Objects;
 import org.slf4j.MDC;
 
 /**
- * Writes figures as CloudWatch Embedded Metric Format (EMF) lines, one JSON object per line, to a
- * stream (stdout by default). In AWS Lambda, stdout goes to CloudWatch Logs, which turns each line
- * into metrics: no SDK, no network call, no extra permission. Elsewhere, ship the lines to
- * CloudWatch Logs with the CloudWatch agent, or read them as structured logs.
+ * Writes figures as CloudWatch Embedded Metric Format (EMF) lines, one JSON object per line, to stdout
+ * by default: in Lambda, CloudWatch Logs turns each line into metrics (no SDK, no network call).
  *
- * <p>Samples recorded between two {@link #flush()}es are merged per set of dimensions (counters
- * summed, gauges the latest, timers as a list of durations) and written as one line each at the
- * flush: the indexer flushes after every batch, so a batch is one line. A timer holds at most
- * {@value #MAX_VALUES} durations in a line (EMF's limit); the line is written as soon as one is
- * full. Each line declares two dimension sets when a sample has two dimensions or more: all of
- * them, and all but the finest (e.g. {@code [group, partition]} and {@code [group]}), so alarms
- * can watch the aggregate while dashboards split it. At a flush, the current SLF4J MDC entries
- * (e.g. the Lambda request id, the shard) are added as plain members, searchable in Logs Insights.
+ * <p>Samples recorded between two {@link #flush()}es are merged per set of dimensions (counters summed,
+ * gauges the latest, timers a list of durations) and written as one line each at the flush; a line is
+ * written early when a timer holds {@value #MAX_VALUES} durations (EMF's limit). A line declares two
+ * dimension sets when a sample has two dimensions or more: all of them, and all but the finest (e.g.
+ * {@code [group, partition]} and {@code [group]}). At a flush, the SLF4J MDC entries (e.g. the Lambda
+ * request id) are added as plain members.
  */
 public final class EmfMetrics implements Metrics {
 
@@ -36,7 +32,6 @@ public final class EmfMetrics implements Metrics {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Null: {@code System.out} as it is at each line (the Lambda runtime replaces it at start-up). */
     private final PrintStream out;
     private final String namespace;
     private final Map<String, String> fixedDimensions;
@@ -44,30 +39,20 @@ public final class EmfMetrics implements Metrics {
 
     /** Lines to stdout, namespace {@value #NAMESPACE}. */
     public EmfMetrics() {
-        this(NAMESPACE, Map.of(), null);
+        this(NAMESPACE, Map.of());
     }
 
     /**
      * Lines to stdout as it is at each line (the Lambda runtime replaces it at start-up).
      *
-     * @param namespace the CloudWatch namespace
      * @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders}
      */
     public EmfMetrics(String namespace, Map<String, String> fixedDimensions) {
-        this(namespace, fixedDimensions, null);
+        this(null, namespace, fixedDimensions);
     }
 
-    /**
-     * @param out where lines go (one {@code println} each)
-     * @param namespace the CloudWatch namespace
-     * @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders}
-     */
+    /** @param out where lines go (one {@code println} each); null: stdout as it is at each line */
     public EmfMetrics(PrintStream out, String namespace, Map<String, String> fixedDimensions) {
-        this(namespace, fixedDimensions, Objects.requireNonNull(out, "out"));
-    }
-
-    /** @param out null: stdout as it is at each line */
-    private EmfMetrics(String namespace, Map<String, String> fixedDimensions, PrintStream out) {
         if (namespace == null || namespace.isBlank()) {
             throw new IllegalArgumentException("namespace must be non-empty");
         }

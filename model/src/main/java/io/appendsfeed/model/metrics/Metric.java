@@ -4,14 +4,12 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A figure appendsfeed reports. The name is the same for every backend: CloudWatch (under a
- * namespace, {@code appendsfeed} by default) and Micrometer (with a prefix, {@code appendsfeed.}
- * by default). The catalogues are {@code IndexerMetrics} and {@code ReaderMetrics}.
+ * A figure appendsfeed reports, named alike for every backend (under the CloudWatch namespace or the
+ * Micrometer prefix, {@code appendsfeed} by default). The catalogues are {@code IndexerMetrics} and
+ * {@code ReaderMetrics}.
  *
  * @param name lower case, dot separated, e.g. {@code indexer.events.accepted}
- * @param kind how values of it combine
- * @param unit its unit
- * @param description what it means, one sentence (Micrometer's description; the READMEs' table)
+ * @param description one sentence (Micrometer's description; the READMEs' table)
  */
 public record Metric(String name, Kind kind, Unit unit, String description) {
 

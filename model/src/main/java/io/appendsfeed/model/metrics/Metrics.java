@@ -1,14 +1,10 @@
 package io.appendsfeed.model.metrics;
 
 /**
- * Where the indexer and the reader report their figures. Implementations: {@link EmfMetrics}
- * (CloudWatch Embedded Metric Format lines on stdout, for Lambda), {@link MicrometerMetrics}
- * (any Micrometer registry), {@link #NONE} (the default: nothing is measured, nothing allocated).
- *
- * <p>Callers {@link #record} every occurrence as it happens and {@link #flush} at the end of a
- * unit of work (the indexer after each batch, the reader at each metrics interval and on close),
- * so that backends that write lines write one per unit of work. Implementations must be
- * thread-safe and should not throw; callers log and carry on when they do.
+ * Where the indexer and the reader report their figures: {@link EmfMetrics} (CloudWatch EMF lines on
+ * stdout, for Lambda), {@link MicrometerMetrics}, or {@link #NONE}. Callers {@link #record} every
+ * occurrence and {@link #flush} at the end of a unit of work (the indexer after each batch, the reader
+ * at each metrics interval). Implementations must be thread-safe and should not throw.
  */
 public interface Metrics {
 

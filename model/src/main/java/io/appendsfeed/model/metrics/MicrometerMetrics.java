@@ -6,12 +6,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Reports to a Micrometer {@link MeterRegistry} (Prometheus, CloudWatch, OTLP, ...): counters as
@@ -27,7 +27,7 @@ public final class MicrometerMetrics implements Metrics {
     private final MeterRegistry registry;
     private final String prefix;
     /** Gauges read these; Micrometer keeps only a weak reference to a gauge's object. */
-    private final Map<GaugeKey, Level> levels = new ConcurrentHashMap<>();
+    private final Map<List<Object>, AtomicReference<Double>> levels = new ConcurrentHashMap<>();
 
     public MicrometerMetrics(MeterRegistry registry) {
         this(registry, PREFIX);
@@ -49,16 +49,14 @@ public final class MicrometerMetrics implements Metrics {
 
     @Override
     public void record(Sample sample) {
-        List<Tag> list = new ArrayList<>(sample.dimensions().size());
-        sample.dimensions().forEach((k, v) -> list.add(Tag.of(k, v)));
-        Tags tags = Tags.of(list);
+        Tags tags = Tags.of(sample.dimensions().entrySet().stream().map(d -> Tag.of(d.getKey(), d.getValue())).toList());
         sample.values().forEach((m, v) -> {
             switch (m.kind()) {
                 case COUNTER -> Counter.builder(name(m)).description(m.description()).baseUnit(baseUnit(m.unit()))
                         .tags(tags).register(registry).increment(v);
-                case GAUGE -> levels.computeIfAbsent(new GaugeKey(m, tags), k -> {
-                    Level level = new Level();
-                    Gauge.builder(name(m), level, Level::get).description(m.description()).baseUnit(baseUnit(m.unit()))
+                case GAUGE -> levels.computeIfAbsent(List.of(m, tags), k -> {
+                    AtomicReference<Double> level = new AtomicReference<>(0.0);
+                    Gauge.builder(name(m), level, AtomicReference::get).description(m.description()).baseUnit(baseUnit(m.unit()))
                             .tags(tags).register(registry);
                     return level;
                 }).set(v);
@@ -74,19 +72,5 @@ public final class MicrometerMetrics implements Metrics {
             case MILLISECONDS -> "milliseconds";
             case CAPACITY_UNITS -> "capacity.units";
         };
-    }
-
-    private record GaugeKey(Metric metric, Tags tags) {}
-
-    private static final class Level {
-        private volatile double value;
-
-        double get() {
-            return value;
-        }
-
-        void set(double v) {
-            value = v;
-        }
     }
 }

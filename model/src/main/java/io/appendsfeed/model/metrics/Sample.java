@@ -7,12 +7,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Figures taken together at one time about one thing: one indexer batch, one handler call, one
- * look at a partition's lag. Dimensions say what they are about (e.g. {@code group},
- * {@code partition}), from the broadest to the finest; order is kept.
+ * Figures taken together at one time about one thing (one indexer batch, one handler call). Dimensions
+ * say what they are about (e.g. {@code group}, {@code partition}), from the broadest to the finest.
  *
- * @param time when the figures were taken
- * @param dimensions names and values, in order
  * @param values one value per metric: a count, a level, or a duration in milliseconds
  */
 public record Sample(Instant time, Map<String, String> dimensions, Map<Metric, Double> values) {
@@ -38,11 +35,6 @@ public record Sample(Instant time, Map<String, String> dimensions, Map<Metric, D
 
     public static Builder at(Instant time) {
         return new Builder(time);
-    }
-
-    /** The value of {@code metric}, or null when the sample does not carry it. */
-    public Double value(Metric metric) {
-        return values.get(metric);
     }
 
     public static final class Builder {

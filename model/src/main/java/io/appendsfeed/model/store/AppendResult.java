@@ -1,5 +1,7 @@
 package io.appendsfeed.model.store;
 
+import java.util.List;
+
 /**
  * The outcome of an append. A conflict is an expected outcome, not an exception: it carries the
  * stream's actual version, obtained from the failed condition itself (no extra read).
@@ -13,19 +15,17 @@ public sealed interface AppendResult {
      * Another writer got there first. {@code actualVersion} is 0 and {@code actualEtag} null when the
      * stream does not exist.
      *
-     * @param found the events of the item that refused the write, from the expected version on, when
-     *              the refusal returned it (a calf-first append: the item holding the key it wanted);
-     *              empty when not known. {@code actualVersion} is then at least the end of them.
+     * @param found the events from the expected version on of the item that refused a calf-first append,
+     *              as the refusal returned it; empty when not known
      */
-    record Conflict(long actualVersion, String actualEtag, Capacity capacity, java.util.List<StoredEvent> found)
-            implements AppendResult {
+    record Conflict(long actualVersion, String actualEtag, Capacity capacity, List<StoredEvent> found) implements AppendResult {
 
         public Conflict {
-            found = java.util.List.copyOf(found);
+            found = List.copyOf(found);
         }
 
         public Conflict(long actualVersion, String actualEtag, Capacity capacity) {
-            this(actualVersion, actualEtag, capacity, java.util.List.of());
+            this(actualVersion, actualEtag, capacity, List.of());
         }
     }
 }

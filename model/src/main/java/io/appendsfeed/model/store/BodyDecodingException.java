@@ -2,10 +2,7 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 
-/**
- * A stored body that cannot be decoded: an encoding this client does not know, or compressed
- * bytes that are corrupt. Names the item so that it can be found and repaired; nothing was changed.
- */
+/** A stored body that cannot be decoded (an unknown encoding, corrupt bytes), naming where it sits; nothing was changed. */
 public class BodyDecodingException extends RuntimeException {
 
     private final StreamName stream;

@@ -1,29 +1,16 @@
 package io.appendsfeed.model.store;
 
-/**
- * Told the capacity of every DynamoDB call a client makes, so that cost per event can be measured.
- * Implementations must be thread-safe.
- */
+/** Told the capacity of every DynamoDB call a client makes, so that cost per event can be measured. Thread-safe. */
 @FunctionalInterface
 public interface CapacityMeter {
 
     /** A meter that discards; with it the client does not ask DynamoDB for consumed capacity. */
     CapacityMeter NONE = (operation, table, capacity) -> { };
 
-    /**
-     * @param operation the DynamoDB operation, e.g. {@code UpdateItem}, {@code Query}
-     * @param table the table name
-     * @param capacity what it consumed
-     */
+    /** @param operation the DynamoDB operation, e.g. {@code UpdateItem}, {@code Query} */
     void consumed(String operation, String table, Capacity capacity);
 
-    /**
-     * Told of a write DynamoDB refused because its condition failed (another writer was there first):
-     * DynamoDB reports no capacity for it. Nothing by default.
-     *
-     * @param operation the DynamoDB operation, e.g. {@code PutItem}, {@code TransactWriteItems}
-     * @param table the table name
-     */
+    /** Told of a write refused because its condition failed, for which DynamoDB reports no capacity. */
     default void refused(String operation, String table) {
     }
 }

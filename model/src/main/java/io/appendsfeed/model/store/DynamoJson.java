@@ -9,22 +9,15 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Reads DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"N": ...}}, {@code {"B": base64}},
- * {@code BOOL}, {@code NULL}, {@code L}, {@code M}, {@code SS}, {@code NS}, {@code BS}): a backfill reads
- * the items of a DynamoDB export with it. Streaming, with Jackson's parser. Requests are written by the
- * SDK client only.
+ * Reads DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"B": base64}}, {@code L}, {@code M}
+ * and the rest) with Jackson's streaming parser: a backfill reads the items of a DynamoDB export with it.
  */
 public final class DynamoJson {
 
     private DynamoJson() {
     }
 
-    /**
-     * An item (or any map of attribute values) in DynamoDB's JSON, the parser at its opening brace.
-     * Leaves the parser at the closing brace.
-     *
-     * @throws IOException naming what is not DynamoDB's JSON
-     */
+    /** An item (any map of attribute values), the parser at its opening brace, left at the closing one. @throws IOException naming what is wrong */
     public static Map<String, AttributeValue> readItem(JsonParser p) throws IOException {
         Map<String, AttributeValue> m = new java.util.LinkedHashMap<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -37,11 +30,7 @@ public final class DynamoJson {
         return m;
     }
 
-    /**
-     * One attribute value, the parser at its opening brace: {"S": ...} and the rest. Leaves the parser at its closing brace.
-     *
-     * @throws IOException naming what is not DynamoDB's JSON
-     */
+    /** One attribute value, the parser at its opening brace, left at the closing one. @throws IOException naming what is wrong */
     public static AttributeValue read(JsonParser p) throws IOException {
         if (p.nextToken() != JsonToken.FIELD_NAME) {
             throw new IOException("an attribute value with no type");

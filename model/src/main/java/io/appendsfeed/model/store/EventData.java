@@ -31,10 +31,6 @@ public record EventData(String type, byte[] data, byte[] meta, String correlatio
         return new EventData(type, data, meta, correlationId, causationId, timestamp);
     }
 
-    public EventData withIds(String correlationId, String causationId) {
-        return new EventData(type, data, meta, correlationId, causationId, timestamp);
-    }
-
     public EventData withTimestamp(Instant timestamp) {
         return new EventData(type, data, meta, correlationId, causationId, timestamp);
     }

@@ -3,19 +3,13 @@ package io.appendsfeed.model.store;
 /**
  * What to read from a stream.
  *
- * @param direction forwards (oldest first) or backwards (newest first)
- * @param fromIndex forwards: the first index wanted (inclusive); backwards: the index to stop
- *                  before (exclusive), {@code Long.MAX_VALUE} for the newest
- * @param maxEvents at most this many events
+ * @param fromIndex forwards: the first index wanted (inclusive); backwards: the index to stop before
+ *                  (exclusive), {@code Long.MAX_VALUE} for the newest
  * @param consistent strongly consistent reads (double the read cost)
- * @param bodies false to read event types only (data and meta are then null), which reads the
- *               calves' {@code c} without their bodies
- * @param wholeItems forwards: when {@code maxEvents} is reached, the rest of what was fetched comes too,
- *                   the item the last event came from and the items after it in the same {@code Query}
- *                   page (so more than {@code maxEvents} may come, at most one page's worth): DynamoDB has
- *                   charged for them, and the next read then starts where an item starts instead of
- *                   reading them again. A stream's first page then asks for as many items as could hold
- *                   the events wanted, rounded once. For walkers that read on from where a read ended
+ * @param bodies false to read event types only (data and meta are then null)
+ * @param wholeItems forwards: when {@code maxEvents} is reached, the rest of what the last {@code Query}
+ *                   page fetched comes too (DynamoDB has charged for it), so that a walker's next read
+ *                   starts where an item starts
  */
 public record Read(Direction direction, long fromIndex, long maxEvents, boolean consistent, boolean bodies, boolean wholeItems) {
 

@@ -2,12 +2,12 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.Appender;
-import io.appendsfeed.model.store.internal.CalfAppender;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
 import io.appendsfeed.model.store.internal.StreamLru;
 import io.appendsfeed.model.store.internal.TipState;
 import io.appendsfeed.model.store.internal.TipWrites;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,25 +19,21 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The one client for the store format (DESIGN.md): appends with optimistic concurrency, calving,
- * unfolds, and reads forwards and backwards. Used for event-store tables and for the index table
- * (whose streams are the feed's epochs, index and checkpoints). Thread-safe.
+ * unfolds, and reads forwards and backwards, for event-store tables and the index table. Thread-safe.
  *
- * <p>Cost: an append to a stream whose Tip this client knows (it read or wrote it last, see
- * {@link StoreConfig#tipCacheStreams()}) is one conditional write; otherwise one consistent
- * {@code GetItem} of the Tip comes first. A new stream expected at version 0 needs no read. An append
- * that calves reads the Tip (unless just read) and writes calf and Tip in one transaction.
+ * <p>Cost: an append to a stream whose Tip this client knows (see {@link StoreConfig#tipCacheStreams()})
+ * is one conditional write; otherwise a consistent {@code GetItem} of the Tip comes first (none for a new
+ * stream expected at version 0). An append that calves writes calf and Tip in one transaction.
  *
- * <p>Every DynamoDB error other than a failed condition (throttling, validation, network) is thrown
- * as the SDK's exception, after the SDK's own retries; nothing was written unless it says so.
+ * <p>Every DynamoDB error other than a failed condition is thrown as the SDK's exception, after the
+ * SDK's own retries; nothing was written unless it says so.
  */
 public final class StoreClient {
 
     private final DynamoDbClient dynamo;
     private final StoreConfig config;
-    private final MeteredDynamo metered;
     private final TipState.Cache cache;
     private final Appender appender;
-    private final CalfAppender calfAppender;
     /** Events per item of the streams read forwards lately: sizes bounded reads' pages (see {@link StreamReader}). */
     private final StreamLru<Double> itemSizeHints = new StreamLru<>(1024);
 
@@ -45,10 +41,8 @@ public final class StoreClient {
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.config = Objects.requireNonNull(config, "config");
-        this.metered = new MeteredDynamo(dynamo, config.table(), config.meter());
         this.cache = new TipState.Cache(config.tipCacheStreams());
-        this.appender = new Appender(metered, cache, config);
-        this.calfAppender = new CalfAppender(metered, cache, config);
+        this.appender = new Appender(cache, config);
     }
 
     public StoreConfig config() {
@@ -87,30 +81,17 @@ public final class StoreClient {
             throw new IllegalArgumentException("append to " + stream + " has no events; pass at least one "
                     + "(to replace only the unfolds, use writeUnfolds)");
         }
-        return appender.append(stream, expected, List.copyOf(events), List.copyOf(unfolds));
+        return appender.append(calls(), stream, expected, List.copyOf(events), List.copyOf(unfolds));
     }
 
     /**
-     * Appends after {@code known} (a Tip this or another client read): the same as
-     * {@code append(known.stream(), Expected.etag(known.etag()), events, unfolds)}, conflicting if
-     * anything was written since.
-     */
-    public AppendResult append(Tip known, List<EventData> events, List<Unfold> unfolds) {
-        Expected expected = known.etag() == null ? Expected.version(known.version()) : Expected.etag(known.etag());
-        return append(known.stream(), expected, events, unfolds);
-    }
-
-    /**
-     * Appends events in an item of their own (a calf keyed by the first new event's index, written
-     * only if no item has that key), then moves the Tip, which holds no events, to the new version.
-     * Each append writes only its own events: the cheapest way to grow a stream that is written in
-     * large appends and read forwards (the index's epochs). See the model README, "Calf-first appends".
+     * Appends events in an item of their own (a calf keyed by the first new event's index, written only
+     * if no item has that key), then moves the Tip, which holds no events, to the new version: each
+     * append writes only its own events (the index's epochs; the model README, "Calf-first appends").
      * The stream must not be written with {@link #append} at the same time.
      *
-     * @param expectedVersion the stream's version as last read; the new events get indexes from it
      * @return {@link AppendResult.Written}, or {@link AppendResult.Conflict} when another writer holds
-     *         {@code expectedVersion} already (its {@code actualVersion} is then only a lower bound: read
-     *         on from {@code expectedVersion} to see what is there)
+     *         {@code expectedVersion} already (its {@code actualVersion} is then only a lower bound)
      * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
      * @throws RuntimeException from DynamoDB when the item's write failed: it may or may not have landed
      */
@@ -123,33 +104,32 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return calfAppender.append(stream, expectedVersion, List.copyOf(events));
+        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events));
     }
 
     /**
-     * Tells this client that {@code stream}, written calf-first, has no Tip as far as the caller knows
-     * (it is a stream the caller has just begun, such as a new epoch), so that its first
-     * {@link #appendAsCalf} does not read the Tip to look for events a Tip-first writer left there.
-     * If another calf-first writer got there first, the append conflicts as usual; Tip-first and
-     * calf-first writers must not write one stream in any case. Nothing when the Tip is known already.
+     * Tells this client that {@code stream}, written calf-first, has no Tip as far as the caller knows (a
+     * stream it has just begun, such as a new epoch), so that its first {@link #appendAsCalf} does not
+     * read the Tip first. If another writer got there first, the append conflicts as usual.
      */
     public void assumeNoTip(StreamName stream) {
         checkWritable(stream);
-        calfAppender.assumeNoTip(stream);
+        appender.assumeNoTip(stream);
     }
 
     /**
-     * Brings the Tip of {@code stream}, written calf-first, up to {@code version} (the end of its calves
-     * as the caller read or wrote them) unless this client knows it is there: after a Tip update that
-     * failed once its calf had landed, or a read that found the Tip behind or absent. One
-     * {@code UpdateItem} that only moves the Tip forwards; none when it is known to be there.
+     * Brings the Tip of {@code stream}, written calf-first, up to {@code version} (the end of its calves as
+     * the caller read or wrote them) unless this client knows it is there: one {@code UpdateItem} that only
+     * moves the Tip forwards.
      *
      * @return the capacity spent
      * @throws RuntimeException from DynamoDB; the Tip stays where it is
      */
     public Capacity ensureTip(StreamName stream, long version) {
         checkWritable(stream);
-        return calfAppender.ensureTip(stream, version);
+        MeteredDynamo calls = calls();
+        appender.ensureTip(calls, stream, version);
+        return calls.spent();
     }
 
     /**
@@ -162,7 +142,7 @@ public final class StoreClient {
     public AppendResult writeUnfolds(StreamName stream, Expected expected, List<Unfold> unfolds) {
         checkWritable(stream);
         Objects.requireNonNull(expected, "expected");
-        return appender.append(stream, expected, List.of(), List.copyOf(unfolds));
+        return appender.append(calls(), stream, expected, List.of(), List.copyOf(unfolds));
     }
 
     /**
@@ -171,7 +151,7 @@ public final class StoreClient {
      * @throws StoreFormatException or {@link BodyDecodingException} when the Tip cannot be read
      */
     public Optional<Tip> readTip(StreamName stream, boolean consistent) {
-        var item = TipWrites.read(metered, stream, consistent).response();
+        var item = TipWrites.read(calls(), stream, consistent);
         if (item == null) {
             return Optional.empty();
         }
@@ -181,9 +161,8 @@ public final class StoreClient {
     }
 
     /**
-     * Events as {@code read} says, in its direction, fetched lazily one {@code Query} page at a time
-     * (a page is requested only when the stream is consumed up to it). Empty when the stream does not
-     * exist. Close the stream or consume it; it holds no resources beyond the iteration.
+     * Events as {@code read} says, in its direction, fetched lazily one {@code Query} page at a time.
+     * Empty when the stream does not exist.
      *
      * @throws StoreFormatException or {@link BodyDecodingException} (while consuming) on an item not of the format
      */
@@ -192,21 +171,22 @@ public final class StoreClient {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(reader, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
-    /**
-     * All of a forward {@link #read(StreamName, Read)}, and whether it reached the stream's end:
-     * a walker that reads on from where each read ended (the feed's reader) need not read once more
-     * only to find nothing new after a read that already took the Tip.
-     */
+    /** All of a forward {@link #read(StreamName, Read)}, and whether it reached the stream's end. */
     public StreamSlice readSlice(StreamName stream, Read read) {
         StreamReader reader = reader(stream, read);
-        List<StoredEvent> events = new java.util.ArrayList<>();
+        List<StoredEvent> events = new ArrayList<>();
         reader.forEachRemaining(events::add);
         return new StreamSlice(events, reader.atEnd());
     }
 
     private StreamReader reader(StreamName stream, Read read) {
         Objects.requireNonNull(stream, "stream");
-        return new StreamReader(metered, cache, stream, read, config.queryPageItems(), itemSizeHints);
+        return new StreamReader(calls(), cache, stream, read, config.queryPageItems(), itemSizeHints);
+    }
+
+    /** The DynamoDB calls of one operation, metered. */
+    private MeteredDynamo calls() {
+        return new MeteredDynamo(dynamo, config.table(), config.meter());
     }
 
     /** All of {@link #read(StreamName, Read)} in a list. */

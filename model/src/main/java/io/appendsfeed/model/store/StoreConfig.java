@@ -6,18 +6,13 @@ import java.util.Objects;
 /**
  * Configuration of a {@link StoreClient}; build with {@link #builder(String)}.
  *
- * @param table the table name
  * @param tipMaxBytes when the Tip's events would pass this many bytes, they move to a calf (default 32 KiB)
  * @param tipMaxEvents when the Tip would hold more events than this, they move to a calf
  * @param compress write bodies with encoding 1 (raw deflate) when that saves bytes; otherwise encoding 0
  * @param reservedStreams allow {@code $} streams: only the feed's own index table client sets this
- * @param queryPageItems items per {@code Query} page when reading
- * @param meter told the capacity of every call
  * @param clock stamps events and unfolds without a timestamp
- * @param tipCacheStreams how many streams' Tip shapes (version, etag, event count and bytes; about 200
- *                        bytes each) the client remembers so that an append need not read the Tip
- *                        first; 0 turns the cache off (every append to an existing stream then reads
- *                        its Tip first)
+ * @param tipCacheStreams how many streams' Tip shapes (about 200 bytes each) the client remembers so that
+ *                        an append need not read the Tip first; 0 turns the cache off
  */
 public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boolean compress, boolean reservedStreams,
                           int queryPageItems, CapacityMeter meter, Clock clock, int tipCacheStreams) {

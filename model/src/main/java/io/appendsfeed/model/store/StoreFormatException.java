@@ -2,11 +2,7 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 
-/**
- * An item in the store table that is not of the store format (a required attribute missing or of
- * the wrong type, {@code e} and {@code c} of different lengths, a bad timestamp). Names the item;
- * nothing was changed.
- */
+/** An item that is not of the store format (an attribute missing or of the wrong type, a bad timestamp); nothing was changed. */
 public class StoreFormatException extends RuntimeException {
 
     private final StreamName stream;

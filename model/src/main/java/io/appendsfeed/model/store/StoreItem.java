@@ -6,9 +6,8 @@ import java.util.Objects;
 
 /**
  * What one raw item of a store table is, as {@link StoreItems#parse} reads it from a scan or an export
- * and {@link StoreItems#parseImage} from a Streams record: the one reading of the item format for every
- * source that fetches items itself (the indexer's record parser, the backfill, the {@code feed verify}
- * scan). An item that is not of the format is a value saying what is wrong, never an exception.
+ * and {@link StoreItems#parseImage} from a Streams record. An item that is not of the format is a value
+ * saying what is wrong, never an exception.
  */
 public sealed interface StoreItem {
 
@@ -16,12 +15,11 @@ public sealed interface StoreItem {
      * A stream's Tip.
      *
      * @param next the stream's version {@code n}: the index the next event gets
-     * @param types the event types the Tip holds ({@code c}), oldest first; taken as given (a view over
-     *              the source's record where the source supplied one), never copied
+     * @param types the Tip's event types ({@code c}), oldest first; taken as given, never copied
      * @param appended how many of {@code types}, the last ones, this write appended ({@code a}; 0 when
-     *                 absent, and when the item was read without it, as a scan reads it)
-     * @param times the timestamps {@code t} of the Tip's events, in order (null where an event has none),
-     *              a view read only when asked; empty when the item was read without its events
+     *                 absent or not read, as a scan reads it)
+     * @param times the timestamps {@code t} of the Tip's events (null where an event has none), a view read
+     *              only when asked; empty when the item was read without its events
      */
     record Tip(StreamName stream, long next, List<String> types, long appended, List<String> times) implements StoreItem {
         public Tip {
@@ -40,10 +38,7 @@ public sealed interface StoreItem {
         }
     }
 
-    /**
-     * A Tip written without new events ({@code a} = 0 or absent: an unfold-only write), as a Streams
-     * image shows it; its {@code n} and {@code c} are not read. Only {@link StoreItems#parseImage} gives it.
-     */
+    /** A Tip written without new events ({@code a} = 0 or absent), as a Streams image shows it; {@code n}, {@code c} not read. */
     record Unfolded(StreamName stream) implements StoreItem {
         public Unfolded {
             Objects.requireNonNull(stream, "stream");
@@ -53,8 +48,7 @@ public sealed interface StoreItem {
     /**
      * An older item of a stream (range key {@code i} = the index of its first event).
      *
-     * @param types its event types, oldest first; null when not read ({@link StoreItems#parseImage} reads
-     *              only the key of a calf: the indexer takes new events from Tips alone)
+     * @param types its event types, oldest first; null when not read ({@link StoreItems#parseImage} reads a calf's key only)
      */
     record Calf(StreamName stream, long first, List<String> types) implements StoreItem {
         public Calf {
@@ -75,7 +69,6 @@ public sealed interface StoreItem {
      *
      * @param key the item's key for messages, e.g. {@code p=Account-42, i=2147483647}
      * @param stream its stream, or null when the key names none
-     * @param problem what is wrong with it
      */
     record Malformed(String key, StreamName stream, String problem) implements StoreItem {
         public Malformed {

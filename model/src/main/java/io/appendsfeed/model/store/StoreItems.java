@@ -17,30 +17,28 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Raw items of the store format, in one place: the attribute names and the rules (an item's k-th
- * event has index {@code n - len(c) + k}; the Tip's range key), read by one set of attribute readers.
- * Two ways in: a reader's own reads ({@link #next}, {@link #events}: what is not of the format throws a
- * {@link StoreFormatException}), and the parse of a scanned item or a Streams record's new image
- * ({@link #parse}, {@link #parseImage}: pure, what is wrong becomes a {@link StoreItem.Malformed}).
+ * Raw items of the store format, read by one set of attribute readers. Two ways in: a reader's own
+ * reads ({@link #next}, {@link #events}: what is not of the format throws a {@link StoreFormatException}),
+ * and the parse of a scanned item or a Streams record's new image ({@link #parse}, {@link #parseImage}:
+ * pure, what is wrong becomes a {@link StoreItem.Malformed}).
  */
 public final class StoreItems {
 
-    /** Hash key: the stream name. These names define the storage format (see DESIGN.md, "The store table"). */
+    /** Hash key {@code p}: the stream name. The names define the storage format (DESIGN.md, "The store table"). */
     public static final String STREAM = Fields.P;
-    /** Range key: {@link #TIP_INDEX} for the Tip, the index of the first event for any other item. */
+    /** Range key {@code i}: {@link #TIP_INDEX} for the Tip, the index of the first event for any other item. */
     public static final String RANGE = Fields.I;
-    /** The index the event after the item's events gets. */
+    /** {@code n}: the index the event after the item's events gets. */
     public static final String NEXT = Fields.N;
-    /** The item's event types. */
+    /** {@code c}: the item's event types. */
     public static final String TYPES = Fields.C;
-    /** The item's events. */
+    /** {@code e}: the item's events. */
     public static final String EVENTS = Fields.E;
-    /** How many events the write of a Tip appended (absent: 0). */
-    public static final String APPENDED = Fields.A;
-    /** The Tip's range key, {@code Int32.MaxValue}: fixed by the format (written once, in {@code Fields}). */
+    /** The Tip's range key, {@code Int32.MaxValue}: fixed by the format. */
     public static final long TIP_INDEX = Fields.TIP_INDEX;
 
     private StoreItems() {}
@@ -58,20 +56,12 @@ public final class StoreItems {
 
     /** The index the event after the item's events gets ({@code n}). @throws StoreFormatException when unreadable */
     public static long next(StreamName stream, Map<String, AttributeValue> item) {
-        try {
-            return number(item, N, "attribute");
-        } catch (Bad bad) {
-            throw refused(stream, item, bad);
-        }
+        return strict(stream, item, () -> number(item, N, "attribute"));
     }
 
     /** A whole-number attribute, 0 when absent. @throws StoreFormatException when present but not an integer of type N */
     public static long number(StreamName stream, Map<String, AttributeValue> item, String name) {
-        try {
-            return item.containsKey(name) ? number(item, name, "attribute") : 0;
-        } catch (Bad bad) {
-            throw refused(stream, item, bad);
-        }
+        return strict(stream, item, () -> item.containsKey(name) ? number(item, name, "attribute") : 0);
     }
 
     public static String etag(Map<String, AttributeValue> item) {
@@ -81,11 +71,7 @@ public final class StoreItems {
 
     /** The index of the item's first event ({@code n - len(c)}). @throws StoreFormatException when unreadable */
     public static long firstIndex(StreamName stream, Map<String, AttributeValue> item) {
-        try {
-            return number(item, N, "attribute") - storedTypes(item).size();
-        } catch (Bad bad) {
-            throw refused(stream, item, bad);
-        }
+        return strict(stream, item, () -> number(item, N, "attribute") - storedTypes(item).size());
     }
 
     /**
@@ -96,18 +82,9 @@ public final class StoreItems {
      */
     public static List<StoredEvent> events(StreamName stream, Map<String, AttributeValue> item, boolean bodies,
                                            long from, long until) {
-        List<String> types;
-        long first;
-        List<AttributeValue> entries = null;
-        try {
-            types = storedTypes(item);
-            first = number(item, N, "attribute") - types.size();
-            if (bodies) {
-                entries = entries(item, types.size());
-            }
-        } catch (Bad bad) {
-            throw refused(stream, item, bad);
-        }
+        List<String> types = strict(stream, item, () -> storedTypes(item));
+        long first = next(stream, item) - types.size();
+        List<AttributeValue> entries = bodies ? strict(stream, item, () -> entries(item, types.size())) : null;
         long rangeKey = rangeKey(item);
         List<StoredEvent> out = new ArrayList<>();
         for (int k = 0; k < types.size(); k++) {
@@ -119,8 +96,13 @@ public final class StoreItems {
         return out;
     }
 
-    private static StoreFormatException refused(StreamName stream, Map<String, AttributeValue> item, Bad bad) {
-        return new StoreFormatException(stream, rangeKey(item), bad.getMessage());
+    /** {@code read}, with what is wrong thrown as a {@link StoreFormatException}. */
+    private static <T> T strict(StreamName stream, Map<String, AttributeValue> item, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (Bad bad) {
+            throw new StoreFormatException(stream, rangeKey(item), bad.getMessage());
+        }
     }
 
     /** The item's size as DynamoDB counts it (names and values), in bytes. */
@@ -161,23 +143,19 @@ public final class StoreItems {
     }
 
     /**
-     * What a Streams record's new image shows (DESIGN.md, "The indexer", step 2): a {@link StoreItem.Tip}
-     * that appended events, a {@link StoreItem.Unfolded} Tip ({@code a} = 0), a {@link StoreItem.Calf}
-     * (read no further than its key: types null), a {@link StoreItem.Reserved} item, or a
-     * {@link StoreItem.Malformed} one ({@link #NO_IMAGE} for a Tip's record without an image). Reads only
-     * what that takes, and allocates nothing per event when {@code types} and {@code times} are given.
-     * Never throws.
+     * What a Streams record's new image shows (DESIGN.md, "The indexer"): a {@link StoreItem.Tip} that
+     * appended events, an {@link StoreItem.Unfolded} Tip ({@code a} = 0), a {@link StoreItem.Calf} (read no
+     * further than its key: types null), a {@link StoreItem.Reserved} item, or a {@link StoreItem.Malformed}
+     * one ({@link #NO_IMAGE} for a Tip's record without an image). Never throws.
      *
      * @param keys the record's key attributes ({@code p}, {@code i})
      * @param image the new image, or null when the record carries none
-     * @param types the image's event types {@code c} when the source took them out of the image (each a
-     *              non-empty string), used as given; null to read {@code c}
-     * @param times the timestamps {@code t} of the image's events when the source took them out of the
-     *              image, used as given; null for a view over the image's {@code e}
+     * @param types the image's event types {@code c} when the source took them out of the image, used as
+     *              given (no allocation per event); null to read {@code c}
+     * @param times the timestamps {@code t} of the image's events likewise; null for a view over {@code e}
      */
     public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
                                        List<String> types, List<String> times) {
-        // a calf is read no further than its key, a Tip without new events no further than a
         StreamName stream = null;
         try {
             String p = key(keys);
@@ -331,10 +309,7 @@ public final class StoreItems {
         }
     }
 
-    /**
-     * What is wrong with an item: a {@link StoreItem.Malformed} for the forgiving parse, a
-     * {@link StoreFormatException} for a reader's own reads. Without a stack trace: it is a result.
-     */
+    /** What is wrong with an item, without a stack trace: a {@link StoreItem.Malformed} or a {@link StoreFormatException}. */
     private static final class Bad extends RuntimeException {
         Bad(String message) {
             super(message, null, false, false);

@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.store.internal.Fields;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,17 +12,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
- * A parallel Scan of a store table in segments, without event bodies: each item read as the keys, the
- * version and the event types ({@code p, i, n, c}) and handed on as a {@link StoreItem}
- * ({@link StoreItems#parse}). What the backfill and {@code feed verify} read a whole table with.
- * A Scan costs read capacity by the bytes of the items read, bodies included, whatever it projects
- * or filters; the projection saves only what crosses the network.
+ * A parallel Scan of a store table in segments, each item read as {@code p, i, n, c} and handed on as a
+ * {@link StoreItem}: what the backfill and {@code feed verify} read a whole table with. DynamoDB charges
+ * a Scan by the whole items' bytes whatever it projects; the projection saves only network.
  */
 public final class StoreScan {
 
@@ -56,12 +54,11 @@ public final class StoreScan {
     }
 
     /**
-     * Reads one segment on the calling thread, page by page, handing each item to {@code sink}, until
-     * the segment ends or {@code cancelled} says so (checked after each page).
+     * Reads one segment on the calling thread, handing each item to {@code sink}, until it ends or
+     * {@code cancelled} says so (checked after each page).
      *
-     * @param scanned counts the items DynamoDB read (calves a {@code tipsOnly} scan dropped included), per page
-     * @param afterPage called with the count of items of each page once they are handed on (e.g. to spread
-     *                  the reads over time)
+     * @param scanned counts the items DynamoDB read, those a {@code tipsOnly} scan dropped included
+     * @param afterPage told the count of items of each page once they are handed on (to pace the reads)
      * @throws RuntimeException from DynamoDB (after the SDK's retries), or from {@code sink}
      */
     public void segment(int segment, Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled, IntConsumer afterPage) {
@@ -76,7 +73,6 @@ public final class StoreScan {
         if (tipsOnly) {
             req.filterExpression("#i = :tip").expressionAttributeValues(TIP);
         }
-        // the SDK's paginator fetches a page when the loop asks for it: a cancelled segment reads no further
         for (ScanResponse page : dynamo.scanPaginator(req.build())) {
             List<Map<String, AttributeValue>> items = page.items();
             for (Map<String, AttributeValue> item : items) {
@@ -91,10 +87,9 @@ public final class StoreScan {
     }
 
     /**
-     * Reads every segment at once, each on a thread of its own, handing every item to {@code sink}
-     * (from those threads: it must be thread-safe). Returns when all are read.
+     * Reads every segment at once, each on a thread of its own, handing every item to {@code sink} (which
+     * must be thread-safe). Returns when all are read.
      *
-     * @param scanned counts the items DynamoDB read, for progress
      * @throws RuntimeException the first failure of any segment (the others are then stopped)
      */
     public void run(Consumer<StoreItem> sink, AtomicLong scanned) {
@@ -104,11 +99,8 @@ public final class StoreScan {
             return t;
         });
         try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int s = 0; s < segments; s++) {
-                int segment = s;
-                futures.add(pool.submit(() -> segment(segment, sink, scanned, Thread.currentThread()::isInterrupted, n -> { })));
-            }
+            List<Future<?>> futures = IntStream.range(0, segments).<Future<?>>mapToObj(segment -> pool.submit(
+                    () -> segment(segment, sink, scanned, Thread.currentThread()::isInterrupted, n -> { }))).toList();
             for (Future<?> f : futures) {
                 f.get();
             }

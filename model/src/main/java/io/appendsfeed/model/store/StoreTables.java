@@ -35,13 +35,12 @@ public final class StoreTables {
     private StoreTables() {}
 
     /**
-     * Creates the table (on-demand; Streams on with {@code view} when non-null) unless it exists,
-     * waits until it is ACTIVE, then verifies it (Streams required when {@code view} is non-null).
-     * An existing table is never changed.
+     * Creates the table unless it exists (an existing table is never changed), waits until it is ACTIVE,
+     * then verifies it.
      *
-     * @param view {@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES} for an event-store table; null for none
+     * @param view {@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES} for an event-store table; null for no Streams
      * @throws IllegalArgumentException when {@code view} does not carry new images
-     * @throws WrongTableShapeException when the table (existing, or created concurrently by someone else) is of the wrong shape
+     * @throws WrongTableShapeException when the table is of the wrong shape
      */
     public static void ensure(DynamoDbClient dynamo, String table, StreamViewType view) {
         if (view != null && view != StreamViewType.NEW_IMAGE && view != StreamViewType.NEW_AND_OLD_IMAGES) {
@@ -76,14 +75,12 @@ public final class StoreTables {
      * Checks an existing table's shape.
      *
      * @param requireStreams true for an event-store table, which must have Streams on with new images
-     * @throws WrongTableShapeException naming what is wrong and what to do: the table is missing, a key
-     *         is missing or has the wrong name or type, or Streams is off or without new images
+     * @throws WrongTableShapeException naming what is wrong (the table, a key, Streams) and what to do
      */
     public static void verify(DynamoDbClient dynamo, String table, boolean requireStreams) {
         TableDescription description = describe(dynamo, table);
         if (description == null) {
-            throw new WrongTableShapeException(table, "it does not exist; create it with StoreTables.ensure "
-                    + "(hash key 'p' (S), range key 'i' (N), Streams NEW_IMAGE for an event-store table)");
+            throw WrongTableShapeException.missing(table, null);
         }
         List<String> problems = problems(description, requireStreams);
         if (!problems.isEmpty()) {
@@ -102,7 +99,7 @@ public final class StoreTables {
         }
     }
 
-    /** What is wrong with a table's shape, each problem with what to do about it; empty when it is of the store format. */
+    /** What is wrong with a table's shape, each problem with what to do about it. */
     private static List<String> problems(TableDescription table, boolean requireStreams) {
         List<String> problems = new ArrayList<>();
         Map<String, String> types = table.attributeDefinitions().stream()

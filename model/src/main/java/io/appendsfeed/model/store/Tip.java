@@ -3,7 +3,6 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.EventCodec;
 import io.appendsfeed.model.store.internal.Fields;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -24,13 +23,9 @@ public record Tip(StreamName stream, long version, String etag, List<StoredEvent
     static Tip of(StreamName stream, Map<String, AttributeValue> item) {
         List<StoredEvent> events = StoreItems.events(stream, item, true, 0, Long.MAX_VALUE);
         AttributeValue u = item.get(Fields.U);
-        List<StoredUnfold> unfolds = new ArrayList<>();
-        if (u != null && u.l() != null) {
-            for (AttributeValue entry : u.l()) {
-                unfolds.add(EventCodec.storedUnfold(stream, entry));
-            }
-        }
-        return new Tip(stream, StoreItems.next(stream, item), StoreItems.etag(item), List.copyOf(events),
-                List.copyOf(unfolds), StoreItems.number(stream, item, Fields.B));
+        List<StoredUnfold> unfolds = u == null || !u.hasL() ? List.of()
+                : u.l().stream().map(entry -> EventCodec.storedUnfold(stream, entry)).toList();
+        return new Tip(stream, StoreItems.next(stream, item), StoreItems.etag(item), List.copyOf(events), unfolds,
+                StoreItems.number(stream, item, Fields.B));
     }
 }

@@ -96,8 +96,8 @@ class AppendTest {
         client.append(STREAM, Expected.noStream(), events("A", 1));
         Tip known = client.readTip(STREAM, true).orElseThrow();
 
-        var ok = (AppendResult.Written) client.append(known, events("B", 1), List.of());
-        var stale = client.append(known, events("C", 1), List.of());
+        var ok = (AppendResult.Written) client.append(STREAM, Expected.etag(known.etag()), events("B", 1));
+        var stale = client.append(STREAM, Expected.etag(known.etag()), events("C", 1));
 
         assertThat(ok.version()).isEqualTo(2);
         assertThat(stale).isEqualTo(new AppendResult.Conflict(2, ok.etag(), Capacity.NONE));

@@ -6,8 +6,8 @@ import io.appendsfeed.model.feed.EpochReader;
 import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.MissingTableException;
 import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.WrongTableShapeException;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -24,7 +24,7 @@ public interface Feed {
     /**
      * The partition count recorded in the index (1 when there is no index yet).
      *
-     * @throws MissingTableException when the index table does not exist (not a passing error)
+     * @throws WrongTableShapeException when the index table does not exist (not a passing error)
      */
     int partitions();
 

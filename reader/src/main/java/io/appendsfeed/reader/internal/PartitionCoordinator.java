@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.MissingTableException;
+import io.appendsfeed.model.store.WrongTableShapeException;
 import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.LeaseStore.Lease;
@@ -81,7 +81,7 @@ public final class PartitionCoordinator {
         }
         try {
             countedAtStart.set(ctx.feed().partitions());
-        } catch (MissingTableException e) {
+        } catch (WrongTableShapeException e) {
             synchronized (lock) {
                 phase = phase == Phase.STARTING ? Phase.NEW : phase;
             }

@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer.poller.internal;
 
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.model.store.MissingTableException;
+import io.appendsfeed.model.store.WrongTableShapeException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +28,7 @@ public final class ShardReader {
     private final Map<String, String> iterators = new HashMap<>();
 
     /**
-     * @throws MissingTableException when the store table does not exist
+     * @throws WrongTableShapeException when the store table does not exist
      * @throws IllegalArgumentException when it has no stream
      */
     public ShardReader(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String storeTable, int recordsPerRead) {
@@ -37,7 +37,7 @@ public final class ShardReader {
         try {
             this.streamArn = dynamo.describeTable(b -> b.tableName(storeTable)).table().latestStreamArn();
         } catch (ResourceNotFoundException e) {
-            throw new MissingTableException(storeTable, e);
+            throw WrongTableShapeException.missing(storeTable, e);
         }
         if (streamArn == null) {
             throw new IllegalArgumentException("table '" + storeTable + "' has no stream: enable DynamoDB Streams"

@@ -7,42 +7,58 @@ import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.StoreItems;
+import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.Unfold;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
- * Tip-first appends (and unfold-only writes): decides from the Tip's state between a new stream, a
- * Tip update and a calving transaction, and loops on what a failed condition returns until the
- * write lands or the expectation is shown not to hold.
+ * The two ways to append, deciding from the Tip's state (from the cache when it satisfies the
+ * expectation, else from one consistent {@code GetItem}). Every write is conditioned on that state's
+ * version and etag, so whatever the cache says, a write lands only on the Tip it was decided for.
  *
- * <p>The state comes from the cache when it satisfies the expectation, else from one consistent
- * {@code GetItem} (a new stream expected at version 0 skips it: its {@code PutItem} returns the
- * existing Tip if there is one). Every write is conditioned on the state's version and etag, so
- * whatever the cache says, a write lands only on the Tip it was decided for.
+ * <p>Tip-first ({@link #append}, and unfold-only writes): a new stream, a Tip update or a calving
+ * transaction, looping on what a failed condition returns until the write lands or the expectation is
+ * shown not to hold. A new stream expected at version 0 is tried without a read: its failed
+ * {@code PutItem} returns the existing Tip.
+ *
+ * <p>Calf-first ({@link #appendAsCalf}, the index's epochs; the model README, "Calf-first appends"):
+ * the new events go into an item of their own, keyed by the index of the first of them and written only
+ * if no item has that key; then the Tip, which holds no events, moves forwards to the new version. Each
+ * append writes its own events once, plus a Tip of about 100 bytes. Exactly one writer wins each index:
+ * every item starts where the one before it ends, so two writers deciding at the same version race for
+ * the same key. The Tip may be behind the calves (its update failed after the calf landed:
+ * {@link #ensureTip} brings it up), never ahead, and never absent once a writer has finished. A Tip
+ * holding events (a Tip-first writer's) is drained into a calf first; Tip-first and calf-first writers
+ * must not write one stream at the same time.
  */
 public final class Appender {
 
     private static final Logger log = LoggerFactory.getLogger(Appender.class);
-    /** Writes tried per append; each failure brings a fresher Tip, so more means heavy contention. */
+    /** Writes tried per append (or drains of a Tip); each failure brings a fresher Tip, so more means heavy contention. */
     static final int MAX_ATTEMPTS = 8;
 
-    private final MeteredDynamo dynamo;
     private final TipState.Cache cache;
     private final StoreConfig config;
 
-    public Appender(MeteredDynamo dynamo, TipState.Cache cache, StoreConfig config) {
-        this.dynamo = dynamo;
+    public Appender(TipState.Cache cache, StoreConfig config) {
         this.cache = cache;
         this.config = config;
     }
 
     /** {@code events} may be empty only for an unfold-only write ({@code a = 0}). */
-    public AppendResult append(StreamName stream, Expected expected, List<EventData> events, List<Unfold> unfolds) {
+    public AppendResult append(MeteredDynamo dynamo, StreamName stream, Expected expected, List<EventData> events,
+                               List<Unfold> unfolds) {
         Instant now = config.clock().instant();
         EventCodec.Entries encoded = EventCodec.entries(events, now, config.compress());
         long fixed = TipWrites.fixedTipSize(stream, encodeUnfolds(unfolds, Long.MAX_VALUE, now));
@@ -52,7 +68,6 @@ public final class Appender {
                     : "Split the append into several smaller appends, or make the events smaller "
                     + "(compress them, or store large payloads elsewhere and append a reference).");
         }
-        Capacity spent = Capacity.NONE;
         TipState state = cache.get(stream);
         if (state != null && !state.satisfies(expected)) {
             state = null; // the cache may be stale: decide from a fresh Tip
@@ -61,14 +76,12 @@ public final class Appender {
         boolean absent = state == null && (expected.equals(Expected.noStream()) || expected instanceof Expected.Absent);
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             if (state == null && !absent) {
-                var tip = TipWrites.read(dynamo, stream, true);
-                spent = spent.plus(tip.capacity());
-                absent = tip.response() == null;
-                state = absent ? null : TipState.of(stream, tip.response());
+                state = readTip(dynamo, stream);
+                absent = state == null;
             }
             if (state != null && !state.satisfies(expected) || absent && expected instanceof Expected.Etag
                     || absent && expected instanceof Expected.Version v && v.version() != 0) {
-                return conflict(stream, state, spent);
+                return conflict(stream, state, dynamo.spent());
             }
             boolean calve = state != null && mustCalve(state, encoded, fixed);
             if (calve && state.item() == null) {
@@ -81,7 +94,7 @@ public final class Appender {
                     : TipWrites.update(dynamo, stream, state, encoded, u);
             if (outcome instanceof TipWrites.Outcome.Written w) {
                 cache.put(stream, w.state());
-                return new AppendResult.Written(w.state().version(), w.state().etag(), calve, spent.plus(w.capacity()));
+                return new AppendResult.Written(w.state().version(), w.state().etag(), calve, dynamo.spent());
             }
             TipWrites.Outcome.Refused refused = (TipWrites.Outcome.Refused) outcome;
             absent = refused.tipKnown() && refused.tip() == null;
@@ -94,7 +107,7 @@ public final class Appender {
             }
         }
         log.warn("append to {} gave up after {} attempts: other writers kept changing the Tip", stream, MAX_ATTEMPTS);
-        return conflict(stream, state, spent);
+        return conflict(stream, state, dynamo.spent());
     }
 
     private boolean mustCalve(TipState state, EventCodec.Entries events, long fixed) {
@@ -116,10 +129,163 @@ public final class Appender {
     }
 
     private List<AttributeValue> encodeUnfolds(List<Unfold> unfolds, long version, Instant now) {
-        List<AttributeValue> out = new ArrayList<>(unfolds.size());
-        for (Unfold u : unfolds) {
-            out.add(EventCodec.unfold(u, version, now, config.compress()));
+        return unfolds.stream().map(u -> EventCodec.unfold(u, version, now, config.compress())).toList();
+    }
+
+    /** See {@code StoreClient.ensureTip}. @throws SdkException from DynamoDB; the Tip stays where it is */
+    public void ensureTip(MeteredDynamo dynamo, StreamName stream, long version) {
+        TipState tip = cache.get(stream);
+        if (tip == null || tip.version() < version) {
+            advance(dynamo, stream, version, tip == null ? 0 : tip.calfBytes(), -1);
         }
-        return out;
+    }
+
+    /** See {@code StoreClient.assumeNoTip}: a stream just begun has no Tip to read. */
+    public void assumeNoTip(StreamName stream) {
+        if (cache.get(stream) == null) {
+            cache.put(stream, TipState.NONE);
+        }
+    }
+
+    /** A calf-first append at {@code expected}: see the class comment. */
+    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events) {
+        EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
+        long next = expected + events.size();
+        Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
+                AttributeValue.fromL(encoded.types()), AttributeValue.fromL(encoded.entries()));
+        long calfBytes = ItemSize.item(calf);
+        if (calfBytes > StoreConfig.ITEM_MAX_BYTES) {
+            throw new ItemTooLargeException(stream, calfBytes, StoreConfig.ITEM_MAX_BYTES,
+                    "Split the append into several smaller appends, or make the events smaller.");
+        }
+        TipState tip = cache.get(stream);
+        if (tip == null) {
+            tip = readTip(dynamo, stream);
+        }
+        for (int attempt = 0; tip != null && tip.eventCount() > 0 && tip.version() <= expected && attempt < MAX_ATTEMPTS; attempt++) {
+            tip = drain(dynamo, stream, tip);
+        }
+        if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
+            return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
+        }
+        try {
+            dynamo.putItem(PutItemRequest.builder().item(calf)
+                    .conditionExpression("attribute_not_exists(#p)")
+                    .expressionAttributeNames(Map.of("#p", Fields.P))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+        } catch (ConditionalCheckFailedException e) {
+            // another writer holds this index: what it wrote is in its item, which the refusal returns
+            return held(dynamo, stream, expected, tip, e);
+        }
+        long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
+        AppendResult withdrawn = advance(dynamo, stream, next, held, expected);
+        if (withdrawn != null) {
+            return withdrawn;
+        }
+        TipState known = cache.get(stream);
+        return new AppendResult.Written(next, known == null ? null : known.etag(), false, dynamo.spent());
+    }
+
+    /**
+     * The conflict of a calf refused at {@code expected}, with the events of the item that holds that key
+     * as the refusal returned it, so that the winner can be followed without a read (none found: the
+     * caller reads). The Tip stays known, the winner's calf counted in its calf bytes; without the item it
+     * is forgotten.
+     */
+    private AppendResult.Conflict held(MeteredDynamo dynamo, StreamName stream, long expected, TipState tip,
+                                       ConditionalCheckFailedException e) {
+        if (e.hasItem() && !e.item().isEmpty()) {
+            try {
+                Map<String, AttributeValue> item = e.item();
+                if (!StoreItems.isTip(item) && StoreItems.rangeKey(item) == expected) {
+                    List<StoredEvent> found = StoreItems.events(stream, item, true, expected, Long.MAX_VALUE);
+                    if (!found.isEmpty()) {
+                        TipState known = tip != null ? tip : TipState.NONE;
+                        cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
+                                known.calfBytes() + ItemSize.item(item), known.item()));
+                        return new AppendResult.Conflict(StoreItems.next(stream, item), null, dynamo.spent(), found);
+                    }
+                }
+            } catch (RuntimeException unreadable) {
+                log.debug("{}: the item that refused a calf at {} cannot be read here ({}); the caller reads the stream",
+                        stream, expected, unreadable.toString());
+            }
+        }
+        cache.remove(stream);
+        return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
+    }
+
+    /**
+     * Moves the Tip forwards to {@code next}. After a calf at {@code expected} ({@code expected >= 0}),
+     * a Tip-first writer's events found at the same indexes withdraw the calf (the result: a conflict);
+     * otherwise null.
+     */
+    private AppendResult advance(MeteredDynamo dynamo, StreamName stream, long next, long held, long expected) {
+        String etag = TipWrites.newEtag();
+        try {
+            dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag));
+            cache.put(stream, new TipState(next, etag, 0, 0, held, null));
+        } catch (ConditionalCheckFailedException e) {
+            // another writer moved the Tip on already; the events above are in either way, unless it
+            // was a Tip-first writer whose events in the Tip hold the same indexes as ours
+            TipState now = e.hasItem() && !e.item().isEmpty() ? TipState.of(stream, e.item()) : null;
+            if (expected >= 0 && now != null && now.eventCount() > 0 && now.version() > expected
+                    && now.version() - now.eventCount() < next) {
+                cache.remove(stream);
+                return withdraw(dynamo, stream, expected, next, now);
+            }
+            if (now != null) {
+                cache.put(stream, now);
+            } else {
+                cache.remove(stream);
+            }
+        } catch (SdkException e) {
+            cache.remove(stream); // not known to be there: ensureTip moves it
+            if (expected < 0) {
+                throw e;
+            }
+            log.warn("{}: events {}..{} are in their own item, but moving the Tip to version {} failed ({}); the writer"
+                    + " brings it up to date (ensureTip)", stream, expected, next - 1, next, e.toString());
+        }
+        return null;
+    }
+
+    /**
+     * A Tip-first writer appended to the Tip while this append's calf was being written: both hold
+     * indexes from {@code expected}. The Tip's events count (readers that start from the Tip see only
+     * them); this append's calf is deleted again and the append is a conflict.
+     */
+    private AppendResult withdraw(MeteredDynamo dynamo, StreamName stream, long expected, long next, TipState tip) {
+        log.error("{}: a Tip-first writer appended events {}..{} to the Tip while a calf-first append wrote {}..{};"
+                + " withdrawing the latter. Only one kind of writer may write a stream", stream,
+                tip.version() - tip.eventCount(), tip.version() - 1, expected, next - 1);
+        try {
+            dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
+                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", Fields.N))
+                    .expressionAttributeValues(Map.of(":n", TipWrites.num(next))));
+        } catch (ConditionalCheckFailedException e) {
+            log.error("{}: the calf at {} is no longer the one this append wrote; left as it is", stream, expected);
+        }
+        return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
+    }
+
+    /** Moves the Tip's events into a calf of their own, leaving a Tip with none; returns the Tip after. */
+    private TipState drain(MeteredDynamo dynamo, StreamName stream, TipState tip) {
+        if (tip.item() != null && TipWrites.calve(dynamo, stream, tip, EventCodec.Entries.NONE, List.of())
+                instanceof TipWrites.Outcome.Written w) {
+            cache.put(stream, w.state());
+            return w.state();
+        }
+        return readTip(dynamo, stream);
+    }
+
+    private TipState readTip(MeteredDynamo dynamo, StreamName stream) {
+        var item = TipWrites.read(dynamo, stream, true);
+        if (item == null) {
+            return null;
+        }
+        TipState state = TipState.of(stream, item);
+        cache.put(stream, state);
+        return state;
     }
 }

@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store.internal;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -38,33 +37,19 @@ public final class ItemSize {
     }
 
     public static long value(AttributeValue v) {
-        switch (v.type()) {
-            case S: return utf8(v.s());
-            case N: return number(v.n());
-            case B: return v.b().asByteArrayUnsafe().length;
-            case BOOL:
-            case NUL: return 1;
-            case L: return list(v.l());
-            case M: {
-                long size = CONTAINER_OVERHEAD;
-                for (Map.Entry<String, AttributeValue> a : v.m().entrySet()) {
-                    size += ELEMENT_OVERHEAD + utf8(a.getKey()) + value(a.getValue());
-                }
-                return size;
-            }
-            case SS: return v.ss().stream().mapToLong(ItemSize::utf8).sum();
-            case NS: return v.ns().stream().mapToLong(ItemSize::number).sum();
-            case BS: return v.bs().stream().mapToLong(b -> b.asByteArrayUnsafe().length).sum();
-            default: throw new IllegalArgumentException("unknown attribute value type: " + v);
-        }
-    }
-
-    private static long list(List<AttributeValue> l) {
-        long size = CONTAINER_OVERHEAD;
-        for (AttributeValue e : l) {
-            size += element(e);
-        }
-        return size;
+        return switch (v.type()) {
+            case S -> utf8(v.s());
+            case N -> number(v.n());
+            case B -> v.b().asByteArrayUnsafe().length;
+            case BOOL, NUL -> 1;
+            case L -> CONTAINER_OVERHEAD + v.l().stream().mapToLong(ItemSize::element).sum();
+            case M -> CONTAINER_OVERHEAD + v.m().entrySet().stream()
+                    .mapToLong(a -> ELEMENT_OVERHEAD + utf8(a.getKey()) + value(a.getValue())).sum();
+            case SS -> v.ss().stream().mapToLong(ItemSize::utf8).sum();
+            case NS -> v.ns().stream().mapToLong(ItemSize::number).sum();
+            case BS -> v.bs().stream().mapToLong(b -> b.asByteArrayUnsafe().length).sum();
+            default -> throw new IllegalArgumentException("unknown attribute value type: " + v);
+        };
     }
 
     static long number(String n) {

@@ -2,47 +2,40 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
+import io.appendsfeed.model.store.WrongTableShapeException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import io.appendsfeed.model.store.MissingTableException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * The DynamoDB calls the store makes, each asking for its consumed capacity (unless the meter is
- * {@link CapacityMeter#NONE}) and telling the meter. DynamoDB does not report the capacity of a
- * write whose condition failed, so such calls count as zero here; the meter is told of them with
- * {@link CapacityMeter#refused}.
- *
- * <p>Every call goes through the caller's {@link DynamoDbClient}, so that its settings (endpoint
- * rules such as FIPS, HTTP client and proxy, interceptors, retries, metrics) hold for each one.
+ * The DynamoDB calls of one store operation, through the caller's {@link DynamoDbClient} (so that
+ * its endpoint rules, HTTP client, interceptors and retries hold for each one). Each call asks for
+ * its consumed capacity (unless the meter is {@link CapacityMeter#NONE}), tells the meter, and adds
+ * it to {@link #spent()}. DynamoDB reports no capacity for a write whose condition failed: the meter
+ * is told of it with {@link CapacityMeter#refused}. One instance per operation: not thread-safe.
  */
 public final class MeteredDynamo {
-
-    /** A response and the capacity it consumed. */
-    public record Metered<R>(R response, Capacity capacity) {}
 
     private final DynamoDbClient dynamo;
     private final String table;
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
+    private Capacity spent = Capacity.NONE;
 
     public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter) {
         this.dynamo = dynamo;
@@ -55,38 +48,43 @@ public final class MeteredDynamo {
         return table;
     }
 
-    public Metered<GetItemResponse> getItem(GetItemRequest.Builder b) {
+    /** What the calls made so far consumed. */
+    public Capacity spent() {
+        return spent;
+    }
+
+    GetItemResponse getItem(GetItemRequest.Builder b) {
         return call("GetItem", () -> dynamo.getItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> List.of(nonNull(r.consumedCapacity())), false);
+                r -> Arrays.asList(r.consumedCapacity()), false);
     }
 
-    public Metered<PutItemResponse> putItem(PutItemRequest.Builder b) {
-        return call("PutItem", () -> dynamo.putItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> List.of(nonNull(r.consumedCapacity())), true);
+    void putItem(PutItemRequest.Builder b) {
+        call("PutItem", () -> dynamo.putItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
+                r -> Arrays.asList(r.consumedCapacity()), true);
     }
 
-    public Metered<UpdateItemResponse> updateItem(UpdateItemRequest.Builder b) {
-        return call("UpdateItem", () -> dynamo.updateItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> List.of(nonNull(r.consumedCapacity())), true);
+    void updateItem(UpdateItemRequest.Builder b) {
+        call("UpdateItem", () -> dynamo.updateItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
+                r -> Arrays.asList(r.consumedCapacity()), true);
     }
 
-    public Metered<DeleteItemResponse> deleteItem(DeleteItemRequest.Builder b) {
-        return call("DeleteItem", () -> dynamo.deleteItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> List.of(nonNull(r.consumedCapacity())), true);
+    void deleteItem(DeleteItemRequest.Builder b) {
+        call("DeleteItem", () -> dynamo.deleteItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
+                r -> Arrays.asList(r.consumedCapacity()), true);
     }
 
     /** The items' builders must already name the table. */
-    public Metered<TransactWriteItemsResponse> transactWriteItems(TransactWriteItemsRequest.Builder b) {
-        return call("TransactWriteItems", () -> dynamo.transactWriteItems(b.returnConsumedCapacity(rcc).build()),
+    void transactWriteItems(TransactWriteItemsRequest.Builder b) {
+        call("TransactWriteItems", () -> dynamo.transactWriteItems(b.returnConsumedCapacity(rcc).build()),
                 r -> r.hasConsumedCapacity() ? r.consumedCapacity() : List.of(), true);
     }
 
-    public Metered<QueryResponse> query(QueryRequest.Builder b) {
+    QueryResponse query(QueryRequest.Builder b) {
         return call("Query", () -> dynamo.query(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> List.of(nonNull(r.consumedCapacity())), false);
+                r -> Arrays.asList(r.consumedCapacity()), false);
     }
 
-    private <R> Metered<R> call(String op, Supplier<R> request, Function<R, List<ConsumedCapacity>> consumed, boolean write) {
+    private <R> R call(String op, Supplier<R> request, Function<R, List<ConsumedCapacity>> consumed, boolean write) {
         R response;
         try {
             response = request.get();
@@ -94,7 +92,7 @@ public final class MeteredDynamo {
             meter.refused(op, table);
             throw e;
         } catch (ResourceNotFoundException e) {
-            throw new MissingTableException(table, e);
+            throw WrongTableShapeException.missing(table, e);
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons()
                     && e.cancellationReasons().stream().anyMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
@@ -102,24 +100,20 @@ public final class MeteredDynamo {
             }
             throw e;
         }
+        if (rcc == ReturnConsumedCapacity.NONE) {
+            return response;
+        }
         Capacity capacity = Capacity.NONE;
         for (ConsumedCapacity c : consumed.apply(response)) {
-            capacity = capacity.plus(capacity(c, write));
+            if (c != null) {
+                double total = c.capacityUnits() == null ? 0 : c.capacityUnits();
+                capacity = capacity.plus(new Capacity(
+                        c.readCapacityUnits() != null ? c.readCapacityUnits() : write ? 0 : total,
+                        c.writeCapacityUnits() != null ? c.writeCapacityUnits() : write ? total : 0));
+            }
         }
-        if (rcc != ReturnConsumedCapacity.NONE) {
-            meter.consumed(op, table, capacity);
-        }
-        return new Metered<>(response, capacity);
-    }
-
-    private static Capacity capacity(ConsumedCapacity c, boolean write) {
-        double total = c.capacityUnits() == null ? 0 : c.capacityUnits();
-        double read = c.readCapacityUnits() != null ? c.readCapacityUnits() : write ? 0 : total;
-        double written = c.writeCapacityUnits() != null ? c.writeCapacityUnits() : write ? total : 0;
-        return new Capacity(read, written);
-    }
-
-    private static ConsumedCapacity nonNull(ConsumedCapacity c) {
-        return c == null ? ConsumedCapacity.builder().build() : c;
+        meter.consumed(op, table, capacity);
+        spent = spent.plus(capacity);
+        return response;
     }
 }

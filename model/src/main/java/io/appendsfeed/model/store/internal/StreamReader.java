@@ -7,22 +7,24 @@ import io.appendsfeed.model.store.StoredEvent;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.IntSupplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Reads a stream's events lazily, item by item, page by page.
  *
- * <p>Forwards from k: an ascending {@code Query i >= k} walks the calves from k and the Tip; only
- * when no item starts at k and the Tip does not hold it does one descending {@code Query i < k,
- * Limit 1} fetch the calf holding k first (so a read from an item boundary, such as every offset of
- * a calf-first stream, is one query). Calves made
- * while reading sort after those already read, so paging cannot miss them; a calf made between the
- * two queries shows as a Tip that starts after the wanted index, and the read starts over once.
- * Backwards: a descending {@code Query} from the Tip. Events seen twice (a calf made mid-read holds
- * events already read in the Tip) are dropped, so each index comes once, in order.
+ * <p>Forwards from k: an ascending {@code Query i >= k} walks the calves from k and the Tip; only when
+ * no item starts at k and the Tip does not hold it does one descending {@code Query i < k, Limit 1}
+ * fetch the calf holding k first. Calves made while reading sort after those already read, so paging
+ * cannot miss them; a calf made between the two queries shows as a Tip that starts after the wanted
+ * index, and the read starts over once. Backwards: a descending {@code Query} from the Tip. Each index
+ * comes once, in order.
  */
 public final class StreamReader implements Iterator<StoredEvent> {
 
@@ -32,10 +34,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private final Read read;
     private final int pageItems;
     /**
-     * How many events a stream's items held, on average, when it was last read forwards: what a read
-     * of {@code n} events sizes its {@code Query} pages by. DynamoDB charges a {@code Query} for every
-     * item it returns, whole, so a page of {@code n + 1} items where each holds dozens of events (an
-     * equinox-js epoch's 48 KiB calves) reads and pays for dozens of times what was wanted.
+     * Events per item of each stream when last read forwards: what a read of {@code n} events sizes its
+     * pages by, since DynamoDB charges a {@code Query} for every item it returns, whole.
      */
     private final StreamLru<Double> hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
@@ -50,10 +50,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
     /** Forwards: the Tip (the stream's last item) was taken and its events buffered. */
     private boolean tipTaken;
 
-    /**
-     * Items of the first page of a bounded forward read of a stream not read before, unless it takes
-     * whole pages: enough to learn how many events an item holds.
-     */
+    /** Items of the first page of a bounded forward read of a stream not read before: enough to learn its items. */
     static final int FIRST_PAGE_ITEMS = 1;
 
     public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, StreamLru<Double> hints) {
@@ -99,21 +96,17 @@ public final class StreamReader implements Iterator<StoredEvent> {
         if (!ascending || read.maxEvents() == Long.MAX_VALUE) {
             // every item but the Tip holds at least one event: n events need at most n + 1 items
             int items = read.maxEvents() >= limit ? limit : (int) read.maxEvents() + 1;
-            return new ItemPages(dynamo, stream, range, k, ascending, () -> items, false, read.consistent(), read.bodies());
+            return new ItemPages(range, k, ascending, () -> items, false);
         }
-        return new ItemPages(dynamo, stream, range, k, true, () -> nextPageItems(limit), false, read.consistent(), read.bodies());
+        return new ItemPages(range, k, true, () -> nextPageItems(limit), false);
     }
 
     /**
      * Items for the next page of a bounded forward read: the events still wanted over the events per
      * item seen (in this read, else in the stream's last read). A stream not read before starts with
-     * {@value #FIRST_PAGE_ITEMS} item to learn it, unless the read takes whole pages
-     * ({@link Read#wholeItems()}): then nothing fetched is wasted, and the first page asks for as many
-     * items as could be wanted (an equinox-js epoch, dozens of events per item, is then read in one
-     * page, rounded once, where pages of 1, 3, 4... items were each rounded on their own). A page that
-     * comes short (an item smaller than the average, the Tip of a calf-first stream holding none)
-     * costs one more query, never a read of items not wanted. Every item holds at least one event but
-     * the Tip, so this never asks for more than {@code wanted + 1}.
+     * {@value #FIRST_PAGE_ITEMS} item, unless the read takes whole pages ({@link Read#wholeItems()}):
+     * then the first page asks for as many items as could be wanted. Every item but the Tip holds at
+     * least one event, so this never asks for more than {@code wanted + 1}.
      */
     private int nextPageItems(int limit) {
         long wanted = Math.max(1, read.maxEvents() - emitted - buffered.size());
@@ -124,7 +117,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     private ItemPages page(String range, long k, boolean ascending, int limit) {
-        return new ItemPages(dynamo, stream, range, k, ascending, () -> limit, true, read.consistent(), read.bodies());
+        return new ItemPages(range, k, ascending, () -> limit, true);
     }
 
     /**
@@ -194,6 +187,85 @@ public final class StreamReader implements Iterator<StoredEvent> {
             if (!events.isEmpty()) {
                 cursor = events.get(0).index();
             }
+        }
+    }
+
+    /**
+     * The items of one stream's key range, fetched a {@code Query} page at a time, only when wanted;
+     * then, once they are done, the items of the pages chained after them ({@link #then}).
+     */
+    private final class ItemPages implements Iterator<Map<String, AttributeValue>> {
+
+        private final QueryRequest.Builder query;
+        private final IntSupplier limit;
+        private final boolean onePage;
+        private final Deque<Map<String, AttributeValue>> buffered = new ArrayDeque<>();
+        private Map<String, AttributeValue> startKey;
+        private boolean exhausted;
+        private ItemPages then;
+
+        /**
+         * @param range a key condition on {@code #i} with value {@code :k}, or null for every item
+         * @param limit items for the next page, asked before each page: a reader sizes pages by what it still wants
+         * @param onePage only the first page
+         */
+        ItemPages(String range, long k, boolean ascending, IntSupplier limit, boolean onePage) {
+            this.onePage = onePage;
+            this.limit = limit;
+            Map<String, String> names = new HashMap<>(Map.of("#p", Fields.P));
+            Map<String, AttributeValue> values = new HashMap<>(Map.of(":p", AttributeValue.fromS(stream.value())));
+            if (range != null) {
+                names.put("#i", Fields.I);
+                values.put(":k", TipWrites.num(k));
+            }
+            query = QueryRequest.builder().keyConditionExpression(range == null ? "#p = :p" : "#p = :p AND " + range)
+                    .expressionAttributeValues(values).scanIndexForward(ascending).consistentRead(read.consistent());
+            if (!read.bodies()) { // types only: the keys, n and c
+                names.putAll(Map.of("#i", Fields.I, "#n", Fields.N, "#c", Fields.C));
+                query.projectionExpression("#p, #i, #n, #c");
+            }
+            query.expressionAttributeNames(names);
+        }
+
+        /** {@code next}'s items after these: this, for chaining. */
+        ItemPages then(ItemPages next) {
+            this.then = next;
+            return this;
+        }
+
+        /** An item already fetched comes first. */
+        ItemPages pushFront(Map<String, AttributeValue> item) {
+            buffered.addFirst(item);
+            return this;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (buffered.isEmpty() && !exhausted) {
+                QueryResponse page = dynamo.query(query.exclusiveStartKey(startKey).limit(Math.max(1, limit.getAsInt())));
+                buffered.addAll(page.items());
+                startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+                exhausted = startKey == null || onePage;
+            }
+            return !buffered.isEmpty() || then != null && then.hasNext();
+        }
+
+        /** {@link #next()} would return an item already fetched, without a query. */
+        boolean hasFetched() {
+            return !buffered.isEmpty() || exhausted && then != null && then.hasFetched();
+        }
+
+        /** Nothing more, known without a query. */
+        boolean done() {
+            return buffered.isEmpty() && exhausted && (then == null || then.done());
+        }
+
+        @Override
+        public Map<String, AttributeValue> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return buffered.isEmpty() ? then.next() : buffered.poll();
         }
     }
 }

@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.StoreItems;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -22,14 +23,8 @@ public record TipState(long version, String etag, int eventCount, long eventByte
     static final TipState NONE = new TipState(0, null, 0, 0, 0, null);
 
     public static TipState of(StreamName stream, Map<String, AttributeValue> tip) {
-        long bytes = 0;
         List<AttributeValue> c = list(stream, tip, Fields.C);
-        for (AttributeValue v : list(stream, tip, Fields.E)) {
-            bytes += ItemSize.element(v);
-        }
-        for (AttributeValue v : c) {
-            bytes += ItemSize.element(v);
-        }
+        long bytes = Stream.concat(list(stream, tip, Fields.E).stream(), c.stream()).mapToLong(ItemSize::element).sum();
         return new TipState(StoreItems.next(stream, tip), StoreItems.etag(tip), c.size(), bytes,
                 StoreItems.number(stream, tip, Fields.B), tip);
     }

@@ -11,9 +11,8 @@ import static io.appendsfeed.model.store.internal.Fields.P;
 import static io.appendsfeed.model.store.internal.Fields.U;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.Capacity;
 import io.appendsfeed.model.store.StoreFormatException;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -41,7 +41,7 @@ public final class TipWrites {
     /** What one conditional write of a Tip came to. */
     sealed interface Outcome {
         /** The write landed; {@code state} is the Tip it left. */
-        record Written(TipState state, Capacity capacity) implements Outcome {}
+        record Written(TipState state) implements Outcome {}
 
         /**
          * The Tip was not the one the write was decided for. {@code tipKnown}: the failed condition
@@ -51,10 +51,8 @@ public final class TipWrites {
         record Refused(boolean tipKnown, Map<String, AttributeValue> tip) implements Outcome {}
     }
 
-    /** Reason codes of a cancelled transaction (DynamoDB API reference). */
-    private static final String CONDITION_FAILED = "ConditionalCheckFailed";
-    private static final String NONE = "None";
-
+    /** A refusal caused by a concurrent transaction: what is there is not known. */
+    private static final Outcome.Refused UNKNOWN = new Outcome.Refused(false, null);
     /** Length of our etags: 32 hex digits, like Equinox's GUIDs in "N" format. */
     static final int ETAG_LENGTH = 32;
 
@@ -70,11 +68,8 @@ public final class TipWrites {
 
     /** A whole Tip. {@code types} and {@code events} are this Tip's events only. */
     static Map<String, AttributeValue> tip(StreamName stream, long n, long appended, long calfBytes, String etag,
-                                                  List<AttributeValue> types, List<AttributeValue> events,
-                                                  List<AttributeValue> unfolds) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>();
-        item.put(P, AttributeValue.fromS(stream.value()));
-        item.put(I, num(Fields.TIP_INDEX));
+                                           List<AttributeValue> types, List<AttributeValue> events, List<AttributeValue> unfolds) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, Fields.TIP_INDEX));
         item.put(N, num(n));
         item.put(A, num(appended));
         item.put(B, num(calfBytes));
@@ -85,12 +80,9 @@ public final class TipWrites {
         return item;
     }
 
-    /** A calf: the old Tip's events, {@code i} = index of the first. No {@code a}, {@code b}, {@code etag}. */
-    static Map<String, AttributeValue> calf(StreamName stream, long first, long n, AttributeValue types,
-                                                   AttributeValue events) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>();
-        item.put(P, AttributeValue.fromS(stream.value()));
-        item.put(I, num(first));
+    /** A calf: events {@code first..n-1}, {@code i} = {@code first}. No {@code a}, {@code b}, {@code etag}. */
+    static Map<String, AttributeValue> calf(StreamName stream, long first, long n, AttributeValue types, AttributeValue events) {
+        Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, first));
         item.put(N, num(n));
         item.put(C, types);
         item.put(E, events);
@@ -98,20 +90,16 @@ public final class TipWrites {
         return item;
     }
 
-    /**
-     * Bytes of a Tip without its events' elements, with the largest numbers and an etag: what any
-     * Tip holding {@code unfolds} costs before its events.
-     */
+    /** Bytes of a Tip holding {@code unfolds} and no events, with the largest numbers and an etag. */
     static long fixedTipSize(StreamName stream, List<AttributeValue> unfolds) {
         return ItemSize.item(tip(stream, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, "0".repeat(ETAG_LENGTH),
                 List.of(), List.of(), unfolds));
     }
 
     /** The Tip item, or null when there is none. */
-    public static MeteredDynamo.Metered<Map<String, AttributeValue>> read(MeteredDynamo dynamo, StreamName stream, boolean consistent) {
-        var got = dynamo.getItem(GetItemRequest.builder().key(key(stream, Fields.TIP_INDEX)).consistentRead(consistent));
-        var item = got.response().hasItem() && !got.response().item().isEmpty() ? got.response().item() : null;
-        return new MeteredDynamo.Metered<>(item, got.capacity());
+    public static Map<String, AttributeValue> read(MeteredDynamo dynamo, StreamName stream, boolean consistent) {
+        GetItemResponse got = dynamo.getItem(GetItemRequest.builder().key(key(stream, Fields.TIP_INDEX)).consistentRead(consistent));
+        return got.hasItem() && !got.item().isEmpty() ? got.item() : null;
     }
 
     /** The new stream's Tip, only if it has none yet. */
@@ -119,15 +107,14 @@ public final class TipWrites {
         String etag = newEtag();
         long n = events.entries().size();
         try {
-            Capacity c = dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
-                    .conditionExpression("attribute_not_exists(#p)")
-                    .expressionAttributeNames(Map.of("#p", P))
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).capacity();
-            return new Outcome.Written(new TipState(n, etag, (int) n, events.bytes(), 0, null), c);
+            dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
+                    .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", P))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            return new Outcome.Written(new TipState(n, etag, (int) n, events.bytes(), 0, null));
         } catch (ConditionalCheckFailedException e) {
-            return refused(e);
+            return refused(e.hasItem() ? e.item() : null);
         } catch (TransactionConflictException e) {
-            return new Outcome.Refused(false, null);
+            return UNKNOWN;
         }
     }
 
@@ -137,34 +124,29 @@ public final class TipWrites {
         String etag = newEtag();
         int appended = events.entries().size();
         long n = state.version() + appended;
-        Map<String, String> names = new LinkedHashMap<>(Map.of("#n", N, "#a", A, "#b", B, "#etag", ETAG, "#u", U));
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        Map<String, String> names = new HashMap<>(Map.of("#n", N, "#a", A, "#b", B, "#etag", ETAG, "#u", U));
+        Map<String, AttributeValue> values = new HashMap<>();
         String condition = pin(state, values);
-        values.put(":n", num(n));
-        values.put(":a", num(appended));
-        values.put(":b", num(state.calfBytes()));
-        values.put(":etag", AttributeValue.fromS(etag));
-        values.put(":u", AttributeValue.fromL(unfolds));
-        StringBuilder set = new StringBuilder("SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u");
+        values.putAll(Map.of(":n", num(n), ":a", num(appended), ":b", num(state.calfBytes()),
+                ":etag", AttributeValue.fromS(etag), ":u", AttributeValue.fromL(unfolds)));
+        String set = "SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u";
         if (appended > 0) {
-            names.put("#e", E);
-            names.put("#c", C);
-            values.put(":e", AttributeValue.fromL(events.entries()));
-            values.put(":c", AttributeValue.fromL(events.types()));
-            values.put(":empty", AttributeValue.fromL(List.of()));
-            set.append(", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)");
+            names.putAll(Map.of("#e", E, "#c", C));
+            values.putAll(Map.of(":e", AttributeValue.fromL(events.entries()), ":c", AttributeValue.fromL(events.types()),
+                    ":empty", AttributeValue.fromL(List.of())));
+            set += ", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)";
         }
         try {
-            Capacity c = dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, Fields.TIP_INDEX))
-                    .updateExpression(set.toString()).conditionExpression(condition)
+            dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, Fields.TIP_INDEX))
+                    .updateExpression(set).conditionExpression(condition)
                     .expressionAttributeNames(names).expressionAttributeValues(values)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)).capacity();
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return new Outcome.Written(new TipState(n, etag, state.eventCount() + appended,
-                    state.eventBytes() + events.bytes(), state.calfBytes(), null), c);
+                    state.eventBytes() + events.bytes(), state.calfBytes(), null));
         } catch (ConditionalCheckFailedException e) {
-            return refused(e);
+            return refused(e.hasItem() ? e.item() : null);
         } catch (TransactionConflictException e) {
-            return new Outcome.Refused(false, null);
+            return UNKNOWN;
         }
     }
 
@@ -186,45 +168,43 @@ public final class TipWrites {
         String etag = newEtag();
         int appended = events.entries().size();
         long n = state.version() + appended;
-        Map<String, AttributeValue> pinned = new LinkedHashMap<>();
+        var newTip = tip(stream, n, appended, calfBytes, etag, events.types(), events.entries(), unfolds);
+        Map<String, AttributeValue> pinned = new HashMap<>();
         String condition = pin(state, pinned);
-        List<TransactWriteItem> items = new ArrayList<>(2);
-        items.add(TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(calf)
-                .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", P)).build()).build());
-        items.add(TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table())
-                .item(tip(stream, n, appended, calfBytes, etag, events.types(), events.entries(), unfolds))
-                .conditionExpression(condition).expressionAttributeNames(Map.of("#n", N, "#etag", ETAG))
-                .expressionAttributeValues(pinned)
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build());
         try {
-            Capacity c = dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(items)).capacity();
-            return new Outcome.Written(new TipState(n, etag, appended, events.bytes(), calfBytes, null), c);
+            dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+                    TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(calf)
+                            .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", P)).build()).build(),
+                    TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(newTip)
+                            .conditionExpression(condition).expressionAttributeNames(Map.of("#n", N, "#etag", ETAG))
+                            .expressionAttributeValues(pinned)
+                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build()));
+            return new Outcome.Written(new TipState(n, etag, appended, events.bytes(), calfBytes, null));
         } catch (TransactionCanceledException e) {
+            // reason codes of a cancelled transaction, one per item (DynamoDB API reference)
             List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
             if (reasons.size() != 2) {
                 throw e;
             }
-            CancellationReason calfReason = reasons.get(0);
-            CancellationReason tipReason = reasons.get(1);
-            if (CONDITION_FAILED.equals(tipReason.code())) {
-                return new Outcome.Refused(true, tipReason.hasItem() && !tipReason.item().isEmpty() ? tipReason.item() : null);
+            if ("ConditionalCheckFailed".equals(reasons.get(1).code())) {
+                return refused(reasons.get(1).hasItem() ? reasons.get(1).item() : null);
             }
-            if (CONDITION_FAILED.equals(calfReason.code()) && NONE.equals(tipReason.code())) {
+            if ("ConditionalCheckFailed".equals(reasons.get(0).code()) && "None".equals(reasons.get(1).code())) {
                 throw new StoreFormatException(stream, first, "an item already has the key of the calf that would hold "
                         + "events " + first + ".." + (state.version() - 1) + ", which the Tip still holds; "
                         + "refusing to overwrite it", e);
             }
             if (reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()))) {
-                return new Outcome.Refused(false, null);
+                return UNKNOWN;
             }
             throw e;
         } catch (TransactionConflictException e) {
-            return new Outcome.Refused(false, null);
+            return UNKNOWN;
         }
     }
 
-    private static Outcome refused(ConditionalCheckFailedException e) {
-        return new Outcome.Refused(true, e.hasItem() && !e.item().isEmpty() ? e.item() : null);
+    private static Outcome refused(Map<String, AttributeValue> tip) {
+        return new Outcome.Refused(true, tip == null || tip.isEmpty() ? null : tip);
     }
 
     /**
@@ -232,26 +212,13 @@ public final class TipWrites {
      * the Tip when there is none; otherwise only moves it forwards, and never over a Tip holding events.
      */
     static UpdateItemRequest.Builder advanceTip(StreamName stream, long n, long calfBytes, String etag) {
-        Map<String, String> names = new LinkedHashMap<>();
-        names.put("#p", P);
-        names.put("#n", N);
-        names.put("#a", A);
-        names.put("#b", B);
-        names.put("#etag", ETAG);
-        names.put("#c", C);
-        names.put("#e", E);
-        names.put("#u", U);
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(":n", num(n));
-        values.put(":zero", num(0));
-        values.put(":b", num(calfBytes));
-        values.put(":etag", AttributeValue.fromS(etag));
-        values.put(":empty", AttributeValue.fromL(List.of()));
         return UpdateItemRequest.builder().key(key(stream, Fields.TIP_INDEX))
                 .updateExpression("SET #n = :n, #a = :zero, #b = :b, #etag = :etag, #c = if_not_exists(#c, :empty),"
                         + " #e = if_not_exists(#e, :empty), #u = if_not_exists(#u, :empty)")
                 .conditionExpression("attribute_not_exists(#p) OR (#n < :n AND (attribute_not_exists(#e) OR size(#e) = :zero))")
-                .expressionAttributeNames(names).expressionAttributeValues(values)
+                .expressionAttributeNames(Map.of("#p", P, "#n", N, "#a", A, "#b", B, "#etag", ETAG, "#c", C, "#e", E, "#u", U))
+                .expressionAttributeValues(Map.of(":n", num(n), ":zero", num(0), ":b", num(calfBytes),
+                        ":etag", AttributeValue.fromS(etag), ":empty", AttributeValue.fromL(List.of())))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
     }
 
