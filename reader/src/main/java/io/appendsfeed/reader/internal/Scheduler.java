@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
  * Takes the epoch events each partition's runner read ({@link #submit}) and hands their streams to
@@ -55,7 +56,7 @@ public final class Scheduler {
     private final StreamCall call;
     private final int maxConcurrent;
     private final int maxBatchEvents;
-    private final Backoff backoff;
+    private final BackoffStrategy backoff;
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
     private final Map<PartitionId, Progress> open = new HashMap<>();
@@ -74,7 +75,7 @@ public final class Scheduler {
     private boolean dispatching = true;
     private boolean endsAtTail;
 
-    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, Backoff backoff, ExecutorService workers,
+    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, BackoffStrategy backoff, ExecutorService workers,
                      ScheduledExecutorService timers) {
         this.call = call;
         this.maxConcurrent = maxConcurrent;
@@ -270,7 +271,7 @@ public final class Scheduler {
     }
 
     private void retryLater(StreamState s, Exception error) {
-        Duration wait = backoff.after(s.attempts());
+        Duration wait = backoff.computeDelay(s.attempts());
         // the stack trace once per run of failures
         LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(),
                 StreamCall.describe(error), s.attempts() == 1 ? error : null);
