@@ -83,7 +83,7 @@ class BodyLoaderTest {
         for (int k = 0; k < span.count(); k++) {
             events.add(FeedEvent.typeOnly(span.stream(), span.index() + k, span.types().get(k)));
         }
-        return new StreamCall.Work(span.stream(), slot, events, Checkpoint.START, 0, null, 0, -1);
+        return new StreamCall.Work(span.stream(), slot, events, Checkpoint.START, 0, 0, -1);
     }
 
     private static List<String> bodies(BodyLoader.Loaded loaded) throws Exception {
