@@ -117,7 +117,7 @@ public final class FeedReader implements AutoCloseable {
             feed = Feed.of(new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
                     .clock(config.clock()).meter(m).build()));
             loader = new BodyLoader(new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(m)
-                    .build()), dynamo);
+                    .build()));
         }
         if (meter != null) {
             handler = meter.measure(handler);
