@@ -51,7 +51,7 @@ final class LeaseKeeper {
     void renew(Collection<PartitionRunner> runners) {
         for (PartitionRunner r : runners) {
             RunnerSnapshot s = r.snapshot();
-            if (s.lease() == null || !(s.phase().holding() || s.phase() == RunnerPhase.HANDING_OVER)) {
+            if (s.lease() == null || !s.phase().leased()) {
                 continue;
             }
             try {

@@ -21,22 +21,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One reader instance's lifecycle (start, close, run until caught up) and its runners: starts a
- * {@link PartitionRunner} per partition held and drops those that stopped. On each tick (one
- * thread) its {@link LeaseKeeper} records the heartbeat, renews leases, hands over partitions
- * beyond the instance's {@link FairShare} (one per tick, the runner commits and releases at a
- * batch boundary) and takes free or expired leases up to that share; the same tick looks for
- * released parked streams and logs lag.
+ * {@link PartitionRunner} per partition held and drops those that stopped. Each tick (one thread)
+ * lets the {@link LeaseKeeper} keep the group's leases, looks for released parked streams and logs lag.
  *
- * <p>No store call is made while holding {@link #lock}, which guards only the phase and the
- * adding of runners: {@link #held()}, {@link #lag()} and {@link #close()} never wait behind a
- * slow table. Runners are driven by commands ({@code lose}, {@code handOver}, {@code close}) and
- * read through their snapshots.
+ * <p>No store call is made while holding {@link #lock}, which guards only the phase and the adding
+ * of runners: {@link #held()}, {@link #lag()} and {@link #close()} never wait behind a slow table.
  */
 public final class PartitionCoordinator {
 
@@ -106,12 +102,6 @@ public final class PartitionCoordinator {
         ticker.scheduleWithFixedDelay(this::tickSafely, every, every, TimeUnit.MILLISECONDS);
     }
 
-    private boolean running() {
-        synchronized (lock) {
-            return phase == Phase.RUNNING;
-        }
-    }
-
     private void tickSafely() {
         try (LogContext ignored = LogContext.group(config.group())) {
             tick();
@@ -125,8 +115,10 @@ public final class PartitionCoordinator {
 
     /** On one thread at a time: the caller of start(), then the ticker. */
     private void tick() {
-        if (!running()) {
-            return;
+        synchronized (lock) {
+            if (phase != Phase.RUNNING) {
+                return;
+            }
         }
         reap();
         if (config.leases()) {
@@ -178,16 +170,11 @@ public final class PartitionCoordinator {
 
     private List<PartitionId> wanted() {
         if (!config.partitions().isEmpty()) {
-            return config.partitions().stream().sorted().collect(Collectors.toList());
+            return config.partitions().stream().sorted().toList();
         }
-        List<PartitionId> all = new ArrayList<>();
-        // one read of the index per tick (it was read again for each partition); the first tick's is start()'s
+        // one read of the index per tick; the first tick's is start()'s
         Integer counted = countedAtStart.getAndSet(null);
-        int partitions = counted != null ? counted : ctx.feed().partitions();
-        for (int p = 0; p < partitions; p++) {
-            all.add(PartitionId.of(p));
-        }
-        return all;
+        return IntStream.range(0, counted != null ? counted : ctx.feed().partitions()).mapToObj(PartitionId::of).toList();
     }
 
     /** @return false when the reader closed meanwhile (the lease, if any, is given back) */
@@ -226,8 +213,7 @@ public final class PartitionCoordinator {
 
     /** The partitions this instance reads now (a partition being handed over no longer counts once released). */
     public List<PartitionId> held() {
-        return runners.values().stream().map(Running::runner)
-                .filter(r -> r.snapshot().phase().holding() || r.snapshot().phase() == RunnerPhase.HANDING_OVER)
+        return runners.values().stream().map(Running::runner).filter(r -> r.snapshot().phase().leased())
                 .map(PartitionRunner::partition).toList();
     }
 
@@ -315,9 +301,8 @@ public final class PartitionCoordinator {
                 .filter(r -> r.drained() && r.snapshot().error() == null)
                 .map(PartitionRunner::partition).collect(Collectors.toSet());
         close();
-        List<PartitionLag> lag = lag(true, readToTail);
-        caughtUpLag = lag;
-        return new CatchUpResult(caughtUp, lag);
+        caughtUpLag = lag(true, readToTail);
+        return new CatchUpResult(caughtUp, caughtUpLag);
     }
 
     /**

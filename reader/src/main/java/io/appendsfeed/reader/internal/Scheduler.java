@@ -292,9 +292,9 @@ public final class Scheduler {
         synchronized (this) {
             for (Progress progress : open.values()) {
                 for (StreamState s : new ArrayList<>(progress.streams.values())) {
-                    if (s.parkedSince(asOf) && !still.contains(s.stream)) {
-                        LOG.info("{}: released; replaying from index {}", s.stream, s.parked().fromIndex());
-                        s.release(asOf);
+                    long from = still.contains(s.stream) ? -1 : s.release(asOf);
+                    if (from >= 0) {
+                        LOG.info("{}: released; replaying from index {}", s.stream, from);
                         after(s);
                     }
                 }

@@ -77,10 +77,6 @@ final class StreamState {
         return attempts;
     }
 
-    ParkedStream parked() {
-        return parked;
-    }
-
     /** Parked (when the partition was opened, or by a call of its own). */
     void park(ParkedStream p, long seq) {
         parked = p;
@@ -175,25 +171,21 @@ final class StreamState {
     }
 
     /**
-     * Released if it was parked by {@code asOf} and is no longer in the parked store: replays from
-     * where it stopped.
+     * Released if it was parked by {@code asOf} (and is no longer in the parked store): READY to
+     * replay from where it stopped.
      *
-     * @return whether it is READY now
+     * @return the index the replay starts from, or -1 when it was not parked by then
      */
-    boolean release(long asOf) {
+    long release(long asOf) {
         if (phase != Phase.PARKED || parkSeq > asOf) {
-            return false;
+            return -1;
         }
         replayFrom = parked.fromIndex();
         replayPosition = parked.position();
         parked = null;
         attempts = 0;
         phase = Phase.READY;
-        return true;
-    }
-
-    boolean parkedSince(long asOf) {
-        return phase == Phase.PARKED && parkSeq <= asOf;
+        return replayFrom;
     }
 
     private boolean hasWork() {
