@@ -19,10 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One instance's part in its group, on the coordinator's ticker: records its heartbeat and learns
- * the live instances, renews the leases of its runners (a refused or too-late renewal makes the
- * runner lose the partition), hands over partitions beyond its {@link #fairShare}, and takes free
- * or expired leases up to that share. Talks to the lease store and sends commands to runners; it
- * holds no lock.
+ * the live instances, renews its runners' leases (a refused or too-late renewal makes the runner
+ * lose the partition), hands over partitions beyond its {@link #fairShare} (one per tick: the
+ * runner commits and releases at a batch boundary), and takes free or expired leases up to that
+ * share. It holds no lock.
  */
 final class LeaseKeeper {
 

@@ -17,24 +17,23 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Reads one partition on its own thread, from opening to {@link RunnerPhase#STOPPED}: resolves the
- * start and opens the partition in the scheduler, walks the feed submitting what it reads, commits
- * the handled position every commit interval, then commits and releases the lease as its way of
- * stopping requires. Every checkpoint and lease write of the partition happens on this thread.
+ * Reads one partition on its own thread: resolves the start, opens the partition in the scheduler,
+ * walks the feed submitting what it reads, commits the handled position every commit interval, then
+ * commits and releases the lease as its way of stopping requires. Every checkpoint and lease write
+ * of the partition happens on this thread.
  *
- * <p>Other threads (the coordinator's ticker, {@code close()}, callers of {@code lag()}) read its
- * {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver}, {@link #close},
- * {@link #renewed}); they write no field of the runner. Phase changes follow the table in
- * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's
- * monitor, which every phase change signals: no lock is held while it does I/O.
+ * <p>Other threads read its {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver},
+ * {@link #close}, {@link #renewed}); they write no field of the runner. Phase changes follow
+ * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's monitor,
+ * which every phase change signals: no lock is held while it does I/O.
  */
 public final class PartitionRunner implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
     /**
-     * The first wait at the tail after new events, doubling while reads find none, up to the poll
-     * interval: while events keep coming they are seen within tens of milliseconds, and a quiet feed
-     * is back to one read (one Tip) per poll interval within about a second.
+     * The first wait at the tail after new events, doubling while reads find none, up to the poll interval:
+     * new events are seen within tens of milliseconds, and a quiet feed is back to one read (one Tip) per
+     * poll interval within about a second.
      */
     static final Duration FIRST_TAIL_WAIT = Duration.ofMillis(25);
     private static final int FINAL_COMMIT_ATTEMPTS = 4;

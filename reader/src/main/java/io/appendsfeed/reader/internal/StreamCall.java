@@ -85,18 +85,18 @@ public final class StreamCall {
         }
     }
 
-    /** How one call ended. */
+    /**
+     * How one call ended: the stream handled up to (not including) {@code nextIndex}; a replay that
+     * found nothing more in the store table; a failure (the handler threw, or the bodies could not be
+     * loaded); or the last failure allowed, with the stream durably recorded as parked.
+     */
     sealed interface Outcome {
-        /** The stream is handled up to (not including) {@code nextIndex}. */
         record Done(long nextIndex) implements Outcome {}
 
-        /** A replay found nothing more in the store table. */
         record ReplayDone() implements Outcome {}
 
-        /** The call failed (the handler threw, or the bodies could not be loaded). */
         record Failed(Exception error) implements Outcome {}
 
-        /** The call failed for the last time allowed and the stream is durably recorded as parked. */
         record Parked(ParkedStream parked) implements Outcome {}
     }
 
