@@ -60,10 +60,7 @@ final class ItemRangeReader {
 
     private void consumed(String operation, List<ConsumedCapacity> consumed) {
         if (rcc != ReturnConsumedCapacity.NONE) {
-            double units = 0;
-            for (ConsumedCapacity c : consumed) {
-                units += c.capacityUnits() == null ? 0 : c.capacityUnits();
-            }
+            double units = consumed.stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum();
             meter.consumed(operation, table, new Capacity(units, 0));
         }
     }
@@ -100,12 +97,10 @@ final class ItemRangeReader {
     }
 
     /**
-     * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves: it wants
-     * more events than its category's items were seen to hold ({@link StreamLayouts#likelyCalved}). Such a stream is read
-     * whole by one forward {@code Query} ({@link #readWhole}), its calves and Tip rounded up to 4 KB
-     * together as equinox-js's reader reads every stream; read by its Tip first, the Tip and the calves
-     * are each rounded on their own. A wrong guess costs a request, not capacity: a query that finds
-     * the Tip alone reads what {@code BatchGetItem} would.
+     * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves
+     * ({@link StreamLayouts#likelyCalved}): then it is read whole by one forward {@code Query}
+     * ({@link #readWhole}), its calves and Tip rounded up to 4 KB together, as equinox-js reads every
+     * stream, where its Tip first would round each on its own. A wrong guess costs a request, not capacity.
      */
     boolean likelyCalved(StreamName stream, long first, long last) {
         if (first != 0) {

@@ -12,8 +12,7 @@ import java.util.List;
 /**
  * One stream of an open partition: its outstanding feed events in order, the index its handler has
  * reached, failures, and whether it is parked or replaying. Every change of {@link Phase} happens
- * in a method of this class; the scheduler calls them under its lock and hands the results on
- * (calls to make, epoch events completed).
+ * in a method of this class, called by the scheduler under its lock.
  */
 final class StreamState {
 
