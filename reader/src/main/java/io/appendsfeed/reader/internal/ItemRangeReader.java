@@ -173,13 +173,10 @@ final class ItemRangeReader {
 
     /**
      * The events of {@code [first, last]} found, by index: from the item cache as far as it goes
-     * (unless {@code consistent}: a strongly consistent read is a re-read after a miss), then read,
-     * then from the cache again past what was read, and so on.
-     *
-     * <p>A query of calves reads up to {@value #READ_AHEAD_ITEMS} calves past the range, which the
-     * stream's next loads want, and keeps them: DynamoDB rounds a query's items up to 4 KB together,
-     * where reading them one load at a time rounded each on its own. It never reads an item the cache
-     * holds (its key is bounded below it), nor the Tip when it is known to start after the range.
+     * (unless {@code consistent}: a re-read after a miss), then read, then from the cache again past
+     * what was read, and so on. A query of calves reads up to {@value #READ_AHEAD_ITEMS} calves past the
+     * range and keeps them for the stream's next loads: DynamoDB rounds a query's items up to 4 KB
+     * together. It never reads an item the cache holds, nor the Tip when it starts after the range.
      */
     Map<Long, StoredEvent> read(StreamName stream, long wanted, long last, boolean consistent) {
         StreamLayouts.Layout layout = layouts.of(stream);

@@ -226,11 +226,9 @@ public final class PartitionCoordinator {
      * The lag of the partitions held, from the runners' snapshots, the scheduler and the index tails.
      *
      * @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing
-     * @param readToTail partitions whose runner had handled everything up to the tail its last read
-     *                   found: their tail is what they handled, as of that read, and is not read again.
-     *                   A catch-up run ends so; reading the epoch's Tip once more for its lag cost as
-     *                   much as the Tip is big (an equinox-js epoch Tip is up to 48 KiB: 6 RCU, a
-     *                   twentieth of reading 100,000 events index-only)
+     * @param readToTail partitions handled up to the tail their last read found (a catch-up run's end):
+     *                   that tail is not read again, as a Tip costs as much as it is big (an equinox-js
+     *                   epoch Tip is up to 48 KiB: 6 RCU, a twentieth of reading 100,000 events index-only)
      */
     private List<PartitionLag> lag(boolean tolerant, Set<PartitionId> readToTail) {
         List<PartitionLag> ended = caughtUpLag;
@@ -307,8 +305,8 @@ public final class PartitionCoordinator {
 
     /**
      * Stops reading, lets running handler calls finish (up to the shutdown timeout), then each runner
-     * commits and releases its lease; finally this instance leaves the group's live instances, so
-     * that the others take its share at once.
+     * commits and releases its lease; finally this instance leaves the group, so that the others take
+     * its share at once.
      */
     public void close() {
         List<Running> rs;
