@@ -8,7 +8,6 @@ import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import io.appendsfeed.reader.StreamHandler.HandlerResult;
-import io.appendsfeed.reader.internal.Backoff;
 import io.appendsfeed.reader.internal.BodyLoader;
 import io.appendsfeed.reader.internal.Feed;
 import io.appendsfeed.reader.internal.PartitionCoordinator;
@@ -25,6 +24,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -107,7 +107,7 @@ public final class FeedReader implements AutoCloseable {
             feed = Feed.of(new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
                     .clock(config.clock()).meter(m).build()));
             loader = new BodyLoader(new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).clock(config.clock()).meter(m)
-                    .build()), dynamo);
+                    .build()));
         }
         if (meter != null) {
             handler = meter.measure(handler);
@@ -116,7 +116,7 @@ public final class FeedReader implements AutoCloseable {
         this.timers = Executors.newSingleThreadScheduledExecutor(threads("timer"));
         this.sampling = meter != null ? Executors.newSingleThreadScheduledExecutor(threads("metrics")) : null;
         Scheduler scheduler = new Scheduler(new StreamCall(config, handler, loader, parked), config.maxConcurrentStreams(),
-                config.maxBatchEvents(), new Backoff(config.retryBackoffMin(), config.retryBackoffMax()),
+                config.maxBatchEvents(), BackoffStrategy.exponentialDelayHalfJitter(config.retryBackoffMin(), config.retryBackoffMax()),
                 workers, timers);
         this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
         this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(threads("leases")));

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -43,10 +42,9 @@ public final class BodyLoader {
     private final StoreClient store;
     private final ItemRangeReader items;
 
-    /** @param dynamo the client {@code store} uses, for the loads' own requests */
-    public BodyLoader(StoreClient store, DynamoDbClient dynamo) {
+    public BodyLoader(StoreClient store) {
         this.store = store;
-        this.items = new ItemRangeReader(dynamo, store.config().table(), new StreamLayouts(REMEMBERED_LAYOUTS, ITEM_CACHE_BYTES),
+        this.items = new ItemRangeReader(store.dynamo(), store.config().table(), new StreamLayouts(REMEMBERED_LAYOUTS, ITEM_CACHE_BYTES),
                 store.config().meter());
     }
 
@@ -71,20 +69,18 @@ public final class BodyLoader {
                 out.put(w, new Loaded(null, e));
             }
         }
-        if (!viaTip.isEmpty()) {
-            Map<StreamName, Map<String, AttributeValue>> tips;
+        Map<StreamName, Map<String, AttributeValue>> tips = Map.of();
+        try {
+            tips = viaTip.isEmpty() ? tips : items.tips(viaTip.stream().map(Work::stream).toList(), false);
+        } catch (RuntimeException e) {
+            viaTip.forEach(w -> out.put(w, new Loaded(null, e)));
+            viaTip.clear();
+        }
+        for (Work w : viaTip) {
             try {
-                tips = items.tips(viaTip.stream().map(Work::stream).toList(), false);
+                found.put(w, items.withTip(w.stream(), tips.get(w.stream()), w.firstIndex(), w.lastIndex(), false));
             } catch (RuntimeException e) {
-                viaTip.forEach(w -> out.put(w, new Loaded(null, e)));
-                tips = null;
-            }
-            for (Work w : tips == null ? List.<Work>of() : viaTip) {
-                try {
-                    found.put(w, items.withTip(w.stream(), tips.get(w.stream()), w.firstIndex(), w.lastIndex(), false));
-                } catch (RuntimeException e) {
-                    out.put(w, new Loaded(null, e));
-                }
+                out.put(w, new Loaded(null, e));
             }
         }
         for (Map.Entry<Work, Map<Long, StoredEvent>> e : found.entrySet()) {

@@ -39,8 +39,6 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
     public static final String OVERRIDDEN = "Overridden";
 
     /**
-     * What a decision does.
-     *
      * @param next the state to write; null to write nothing
      * @param overridden the override to record with it, or null
      * @param result what the caller is answered
@@ -156,12 +154,11 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
         List<Unfold> others = new ArrayList<>();
         for (StoredUnfold u : tip.map(Tip::unfolds).orElse(List.of())) {
             String where = tip.get().stream().value();
+            JsonNode o = u.type().equals(CHECKPOINT) || u.type().equals(LEASE) ? Json.parse(where, u.type(), u.data()) : null;
             if (u.type().equals(CHECKPOINT)) {
-                JsonNode o = Json.parse(where, u.type(), u.data());
                 item = item.withCheckpoint(new StoredCheckpoint(group, partition, new Checkpoint(Json.number(where, o, "pos")),
                         Json.instant(where, o, "at"), Json.text(where, o, "by")));
             } else if (u.type().equals(LEASE)) {
-                JsonNode o = Json.parse(where, u.type(), u.data());
                 item = item.withLease(new Lease(group, partition, Json.text(where, o, "owner"), Json.text(where, o, "token"),
                         Json.instant(where, o, "expiresAt")));
             } else {
@@ -182,13 +179,8 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
     }
 
     public static EventData encode(CheckpointOverride o) {
-        ObjectNode json = Json.object();
-        if (o.from() == null) {
-            json.putNull("from");
-        } else {
-            json.put("from", o.from().value());
-        }
-        json.put("to", o.to().value()).put("reason", o.reason()).put("at", o.at().toString()).put("by", o.by());
+        ObjectNode json = Json.object().put("from", o.from() == null ? null : o.from().value()).put("to", o.to().value())
+                .put("reason", o.reason()).put("at", o.at().toString()).put("by", o.by());
         return new EventData(OVERRIDDEN, Json.bytes(json), null, null, null, o.at());
     }
 

@@ -12,12 +12,10 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * What the reader's core (coordinator, runners, start positions, lag) needs from the feed: its
- * partitions, epoch events from a position, and positions found in it. {@link #of} reads the
- * index table; tests of the core use one kept in memory. Thread-safe.
- *
- * <p>Every method may throw a {@link RuntimeException} when the feed cannot be read (network,
- * throttling); callers retry at the same position, nothing is skipped.
+ * What the reader's core needs from the feed: its partitions, epoch events from a position, and
+ * positions found in it. {@link #of} reads the index table; tests of the core use one kept in
+ * memory. Thread-safe. Every method may throw a {@link RuntimeException} when the feed cannot be
+ * read (network, throttling); callers retry at the same position, nothing is skipped.
  */
 public interface Feed {
 
@@ -53,11 +51,7 @@ public interface Feed {
     /** How long before {@code now} the epoch event at {@code at} was indexed; zero when there is none (or it is later). */
     Duration age(PartitionId partition, Checkpoint at, Instant now);
 
-    /**
-     * The feed in the index table: epoch events through {@link EpochReader}, positions through {@link FeedPositions}.
-     *
-     * @param index a client of the index table with {@code reservedStreams(true)}
-     */
+    /** The feed in the index table ({@code index} with {@code reservedStreams(true)}). */
     static Feed of(StoreClient index) {
         EpochReader epochs = new EpochReader(index);
         FeedPositions positions = new FeedPositions(index);

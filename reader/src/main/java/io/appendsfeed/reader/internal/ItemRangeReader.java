@@ -60,10 +60,7 @@ final class ItemRangeReader {
 
     private void consumed(String operation, List<ConsumedCapacity> consumed) {
         if (rcc != ReturnConsumedCapacity.NONE) {
-            double units = 0;
-            for (ConsumedCapacity c : consumed) {
-                units += c.capacityUnits() == null ? 0 : c.capacityUnits();
-            }
+            double units = consumed.stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum();
             meter.consumed(operation, table, new Capacity(units, 0));
         }
     }
@@ -100,12 +97,10 @@ final class ItemRangeReader {
     }
 
     /**
-     * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves: it wants
-     * more events than its category's items were seen to hold ({@link StreamLayouts#likelyCalved}). Such a stream is read
-     * whole by one forward {@code Query} ({@link #readWhole}), its calves and Tip rounded up to 4 KB
-     * together as equinox-js's reader reads every stream; read by its Tip first, the Tip and the calves
-     * are each rounded on their own. A wrong guess costs a request, not capacity: a query that finds
-     * the Tip alone reads what {@code BatchGetItem} would.
+     * Whether a load of {@code [0, last]} of a stream nothing is known of likely needs calves
+     * ({@link StreamLayouts#likelyCalved}): then it is read whole by one forward {@code Query}
+     * ({@link #readWhole}), its calves and Tip rounded up to 4 KB together, as equinox-js reads every
+     * stream, where its Tip first would round each on its own. A wrong guess costs a request, not capacity.
      */
     boolean likelyCalved(StreamName stream, long first, long last) {
         if (first != 0) {
@@ -178,13 +173,10 @@ final class ItemRangeReader {
 
     /**
      * The events of {@code [first, last]} found, by index: from the item cache as far as it goes
-     * (unless {@code consistent}: a strongly consistent read is a re-read after a miss), then read,
-     * then from the cache again past what was read, and so on.
-     *
-     * <p>A query of calves reads up to {@value #READ_AHEAD_ITEMS} calves past the range, which the
-     * stream's next loads want, and keeps them: DynamoDB rounds a query's items up to 4 KB together,
-     * where reading them one load at a time rounded each on its own. It never reads an item the cache
-     * holds (its key is bounded below it), nor the Tip when it is known to start after the range.
+     * (unless {@code consistent}: a re-read after a miss), then read, then from the cache again past
+     * what was read, and so on. A query of calves reads up to {@value #READ_AHEAD_ITEMS} calves past the
+     * range and keeps them for the stream's next loads: DynamoDB rounds a query's items up to 4 KB
+     * together. It never reads an item the cache holds, nor the Tip when it starts after the range.
      */
     Map<Long, StoredEvent> read(StreamName stream, long wanted, long last, boolean consistent) {
         StreamLayouts.Layout layout = layouts.of(stream);
@@ -210,13 +202,12 @@ final class ItemRangeReader {
                           Map<Long, StoredEvent> out, int readAhead) {
         long start = first == 0 ? 0 : layout.startKey(first);
         boolean hinted = first != 0 && start >= 0;
-        String range = "#i >= :k";
+        long from = start; // the least range key the query reads
         long reached = first;
         if (start < 0) {
-            // not known where `first` sits: the calf with the greatest first index <= first, if any
-            QueryResponse r = query(stream, "#i <= :k", first, false, 1, consistent, null, -1);
+            // not known where `first` sits: the calf with the greatest first index <= first, if any; read after it
+            QueryResponse r = query(stream, 0, first, false, 1, consistent, null);
             start = first;
-            range = "#i > :k";
             if (!r.items().isEmpty() && !StoreItems.isTip(r.items().get(0))) {
                 Map<String, AttributeValue> calf = r.items().get(0);
                 reached = StoreItems.next(stream, calf);
@@ -226,6 +217,7 @@ final class ItemRangeReader {
                 }
                 start = StoreItems.rangeKey(calf);
             }
+            from = start + 1;
         }
         // what the query need not read: the Tip when it is known to start after the range or is
         // cached (every wanted event before it sits in a calf keyed below it), and any item cached
@@ -239,18 +231,15 @@ final class ItemRangeReader {
         if (cachedAfter > first) {
             upper = upper < 0 ? cachedAfter - 1 : Math.min(upper, cachedAfter - 1);
         }
-        if (upper >= 0) {
-            if (upper < (range.equals("#i > :k") ? start + 1 : start)) {
-                return reached; // nothing between: the rest comes from the cache
-            }
-            range = range.equals("#i > :k") ? "#i BETWEEN :k1 AND :u" : "#i BETWEEN :k AND :u";
+        if (upper >= 0 && upper < from) {
+            return reached; // nothing between: the rest comes from the cache
         }
         int limit = Math.min(MAX_PAGE_ITEMS, layout.itemsTo(start, last) + readAhead);
-        Map<String, AttributeValue> from = null;
+        Map<String, AttributeValue> exclusiveStart = null;
         boolean done = false;
         boolean firstItem = hinted;
         while (true) {
-            QueryResponse r = query(stream, range, start, true, limit, consistent, from, upper);
+            QueryResponse r = query(stream, from, upper, true, limit, consistent, exclusiveStart);
             for (Map<String, AttributeValue> item : r.items()) {
                 if (firstItem && StoreItems.firstIndex(stream, item) > first) {
                     // the layout's hint was wrong (it never should be): find the item holding `first` instead
@@ -274,7 +263,7 @@ final class ItemRangeReader {
             if (done || !r.hasLastEvaluatedKey() || r.lastEvaluatedKey().isEmpty()) {
                 return reached;
             }
-            from = r.lastEvaluatedKey();
+            exclusiveStart = r.lastEvaluatedKey();
             limit = Math.min(MAX_PAGE_ITEMS, limit * 2);
         }
     }
@@ -306,29 +295,21 @@ final class ItemRangeReader {
         return next > last;
     }
 
-    /** @param upper the {@code :u} of a {@code BETWEEN} range (with {@code :k1} = k + 1), or -1 for none */
-    private QueryResponse query(StreamName stream, String range, long k, boolean ascending, int limit, boolean consistent,
-                                Map<String, AttributeValue> exclusiveStart, long upper) {
-        Map<String, AttributeValue> values = new java.util.HashMap<>(4);
+    /** The stream's items with range keys from {@code from} up to {@code upper} (-1: no bound). */
+    private QueryResponse query(StreamName stream, long from, long upper, boolean ascending, int limit, boolean consistent,
+                                Map<String, AttributeValue> exclusiveStart) {
+        Map<String, AttributeValue> values = new HashMap<>(4);
         values.put(":p", AttributeValue.fromS(stream.value()));
-        if (range.contains(":k1")) {
-            values.put(":k1", AttributeValue.fromN(Long.toString(k + 1)));
-        } else {
-            values.put(":k", AttributeValue.fromN(Long.toString(k)));
-        }
+        values.put(":k", AttributeValue.fromN(Long.toString(from)));
         if (upper >= 0) {
             values.put(":u", AttributeValue.fromN(Long.toString(upper)));
         }
-        QueryRequest.Builder q = QueryRequest.builder().tableName(table)
-                .keyConditionExpression("#p = :p AND " + range)
-                .expressionAttributeNames(NAMES)
-                .expressionAttributeValues(values)
-                .projectionExpression(PROJECTION)
-                .scanIndexForward(ascending).limit(limit).consistentRead(consistent);
-        if (exclusiveStart != null) {
-            q.exclusiveStartKey(exclusiveStart);
-        }
-        QueryResponse r = dynamo.query(q.returnConsumedCapacity(rcc).build());
+        QueryRequest request = QueryRequest.builder().tableName(table)
+                .keyConditionExpression(upper >= 0 ? "#p = :p AND #i BETWEEN :k AND :u" : "#p = :p AND #i >= :k")
+                .expressionAttributeNames(NAMES).expressionAttributeValues(values).projectionExpression(PROJECTION)
+                .scanIndexForward(ascending).limit(limit).consistentRead(consistent).exclusiveStartKey(exclusiveStart)
+                .returnConsumedCapacity(rcc).build();
+        QueryResponse r = dynamo.query(request);
         consumed("Query", r.consumedCapacity() == null ? List.of() : List.of(r.consumedCapacity()));
         return r;
     }

@@ -4,6 +4,7 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.LeaseStore.Lease;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One instance's part in its group, on the coordinator's ticker: records its heartbeat and learns
- * the live instances, renews the leases of its runners (a refused or too-late renewal makes the
- * runner lose the partition), hands over partitions beyond its {@link FairShare}, and takes free
- * or expired leases up to that share. Talks to the lease store and sends commands to runners; it
- * holds no lock.
+ * the live instances, renews its runners' leases (a refused or too-late renewal makes the runner
+ * lose the partition), hands over partitions beyond its {@link #fairShare} (one per tick: the
+ * runner commits and releases at a batch boundary), and takes free or expired leases up to that
+ * share. It holds no lock.
  */
 final class LeaseKeeper {
 
@@ -50,7 +51,7 @@ final class LeaseKeeper {
     void renew(Collection<PartitionRunner> runners) {
         for (PartitionRunner r : runners) {
             RunnerSnapshot s = r.snapshot();
-            if (s.lease() == null || !(s.phase().holding() || s.phase() == RunnerPhase.HANDING_OVER)) {
+            if (s.lease() == null || !s.phase().leased()) {
                 continue;
             }
             try {
@@ -77,7 +78,7 @@ final class LeaseKeeper {
      * @param holding the runners counting towards this instance's share, in partition order
      */
     void shed(List<PartitionId> wanted, List<PartitionRunner> holding) {
-        int share = FairShare.of(wanted.size(), live, config.owner());
+        int share = fairShare(wanted.size(), live, config.owner());
         if (holding.size() > share && holding.get(holding.size() - 1).handOver()) {
             LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over partition {}",
                     config.group(), config.owner(), holding.size(), wanted.size(), live.size(), share,
@@ -112,7 +113,7 @@ final class LeaseKeeper {
                 }
             }
         }
-        int share = FairShare.of(wanted.size(), List.copyOf(owners), config.owner());
+        int share = fairShare(wanted.size(), owners, config.owner());
         for (Map.Entry<PartitionId, Optional<Lease>> e : current.entrySet()) {
             if (held >= share) {
                 break;
@@ -132,6 +133,24 @@ final class LeaseKeeper {
             }
         }
         return complete;
+    }
+
+    /**
+     * How many of a group's partitions one live instance should hold: the floor of partitions ÷
+     * instances, plus one for the first (partitions mod instances) instances in owner order. The shares
+     * add up to the partition count exactly and every instance computes the same ones from the same
+     * list of live instances, so the group settles instead of passing partitions round.
+     *
+     * @param live the group's live instances (any order; {@code self} counts even when missing)
+     */
+    static int fairShare(int partitions, Collection<String> live, String self) {
+        List<String> owners = new ArrayList<>(new TreeSet<>(live));
+        if (!owners.contains(self)) {
+            owners.add(self);
+            owners.sort(null);
+        }
+        int n = owners.size();
+        return partitions / n + (owners.indexOf(self) < partitions % n ? 1 : 0);
     }
 
     /** Removes this instance from the group's live instances at once (it is closing). */

@@ -2,14 +2,14 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.PartitionId;
+import java.util.Map;
 import org.slf4j.MDC;
 
 /**
  * What a thread is working on, as key-values in the SLF4J MDC ({@value #GROUP}, {@value #PARTITION},
- * {@value #STREAM}) so that every log line about it carries them (a JSON layout, or {@code %X} in a
- * pattern, shows them), the handler's own lines included. Also kept in a thread-local of our own,
- * so that capacity is counted per partition whatever the logging binding does with the MDC.
- * Closing restores what the thread had before.
+ * {@value #STREAM}) so that every log line about it carries them, the handler's own lines included.
+ * The partition is also kept in a thread-local of our own, so that capacity is counted per partition
+ * whatever the logging binding does with the MDC. Closing restores what the thread had before.
  */
 public final class LogContext implements AutoCloseable {
 
@@ -19,16 +19,10 @@ public final class LogContext implements AutoCloseable {
 
     private static final ThreadLocal<PartitionId> CURRENT = new ThreadLocal<>();
 
-    private final String group;
-    private final String partition;
-    private final String stream;
-    private final PartitionId previousPartition;
+    private final Map<String, String> before = MDC.getCopyOfContextMap();
+    private final PartitionId partitionBefore = CURRENT.get();
 
     private LogContext(String group, PartitionId partition, StreamName stream) {
-        this.group = MDC.get(GROUP);
-        this.partition = MDC.get(PARTITION);
-        this.stream = MDC.get(STREAM);
-        this.previousPartition = CURRENT.get();
         put(GROUP, group);
         put(PARTITION, partition == null ? null : String.valueOf(partition.value()));
         put(STREAM, stream == null ? null : stream.value());
@@ -57,14 +51,8 @@ public final class LogContext implements AutoCloseable {
 
     @Override
     public void close() {
-        put(GROUP, group);
-        put(PARTITION, partition);
-        put(STREAM, stream);
-        if (previousPartition == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(previousPartition);
-        }
+        MDC.setContextMap(before == null ? Map.of() : before);
+        CURRENT.set(partitionBefore);
     }
 
     private static void put(String key, String value) {

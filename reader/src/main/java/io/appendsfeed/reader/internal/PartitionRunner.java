@@ -7,7 +7,6 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.LeaseStore.Lease;
-import io.appendsfeed.reader.FeedReader.PartitionLag;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,26 +14,26 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Reads one partition on its own thread, from opening to {@link RunnerPhase#STOPPED}: resolves the
- * start and opens the partition in the scheduler, walks the feed submitting what it reads, commits
- * the handled position every commit interval, then commits and releases the lease as its way of
- * stopping requires. Every checkpoint and lease write of the partition happens on this thread.
+ * Reads one partition on its own thread: resolves the start, opens the partition in the scheduler,
+ * walks the feed submitting what it reads, commits the handled position every commit interval, then
+ * commits and releases the lease as its way of stopping requires. Every checkpoint and lease write
+ * of the partition happens on this thread.
  *
- * <p>Other threads (the coordinator's ticker, {@code close()}, callers of {@code lag()}) read its
- * {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver}, {@link #close},
- * {@link #renewed}); they write no field of the runner. Phase changes follow the table in
- * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's
- * monitor, which every phase change signals: no lock is held while it does I/O.
+ * <p>Other threads read its {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver},
+ * {@link #close}, {@link #renewed}); they write no field of the runner. Phase changes follow
+ * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's monitor,
+ * which every phase change signals: no lock is held while it does I/O.
  */
 public final class PartitionRunner implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
     /**
-     * The first wait at the tail after new events, doubling while reads find none, up to the poll
-     * interval: while events keep coming they are seen within tens of milliseconds, and a quiet feed
-     * is back to one read (one Tip) per poll interval within about a second.
+     * The first wait at the tail after new events, doubling while reads find none, up to the poll interval:
+     * new events are seen within tens of milliseconds, and a quiet feed is back to one read (one Tip) per
+     * poll interval within about a second.
      */
     static final Duration FIRST_TAIL_WAIT = Duration.ofMillis(25);
     private static final int FINAL_COMMIT_ATTEMPTS = 4;
@@ -44,7 +43,7 @@ public final class PartitionRunner implements Runnable {
     private final Scheduler scheduler;
     private final PartitionId partition;
     private final StartPlan plan;
-    private final Backoff backoff;
+    private final BackoffStrategy backoff;
     private final CountDownLatch handlersStopped;
     private final AtomicReference<RunnerSnapshot> snapshot;
 
@@ -59,9 +58,9 @@ public final class PartitionRunner implements Runnable {
         this.scheduler = ctx.scheduler();
         this.partition = partition;
         this.plan = plan;
-        this.backoff = new Backoff(config.retryBackoffMin(), config.retryBackoffMax());
+        this.backoff = BackoffStrategy.exponentialDelayHalfJitter(config.retryBackoffMin(), config.retryBackoffMax());
         this.handlersStopped = handlersStopped;
-        this.snapshot = new AtomicReference<>(RunnerSnapshot.opening(lease));
+        this.snapshot = new AtomicReference<>(new RunnerSnapshot(RunnerPhase.OPENING, lease, null, false, null));
     }
 
     // ---- commands from other threads
@@ -94,16 +93,12 @@ public final class PartitionRunner implements Runnable {
 
     public RunnerSnapshot snapshot() { return snapshot.get(); }
     public PartitionId partition() { return partition; }
-    public PartitionLag.State state() { return snapshot.get().state(); }
 
     /** Read to the tail (or stopped on what it cannot read) and handled everything read; parked streams count as handled. */
     public boolean drained() {
         RunnerSnapshot s = snapshot.get();
         int buffered = scheduler.buffered(partition);
-        if (s.phase() == RunnerPhase.FAILED) {
-            return buffered <= 0;
-        }
-        return s.phase() == RunnerPhase.READING && s.atTail() && buffered == 0;
+        return s.phase() == RunnerPhase.FAILED ? buffered <= 0 : s.phase() == RunnerPhase.READING && s.atTail() && buffered == 0;
     }
 
     // ---- the runner's thread
@@ -123,13 +118,7 @@ public final class PartitionRunner implements Runnable {
         } catch (RuntimeException e) {
             fail("stopped on an unexpected error: " + e, e);
         }
-        try {
-            windDown();
-        } finally {
-            // lose() may have run before this thread opened the partition: whoever opens it closes it
-            scheduler.close(partition);
-            move(RunnerPhase.STOPPED, "done");
-        }
+        windDown();
     }
 
     /** Resolves the start and opens the partition, retrying on errors; null when told to stop first. */
@@ -144,7 +133,7 @@ public final class PartitionRunner implements Runnable {
                 StartPlan.Resolved start = (StartPlan.Resolved) outcome;
                 Checkpoint from = ctx.feed().normalize(partition, start.from());
                 scheduler.open(partition, from, start.notBefore(), ctx.parked().list(config.group()));
-                update(s -> s.opened(start.committed()));
+                update(s -> s.withCommitted(start.committed()));
                 if (!move(RunnerPhase.READING, "opened")) {
                     return null; // lost or closed while opening: the wind-down closes what was opened
                 }
@@ -153,10 +142,7 @@ public final class PartitionRunner implements Runnable {
             } catch (FeedFormatException e) {
                 throw e;
             } catch (RuntimeException e) {
-                Duration wait = backoff.after(failures);
-                LOG.warn("partition {}: could not start (attempt {}), retrying in {} ms: {}", partition, failures,
-                        wait.toMillis(), e.toString());
-                pause(wait);
+                retryLater("could not start", failures, e);
             }
         }
         return null;
@@ -172,7 +158,7 @@ public final class PartitionRunner implements Runnable {
     private void walk(Checkpoint from) throws InterruptedException {
         Checkpoint pos = from;
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
-        Duration tailWait = firstTailWait(config.pollInterval());
+        Duration tailWait = tailWait(null, config.pollInterval());
         int failures = 0;
         while (phase() == RunnerPhase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
@@ -192,10 +178,7 @@ public final class PartitionRunner implements Runnable {
             } catch (FeedFormatException e) {
                 throw e;
             } catch (RuntimeException e) {
-                Duration wait = backoff.after(++failures);
-                LOG.warn("partition {}: reading at {} failed (attempt {}), retrying in {} ms: {}", partition, pos, failures,
-                        wait.toMillis(), e.toString());
-                pause(wait);
+                retryLater("reading at " + pos + " failed", ++failures, e);
                 continue;
             }
             if (!page.records().isEmpty()) {
@@ -203,13 +186,12 @@ public final class PartitionRunner implements Runnable {
                     return; // the partition was closed under us (lease lost)
                 }
                 pos = page.records().get(page.records().size() - 1).next();
-                tailWait = firstTailWait(config.pollInterval());
+                tailWait = tailWait(null, config.pollInterval());
             }
-            boolean readTail = page.tail();
-            if (tail != readTail) {
-                update(s -> s.withAtTail(readTail));
+            if (tail != page.tail()) {
+                update(s -> s.withAtTail(page.tail()));
             }
-            if (readTail) {
+            if (page.tail()) {
                 // a read that took the tail with it waits as an empty one would: reading again at once could only
                 // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
@@ -217,18 +199,21 @@ public final class PartitionRunner implements Runnable {
                 pause(tailWait);
                 scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0,
                         config.pollInterval());
-                tailWait = nextTailWait(tailWait, config.pollInterval());
+                tailWait = tailWait(tailWait, config.pollInterval());
             }
         }
     }
 
-    static Duration firstTailWait(Duration pollInterval) {
-        return pollInterval.compareTo(FIRST_TAIL_WAIT) < 0 ? pollInterval : FIRST_TAIL_WAIT;
+    /** The wait at the tail after {@code last} (null after new events), at most the poll interval. */
+    static Duration tailWait(Duration last, Duration pollInterval) {
+        Duration next = last == null ? FIRST_TAIL_WAIT : last.multipliedBy(2);
+        return next.compareTo(pollInterval) > 0 ? pollInterval : next;
     }
 
-    static Duration nextTailWait(Duration wait, Duration pollInterval) {
-        Duration doubled = wait.multipliedBy(2);
-        return doubled.compareTo(pollInterval) > 0 ? pollInterval : doubled;
+    private void retryLater(String what, int failures, RuntimeException e) throws InterruptedException {
+        Duration wait = backoff.computeDelay(failures);
+        LOG.warn("partition {}: {} (attempt {}), retrying in {} ms: {}", partition, what, failures, wait.toMillis(), e.toString());
+        pause(wait);
     }
 
     /**
@@ -239,9 +224,9 @@ public final class PartitionRunner implements Runnable {
      */
     private boolean commit() {
         RunnerSnapshot s = snapshot.get();
-        Scheduler.Status st = scheduler.status(partition);
+        Scheduler.Status st = scheduler.status(partition); // null unless opened by this runner
         Checkpoint handled = st == null ? null : st.handled();
-        if (s.phase() == RunnerPhase.LOST || !s.opened() || handled == null || handled.equals(s.committed())) {
+        if (s.phase() == RunnerPhase.LOST || handled == null || handled.equals(s.committed())) {
             return true;
         }
         try {
@@ -249,7 +234,6 @@ public final class PartitionRunner implements Runnable {
                     config.leases() ? s.lease() : null);
             if (r instanceof CommitResult.Committed) {
                 update(x -> x.withCommitted(handled));
-                LOG.debug("partition {}: committed {}", partition, handled);
             } else if (r instanceof CommitResult.Behind behind) {
                 lose("the stored checkpoint " + behind.stored().checkpoint() + " is ahead of " + handled
                         + " (moved by " + behind.stored().committedBy() + ")");
@@ -264,9 +248,10 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * After reading stopped, what each way of stopping owes the group: a hand-over drains the batch in
-     * hand, a close waits for handler calls to stop; both then commit and release the lease. A lost
-     * partition owes nothing.
+     * After reading stopped, what each way of stopping owes the group: a failed runner commits what
+     * was handled until told to stop; a hand-over drains the batch in hand, a close waits for handler
+     * calls to stop; both then commit, forget the partition and release the lease. A lost partition
+     * owes nothing.
      */
     private void windDown() {
         try {
@@ -274,41 +259,23 @@ public final class PartitionRunner implements Runnable {
                 commit(); // what was handled before the failure still counts
                 pause(config.commitInterval());
             }
-            switch (phase()) {
-                case HANDING_OVER -> {
-                    // the batch in hand is handled first (a close meanwhile cuts the wait short)
-                    if (!scheduler.awaitUntil(() -> scheduler.buffered(partition) <= 0 || phase() != RunnerPhase.HANDING_OVER,
-                            config.shutdownTimeout())) {
-                        LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next"
-                                + " holder", partition, config.shutdownTimeout());
-                    }
-                    finish();
-                }
-                case CLOSING -> {
-                    if (!handlersStopped.await(config.shutdownTimeout().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)) {
-                        LOG.warn("partition {}: handler calls did not stop in time; committing what is handled", partition);
-                    }
-                    finish();
-                }
-                default -> { } // LOST: nothing of ours to commit or release; OPENING/READING cannot reach here but by a lost slot
+            if (phase() == RunnerPhase.HANDING_OVER && !scheduler.awaitUntil(() -> scheduler.buffered(partition) <= 0
+                    || phase() != RunnerPhase.HANDING_OVER, config.shutdownTimeout())) { // a close cuts the wait short
+                LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next holder",
+                        partition, config.shutdownTimeout());
+            }
+            if (phase() == RunnerPhase.CLOSING
+                    && !handlersStopped.await(config.shutdownTimeout().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("partition {}: handler calls did not stop in time; committing what is handled", partition);
+            }
+            for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
+                scheduler.awaitUntil(() -> false, backoff.computeDelay(attempt)); // closing: nothing else to do meanwhile
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            finish();
+            commit();
         }
-    }
-
-    /** Handler calls have stopped (or drained): commits, forgets the partition, releases the lease. */
-    private void finish() {
-        for (int attempt = 1; !commit() && attempt < FINAL_COMMIT_ATTEMPTS; attempt++) {
-            try {
-                scheduler.awaitUntil(() -> false, backoff.after(attempt)); // closing: nothing else to do meanwhile
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        scheduler.close(partition);
+        scheduler.close(partition); // lose() may have run before this thread opened it: whoever opens it closes it
         RunnerSnapshot s = snapshot.get();
         boolean ours = s.phase() == RunnerPhase.CLOSING || s.phase() == RunnerPhase.HANDING_OVER;
         // STOPPED before the release: once another instance can take the lease, this one no longer lists the partition

@@ -20,7 +20,7 @@ public final class Progress {
 
     /** One epoch event: the spans it gave the scheduler that are still outstanding. */
     public static final class Entry {
-        private final Checkpoint position;
+        final Checkpoint position;
         private final Checkpoint next;
         private final Instant indexedAt;
         private int outstanding;
@@ -30,14 +30,6 @@ public final class Progress {
             this.next = next;
             this.indexedAt = indexedAt;
             this.outstanding = outstanding;
-        }
-
-        public Checkpoint position() {
-            return position;
-        }
-
-        public Instant indexedAt() {
-            return indexedAt;
         }
     }
 
@@ -60,7 +52,8 @@ public final class Progress {
     /**
      * Records the epoch event at {@code position}; {@code next} is the position after it.
      *
-     * @param items spans still to handle (0: nothing to do, e.g. {@code Closed} or all filtered out)
+     * @param items spans still to handle (0: nothing to do, e.g. {@code Closed} or all filtered out); the
+     *              scheduler adds 1 while it adds spans ({@link #hold}), then {@link #complete}s that 1
      * @throws IllegalArgumentException when positions do not follow each other
      */
     public Entry add(Checkpoint position, Checkpoint next, Instant indexedAt, int items) {
@@ -78,18 +71,10 @@ public final class Progress {
         return e;
     }
 
-    /**
-     * Records the epoch event at {@code position} before its spans are counted: it is held (not
-     * passed) until {@link #complete} is called once more than {@link #hold} was.
-     */
-    public Entry begin(Checkpoint position, Checkpoint next, Instant indexedAt) {
-        return add(position, next, indexedAt, 1);
-    }
-
     /** One more span of {@code e} is outstanding. */
     public void hold(Entry e) {
         if (e.outstanding <= 0) {
-            throw new IllegalStateException("epoch event at " + e.position + " is already handled; begin() holds it while spans are added");
+            throw new IllegalStateException("epoch event at " + e.position + " is already handled; add it with one span held while spans are added");
         }
         e.outstanding++;
     }

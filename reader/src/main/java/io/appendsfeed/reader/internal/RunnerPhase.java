@@ -33,4 +33,9 @@ public enum RunnerPhase {
     public boolean holding() {
         return this == OPENING || this == READING || this == FAILED;
     }
+
+    /** Holds the partition's lease: holding, or handing it over. */
+    public boolean leased() {
+        return holding() || this == HANDING_OVER;
+    }
 }

@@ -9,11 +9,10 @@ import io.appendsfeed.reader.FeedReader.PartitionLag;
  *
  * @param lease the lease held (null without leases)
  * @param committed the checkpoint last committed or found stored, or null
- * @param opened the partition was opened in the scheduler (so its handled position means something)
  * @param atTail the last read found nothing new
  * @param error why it failed, or null
  */
-public record RunnerSnapshot(RunnerPhase phase, Lease lease, Checkpoint committed, boolean opened, boolean atTail, String error) {
+public record RunnerSnapshot(RunnerPhase phase, Lease lease, Checkpoint committed, boolean atTail, String error) {
     public PartitionLag.State state() {
         if (error != null) {
             return PartitionLag.State.FAILED;
@@ -25,14 +24,9 @@ public record RunnerSnapshot(RunnerPhase phase, Lease lease, Checkpoint committe
         };
     }
 
-    static RunnerSnapshot opening(Lease lease) {
-        return new RunnerSnapshot(RunnerPhase.OPENING, lease, null, false, false, null);
-    }
-
-    RunnerSnapshot with(RunnerPhase p) { return new RunnerSnapshot(p, lease, committed, opened, atTail, error); }
-    RunnerSnapshot withLease(Lease l) { return new RunnerSnapshot(phase, l, committed, opened, atTail, error); }
-    RunnerSnapshot withCommitted(Checkpoint c) { return new RunnerSnapshot(phase, lease, c, opened, atTail, error); }
-    RunnerSnapshot opened(Checkpoint stored) { return new RunnerSnapshot(phase, lease, stored, true, false, error); }
-    RunnerSnapshot withAtTail(boolean t) { return new RunnerSnapshot(phase, lease, committed, opened, t, error); }
-    RunnerSnapshot withError(String e) { return new RunnerSnapshot(phase, lease, committed, opened, atTail, e); }
+    RunnerSnapshot with(RunnerPhase p) { return new RunnerSnapshot(p, lease, committed, atTail, error); }
+    RunnerSnapshot withLease(Lease l) { return new RunnerSnapshot(phase, l, committed, atTail, error); }
+    RunnerSnapshot withCommitted(Checkpoint c) { return new RunnerSnapshot(phase, lease, c, atTail, error); }
+    RunnerSnapshot withAtTail(boolean t) { return new RunnerSnapshot(phase, lease, committed, t, error); }
+    RunnerSnapshot withError(String e) { return new RunnerSnapshot(phase, lease, committed, atTail, e); }
 }

@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
  * Takes the epoch events each partition's runner read ({@link #submit}) and hands their streams to
@@ -32,10 +33,9 @@ import org.slf4j.LoggerFactory;
  * Reports per partition what is handled ({@link #status}): the checkpoint only moves past work
  * completed together with everything before it ({@link Progress}).
  *
- * <p>State lives in {@link StreamState}s and {@link Progress}es, guarded by this object's monitor,
- * on which everyone waits ({@link #awaitUntil}); nothing here does I/O while holding it. Ready
- * streams go to the workers in jobs of several calls ({@link StreamCall#runJob}): one thread
- * hand-off and one body load serve many streams. Jobs are sized so that every free worker gets one.
+ * <p>State is guarded by this object's monitor, on which everyone waits ({@link #awaitUntil});
+ * nothing here does I/O while holding it. Ready streams go to the workers in jobs of several calls
+ * (one thread hand-off and one body load serve many streams), sized so that every free worker gets one.
  */
 public final class Scheduler {
 
@@ -55,7 +55,7 @@ public final class Scheduler {
     private final StreamCall call;
     private final int maxConcurrent;
     private final int maxBatchEvents;
-    private final Backoff backoff;
+    private final BackoffStrategy backoff;
     private final ExecutorService workers;
     private final ScheduledExecutorService timers;
     private final Map<PartitionId, Progress> open = new HashMap<>();
@@ -74,7 +74,7 @@ public final class Scheduler {
     private boolean dispatching = true;
     private boolean endsAtTail;
 
-    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, Backoff backoff, ExecutorService workers,
+    public Scheduler(StreamCall call, int maxConcurrent, int maxBatchEvents, BackoffStrategy backoff, ExecutorService workers,
                      ScheduledExecutorService timers) {
         this.call = call;
         this.maxConcurrent = maxConcurrent;
@@ -98,7 +98,7 @@ public final class Scheduler {
         for (ParkedStream ps : parked) {
             if (ps.partition().equals(p)) {
                 StreamState s = new StreamState(ps.stream(), progress, reached.getOrDefault(ps.stream(), -1L));
-                s.parkedBefore(ps, ++parkSeq);
+                s.park(ps, ++parkSeq);
                 progress.streams.put(ps.stream(), s);
             }
         }
@@ -121,7 +121,7 @@ public final class Scheduler {
      * @return false when the partition is not open (it was closed: the caller must stop)
      */
     public boolean submit(PartitionId p, List<EpochRecord> records) {
-        List<Map<StreamName, List<FeedEvent>>> decoded = records.stream().map(r -> call.filter().spans(r.event())).toList();
+        List<Map<StreamName, List<FeedEvent>>> decoded = records.stream().map(r -> call.filter.spans(r.event())).toList();
         synchronized (this) {
             Progress progress = open.get(p);
             if (progress == null) {
@@ -129,7 +129,7 @@ public final class Scheduler {
             }
             for (int k = 0; k < records.size(); k++) {
                 EpochRecord r = records.get(k);
-                Progress.Entry entry = progress.begin(r.position(), r.next(), r.indexedAt());
+                Progress.Entry entry = progress.add(r.position(), r.next(), r.indexedAt(), 1); // held while its spans are added
                 for (Map.Entry<StreamName, List<FeedEvent>> e : decoded.get(k).entrySet()) {
                     StreamState s = progress.streams.computeIfAbsent(e.getKey(),
                             stream -> new StreamState(stream, progress, reached.getOrDefault(stream, -1L)));
@@ -159,13 +159,7 @@ public final class Scheduler {
      */
     public synchronized boolean mayRead(PartitionId p, boolean atTail, int maxBuffered) {
         int buffered = buffered(p);
-        if (buffered < 0) {
-            return true;
-        }
-        if (atTail && (endsAtTail || buffered > 0 && runningJobs >= maxConcurrent)) {
-            return false;
-        }
-        return buffered < maxBuffered;
+        return buffered < 0 || buffered < maxBuffered && !(atTail && (endsAtTail || buffered > 0 && runningJobs >= maxConcurrent));
     }
 
     /** What is handled of an open partition, or null. */
@@ -253,15 +247,11 @@ public final class Scheduler {
             }
             return; // the partition was closed meanwhile: the outcome no longer counts
         }
-        if (o instanceof StreamCall.Outcome.Done done) {
-            s.handled(w, done.nextIndex()).forEach(s.slot::complete);
-        } else if (o instanceof StreamCall.Outcome.ReplayDone) {
+        if (o instanceof StreamCall.Outcome.ReplayDone) {
             LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
-            s.replayed(w).forEach(s.slot::complete);
-        } else if (o instanceof StreamCall.Outcome.Parked parked) {
-            s.parkedAs(parked.parked(), ++parkSeq).forEach(s.slot::complete);
-        } else if (o instanceof StreamCall.Outcome.Failed failed) {
-            s.failed();
+        }
+        s.ended(w, o, o instanceof StreamCall.Outcome.Parked ? ++parkSeq : parkSeq).forEach(s.slot::complete);
+        if (o instanceof StreamCall.Outcome.Failed failed) {
             retryLater(s, failed.error());
         }
         after(s);
@@ -270,7 +260,7 @@ public final class Scheduler {
     }
 
     private void retryLater(StreamState s, Exception error) {
-        Duration wait = backoff.after(s.attempts());
+        Duration wait = backoff.computeDelay(s.attempts());
         // the stack trace once per run of failures
         LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(),
                 StreamCall.describe(error), s.attempts() == 1 ? error : null);
@@ -302,9 +292,9 @@ public final class Scheduler {
         synchronized (this) {
             for (Progress progress : open.values()) {
                 for (StreamState s : new ArrayList<>(progress.streams.values())) {
-                    if (s.parkedSince(asOf) && !still.contains(s.stream)) {
-                        LOG.info("{}: released; replaying from index {}", s.stream, s.parked().fromIndex());
-                        s.release(asOf);
+                    long from = still.contains(s.stream) ? -1 : s.release(asOf);
+                    if (from >= 0) {
+                        LOG.info("{}: released; replaying from index {}", s.stream, from);
                         after(s);
                     }
                 }
@@ -321,7 +311,7 @@ public final class Scheduler {
         return awaitUntil(() -> runningJobs == 0, timeout);
     }
 
-    /** Wakes whoever waits in {@link #awaitUntil}: something it looks at (not only this scheduler's state) changed. */
+    /** Wakes whoever waits in {@link #awaitUntil}: something it looks at changed. */
     public synchronized void signal() {
         notifyAll();
     }

@@ -39,43 +39,33 @@ public record StartPlan(StartPosition position, boolean explicit) {
      */
     public Outcome resolve(ReaderContext ctx, PartitionId p, Lease lease) {
         FeedReaderConfig config = ctx.config();
-        Optional<StoredCheckpoint> stored = ctx.checkpoints().read(config.group(), p);
-        if (position instanceof StartPosition.Stored s) {
-            if (stored.isPresent()) {
-                return new Resolved(stored.get().checkpoint(), null, stored.get().checkpoint());
-            }
-            return new Resolved(locate(ctx, p, s.whenNone()), notBefore(s.whenNone()), null);
+        Optional<Checkpoint> stored = ctx.checkpoints().read(config.group(), p).map(StoredCheckpoint::checkpoint);
+        StartPosition start = position instanceof StartPosition.Stored s ? s.whenNone() : position;
+        if (!explicit || position instanceof StartPosition.Stored) {
+            return stored.isPresent() ? new Resolved(stored.get(), null, stored.get())
+                    : new Resolved(locate(ctx, p, start), notBefore(start), null);
         }
-        if (!explicit) {
-            return new StartPlan(StartPosition.storedOr(position), false).resolve(ctx, p, lease);
-        }
-        Checkpoint from = locate(ctx, p, position);
-        if (stored.isPresent() && !stored.get().checkpoint().equals(from)) {
+        Checkpoint from = locate(ctx, p, start);
+        if (stored.isPresent() && !stored.get().equals(from)) {
             String reason = "reader " + config.owner() + " configured to start at " + position;
             if (lease == null) {
                 ctx.checkpoints().override(config.group(), p, from, reason); // no lease of ours to keep
             } else if (ctx.checkpoints().overrideHeld(config.group(), p, from, reason, lease) instanceof CommitResult.LeaseLost lost) {
                 return new LeaseLost(lost.currentOwner());
             }
-            return new Resolved(from, notBefore(position), from);
+            return new Resolved(from, notBefore(start), from);
         }
-        return new Resolved(from, notBefore(position), stored.map(StoredCheckpoint::checkpoint).orElse(null));
+        return new Resolved(from, notBefore(start), stored.orElse(null));
     }
 
     private static Checkpoint locate(ReaderContext ctx, PartitionId p, StartPosition position) {
-        if (position instanceof StartPosition.Beginning) {
-            return Checkpoint.START;
-        }
         if (position instanceof StartPosition.Tail) {
             return ctx.feed().tail(p);
         }
         if (position instanceof StartPosition.AtTime t) {
             return ctx.feed().firstIndexedAtOrAfter(p, t.time());
         }
-        if (position instanceof StartPosition.At at) {
-            return at.checkpoint();
-        }
-        throw new IllegalArgumentException("no position for " + position);
+        return position instanceof StartPosition.At at ? at.checkpoint() : Checkpoint.START; // Beginning
     }
 
     private static Instant notBefore(StartPosition position) {

@@ -14,7 +14,6 @@ import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import io.appendsfeed.reader.ParkedStreams;
 import io.appendsfeed.reader.ReaderMetrics;
 import io.appendsfeed.reader.StreamHandler;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,28 +28,26 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a job of handler calls on a worker thread: loads the bodies of all its calls together, reads
  * a replay chunk, lets {@link EventFilter} pick what the handler gets, calls it, and says how each
- * call ended. Writes parked records when the scheduler decides a stream must be parked.
+ * call ended. Writes parked records when a stream's last allowed try failed.
  */
 public final class StreamCall {
 
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     /**
-     * One handler call to make, as handed to a worker thread: immutable, so that nothing the worker
-     * reads can change under it. Either feed events (types known, bodies loaded by the worker when
-     * configured) or, for a released parked stream, a chunk to read from the store table from
-     * {@code replayFrom}.
+     * One handler call, as handed to a worker thread (immutable): feed events (types known, bodies
+     * loaded by the worker when configured) or, for a released parked stream, a chunk to read from
+     * the store table from {@code replayFrom}.
      *
      * @param slot the partition's opening it was taken from: an outcome for a closed one does not count
      * @param events the feed events, ascending; empty for a replay
      * @param position the feed position of the first event, recorded if the stream gets parked
      * @param skipBelow events below this index are already handled
-     * @param notBefore events written before this are not handed over (start from a time), or null
      * @param attemptsBefore failed calls of this stream in a row before this one
      * @param replayFrom the next index to replay from the store table, or -1 for feed events
      */
     record Work(StreamName stream, Progress slot, List<FeedEvent> events, Checkpoint position, long skipBelow,
-                Instant notBefore, int attemptsBefore, long replayFrom) {
+                int attemptsBefore, long replayFrom) {
 
         Work {
             Objects.requireNonNull(stream, "stream");
@@ -65,7 +62,6 @@ public final class StreamCall {
             return replayFrom >= 0;
         }
 
-        /** The first index this call covers. */
         long firstIndex() {
             return replay() ? replayFrom : events.get(0).index();
         }
@@ -75,9 +71,8 @@ public final class StreamCall {
         }
 
         /**
-         * Each call is one of its own, however alike two may be: calls are keys of the maps a job's
-         * loads go through, and the record's own equality hashed every event of the call on each
-         * look-up (JFR put 5% of a reader's samples with bodies there).
+         * Each call is one of its own: calls key the maps a job's loads go through, and the record's
+         * own equality hashed every event on each look-up (5% of a reader's JFR samples with bodies).
          */
         @Override
         public boolean equals(Object o) {
@@ -90,85 +85,68 @@ public final class StreamCall {
         }
     }
 
-    /** How one call ended. */
+    /**
+     * How one call ended: the stream handled up to (not including) {@code nextIndex}; a replay that
+     * found nothing more in the store table; a failure (the handler threw, or the bodies could not be
+     * loaded); or the last failure allowed, with the stream durably recorded as parked.
+     */
     sealed interface Outcome {
-        /** The stream is handled up to (not including) {@code nextIndex}. */
         record Done(long nextIndex) implements Outcome {}
 
-        /** A replay found nothing more in the store table. */
         record ReplayDone() implements Outcome {}
 
-        /** The call failed (the handler threw, or the bodies could not be loaded). */
         record Failed(Exception error) implements Outcome {}
 
-        /** The call failed for the last time allowed and the stream is durably recorded as parked. */
         record Parked(ParkedStream parked) implements Outcome {}
     }
 
-    private final String group;
+    private final FeedReaderConfig config;
     private final StreamHandler handler;
     private final BodyLoader loader;
     private final ParkedStreams parkedStore;
-    private final EventFilter filter;
-    private final boolean loadBodies;
-    private final int maxBatchEvents;
-    private final int parkAfterAttempts;
-    private final Clock clock;
-    private final Metrics metrics;
+    final EventFilter filter;
 
     /** @param loader null when bodies are not loaded and no replay reads the store (tests of the core) */
-    public StreamCall(FeedReaderConfig c, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore) {
-        this.group = c.group();
+    public StreamCall(FeedReaderConfig config, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore) {
+        this.config = config;
         this.handler = handler;
         this.loader = loader;
         this.parkedStore = parkedStore;
-        this.filter = new EventFilter(c.categories(), c.eventTypes());
-        this.loadBodies = c.loadBodies();
-        this.maxBatchEvents = c.maxBatchEvents();
-        this.parkAfterAttempts = c.parkAfterAttempts();
-        this.clock = c.clock();
-        this.metrics = c.metrics();
-    }
-
-    EventFilter filter() {
-        return filter;
+        this.filter = new EventFilter(config.categories(), config.eventTypes());
     }
 
     /**
      * Loads the job's bodies, then makes its calls one by one, telling {@code completed} how each
-     * ended; a call the job could not make (its load failed, or the worker was stopped) fails.
+     * ended; a call the job could not make (its load failed, or the worker was stopped) fails, so
+     * that no stream is left waiting on a call that never ends.
      */
     void runJob(List<Work> job, BiConsumer<Work, Outcome> completed) {
         int done = 0;
-        RuntimeException notLoaded = null;
+        Exception notMade = new IllegalStateException("the handler call did not complete");
         try {
-            Map<Work, BodyLoader.Loaded> loaded;
-            try (LogContext ignored = LogContext.partition(group, samePartition(job))) {
-                loaded = loadBodies ? loader.loadAll(job.stream().filter(w -> !w.replay()).toList()) : Map.of();
-            } catch (RuntimeException e) {
-                LOG.warn("loading the events of {} calls failed; each fails with it and is retried: {}", job.size(), e.toString());
-                notLoaded = e;
-                return; // below: each call of the job fails with the cause, and is retried as any failed call
+            Map<Work, BodyLoader.Loaded> loaded = Map.of();
+            if (config.loadBodies()) {
+                PartitionId p = job.get(0).slot().partition; // the log context and capacity's, when the job has one partition
+                try (LogContext ignored = LogContext.partition(config.group(),
+                        job.stream().allMatch(w -> w.slot().partition.equals(p)) ? p : null)) {
+                    loaded = loader.loadAll(job.stream().filter(w -> !w.replay()).toList());
+                }
             }
             for (Work w : job) {
-                try (LogContext ignored = LogContext.stream(group, w.slot().partition, w.stream())) {
+                try (LogContext ignored = LogContext.stream(config.group(), w.slot().partition, w.stream())) {
                     Outcome o = parkIfLast(w, run(w, loaded.get(w)));
                     done++;
                     completed.accept(w, o);
                 }
             }
+        } catch (RuntimeException e) {
+            LOG.warn("{} calls of a job not made, each fails and is retried: {}", job.size() - done, e.toString());
+            notMade = e;
         } finally {
             for (int k = done; k < job.size(); k++) {
-                completed.accept(job.get(k), new Outcome.Failed(notLoaded != null ? notLoaded
-                        : new IllegalStateException("the handler call did not complete")));
+                completed.accept(job.get(k), new Outcome.Failed(notMade));
             }
         }
-    }
-
-    /** The partition of every call of the job, or null when they come from several (log context, capacity). */
-    private static PartitionId samePartition(List<Work> job) {
-        PartitionId p = job.get(0).slot().partition;
-        return job.stream().allMatch(w -> w.slot().partition.equals(p)) ? p : null;
     }
 
     /** @param loaded the call's bodies, when loaded */
@@ -176,7 +154,7 @@ public final class StreamCall {
         try {
             List<FeedEvent> events;
             if (w.replay()) {
-                events = loader.readFrom(w.stream(), w.replayFrom(), maxBatchEvents, loadBodies);
+                events = loader.readFrom(w.stream(), w.replayFrom(), config.maxBatchEvents(), config.loadBodies());
                 if (events.isEmpty()) {
                     return new Outcome.ReplayDone();
                 }
@@ -184,7 +162,7 @@ public final class StreamCall {
                 events = loaded != null ? loaded.events() : w.events();
             }
             long end = events.get(events.size() - 1).index() + 1;
-            List<FeedEvent> todo = filter.select(events, w.skipBelow(), w.notBefore());
+            List<FeedEvent> todo = filter.select(events, w.skipBelow(), w.slot().notBefore);
             if (todo.isEmpty()) {
                 return new Outcome.Done(end);
             }
@@ -215,11 +193,11 @@ public final class StreamCall {
      * stream stays failing, holding the checkpoint, and is tried again.
      */
     private Outcome parkIfLast(Work w, Outcome o) {
-        if (!(o instanceof Outcome.Failed failed) || w.attemptsBefore() + 1 < parkAfterAttempts) {
+        if (!(o instanceof Outcome.Failed failed) || w.attemptsBefore() + 1 < config.parkAfterAttempts()) {
             return o;
         }
-        ParkedStream p = new ParkedStream(group, w.stream(), w.slot().partition, w.firstIndex(), w.position(),
-                describe(failed.error()), w.attemptsBefore() + 1, clock.instant());
+        ParkedStream p = new ParkedStream(config.group(), w.stream(), w.slot().partition, w.firstIndex(), w.position(),
+                describe(failed.error()), w.attemptsBefore() + 1, config.clock().instant());
         try {
             parkedStore.park(p);
         } catch (RuntimeException e) {
@@ -228,13 +206,14 @@ public final class StreamCall {
         }
         LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", w.stream(), p.attempts(),
                 p.fromIndex(), p.position(), p.reason());
+        Metrics metrics = config.metrics();
         if (metrics.enabled()) {
             try {
-                metrics.record(Sample.at(clock.instant()).dimension(ReaderMetrics.GROUP, group)
+                metrics.record(Sample.at(p.parkedAt()).dimension(ReaderMetrics.GROUP, config.group())
                         .dimension(ReaderMetrics.PARTITION, String.valueOf(p.partition().value()))
                         .value(ReaderMetrics.STREAMS_PARKED, 1).build());
             } catch (RuntimeException e) {
-                LOG.warn("group {}: metrics {} failed: {}", group, metrics, e.toString()); // the stream is parked all the same
+                LOG.warn("group {}: metrics {} failed: {}", config.group(), metrics, e.toString()); // parked all the same
             }
         }
         return new Outcome.Parked(p);
@@ -250,31 +229,20 @@ public final class StreamCall {
      * categories (never {@code $} streams), events of the wanted types, not yet handled (at or above
      * the stream's handled index), and, when starting from a time, written at or after it. Streams and
      * types apply to the feed's spans before anything is loaded ({@link #spans}); the index and time
-     * rules apply to what a handler call is about to get ({@link #select}: the write time is known only
-     * once the body is loaded).
+     * rules to what a call is about to get ({@link #select}: the write time is known once loaded).
      */
-    static final class EventFilter {
+    record EventFilter(Set<String> categories, Set<String> eventTypes) {
 
-        private final Set<String> categories;
-        private final Set<String> eventTypes;
-
-        EventFilter(Set<String> categories, Set<String> eventTypes) {
-            this.categories = Set.copyOf(categories);
-            this.eventTypes = Set.copyOf(eventTypes);
+        EventFilter {
+            categories = Set.copyOf(categories);
+            eventTypes = Set.copyOf(eventTypes);
         }
 
-        boolean wantsStream(StreamName stream) {
-            return !stream.isReserved() && (categories.isEmpty() || categories.contains(stream.category()));
-        }
-
-        boolean wantsType(String type) {
+        private boolean wantsType(String type) {
             return eventTypes.isEmpty() || eventTypes.contains(type);
         }
 
-        /**
-         * The wanted events of an epoch event per stream, in the order streams first appear: ascending and
-         * without repeats (overlapping spans give each event once).
-         */
+        /** The wanted events of an epoch event per stream, in the order streams first appear: ascending, without repeats. */
         Map<StreamName, List<FeedEvent>> spans(EpochEvent event) {
             Map<StreamName, List<FeedEvent>> byStream = new LinkedHashMap<>();
             if (event instanceof EpochEvent.Ingested ingested) {
@@ -286,20 +254,19 @@ public final class StreamCall {
 
         private void add(List<Span> spans, Map<StreamName, List<FeedEvent>> byStream) {
             for (Span span : spans) {
-                if (!wantsStream(span.stream())) {
+                if (span.stream().isReserved() || !categories.isEmpty() && !categories.contains(span.stream().category())) {
                     continue;
                 }
                 List<FeedEvent> events = byStream.computeIfAbsent(span.stream(), x -> new ArrayList<>(span.count()));
                 for (int k = 0; k < span.count(); k++) {
-                    String type = span.types().get(k);
-                    if (wantsType(type)) {
-                        insert(events, FeedEvent.typeOnly(span.stream(), span.index() + k, type));
+                    if (wantsType(span.types().get(k))) {
+                        insert(events, FeedEvent.typeOnly(span.stream(), span.index() + k, span.types().get(k)));
                     }
                 }
             }
         }
 
-        /** Keeps the list ascending without repeats; spans of one stream nearly always come in order, so this appends. */
+        /** Keeps the list ascending without repeats (overlapping spans); spans of one stream nearly always come in order. */
         private static void insert(List<FeedEvent> events, FeedEvent e) {
             int k = events.size();
             while (k > 0 && events.get(k - 1).index() > e.index()) {

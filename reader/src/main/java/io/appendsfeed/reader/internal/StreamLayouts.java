@@ -8,19 +8,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Where each recently read stream's events sit in the store table: the first indices of its
- * calves and of its Tip, as last seen. A body load then queries from the item holding its first
- * event and asks for just the items it needs, instead of the items before and after it.
+ * Where each recently read stream's events sit in the store table (the first indices of its calves
+ * and of its Tip, as last seen), how many events each category's items were seen to hold, and the
+ * {@link ItemCache} of items read ahead: a body load then queries from the item holding its first
+ * event and asks for just the items it needs.
  *
- * <p>Only ever a hint: a calf, once written, never changes, and new calves are keyed at the
- * first index of the Tip they came from, so a query from a remembered key still finds every
- * event after it; the loader checks what it got and reads on when the hint fell short. Also, per
- * category, how many events its Tips and calves were seen to hold. Bounded: the least recently
- * used streams and categories are forgotten. Thread-safe. Beside them, the {@link ItemCache} of
- * items read ahead for the streams' next loads.
+ * <p>Only ever a hint: a calf, once written, never changes, and new calves are keyed at the first
+ * index of the Tip they came from, so a query from a remembered key still finds every event after
+ * it; the loader checks what it got. Bounded (least recently used first out). Thread-safe.
  */
 final class StreamLayouts {
 
@@ -31,10 +30,7 @@ final class StreamLayouts {
         /** First index of the Tip when last read, -1 when not seen. */
         private long tipFirst = -1;
 
-        /**
-         * The key to query forwards from so that the first item returned holds {@code index}, or
-         * -1 when not known.
-         */
+        /** The key to query forwards from so that the first item returned holds {@code index}, or -1 when not known. */
         synchronized long startKey(long index) {
             if (tipFirst >= 0 && index >= tipFirst) {
                 return tipFirst; // the Tip, or the first calf made from it since
@@ -64,7 +60,6 @@ final class StreamLayouts {
             return !calves.isEmpty();
         }
 
-        /** First index of the Tip when last read, -1 when not seen. */
         synchronized long tip() {
             return tipFirst;
         }
@@ -97,10 +92,7 @@ final class StreamLayouts {
     }
 
     private final Map<StreamName, Layout> layouts;
-    /**
-     * Per category, how many events its items were seen to hold: a writer calves a Tip by its size, so
-     * streams of one category (events of like sizes) calve at like counts. Bounded like the layouts.
-     */
+    /** Per category: a writer calves a Tip by its size, so streams of one category (events of like sizes) calve at like counts. */
     private final Map<String, ItemSizes> sizes;
 
     final ItemCache cache;
@@ -135,9 +127,8 @@ final class StreamLayouts {
     }
 
     /**
-     * Whether a stream of {@code category} holding {@code wanted} events or more likely has calved: more
-     * than the fullest Tip of the category read so far held, or than the emptiest calf of it
-     * ({@value #CALVED_GUESS} before any was read).
+     * Whether a stream of {@code category} holding {@code wanted} events likely has calved: more than the
+     * fullest Tip of the category read so far held, or than its emptiest calf ({@value #CALVED_GUESS} before any).
      */
     synchronized boolean likelyCalved(String category, long wanted) {
         ItemSizes seen = sizes.get(category);
@@ -148,20 +139,15 @@ final class StreamLayouts {
     }
 
     /**
-     * Per stream, the last store items (at most {@link #ITEMS_PER_STREAM}: the calf a load ended in, the
-     * calves read ahead with it and the Tip, or what a stream read whole brought) that still hold events
-     * after the ones loaded, as read (bodies not decoded):
-     * the stream's next loads (later spans, or the rest of a range cut at {@code maxBatchEvents})
-     * usually want them and would otherwise read the same items again. Events never change once
-     * written, so an item is good for any range it covers, however old. Bounded by bytes (DynamoDB's
-     * item size); the least recently used streams go first. Thread-safe.
+     * Per stream, the last store items read that still hold events after the ones loaded (bodies not
+     * decoded): the stream's next loads (later spans, or the rest of a range cut at
+     * {@code maxBatchEvents}) usually want them. Events never change once written, so an item is good
+     * for any range it covers, however old. Bounded by bytes (DynamoDB's item size), least recently
+     * used streams first. Thread-safe.
      */
     static final class ItemCache {
 
-        /**
-         * Items kept per stream: what a first load read whole brings past its range ({@link ItemRangeReader#readWhole}:
-         * up to this many), or a calf with the calves read ahead after it and the Tip.
-         */
+        /** Items kept per stream: what a stream read whole brings past its range, or a calf with those read ahead and the Tip. */
         static final int ITEMS_PER_STREAM = 32;
 
         private record Entry(Map<String, AttributeValue> item, long first, long next, long bytes) {}
@@ -174,10 +160,7 @@ final class StreamLayouts {
             this.maxBytes = maxBytes;
         }
 
-        /**
-         * Cached items holding, one after the other, the events from {@code first} on, as far as they
-         * go towards {@code last}: the events up to the last one's end need no read.
-         */
+        /** Cached items holding, one after the other, the events from {@code first} on, as far as they go towards {@code last}. */
         synchronized List<Map<String, AttributeValue>> from(StreamName stream, long first, long last) {
             List<Entry> items = entries.get(stream);
             if (items == null) {
@@ -227,13 +210,7 @@ final class StreamLayouts {
                 return;
             }
             List<Entry> items = entries.computeIfAbsent(stream, s -> new ArrayList<>(ITEMS_PER_STREAM));
-            items.removeIf(e -> {
-                boolean same = e.first == first;
-                if (same) {
-                    bytes -= e.bytes;
-                }
-                return same;
-            });
+            drop(items, e -> e.first == first);
             while (items.size() >= ITEMS_PER_STREAM) {
                 bytes -= items.remove(0).bytes;
             }
@@ -254,15 +231,19 @@ final class StreamLayouts {
             if (items == null) {
                 return;
             }
-            items.removeIf(e -> {
-                boolean done = e.next <= next;
-                if (done) {
-                    bytes -= e.bytes;
-                }
-                return done;
-            });
+            drop(items, e -> e.next <= next);
             if (items.isEmpty()) {
                 entries.remove(stream);
+            }
+        }
+
+        private void drop(List<Entry> items, Predicate<Entry> which) {
+            for (Iterator<Entry> it = items.iterator(); it.hasNext(); ) {
+                Entry e = it.next();
+                if (which.test(e)) {
+                    bytes -= e.bytes;
+                    it.remove();
+                }
             }
         }
     }

@@ -12,8 +12,7 @@ import java.util.List;
 /**
  * One stream of an open partition: its outstanding feed events in order, the index its handler has
  * reached, failures, and whether it is parked or replaying. Every change of {@link Phase} happens
- * in a method of this class; the scheduler calls them under its lock and hands the results on
- * (calls to make, epoch events completed).
+ * in a method of this class, called by the scheduler under its lock.
  */
 final class StreamState {
 
@@ -77,12 +76,8 @@ final class StreamState {
         return attempts;
     }
 
-    ParkedStream parked() {
-        return parked;
-    }
-
-    /** Parked when the partition was opened. */
-    void parkedBefore(ParkedStream p, long seq) {
+    /** Parked (when the partition was opened, or by a call of its own). */
+    void park(ParkedStream p, long seq) {
         parked = p;
         parkSeq = seq;
         phase = Phase.PARKED;
@@ -119,7 +114,7 @@ final class StreamState {
         }
         phase = Phase.RUNNING;
         if (replayFrom >= 0) {
-            return new Work(stream, slot, List.of(), replayPosition, nextIndex, slot.notBefore, attempts, replayFrom);
+            return new Work(stream, slot, List.of(), replayPosition, nextIndex, attempts, replayFrom);
         }
         List<FeedEvent> events = new ArrayList<>(Math.min(maxEvents, 64));
         for (Pending p : pending) {
@@ -127,53 +122,43 @@ final class StreamState {
                 events.add(p.events.get(k));
             }
         }
-        return new Work(stream, slot, events, pending.peekFirst().entry.position(), nextIndex, slot.notBefore, attempts, -1);
+        return new Work(stream, slot, events, pending.peekFirst().entry.position, nextIndex, attempts, -1);
     }
 
     /**
-     * The call handled the stream up to {@code reached}.
+     * The call ended: handled up to where it reached, a replay found nothing more (the stream is back
+     * to following the feed), failed (the next waits for its backoff), or parked, once the parked
+     * record is durable (RUNNING to PARKED: every epoch event it held back is let go).
      *
+     * @param seq the scheduler's park sequence, recorded when parked
      * @return the epoch events this stream no longer holds back
      */
-    List<Progress.Entry> handled(Work w, long reached) {
+    List<Progress.Entry> ended(Work w, StreamCall.Outcome o, long seq) {
+        if (o instanceof StreamCall.Outcome.Failed) {
+            attempts++;
+            phase = Phase.RETRY_WAIT;
+            return List.of();
+        }
         attempts = 0;
-        nextIndex = Math.max(nextIndex, reached);
-        if (w.replay()) {
-            replayFrom = Math.max(w.replayFrom() + 1, reached);
+        if (o instanceof StreamCall.Outcome.Parked p) {
+            List<Progress.Entry> out = pending.stream().map(x -> x.entry).toList();
+            pending.clear();
+            park(p.parked(), seq);
+            replayFrom = -1;
+            replayPosition = null;
+            return out;
+        }
+        if (o instanceof StreamCall.Outcome.Done done) {
+            nextIndex = Math.max(nextIndex, done.nextIndex());
+            if (w.replay()) {
+                replayFrom = Math.max(w.replayFrom() + 1, done.nextIndex());
+            }
+        } else { // ReplayDone
+            replayFrom = -1;
+            replayPosition = null;
+            nextIndex = Math.max(nextIndex, w.replayFrom());
         }
         return settle();
-    }
-
-    /** A replay found nothing more in the store table: the stream is back to following the feed. */
-    List<Progress.Entry> replayed(Work w) {
-        replayFrom = -1;
-        replayPosition = null;
-        nextIndex = Math.max(nextIndex, w.replayFrom());
-        return settle();
-    }
-
-    /** The call failed: the next waits for its backoff. */
-    void failed() {
-        attempts++;
-        phase = Phase.RETRY_WAIT;
-    }
-
-    /**
-     * RUNNING to PARKED once the parked record is durable: every epoch event it held back is let go.
-     *
-     * @return those epoch events
-     */
-    List<Progress.Entry> parkedAs(ParkedStream p, long seq) {
-        parked = p;
-        parkSeq = seq;
-        attempts = 0;
-        replayFrom = -1;
-        replayPosition = null;
-        phase = Phase.PARKED;
-        List<Progress.Entry> out = new ArrayList<>(pending.size());
-        pending.forEach(x -> out.add(x.entry));
-        pending.clear();
-        return out;
     }
 
     /** The backoff after a failure is over. @return whether it is READY now */
@@ -185,25 +170,21 @@ final class StreamState {
     }
 
     /**
-     * Released if it was parked by {@code asOf} and is no longer in the parked store: replays from
-     * where it stopped.
+     * Released if it was parked by {@code asOf} (and is no longer in the parked store): READY to
+     * replay from where it stopped.
      *
-     * @return whether it is READY now
+     * @return the index the replay starts from, or -1 when it was not parked by then
      */
-    boolean release(long asOf) {
+    long release(long asOf) {
         if (phase != Phase.PARKED || parkSeq > asOf) {
-            return false;
+            return -1;
         }
         replayFrom = parked.fromIndex();
         replayPosition = parked.position();
         parked = null;
         attempts = 0;
         phase = Phase.READY;
-        return true;
-    }
-
-    boolean parkedSince(long asOf) {
-        return phase == Phase.PARKED && parkSeq <= asOf;
+        return replayFrom;
     }
 
     private boolean hasWork() {

@@ -7,6 +7,7 @@ import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.store.StoreItems;
+import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.reader.StreamHandler.FeedEvent;
@@ -83,7 +84,7 @@ class BodyLoaderTest {
         for (int k = 0; k < span.count(); k++) {
             events.add(FeedEvent.typeOnly(span.stream(), span.index() + k, span.types().get(k)));
         }
-        return new StreamCall.Work(span.stream(), slot, events, Checkpoint.START, 0, null, 0, -1);
+        return new StreamCall.Work(span.stream(), slot, events, Checkpoint.START, 0, 0, -1);
     }
 
     private static List<String> bodies(BodyLoader.Loaded loaded) throws Exception {
@@ -99,7 +100,7 @@ class BodyLoaderTest {
         }
         Span cold = f.write("Cold-1", (Instant) null, "X", "Y");
         Counting dynamo = new Counting(local.dynamo());
-        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
 
         // spans in feed order, a few calls at a time, as the scheduler hands them over
         List<String> got = new ArrayList<>();
@@ -141,7 +142,7 @@ class BodyLoaderTest {
         assertThat(calves).as("calves").hasSizeGreaterThan(5);
         long last = calves.get(calves.size() - 3) - 1; // the range ends two calves before the last one
         Counting dynamo = new Counting(local.dynamo());
-        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
         Map<StreamCall.Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(StreamName.parse("Hot-2"), 0, types(0, last)))));
 
         assertThat(bodies(loaded.values().iterator().next())).hasSize((int) last + 1);
@@ -176,7 +177,7 @@ class BodyLoaderTest {
         int readAhead = ItemRangeReader.READ_AHEAD_ITEMS;
         assertThat(calves).as("calves").hasSizeGreaterThan(readAhead + 3);
         Counting dynamo = new Counting(local.dynamo());
-        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
         // the first calf's events: the Tip (read first, nothing being known), then the calf and the ones read ahead
         loader.loadAll(List.of(work(new Span(hot, 0, types(0, calves.get(1) - 1)))));
         long after = calves.get(readAhead + 1); // the first calf not read ahead
@@ -207,7 +208,7 @@ class BodyLoaderTest {
         long last = 16 * 3 - 1;
         assertThat(last + 1).as("more events than the first guess of what a Tip holds").isGreaterThan(StreamLayouts.CALVED_GUESS);
         Counting dynamo = new Counting(local.dynamo());
-        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
 
         Map<StreamCall.Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(work(new Span(hot, 0, types(0, last)))));
 
@@ -233,7 +234,7 @@ class BodyLoaderTest {
         }
         writeHot(local, f, "Small-hot", 16);
         Counting dynamo = new Counting(local.dynamo());
-        BodyLoader loader = new BodyLoader(f.store, dynamo);
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
         loader.loadAll(small);
         assertThat(dynamo.queries).as("Tips only: one BatchGetItem").hasValue(0);
 
@@ -302,7 +303,7 @@ class BodyLoaderTest {
         }
         Counting dynamo = new Counting(local.dynamo());
 
-        Map<StreamCall.Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(calls);
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = new BodyLoader(new StoreClient(dynamo, f.store.config())).loadAll(calls);
 
         assertThat(dynamo.requests).hasValue(1);
         for (int s = 0; s < 30; s++) {
@@ -319,7 +320,7 @@ class BodyLoaderTest {
         StreamCall.Work ahead = work(new Span(StreamName.parse("Account-2"), 0, List.of("Opened", "Changed")));
         Counting dynamo = new Counting(local.dynamo());
 
-        Map<StreamCall.Work, BodyLoader.Loaded> loaded = new BodyLoader(f.store, dynamo).loadAll(List.of(fine, ahead));
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = new BodyLoader(new StoreClient(dynamo, f.store.config())).loadAll(List.of(fine, ahead));
 
         assertThat(bodies(loaded.get(fine))).containsExactly("0:Opened:{\"stream\":\"Account-1\",\"n\":0}");
         assertThat(loaded.get(ahead).error()).isInstanceOfSatisfying(MissingEventsException.class, e -> {

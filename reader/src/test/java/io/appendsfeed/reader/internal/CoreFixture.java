@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
  * The reader's core without DynamoDB: a feed, checkpoints, leases and parked streams in memory, on
@@ -62,7 +63,7 @@ final class CoreFixture implements AutoCloseable {
             return then.handle(stream, events);
         }, null, parked);
         Scheduler scheduler = new Scheduler(call, 2, config.maxBatchEvents(),
-                new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
+                BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
         return new ReaderContext(config, scheduler, feed, checkpoints, leases, parked);
     }
 

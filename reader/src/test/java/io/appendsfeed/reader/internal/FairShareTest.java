@@ -22,18 +22,18 @@ class FairShareTest {
         }
         List<String> shuffled = new ArrayList<>(live);
         Collections.shuffle(shuffled, new Random(seed));
-        List<Integer> shares = live.stream().map(self -> FairShare.of(partitions, shuffled, self)).toList();
+        List<Integer> shares = live.stream().map(self -> LeaseKeeper.fairShare(partitions, shuffled, self)).toList();
         int distinct = (int) live.stream().distinct().count();
-        assertThat(live.stream().distinct().mapToInt(self -> FairShare.of(partitions, shuffled, self)).sum())
+        assertThat(live.stream().distinct().mapToInt(self -> LeaseKeeper.fairShare(partitions, shuffled, self)).sum())
                 .as("every partition has exactly one instance meant to hold it").isEqualTo(partitions);
         assertThat(shares).allSatisfy(s -> assertThat(s).isBetween(partitions / distinct, (partitions + distinct - 1) / distinct));
     }
 
     @Test
     void a_late_joiner_missing_from_the_list_counts_itself() {
-        assertThat(FairShare.of(4, List.of("a", "b", "c"), "d")).isEqualTo(1);
-        assertThat(FairShare.of(4, List.of("a", "b", "c"), "a")).isEqualTo(2);
-        assertThat(FairShare.of(4, List.of("a", "b", "c"), "c")).isEqualTo(1);
-        assertThat(FairShare.of(4, List.of(), "solo")).isEqualTo(4);
+        assertThat(LeaseKeeper.fairShare(4, List.of("a", "b", "c"), "d")).isEqualTo(1);
+        assertThat(LeaseKeeper.fairShare(4, List.of("a", "b", "c"), "a")).isEqualTo(2);
+        assertThat(LeaseKeeper.fairShare(4, List.of("a", "b", "c"), "c")).isEqualTo(1);
+        assertThat(LeaseKeeper.fairShare(4, List.of(), "solo")).isEqualTo(4);
     }
 }

@@ -74,7 +74,7 @@ class LeaseLostWhileOpeningTest {
             // the coordinator takes the partition again and starts a new runner, from the stored checkpoint
             Lease again = f.store.tryAcquire("race", P, config.owner(), config.leaseTimeout()).orElseThrow();
             PartitionRunner next = f.start(ctx, P, new StartPlan(config.start(), false), again);
-            await().atMost(Duration.ofSeconds(10)).until(() -> next.state() == PartitionLag.State.READING);
+            await().atMost(Duration.ofSeconds(10)).until(() -> next.snapshot().state() == PartitionLag.State.READING);
             await().atMost(Duration.ofSeconds(10)).until(() -> f.handled.contains("Account-1@0:Opened"));
             f.close(ctx, next);
             assertThat(f.allEnded()).isTrue();

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /** The scheduler on its own: no DynamoDB, spans offered directly, bodies not loaded. */
 class SchedulerTest {
@@ -54,7 +55,7 @@ class SchedulerTest {
         FeedReaderConfig config = FeedReaderConfig.builder("g", "index", "store").loadBodies(false).maxBatchEvents(100)
                 .parkAfterAttempts(parkAfter).build();
         return new Scheduler(new StreamCall(config, handler, null, parked), maxConcurrent, 100,
-                new Backoff(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
+                BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
     }
 
     private void offer(Scheduler s, Span... spans) {

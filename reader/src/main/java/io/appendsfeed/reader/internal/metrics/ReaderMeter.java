@@ -91,43 +91,29 @@ public final class ReaderMeter implements CapacityMeter {
      * @param stopped include partitions no longer read (on close: their last lag)
      */
     public synchronized void sample(Supplier<List<PartitionLag>> lag, IntSupplier parked, boolean stopped) {
+        Instant now = clock.instant();
+        Map<PartitionId, Sample.Builder> samples = new HashMap<>(); // the null key: the group's own sample
         try {
-            Instant now = clock.instant();
-            Map<PartitionId, Sample.Builder> byPartition = new HashMap<>();
-            try {
-                for (PartitionLag l : lag.get()) {
-                    if (l.tail() != null && (stopped || l.state() != PartitionLag.State.STOPPED)) {
-                        byPartition.put(l.partition(), partition(now, l.partition())
-                                .value(ReaderMetrics.LAG_EVENTS, l.eventsBehind())
-                                .value(ReaderMetrics.LAG_AGE, l.oldestUnhandledAge().toMillis()));
-                    }
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("group {}: lag not sampled, the index could not be read: {}", group, e.toString());
-            }
-            Sample.Builder groupLevel = null;
-            try {
-                groupLevel = partition(now, null).value(ReaderMetrics.PARKED, parked.getAsInt());
-            } catch (RuntimeException e) {
-                LOG.warn("group {}: parked streams not counted, the parked store could not be read: {}", group, e.toString());
-            }
-            Map<PartitionId, Double> units;
-            synchronized (readUnits) {
-                units = new HashMap<>(readUnits);
-                readUnits.clear();
-            }
-            for (Map.Entry<PartitionId, Double> e : units.entrySet()) {
-                if (e.getKey() != null) {
-                    byPartition.computeIfAbsent(e.getKey(), p -> partition(now, p)).value(ReaderMetrics.RCU, e.getValue());
-                } else {
-                    groupLevel = groupLevel != null ? groupLevel : partition(now, null);
-                    groupLevel.value(ReaderMetrics.RCU, e.getValue());
+            for (PartitionLag l : lag.get()) {
+                if (l.tail() != null && (stopped || l.state() != PartitionLag.State.STOPPED)) {
+                    samples.put(l.partition(), partition(now, l.partition()).value(ReaderMetrics.LAG_EVENTS, l.eventsBehind())
+                            .value(ReaderMetrics.LAG_AGE, l.oldestUnhandledAge().toMillis()));
                 }
             }
-            byPartition.values().forEach(b -> metrics.record(b.build()));
-            if (groupLevel != null) {
-                metrics.record(groupLevel.build());
-            }
+        } catch (RuntimeException e) {
+            LOG.warn("group {}: lag not sampled, the index could not be read: {}", group, e.toString());
+        }
+        try {
+            samples.put(null, partition(now, null).value(ReaderMetrics.PARKED, parked.getAsInt()));
+        } catch (RuntimeException e) {
+            LOG.warn("group {}: parked streams not counted, the parked store could not be read: {}", group, e.toString());
+        }
+        synchronized (readUnits) {
+            readUnits.forEach((p, units) -> samples.computeIfAbsent(p, x -> partition(now, x)).value(ReaderMetrics.RCU, units));
+            readUnits.clear();
+        }
+        try {
+            samples.values().forEach(b -> metrics.record(b.build()));
             metrics.flush();
         } catch (RuntimeException e) {
             LOG.warn("group {}: metrics {} failed: {}", group, metrics, e.toString());
