@@ -48,7 +48,7 @@ public final class NotifierHandler implements RequestStreamHandler {
     }
 
     /** What {@link #handleRequest} does with the event's JSON, with the outcome, for local drivers of the function. */
-    public NotifierOutcome handle(byte[] event) {
+    public Notifier.Outcome handle(byte[] event) {
         return notifier.notify(LambdaEvent.read(event).records());
     }
 }

@@ -59,7 +59,7 @@ class NotifierHandlerTest {
         Map<PartitionId, Checkpoint> last = new HashMap<>();
         int epochTips = 0;
         for (List<Record> batch : IndexStreamEvents.batches(records, 7)) {
-            NotifierOutcome outcome = handler.handle(IndexStreamEvents.event(local, feed.index, batch));
+            Notifier.Outcome outcome = handler.handle(IndexStreamEvents.event(local, feed.index, batch));
             epochTips += outcome.epochTips();
             assertThat(outcome.records()).isEqualTo(batch.size());
             assertThat(outcome.published()).extracting(FeedNotification::partition).doesNotHaveDuplicates();
@@ -105,7 +105,7 @@ class NotifierHandlerTest {
                 "$ReaderCheckpoint", "$ReaderGroups", "$ReaderParked", "$AppendsPoller", "$AppendsIndex");
 
         RecordingPublisher publisher = new RecordingPublisher();
-        NotifierOutcome outcome = new NotifierHandler(new Notifier(publisher)).handle(IndexStreamEvents.event(local, feed.index, quiet));
+        Notifier.Outcome outcome = new NotifierHandler(new Notifier(publisher)).handle(IndexStreamEvents.event(local, feed.index, quiet));
         assertThat(outcome.published()).isEmpty();
         assertThat(outcome.ignored()).isEqualTo(quiet.size());
         assertThat(publisher.calls).as("no call at all").isEmpty();
@@ -131,7 +131,7 @@ class NotifierHandlerTest {
         String brokenSequence = broken.path("SequenceNumber").asText();                       // as a KEYS_ONLY stream would deliver it
         RecordingPublisher publisher = new RecordingPublisher();
         assertThatThrownBy(() -> new NotifierHandler(new Notifier(publisher)).handleRequest(new java.io.ByteArrayInputStream(IndexStreamEvents.event(json)), java.io.OutputStream.nullOutputStream(), null))
-                .isInstanceOfSatisfying(UnreadableEpochTipsException.class, e -> {
+                .isInstanceOfSatisfying(Notifier.UnreadableEpochTipsException.class, e -> {
                     assertThat(e.rejected()).hasSize(1);
                     assertThat(e.rejected().get(0).sequenceNumber()).isEqualTo(brokenSequence);
                     assertThat(e.rejected().get(0).reason()).contains("NEW_IMAGE");
