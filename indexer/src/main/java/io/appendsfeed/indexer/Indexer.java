@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
@@ -30,6 +31,7 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.slf4j.event.Level;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -42,10 +44,6 @@ public final class Indexer {
 
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
-    private final IndexerConfig config;
-    private final AppendsEpoch epochs;
-    /** {@code $AppendsIndex-0} as last loaded or written here, shared by the partitions' ingesters. */
-    private final KnownIndex knownIndex;
     /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
     private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "appendsfeed-partition");
@@ -53,6 +51,10 @@ public final class Indexer {
         return t;
     });
 
+    private final IndexerConfig config;
+    private final AppendsEpoch epochs;
+    /** {@code $AppendsIndex-0} as last loaded or written here, shared by the partitions' ingesters. */
+    private final KnownIndex knownIndex;
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
     /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
     private final CapacityTally tally;
@@ -177,7 +179,7 @@ public final class Indexer {
         if (!"INSERT".equals(name) && !"MODIFY".equals(name)) {
             return rejected(r, "event name '" + name + "' is none of INSERT, MODIFY, REMOVE");
         }
-        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), r.eventTimes());
+        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), null);
         if (item instanceof StoreItem.Tip t) {
             List<String> types = t.types();
             int a = (int) t.appended();
@@ -281,23 +283,18 @@ public final class Indexer {
     private static void log(BatchOutcome o, String shard, Instant now) {
         StringBuilder sb = new StringBuilder();
         for (PartitionOutcome p : o.partitions()) {
-            sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans())
-                    .append(" spans, ").append(p.acceptedEvents()).append(" accepted, ").append(p.duplicateEvents())
-                    .append(" duplicates, ").append(p.epochsClosed()).append(" closed");
-            if (p.conflicts() > 0) sb.append(", ").append(p.conflicts()).append(" conflicts");
-            if (!p.ok()) sb.append(", FAILED: ").append(p.error().getMessage());
+            sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans()).append(" spans, ")
+                    .append(p.acceptedEvents()).append(" accepted, ").append(p.duplicateEvents()).append(" duplicates, ")
+                    .append(p.epochsClosed()).append(" closed").append(p.conflicts() > 0 ? ", " + p.conflicts() + " conflicts" : "")
+                    .append(p.ok() ? "" : ", FAILED: " + p.error().getMessage());
         }
         sb.append(" | ").append(o.elapsed().toMillis()).append(" ms");
         if (o.capacity() != Capacity.NONE) {
             sb.append(", ").append(o.capacity().writeUnits()).append(" WCU, ").append(o.capacity().readUnits()).append(" RCU");
         }
         o.newestRecordAge(now).ifPresent(age -> sb.append(", newest record ").append(age.toMillis()).append(" ms old"));
-        String tail = o.complete() ? "" : " | not ingested from " + o.firstNotIngested();
-        String from = shard == null ? "" : " from " + shard;
-        if (o.complete()) {
-            log.info("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
-        } else {
-            log.warn("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
-        }
+        sb.append(o.complete() ? "" : " | not ingested from " + o.firstNotIngested());
+        log.atLevel(o.complete() ? Level.INFO : Level.WARN).log("batch{}: {} records, {} skipped, {} partitions{}",
+                shard == null ? "" : " from " + shard, o.records(), o.skipped(), o.partitions().size(), sb);
     }
 }

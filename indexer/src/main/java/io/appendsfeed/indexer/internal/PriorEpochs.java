@@ -36,14 +36,6 @@ public final class PriorEpochs {
     /** Streams held in the merged map; past this it is dropped and rebuilt from the newest epochs. */
     public static final int MAX_STREAMS = 1_000_000;
 
-    /**
-     * What a look-up found.
-     *
-     * @param next next index per stream, for the streams the consulted epochs hold
-     * @param fromFirst every epoch of the partition was consulted: a stream not in {@code next} was never in the feed
-     */
-    public record Found(Map<StreamName, Long> next, boolean fromFirst) {}
-
     private record Seen(long next, int epoch) {}
 
     private final AppendsEpoch store;
@@ -78,20 +70,24 @@ public final class PriorEpochs {
     }
 
     /**
+     * Where the streams the active epoch does not hold stand in the closed epochs back to the horizon. A
+     * stream none of them holds is no redelivery and is left out, to be taken as it starts; when every epoch
+     * was consulted it was never in the feed, so it starts at 0 (a later span is healed or refused), unless
+     * the operator declared a store older than the feed.
+     *
      * @param active the active epoch; epochs before it are consulted
-     * @param streams streams the active epoch does not hold
      * @param horizon epochs closed before this cannot hold any of the batch's events
      */
-    public Found lookup(EpochId active, Collection<StreamName> streams, Instant horizon) {
-        int top = active.value() - 1;
+    public Map<StreamName, Long> lookup(EpochState active, Collection<StreamName> streams, Instant horizon, boolean storePredatesFeed) {
+        Set<StreamName> missing = new HashSet<>();
+        streams.stream().filter(s -> active.nextIndex(s) < 0).forEach(missing::add);
+        int top = active.epoch().value() - 1;
         Map<StreamName, Long> found = new HashMap<>();
-        if (top < 0 || streams.isEmpty()) {
-            return new Found(found, top < 0);
+        if (top >= 0 && !missing.isEmpty()) {
+            catchUp(top);
+            resolve(missing, found);
         }
-        catchUp(top);
-        Set<StreamName> missing = new HashSet<>(streams);
-        resolve(missing, found);
-        int lowest = from;
+        int lowest = top < 0 ? 0 : from;
         // below the merged range: only while something is missing, and not past the horizon
         for (int e = lowest - 1; e >= 0 && !missing.isEmpty() && !closedBefore(e, horizon); e--) {
             EpochState state = store.load(partition, EpochId.of(e));
@@ -104,7 +100,10 @@ public final class PriorEpochs {
             from = e;
             resolve(missing, found);
         }
-        return new Found(found, lowest == 0);
+        if (lowest == 0 && !storePredatesFeed) {
+            missing.forEach(stream -> found.put(stream, 0L));
+        }
+        return found;
     }
 
     /** Brings the merged range up to {@code top}, reading the epochs closed since (by anyone). */
