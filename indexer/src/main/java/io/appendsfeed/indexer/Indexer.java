@@ -84,7 +84,7 @@ public final class Indexer {
         Decider.Loaded<IndexState> loaded = AppendsIndex.load(index, true);
         boolean asRecorded = config.partitions() == IndexerConfig.PARTITIONS_AS_RECORDED;
         if (!loaded.state().isCreated()) {
-            loaded = AppendsIndex.create(index, asRecorded ? IndexerConfig.PARTITIONS_OF_A_NEW_INDEX : config.partitions());
+            loaded = AppendsIndex.create(index, asRecorded ? 1 : config.partitions());
             log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
         IndexState state = loaded.state();

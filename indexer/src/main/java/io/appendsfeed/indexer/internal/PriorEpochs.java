@@ -15,21 +15,12 @@ import java.util.Set;
 
 /**
  * Where streams stand in a partition's closed epochs, for streams the active epoch does not hold
- * (DESIGN.md, "Exactly once across epochs").
- *
- * <p>What is read: the closed epochs from the active one's predecessor backwards, without a hole,
- * merged into one map stream → (next index, newest epoch holding it). A stream's events are in the
- * feed in stream order, so the newest epoch of that range holding the stream says exactly where the
- * feed has it. How far back: while some stream of the batch is missing, down to the first epoch that
- * closed before the batch's horizon. An epoch closed before a record was made cannot hold any of its
- * events (they were delivered, healed from a Tip or scanned by a backfill only after it was made), so
- * an epoch closed before the horizon holds none of the batch's events: a stream the range does not hold
- * cannot be a redelivery, and is taken as it starts. The horizon is the indexer's and DynamoDB's time,
- * never a writer's (see {@code EpochIngester.horizon}).
- *
- * <p>Closed epochs never change: each is read at most once per process while the map stays under
- * {@link #MAX_STREAMS}; the range grows downwards as look-ups need and upwards as epochs close. Not
- * thread-safe: one per partition ingester.
+ * (DESIGN.md, "Exactly once across epochs"). The closed epochs from the active one's predecessor backwards,
+ * without a hole, are merged into one map stream → (next index, newest epoch holding it): a stream's events
+ * are in the feed in stream order, so the newest epoch holding it says where the feed has it. The look-up
+ * goes back, while a stream of the batch is missing, down to the first epoch closed before the batch's
+ * horizon: an epoch closed before a record was made cannot hold any of its events. Closed epochs never
+ * change, so each is read at most once while the map stays under {@link #MAX_STREAMS}. Not thread-safe.
  */
 public final class PriorEpochs {
 
