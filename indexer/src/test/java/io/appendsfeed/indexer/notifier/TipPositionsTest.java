@@ -21,7 +21,7 @@ class TipPositionsTest {
 
     @Test
     void an_epoch_tip_gives_its_partition_epoch_times_a_million_plus_n() {
-        Notifier.Outcome r = Notifier.read(List.of(tip("$AppendsEpoch-2_7", 42, "Ingested", "Ingested")));
+        NotifierHandler.Outcome r = NotifierHandler.read(List.of(tip("$AppendsEpoch-2_7", 42, "Ingested", "Ingested")));
         assertThat(r.published()).containsExactly(FeedNotification.of(2, 7_000_042));
         assertThat(r.epochTips()).isEqualTo(1);
         assertThat(r.rejected()).isEmpty();
@@ -29,21 +29,21 @@ class TipPositionsTest {
 
     @Test
     void a_closed_epoch_gives_the_next_epochs_start() {
-        Notifier.Outcome r = Notifier.read(List.of(tip("$AppendsEpoch-0_3", 12, "Ingested", "Closed")));
+        NotifierHandler.Outcome r = NotifierHandler.read(List.of(tip("$AppendsEpoch-0_3", 12, "Ingested", "Closed")));
         assertThat(r.published()).containsExactly(FeedNotification.of(0, 4_000_000));
     }
 
     @Test
     void the_position_comes_from_n_even_when_the_tip_carries_no_events() {
         // a writer that moves new events to calves first and then updates the Tip's n
-        Notifier.Outcome r = Notifier.read(List.of(tip("$AppendsEpoch-1_0", 9), tipWithout("$AppendsEpoch-1_1", 4, "c")));
+        NotifierHandler.Outcome r = NotifierHandler.read(List.of(tip("$AppendsEpoch-1_0", 9), tipWithout("$AppendsEpoch-1_1", 4, "c")));
         assertThat(r.published()).containsExactly(FeedNotification.of(1, 1_000_004));
         assertThat(r.epochTips()).isEqualTo(2);
     }
 
     @Test
     void an_epoch_of_a_million_events_reached_continues_in_the_next_epoch() {
-        assertThat(Notifier.read(List.of(tip("$AppendsEpoch-0_5", 1_000_000))).published())
+        assertThat(NotifierHandler.read(List.of(tip("$AppendsEpoch-0_5", 1_000_000))).published())
                 .containsExactly(FeedNotification.of(0, 6_000_000));
     }
 
@@ -55,7 +55,7 @@ class TipPositionsTest {
                 tip("$AppendsEpoch-1_0", 2, "Ingested"), tip("$AppendsEpoch-1_0", 1, "Ingested")));
         for (int k = 0; k < 4; k++) {
             java.util.Collections.rotate(records, 1);
-            Notifier.Outcome r = Notifier.read(records);
+            NotifierHandler.Outcome r = NotifierHandler.read(records);
             assertThat(r.published()).containsExactly(FeedNotification.of(0, 1_000_001), FeedNotification.of(1, 2));
         }
     }
@@ -72,7 +72,7 @@ class TipPositionsTest {
                 record("INSERT", "$AppendsRejected-0", TIP, image(1, "Rejected")),
                 record("INSERT", "Order-1", TIP, image(1, "Placed")),
                 record("REMOVE", "$AppendsEpoch-0_0", TIP, null));
-        Notifier.Outcome r = Notifier.read(records);
+        NotifierHandler.Outcome r = NotifierHandler.read(records);
         assertThat(r.published()).isEmpty();
         assertThat(r.ignored()).isEqualTo(records.size());
         assertThat(r.epochTips()).isZero();
@@ -90,7 +90,7 @@ class TipPositionsTest {
                 record("MODIFY", "$AppendsEpoch-0_x", TIP, image(1, "Ingested")),
                 record("UPDATE", "$AppendsEpoch-0_0", TIP, image(1, "Ingested")),
                 tip("$AppendsEpoch-1_0", 4, "Ingested"));
-        Notifier.Outcome r = Notifier.read(records);
+        NotifierHandler.Outcome r = NotifierHandler.read(records);
         assertThat(r.published()).containsExactly(FeedNotification.of(1, 4));
         assertThat(r.rejected()).hasSize(7);
         assertThat(r.rejected().get(0).reason()).contains("no new image", "NEW_IMAGE");
