@@ -44,6 +44,29 @@ public final class Indexer {
 
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
+    /**
+     * The indexer is configured with another partition count than {@code $AppendsIndex-0} records. The count
+     * never changes (streams would move partition), so the indexer refuses to start.
+     */
+    public static final class PartitionCountMismatchException extends RuntimeException {
+        private final String indexTable;
+        private final int recorded;
+        private final int configured;
+
+        public PartitionCountMismatchException(String indexTable, int recorded, int configured) {
+            super("index table '" + indexTable + "' was created with " + recorded + " partition(s) but this indexer is configured"
+                    + " with " + configured + "; the count never changes once recorded: configure " + recorded
+                    + " or leave the partitions unset (the index's count is then taken), or use a new index table for a different count");
+            this.indexTable = indexTable;
+            this.recorded = recorded;
+            this.configured = configured;
+        }
+
+        public String indexTable() { return indexTable; }
+        public int recorded() { return recorded; }
+        public int configured() { return configured; }
+    }
+
     /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
     private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "appendsfeed-partition");
@@ -113,9 +136,7 @@ public final class Indexer {
     }
 
     /**
-     * Ingests one batch of Streams records from one shard, in the order the source delivered them:
-     * as {@link #ingest(List)}, and the batch's log line, log context ({@code shard} in the MDC) and
-     * metrics name the shard.
+     * As {@link #ingest(List)}, for records of one shard: the batch's log line, MDC and metrics name it.
      *
      * @param shard the shard id, or null when the source does not know it
      */
@@ -163,13 +184,11 @@ public final class Indexer {
     }
 
     /**
-     * What a Streams record of a store table carries (DESIGN.md, "The indexer", step 2): an INSERT or
-     * MODIFY of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}. REMOVE, calves,
-     * {@code a = 0} and {@code $} streams are skipped. Anything else is rejected with what is wrong. The
-     * image is read by the model's one item parser ({@link StoreItems#parseImage}); this adds the
-     * record's own facts (event name, sequence number, DynamoDB's creation time; the events' own {@code t}
-     * are a writer's clock and are not used). Pure; for tools that
-     * explain a record, and what {@link #ingest(List)} does first.
+     * What a Streams record of a store table carries (DESIGN.md, "The indexer", step 2): an INSERT or MODIFY
+     * of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}; REMOVE, calves, {@code a = 0}
+     * and {@code $} streams are skipped; anything else is rejected with what is wrong. The image is read by the
+     * model's item parser ({@link StoreItems#parseImage}); the events' own {@code t} (a writer's clock) is not
+     * used. Pure; what {@link #ingest(List)} does first.
      */
     public static Parsed parse(ChangeRecord r) {
         String name = r.eventName();

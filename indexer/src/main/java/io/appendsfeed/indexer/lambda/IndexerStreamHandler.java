@@ -41,7 +41,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
      *
      * @throws IllegalArgumentException when a setting is missing or invalid (the store table is required)
      * @throws SameTableException when the store table is the index table
-     * @throws io.appendsfeed.indexer.PartitionCountMismatchException when the partitions setting differs from the index
+     * @throws io.appendsfeed.indexer.Indexer.PartitionCountMismatchException when the partitions setting differs from the index
      */
     public IndexerStreamHandler() {
         this(LambdaSettings.from(System::getenv));
