@@ -63,10 +63,6 @@ public final class SnsPublisher implements Publisher, AutoCloseable {
         return b.build();
     }
 
-    public String topicArn() {
-        return topicArn;
-    }
-
     /**
      * @throws PublishFailedException naming each entry SNS refused (after trying every batch)
      * @throws software.amazon.awssdk.core.exception.SdkException when a call fails as a whole (the SDK retried it)
