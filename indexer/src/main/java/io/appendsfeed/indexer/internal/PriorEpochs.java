@@ -50,9 +50,7 @@ public final class PriorEpochs {
         if (closed.isClosed()) {
             closedAt.put(closed.epoch(), Optional.of(closed.closedAt()));
             if (from > to) {
-                merged.clear();
-                from = closed.epoch().value();
-                to = from - 1;
+                emptyAbove(closed.epoch().value() - 1);
                 mergeNewer(closed);
             } else if (closed.epoch().value() == to + 1) {
                 mergeNewer(closed);
@@ -101,17 +99,13 @@ public final class PriorEpochs {
     private void catchUp(int top) {
         if (from > to || to > top || top - to > 64) {
             // nothing merged yet, or far behind: start afresh at the top rather than read every epoch between
-            merged.clear();
-            from = top + 1;
-            to = top;
+            emptyAbove(top);
             return;
         }
         for (int e = to + 1; e <= top; e++) {
             EpochState state = store.load(partition, EpochId.of(e));
             if (!state.isClosed()) {
-                merged.clear(); // cannot merge past an epoch that may still change: start afresh
-                from = top + 1;
-                to = top;
+                emptyAbove(top); // cannot merge past an epoch that may still change: start afresh
                 return;
             }
             mergeNewer(state);
@@ -120,13 +114,18 @@ public final class PriorEpochs {
 
     private void mergeNewer(EpochState state) {
         if (merged.size() + state.next().size() > MAX_STREAMS) {
-            merged.clear();
-            from = state.epoch().value() + 1;
-            to = state.epoch().value();
+            emptyAbove(state.epoch().value());
             return;
         }
         state.next().forEach((s, next) -> merged.put(s, new Seen(next, state.epoch().value())));
         to = state.epoch().value();
+    }
+
+    /** Empties the merged range, to grow from just above {@code epoch} (and down from it). */
+    private void emptyAbove(int epoch) {
+        merged.clear();
+        from = epoch + 1;
+        to = epoch;
     }
 
     /** Streams the merged range holds leave {@code missing}, with where the newest epoch holding them has them. */
