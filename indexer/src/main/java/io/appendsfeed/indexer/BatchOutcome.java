@@ -1,5 +1,7 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Capacity;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,26 +10,44 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What one batch did. Everything before {@link #firstNotIngested()} is durably in the feed (or
- * carried nothing to index); from it on, the source must deliver the records again (Lambda: report
- * it as the batch item failure; a poller: resume there).
+ * What one batch did. Everything before {@link #firstNotIngested()} is durably in the feed (or carried
+ * nothing to index); from it on, the source must deliver the records again (Lambda: report it as the batch
+ * item failure; a poller: resume there).
  *
  * @param records records handed in (or spans, for {@link Indexer#ingestSpans})
  * @param skipped records with nothing to index (REMOVE, calves, {@code a = 0}, {@code $} streams)
  * @param partitions one outcome per partition the batch touched
  * @param rejected the first record that cannot be read, or null; the batch stopped before it
- * @param firstNotIngested position (sequence number) of the first record not durably ingested:
- *                         the rejected record or the first span of a failed partition, whichever
- *                         came first; null when the whole batch is in
- * @param capacity what the batch's calls to the index table consumed (reads of epochs and the index,
- *                 the conditional writes); {@link Capacity#NONE} when neither metrics nor a
- *                 {@link IndexerConfig#meter()} ask DynamoDB for it
+ * @param firstNotIngested sequence number of the first record not durably ingested (the rejected record or
+ *                         the first span of a failed partition, whichever came first); null when all is in
+ * @param capacity what the batch's calls to the index table consumed; {@link Capacity#NONE} when neither
+ *                 metrics nor a {@link IndexerConfig#meter()} ask DynamoDB for it
  * @param elapsed how long {@link Indexer#ingest} took, from the first record parsed to the outcome
- * @param newestRecordAt the latest {@code ApproximateCreationDateTime} of the records handed in (the
- *                       newest change DynamoDB streamed), or null when none carries one
+ * @param newestRecordAt the latest {@code ApproximateCreationDateTime} of the records, or null when none has one
  */
 public record BatchOutcome(int records, int skipped, List<PartitionOutcome> partitions, RejectedRecord rejected,
                            String firstNotIngested, Capacity capacity, Duration elapsed, Instant newestRecordAt) {
+
+    /**
+     * What one batch did to one partition.
+     *
+     * @param epoch its active epoch afterwards
+     * @param settled spans settled, from the front (written, dropped as duplicates or trimmed); less than
+     *                {@code spans} only when {@code error} is set
+     * @param acceptedEvents stream events written to the feed
+     * @param duplicateEvents stream events dropped as already in the feed
+     * @param healedEvents events taken from the Tip to fill a gap
+     * @param writes conditional writes that succeeded
+     * @param conflicts conditional writes that lost to another writer (and were retried)
+     * @param error why the spans from {@code settled} on were not written, or null
+     */
+    public record PartitionOutcome(PartitionId partition, EpochId epoch, int spans, int settled, long acceptedEvents,
+                                   long duplicateEvents, long healedEvents, int epochsClosed, int writes, int conflicts,
+                                   RuntimeException error) {
+        public boolean ok() {
+            return error == null;
+        }
+    }
 
     public BatchOutcome {
         partitions = List.copyOf(partitions);
@@ -35,17 +55,7 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
         Objects.requireNonNull(elapsed, "elapsed");
     }
 
-    /** Without the figures measured around the batch (capacity, time, record age). */
-    public BatchOutcome(int records, int skipped, List<PartitionOutcome> partitions, RejectedRecord rejected,
-                        String firstNotIngested) {
-        this(records, skipped, partitions, rejected, firstNotIngested, Capacity.NONE, Duration.ZERO, null);
-    }
-
-    /**
-     * How old the newest record was at {@code now}: what Lambda reports as {@code IteratorAge} for a
-     * stream, i.e. how far the indexer is behind the table's writes. Empty when no record carries a
-     * creation time (spans from a backfill).
-     */
+    /** How old the newest record was at {@code now} (Lambda's {@code IteratorAge}); empty when none has a time. */
     public Optional<Duration> newestRecordAge(Instant now) {
         if (newestRecordAt == null) {
             return Optional.empty();
@@ -56,10 +66,6 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
 
     public boolean complete() {
         return firstNotIngested == null;
-    }
-
-    public Optional<String> firstNotIngestedPosition() {
-        return Optional.ofNullable(firstNotIngested);
     }
 
     /** The failures of partitions, in partition order. */

@@ -17,14 +17,9 @@ public class FeedGapException extends RuntimeException {
     private final long actualIndex;
 
     public FeedGapException(StreamName stream, long expectedIndex, long actualIndex) {
-        this(stream, expectedIndex, actualIndex, "gap in " + stream + ": the feed holds its events before index " + expectedIndex
-                + " but the next span starts at " + actualIndex
-                + "; events " + expectedIndex + ".." + (actualIndex - 1) + " were never delivered. Backfill the stream,"
-                + " or set allowGaps to index past the gap");
-    }
-
-    private FeedGapException(StreamName stream, long expectedIndex, long actualIndex, String message) {
-        super(message);
+        super("gap in " + stream + ": the feed holds its events before index " + expectedIndex + " but the next span starts at "
+                + actualIndex + "; events " + expectedIndex + ".." + (actualIndex - 1) + " were never delivered. Backfill the"
+                + " stream, or set allowGaps to index past the gap");
         this.stream = stream;
         this.expectedIndex = expectedIndex;
         this.actualIndex = actualIndex;

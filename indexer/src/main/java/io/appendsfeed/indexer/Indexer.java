@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer;
 
+import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
@@ -30,6 +31,7 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.slf4j.event.Level;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -42,10 +44,29 @@ public final class Indexer {
 
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
-    private final IndexerConfig config;
-    private final AppendsEpoch epochs;
-    /** {@code $AppendsIndex-0} as last loaded or written here, shared by the partitions' ingesters. */
-    private final KnownIndex knownIndex;
+    /**
+     * The indexer is configured with another partition count than {@code $AppendsIndex-0} records. The count
+     * never changes (streams would move partition), so the indexer refuses to start.
+     */
+    public static final class PartitionCountMismatchException extends RuntimeException {
+        private final String indexTable;
+        private final int recorded;
+        private final int configured;
+
+        public PartitionCountMismatchException(String indexTable, int recorded, int configured) {
+            super("index table '" + indexTable + "' was created with " + recorded + " partition(s) but this indexer is configured"
+                    + " with " + configured + "; the count never changes once recorded: configure " + recorded
+                    + " or leave the partitions unset (the index's count is then taken), or use a new index table for a different count");
+            this.indexTable = indexTable;
+            this.recorded = recorded;
+            this.configured = configured;
+        }
+
+        public String indexTable() { return indexTable; }
+        public int recorded() { return recorded; }
+        public int configured() { return configured; }
+    }
+
     /** Runs the other partitions of a batch while the calling thread runs one; idle threads end after a minute. */
     private static final ExecutorService PARTITIONS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "appendsfeed-partition");
@@ -53,6 +74,10 @@ public final class Indexer {
         return t;
     });
 
+    private final IndexerConfig config;
+    private final AppendsEpoch epochs;
+    /** {@code $AppendsIndex-0} as last loaded or written here, shared by the partitions' ingesters. */
+    private final KnownIndex knownIndex;
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
     /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
     private final CapacityTally tally;
@@ -82,7 +107,7 @@ public final class Indexer {
         Decider.Loaded<IndexState> loaded = AppendsIndex.load(index, true);
         boolean asRecorded = config.partitions() == IndexerConfig.PARTITIONS_AS_RECORDED;
         if (!loaded.state().isCreated()) {
-            loaded = AppendsIndex.create(index, asRecorded ? IndexerConfig.PARTITIONS_OF_A_NEW_INDEX : config.partitions());
+            loaded = AppendsIndex.create(index, asRecorded ? 1 : config.partitions());
             log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
         IndexState state = loaded.state();
@@ -111,9 +136,7 @@ public final class Indexer {
     }
 
     /**
-     * Ingests one batch of Streams records from one shard, in the order the source delivered them:
-     * as {@link #ingest(List)}, and the batch's log line, log context ({@code shard} in the MDC) and
-     * metrics name the shard.
+     * As {@link #ingest(List)}, for records of one shard: the batch's log line, MDC and metrics name it.
      *
      * @param shard the shard id, or null when the source does not know it
      */
@@ -161,13 +184,11 @@ public final class Indexer {
     }
 
     /**
-     * What a Streams record of a store table carries (DESIGN.md, "The indexer", step 2): an INSERT or
-     * MODIFY of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}. REMOVE, calves,
-     * {@code a = 0} and {@code $} streams are skipped. Anything else is rejected with what is wrong. The
-     * image is read by the model's one item parser ({@link StoreItems#parseImage}); this adds the
-     * record's own facts (event name, sequence number, DynamoDB's creation time; the events' own {@code t}
-     * are a writer's clock and are not used). Pure; for tools that
-     * explain a record, and what {@link #ingest(List)} does first.
+     * What a Streams record of a store table carries (DESIGN.md, "The indexer", step 2): an INSERT or MODIFY
+     * of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}; REMOVE, calves, {@code a = 0}
+     * and {@code $} streams are skipped; anything else is rejected with what is wrong. The image is read by the
+     * model's item parser ({@link StoreItems#parseImage}); the events' own {@code t} (a writer's clock) is not
+     * used. Pure; what {@link #ingest(List)} does first.
      */
     public static Parsed parse(ChangeRecord r) {
         String name = r.eventName();
@@ -177,7 +198,7 @@ public final class Indexer {
         if (!"INSERT".equals(name) && !"MODIFY".equals(name)) {
             return rejected(r, "event name '" + name + "' is none of INSERT, MODIFY, REMOVE");
         }
-        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), r.eventTimes());
+        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), null);
         if (item instanceof StoreItem.Tip t) {
             List<String> types = t.types();
             int a = (int) t.appended();
@@ -281,23 +302,18 @@ public final class Indexer {
     private static void log(BatchOutcome o, String shard, Instant now) {
         StringBuilder sb = new StringBuilder();
         for (PartitionOutcome p : o.partitions()) {
-            sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans())
-                    .append(" spans, ").append(p.acceptedEvents()).append(" accepted, ").append(p.duplicateEvents())
-                    .append(" duplicates, ").append(p.epochsClosed()).append(" closed");
-            if (p.conflicts() > 0) sb.append(", ").append(p.conflicts()).append(" conflicts");
-            if (!p.ok()) sb.append(", FAILED: ").append(p.error().getMessage());
+            sb.append(" | p").append(p.partition()).append(" e").append(p.epoch()).append(": ").append(p.spans()).append(" spans, ")
+                    .append(p.acceptedEvents()).append(" accepted, ").append(p.duplicateEvents()).append(" duplicates, ")
+                    .append(p.epochsClosed()).append(" closed").append(p.conflicts() > 0 ? ", " + p.conflicts() + " conflicts" : "")
+                    .append(p.ok() ? "" : ", FAILED: " + p.error().getMessage());
         }
         sb.append(" | ").append(o.elapsed().toMillis()).append(" ms");
         if (o.capacity() != Capacity.NONE) {
             sb.append(", ").append(o.capacity().writeUnits()).append(" WCU, ").append(o.capacity().readUnits()).append(" RCU");
         }
         o.newestRecordAge(now).ifPresent(age -> sb.append(", newest record ").append(age.toMillis()).append(" ms old"));
-        String tail = o.complete() ? "" : " | not ingested from " + o.firstNotIngested();
-        String from = shard == null ? "" : " from " + shard;
-        if (o.complete()) {
-            log.info("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
-        } else {
-            log.warn("batch{}: {} records, {} skipped, {} partitions{}{}", from, o.records(), o.skipped(), o.partitions().size(), sb, tail);
-        }
+        sb.append(o.complete() ? "" : " | not ingested from " + o.firstNotIngested());
+        log.atLevel(o.complete() ? Level.INFO : Level.WARN).log("batch{}: {} records, {} skipped, {} partitions{}",
+                shard == null ? "" : " from " + shard, o.records(), o.skipped(), o.partitions().size(), sb);
     }
 }

@@ -11,33 +11,26 @@ import java.util.Objects;
  * Configuration of an {@link Indexer}; build with {@link #builder(String)}.
  *
  * @param indexTable the index table (store format, Streams off)
- * @param partitions partitions of the feed; recorded in {@code $AppendsIndex-0} when the index is
- *                   created and never changed after: an indexer configured with another count refuses
- *                   to start. {@link #PARTITIONS_AS_RECORDED} (0, the builder's default) takes the count
- *                   the index records, and creates a new index with 1; {@link Indexer#config()} then
- *                   holds the count taken
+ * @param partitions partitions of the feed, recorded in {@code $AppendsIndex-0} when the index is created and
+ *                   never changed after: an indexer configured with another count refuses to start.
+ *                   {@link #PARTITIONS_AS_RECORDED} (the default) takes the index's count (1 for a new index)
  * @param limits when an epoch closes
- * @param allowGaps let a span that starts after its stream's known next index through, with a WARN,
- *                  instead of failing the batch with {@link FeedGapException}
- * @param maxConflictRetries conditional-write conflicts tolerated per partition per batch (each means
- *                           another indexer made progress) before giving up
- * @param redeliveryWindow how long a source may redeliver a record after it was written (DynamoDB
- *                         Streams keeps records 24 hours); bounds the look-back over closed epochs for a
- *                         span without a record time
- * @param clockSkew allowance between DynamoDB's clock (a record's {@code ApproximateCreationDateTime})
- *                  and the clocks of the indexers that stamp an epoch's close; writers' clocks play no part
+ * @param allowGaps let a span that starts after its stream's known next index through, with a WARN, instead of
+ *                  failing the batch with {@link FeedGapException}
+ * @param maxConflictRetries conditional-write conflicts tolerated per partition per batch before giving up
+ * @param redeliveryWindow how long a source may redeliver a record after it was written (Streams keeps records
+ *                         24 hours); bounds the look-back over closed epochs for a span without a record time
+ * @param clockSkew allowance between DynamoDB's clock (a record's {@code ApproximateCreationDateTime}) and the
+ *                  clocks of the indexers that stamp an epoch's close; writers' clocks play no part
  * @param clock stamps epoch events and measures the redelivery window
  * @param meter told the capacity of every call to the index table
- * @param storeTable the store table the records come from, or null: named in messages, and refused when it
- *                   is the index table
- * @param storePredatesFeed the operator's declaration that the store holds events from before the feed
- *                          began, indexed by a backfill: a stream the feed has never held is then accepted
- *                          as it starts, not healed from its Tip or refused as a gap
+ * @param storeTable the store table the records come from, or null: named in messages, refused as the index table
+ * @param storePredatesFeed the store holds events from before the feed began, indexed by a backfill: a stream the
+ *                          feed never held is accepted as it starts, not healed from its Tip or refused as a gap
  * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
- * @param conflictBackoff after a conflict on a partition (another writer got there first), the write waits a
- *                        random time up to this before it goes again: racing writers spread out, and fewer of
- *                        their writes are refused, each of which DynamoDB charges. Default
- *                        {@value #DEFAULT_CONFLICT_BACKOFF_MILLIS} ms; {@link Duration#ZERO} retries at once
+ * @param conflictBackoff after a conflict, a partition's write waits a random time up to this before it goes
+ *                        again, so that racing writers spread out and fewer of their (charged) writes are refused;
+ *                        {@link Duration#ZERO} retries at once
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
@@ -46,14 +39,8 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
 
     /** {@code partitions}: whatever the index records (1 when the indexer creates the index). */
     public static final int PARTITIONS_AS_RECORDED = 0;
-    /** The count an indexer told {@link #PARTITIONS_AS_RECORDED} gives an index it creates. */
-    public static final int PARTITIONS_OF_A_NEW_INDEX = 1;
-    public static final Duration STREAMS_RETENTION = Duration.ofHours(24);
-    public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(5);
-    public static final int DEFAULT_MAX_CONFLICT_RETRIES = 100;
     public static final long DEFAULT_CONFLICT_BACKOFF_MILLIS = 4;
     public static final Duration DEFAULT_CONFLICT_BACKOFF = Duration.ofMillis(DEFAULT_CONFLICT_BACKOFF_MILLIS);
-    /** The most {@code conflictBackoff} may be. */
     public static final Duration MAX_CONFLICT_BACKOFF = Duration.ofSeconds(1);
 
     public IndexerConfig {
@@ -64,27 +51,25 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
             throw new IllegalArgumentException("partitions must be >= 1, or " + PARTITIONS_AS_RECORDED + " for as the index records, was "
                     + partitions);
         }
-        Objects.requireNonNull(limits, "limits");
         if (maxConflictRetries < 0) {
             throw new IllegalArgumentException("maxConflictRetries must be >= 0, was " + maxConflictRetries);
         }
-        if (redeliveryWindow == null || redeliveryWindow.isNegative()) {
-            throw new IllegalArgumentException("redeliveryWindow must be >= 0, was " + redeliveryWindow);
+        for (Duration d : new Duration[] {redeliveryWindow, clockSkew, conflictBackoff}) {
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException("redeliveryWindow, clockSkew and conflictBackoff must be >= 0, were "
+                        + redeliveryWindow + ", " + clockSkew + ", " + conflictBackoff);
+            }
         }
-        if (clockSkew == null || clockSkew.isNegative()) {
-            throw new IllegalArgumentException("clockSkew must be >= 0, was " + clockSkew);
-        }
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(meter, "meter");
-        if (storeTable != null && storeTable.isBlank()) {
-            storeTable = null;
-        }
-        SameTableException.check(storeTable, indexTable);
-        Objects.requireNonNull(metrics, "metrics");
-        if (conflictBackoff == null || conflictBackoff.isNegative() || conflictBackoff.compareTo(MAX_CONFLICT_BACKOFF) > 0) {
+        if (conflictBackoff.compareTo(MAX_CONFLICT_BACKOFF) > 0) {
             throw new IllegalArgumentException("conflictBackoff must be from 0 to " + MAX_CONFLICT_BACKOFF.toMillis() + " ms, was "
                     + conflictBackoff);
         }
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(meter, "meter");
+        Objects.requireNonNull(metrics, "metrics");
+        storeTable = storeTable == null || storeTable.isBlank() ? null : storeTable;
+        SameTableException.check(storeTable, indexTable);
     }
 
     public static Builder builder(String indexTable) {
@@ -103,9 +88,9 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
         private int partitions = PARTITIONS_AS_RECORDED;
         private EpochLimits limits = EpochLimits.DEFAULT;
         private boolean allowGaps = false;
-        private int maxConflictRetries = DEFAULT_MAX_CONFLICT_RETRIES;
-        private Duration redeliveryWindow = STREAMS_RETENTION;
-        private Duration clockSkew = DEFAULT_CLOCK_SKEW;
+        private int maxConflictRetries = 100;
+        private Duration redeliveryWindow = Duration.ofHours(24); // DynamoDB Streams' retention
+        private Duration clockSkew = Duration.ofMinutes(5);
         private Clock clock = Clock.systemUTC();
         private CapacityMeter meter = CapacityMeter.NONE;
         private String storeTable;

@@ -1,11 +1,8 @@
 package io.appendsfeed.indexer;
 
 /**
- * An indexer (poller, KCL worker, backfill, Lambda) was configured with the store table as its
- * index table. It refuses to start: anyone allowed to append to the store could then append an
- * {@code Ingested} to an epoch stream ({@code $AppendsEpoch-0_0} is a valid stream name to a store
- * writer) and so forge entries of the feed. The index must be a table of its own, written only by
- * the indexer.
+ * An indexer was configured with the store table as its index table, and refuses to start: anyone allowed
+ * to append to the store could then append an {@code Ingested} to an epoch stream and so forge the feed.
  */
 public class SameTableException extends IllegalArgumentException {
 
@@ -44,12 +41,7 @@ public class SameTableException extends IllegalArgumentException {
     /** The table name in a table or stream ARN ({@code arn:...:table/<name>[/stream/...]}), or the name given. */
     public static String tableName(String nameOrArn) {
         String s = nameOrArn.trim();
-        if (!isArn(s)) {
-            return s;
-        }
-        String rest = s.substring(s.indexOf(":table/") + ":table/".length());
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
+        return isArn(s) ? s.substring(s.indexOf(":table/") + ":table/".length()).split("/")[0] : s;
     }
 
     private static String tableArn(String arn) {

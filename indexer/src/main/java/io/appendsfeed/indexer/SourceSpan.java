@@ -7,20 +7,16 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * A span to index, with what the indexer needs to index it exactly once. Parsed from a
- * {@link ChangeRecord} by the indexer, or built directly by sources that read the store table
- * themselves (a backfill from a table scan).
+ * A span to index, with what the indexer needs to index it exactly once: parsed from a {@link ChangeRecord},
+ * or built by a source that reads the store table itself (a backfill).
  *
  * @param span the newly appended events
- * @param tipSource builds every event type the stream's Tip held after the append (a span ending where
- *                  {@code span} ends), or null for none; when the feed is behind the start of {@code span}
- *                  and the Tip still holds the missing events, they are indexed from here instead of
- *                  reporting a gap. Built only when read (only to heal a gap): a Tip holds many more event
- *                  types than a write appends (56 against 1.5 on average in the benchmark's store)
- * @param writtenAt when the Streams record was made per DynamoDB ({@code ApproximateCreationDateTime}, which
- *                  is never later than the write), or null when unknown: it bounds how many earlier epochs are
- *                  consulted to recognise a redelivery (DESIGN.md, "Exactly once across epochs"); never a
- *                  writer's clock
+ * @param tipSource builds every event type the stream's Tip held after the append, or null for none: when the
+ *                  feed is behind the start of {@code span} and the Tip still holds the missing events, they are
+ *                  indexed from there instead of reporting a gap. Built only when read (a Tip holds many more
+ *                  types than a write appends)
+ * @param writtenAt DynamoDB's {@code ApproximateCreationDateTime} of the record (never later than the write), or
+ *                  null: it bounds the earlier epochs consulted to recognise a redelivery; never a writer's clock
  * @param position where the span came from (a Streams sequence number), reported back in outcomes
  */
 public record SourceSpan(Span span, Supplier<Span> tipSource, Instant writtenAt, String position) implements AppendsEpoch.Input {

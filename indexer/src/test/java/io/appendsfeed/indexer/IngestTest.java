@@ -55,7 +55,7 @@ class IngestTest {
 
         Indexer.start(local.dynamo(), config(table).partitions(3).build()); // same count: fine
         assertThatThrownBy(() -> Indexer.start(local.dynamo(), config(table).partitions(4).build()))
-                .isInstanceOf(PartitionCountMismatchException.class)
+                .isInstanceOf(Indexer.PartitionCountMismatchException.class)
                 .hasMessageContaining("created with 3 partition(s)").hasMessageContaining("configured with 4");
     }
 

@@ -48,7 +48,7 @@ class PartitionsAsRecordedTest {
 
         assertThat(Indexer.start(local.dynamo(), IndexerConfig.builder(table).build()).config().partitions()).isEqualTo(1);
         assertThatThrownBy(() -> Indexer.start(local.dynamo(), IndexerConfig.builder(table).partitions(2).build()))
-                .as("recorded as 1").isInstanceOf(PartitionCountMismatchException.class);
+                .as("recorded as 1").isInstanceOf(Indexer.PartitionCountMismatchException.class);
     }
 
     @Test
@@ -57,7 +57,7 @@ class PartitionsAsRecordedTest {
         Indexer.start(local.dynamo(), IndexerConfig.builder(table).partitions(2).build());
 
         assertThatThrownBy(() -> Indexer.start(local.dynamo(), IndexerConfig.builder(table).partitions(1).build()))
-                .isInstanceOfSatisfying(PartitionCountMismatchException.class, e -> {
+                .isInstanceOfSatisfying(Indexer.PartitionCountMismatchException.class, e -> {
                     assertThat(e.recorded()).isEqualTo(2);
                     assertThat(e.configured()).isEqualTo(1);
                 })

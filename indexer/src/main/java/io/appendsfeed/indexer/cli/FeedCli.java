@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer.cli;
 
-import io.appendsfeed.indexer.PartitionCountMismatchException;
+import io.appendsfeed.indexer.Indexer.PartitionCountMismatchException;
 import io.appendsfeed.indexer.settings.IndexerSettings;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

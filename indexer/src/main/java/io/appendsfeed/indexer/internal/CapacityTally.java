@@ -8,11 +8,9 @@ import java.util.function.Supplier;
 import org.slf4j.MDC;
 
 /**
- * Adds up the capacity of one batch's calls and passes every call on to the user's meter. A batch
- * runs on the thread that hands it in and, for its other partitions, on pool threads: each of
- * them is bound to the batch's {@link Batch} while it works for it ({@link #start()} on the calling
- * thread, {@link #within} on the others), so concurrent batches (KCL's shard processors share one
- * indexer) never mix their figures.
+ * Adds up the capacity of one batch's calls and passes every call on to the user's meter. Each thread
+ * working for a batch is bound to its {@link Batch} ({@link #start()} on the calling thread, {@link #within}
+ * on the pool's), so concurrent batches (KCL's shard processors share one indexer) never mix their figures.
  */
 public final class CapacityTally implements CapacityMeter {
 

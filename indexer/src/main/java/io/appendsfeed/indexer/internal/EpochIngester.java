@@ -1,10 +1,9 @@
 package io.appendsfeed.indexer.internal;
 
+import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
 import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.PartitionOutcome;
 import io.appendsfeed.indexer.SourceSpan;
-import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochState;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochWrite;
@@ -12,12 +11,7 @@ import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +58,8 @@ public final class EpochIngester {
                 state = moveOnIfClosed(epochs.load(partition, index.activeEpoch(partition)));
             }
             while (!rest.isEmpty()) {
-                var t = epochs.transact(partition, state, rest, prior(state, rest, horizon), config.limits(), config.allowGaps());
+                var prior = this.prior.lookup(state, rest.stream().map(x -> x.span().stream()).toList(), horizon, config.storePredatesFeed());
+                var t = epochs.transact(partition, state, rest, prior, config.limits(), config.allowGaps());
                 EpochWrite d = t.result();
                 state = t.loaded().state();
                 conflicts += t.conflicts();
@@ -74,8 +69,7 @@ public final class EpochIngester {
                 duplicates += d.duplicateEvents();
                 healed += d.healedEvents();
                 if (d.healedEvents() > 0) {
-                    log.warn("partition {} epoch {}: indexed {} events missing from the delivered records from the Tips instead",
-                            partition, state.epoch(), d.healedEvents());
+                    log.warn("partition {} epoch {}: {} events missing from the records indexed from the Tips", partition, state.epoch(), d.healedEvents());
                 }
                 d.allowedGaps().forEach(g -> log.warn("partition {}: allowed gap: {}", partition, FeedGapException.of(g).getMessage()));
                 settled += d.consumed();
@@ -111,25 +105,6 @@ public final class EpochIngester {
                 duplicates, healed, closed, writes, conflicts, error);
     }
 
-    /**
-     * Where the streams the active epoch does not hold stand in the feed, as the closed epochs back to the
-     * horizon say ({@link PriorEpochs}). A stream none of them holds cannot be a redelivery, and is taken as
-     * it starts (early gap detection gives way to exactly once; {@code feed verify} finds such a gap). When
-     * every epoch was consulted, such a stream was never in the feed: it starts at 0, and a span past 0 is
-     * healed from its Tip or refused, unless the operator declared a store older than the feed.
-     */
-    private Map<StreamName, Long> prior(EpochState active, List<SourceSpan> spans, Instant horizon) {
-        Set<StreamName> unknown = spans.stream().map(x -> x.span().stream()).filter(s -> active.nextIndex(s) < 0)
-                .collect(Collectors.toCollection(LinkedHashSet::new));
-        PriorEpochs.Found found = prior.lookup(active.epoch(), unknown, horizon);
-        if (!found.fromFirst() || config.storePredatesFeed()) {
-            return found.next();
-        }
-        Map<StreamName, Long> next = new HashMap<>(found.next());
-        unknown.forEach(stream -> next.putIfAbsent(stream, 0L));
-        return next;
-    }
-
     /** Rolls on from a closed epoch: heals a crash between closing it and recording its successor, and follows other writers' closes. */
     private EpochState moveOnIfClosed(EpochState s) {
         while (s.isClosed()) {
@@ -149,10 +124,9 @@ public final class EpochIngester {
     }
 
     /**
-     * Epochs closed before this hold none of the batch's events ({@link PriorEpochs}): the earliest time a
-     * span's record was made, per DynamoDB (never a writer's clock), less the clock skew allowed between
-     * DynamoDB and the indexers that stamped the epochs' close. Bounded by now and by the redelivery window
-     * (a span with no time, such as a backfill's, looks back that far).
+     * Epochs closed before this hold none of the batch's events: the earliest time a span's record was made,
+     * per DynamoDB (never a writer's clock), less the clock skew allowed between DynamoDB and the indexers that
+     * stamp an epoch's close; bounded by the redelivery window (a span with no time looks back that far).
      */
     private Instant horizon(List<SourceSpan> spans) {
         Instant now = config.clock().instant();

@@ -8,9 +8,9 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.StoreClient;
 
 /**
- * {@code $AppendsIndex-0} as this indexer last loaded or wrote it, shared by its partitions. Moving
- * a partition on to its next epoch appends at that version first ({@link AppendsIndex#start}), so an indexer that is the one moving its partitions
- * on reads nothing when an epoch closes; a stale copy costs one conflict and one load. Thread-safe.
+ * {@code $AppendsIndex-0} as this indexer last loaded or wrote it, shared by its partitions: moving a
+ * partition on appends at that version first, so rolling an epoch reads nothing; a stale copy costs one
+ * conflict and one load. Thread-safe.
  */
 public final class KnownIndex {
 

@@ -15,34 +15,17 @@ import java.util.Set;
 
 /**
  * Where streams stand in a partition's closed epochs, for streams the active epoch does not hold
- * (DESIGN.md, "Exactly once across epochs").
- *
- * <p>What is read: the closed epochs from the active one's predecessor backwards, without a hole,
- * merged into one map stream → (next index, newest epoch holding it). A stream's events are in the
- * feed in stream order, so the newest epoch of that range holding the stream says exactly where the
- * feed has it. How far back: while some stream of the batch is missing, down to the first epoch that
- * closed before the batch's horizon. An epoch closed before a record was made cannot hold any of its
- * events (they were delivered, healed from a Tip or scanned by a backfill only after it was made), so
- * an epoch closed before the horizon holds none of the batch's events: a stream the range does not hold
- * cannot be a redelivery, and is taken as it starts. The horizon is the indexer's and DynamoDB's time,
- * never a writer's (see {@code EpochIngester.horizon}).
- *
- * <p>Closed epochs never change: each is read at most once per process while the map stays under
- * {@link #MAX_STREAMS}; the range grows downwards as look-ups need and upwards as epochs close. Not
- * thread-safe: one per partition ingester.
+ * (DESIGN.md, "Exactly once across epochs"). The closed epochs from the active one's predecessor backwards,
+ * without a hole, are merged into one map stream → (next index, newest epoch holding it): a stream's events
+ * are in the feed in stream order, so the newest epoch holding it says where the feed has it. The look-up
+ * goes back, while a stream of the batch is missing, down to the first epoch closed before the batch's
+ * horizon: an epoch closed before a record was made cannot hold any of its events. Closed epochs never
+ * change, so each is read at most once while the map stays under {@link #MAX_STREAMS}. Not thread-safe.
  */
 public final class PriorEpochs {
 
     /** Streams held in the merged map; past this it is dropped and rebuilt from the newest epochs. */
     public static final int MAX_STREAMS = 1_000_000;
-
-    /**
-     * What a look-up found.
-     *
-     * @param next next index per stream, for the streams the consulted epochs hold
-     * @param fromFirst every epoch of the partition was consulted: a stream not in {@code next} was never in the feed
-     */
-    public record Found(Map<StreamName, Long> next, boolean fromFirst) {}
 
     private record Seen(long next, int epoch) {}
 
@@ -67,9 +50,7 @@ public final class PriorEpochs {
         if (closed.isClosed()) {
             closedAt.put(closed.epoch(), Optional.of(closed.closedAt()));
             if (from > to) {
-                merged.clear();
-                from = closed.epoch().value();
-                to = from - 1;
+                emptyAbove(closed.epoch().value() - 1);
                 mergeNewer(closed);
             } else if (closed.epoch().value() == to + 1) {
                 mergeNewer(closed);
@@ -78,20 +59,24 @@ public final class PriorEpochs {
     }
 
     /**
+     * Where the streams the active epoch does not hold stand in the closed epochs back to the horizon. A
+     * stream none of them holds is no redelivery and is left out, to be taken as it starts; when every epoch
+     * was consulted it was never in the feed, so it starts at 0 (a later span is healed or refused), unless
+     * the operator declared a store older than the feed.
+     *
      * @param active the active epoch; epochs before it are consulted
-     * @param streams streams the active epoch does not hold
      * @param horizon epochs closed before this cannot hold any of the batch's events
      */
-    public Found lookup(EpochId active, Collection<StreamName> streams, Instant horizon) {
-        int top = active.value() - 1;
+    public Map<StreamName, Long> lookup(EpochState active, Collection<StreamName> streams, Instant horizon, boolean storePredatesFeed) {
+        Set<StreamName> missing = new HashSet<>();
+        streams.stream().filter(s -> active.nextIndex(s) < 0).forEach(missing::add);
+        int top = active.epoch().value() - 1;
         Map<StreamName, Long> found = new HashMap<>();
-        if (top < 0 || streams.isEmpty()) {
-            return new Found(found, top < 0);
+        if (top >= 0 && !missing.isEmpty()) {
+            catchUp(top);
+            resolve(missing, found);
         }
-        catchUp(top);
-        Set<StreamName> missing = new HashSet<>(streams);
-        resolve(missing, found);
-        int lowest = from;
+        int lowest = top < 0 ? 0 : from;
         // below the merged range: only while something is missing, and not past the horizon
         for (int e = lowest - 1; e >= 0 && !missing.isEmpty() && !closedBefore(e, horizon); e--) {
             EpochState state = store.load(partition, EpochId.of(e));
@@ -104,24 +89,23 @@ public final class PriorEpochs {
             from = e;
             resolve(missing, found);
         }
-        return new Found(found, lowest == 0);
+        if (lowest == 0 && !storePredatesFeed) {
+            missing.forEach(stream -> found.put(stream, 0L));
+        }
+        return found;
     }
 
     /** Brings the merged range up to {@code top}, reading the epochs closed since (by anyone). */
     private void catchUp(int top) {
         if (from > to || to > top || top - to > 64) {
             // nothing merged yet, or far behind: start afresh at the top rather than read every epoch between
-            merged.clear();
-            from = top + 1;
-            to = top;
+            emptyAbove(top);
             return;
         }
         for (int e = to + 1; e <= top; e++) {
             EpochState state = store.load(partition, EpochId.of(e));
             if (!state.isClosed()) {
-                merged.clear(); // cannot merge past an epoch that may still change: start afresh
-                from = top + 1;
-                to = top;
+                emptyAbove(top); // cannot merge past an epoch that may still change: start afresh
                 return;
             }
             mergeNewer(state);
@@ -130,13 +114,18 @@ public final class PriorEpochs {
 
     private void mergeNewer(EpochState state) {
         if (merged.size() + state.next().size() > MAX_STREAMS) {
-            merged.clear();
-            from = state.epoch().value() + 1;
-            to = state.epoch().value();
+            emptyAbove(state.epoch().value());
             return;
         }
         state.next().forEach((s, next) -> merged.put(s, new Seen(next, state.epoch().value())));
         to = state.epoch().value();
+    }
+
+    /** Empties the merged range, to grow from just above {@code epoch} (and down from it). */
+    private void emptyAbove(int epoch) {
+        merged.clear();
+        from = epoch + 1;
+        to = epoch;
     }
 
     /** Streams the merged range holds leave {@code missing}, with where the newest epoch holding them has them. */

@@ -17,18 +17,13 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The Lambda indexer, the one the template deploys: subscribe it to the store table's stream with
- * {@code ReportBatchItemFailures} on. It reads the event's JSON itself ({@link LambdaEvent}), taking of each
- * record only what the indexer needs, and reports as the one batch item failure the first record not
- * durably in the feed, so that Lambda retries from there (bisecting, or sending it to the on-failure
- * destination, as the event source mapping says). A record without a sequence number (which Lambda never
- * sends for a DynamoDB stream) is reported, once the records before it are in, with an empty identifier:
- * Lambda then retries the batch, bisecting until the record is alone. Input that is not a DynamoDB stream
- * event as Lambda writes it fails the invocation before anything is written.
- *
- * <p>While a batch is handled, the MDC holds {@value #REQUEST_ID}, so log lines and the batch's metrics
- * line carry it. By default each batch writes one CloudWatch Embedded Metric Format line to stdout (figures
- * in {@link io.appendsfeed.indexer.IndexerMetrics}). Settings: {@link LambdaSettings}.
+ * The Lambda indexer the template deploys: subscribe it to the store table's stream with
+ * {@code ReportBatchItemFailures} on. It reads the event with {@link LambdaEvent} and reports the first
+ * record not durably in the feed as the one batch item failure, so that Lambda retries from there. A record
+ * without a sequence number (which Lambda never sends for a DynamoDB stream) is reported, once the records
+ * before it are in, with an empty identifier: Lambda then retries the batch, bisecting until it is alone.
+ * Input that is not a DynamoDB stream event fails the invocation before anything is written. While a batch
+ * is handled the MDC holds {@value #REQUEST_ID}; each batch writes one EMF metrics line to stdout by default.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
 
@@ -42,27 +37,24 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     private final String storeTable;
 
     /**
-     * Used by Lambda: settings from the environment; the index is opened at initialisation.
+     * Used by Lambda: settings from the environment ({@link LambdaSettings}); the index is opened at initialisation.
      *
+     * @throws IllegalArgumentException when a setting is missing or invalid (the store table is required)
      * @throws SameTableException when the store table is the index table
-     * @throws IllegalArgumentException when a setting is missing or invalid
-     * @throws io.appendsfeed.indexer.PartitionCountMismatchException when the partitions setting differs from the index
+     * @throws io.appendsfeed.indexer.Indexer.PartitionCountMismatchException when the partitions setting differs from the index
      */
     public IndexerStreamHandler() {
         this(LambdaSettings.from(System::getenv));
     }
 
-    /**
-     * @throws IllegalArgumentException when the settings name no store table
-     * @throws SameTableException when the store table is the index table
-     */
+    /** As {@link #IndexerStreamHandler()}, from these settings. */
     public IndexerStreamHandler(LambdaSettings settings) {
         this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.indexerConfig()), requireStoreTable(settings));
     }
 
     /**
-     * @param storeTable the store table whose stream the function is mapped to: records of any other
-     *                   table are refused; null to accept any table but the index
+     * @param storeTable the store table whose stream the function is mapped to: records of any other table are
+     *                   refused; null to accept any table but the index
      * @throws SameTableException when the store table is the index table
      */
     public IndexerStreamHandler(Indexer indexer, String storeTable) {
@@ -88,15 +80,21 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     private void handle(LambdaEvent event, OutputStream output) throws IOException {
-        // one mapping's records come from one stream: the first record that names it and the last one are
-        // checked (in case another source builds events by hand), not every record
+        // one mapping's records come from one stream: the first record that names it and the last are checked
+        // (in case another source builds events by hand), not every record
         if (event.first() != null) {
             checkSource(event.first());
             if (event.last() != null && !event.last().arn().equals(event.first().arn())) {
                 checkSource(event.last());
             }
         }
-        String failure = ingest(event);
+        BatchOutcome outcome = indexer.ingest(event.records(), null);
+        String failure = outcome.firstNotIngested();
+        if (failure == null && event.unidentified() != null) {
+            log.error("{}: the records before it are in the feed; it is reported as the batch item failure (an empty identifier:"
+                    + " Lambda retries the batch, bisecting, then sends its range to the on-failure destination)", event.unidentified());
+            failure = "";
+        }
         output.write(failure == null ? NO_FAILURE : failureJson(failure));
         output.flush();
     }
@@ -109,23 +107,6 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
                     + " the store table '" + storeTable + "' (" + IndexerSettings.STORE_TABLE + "): map the function to that table's"
                     + " stream, or set " + IndexerSettings.STORE_TABLE + " to the table it is mapped to; nothing was written");
         }
-    }
-
-    /**
-     * @return the batch item failure's identifier: the first record not in the feed, or "" for a record
-     *         delivered without a sequence number; null when every record is in the feed
-     */
-    private String ingest(LambdaEvent event) {
-        BatchOutcome outcome = indexer.ingest(event.records(), null);
-        if (!outcome.complete()) {
-            return outcome.firstNotIngested();
-        }
-        if (event.unidentified() != null) {
-            log.error("{}: the records before it are in the feed; it is reported as the batch item failure (an empty identifier:"
-                    + " Lambda retries the batch, bisecting, then sends its range to the on-failure destination)", event.unidentified());
-            return "";
-        }
-        return null;
     }
 
     /** {@code {"batchItemFailures":[{"itemIdentifier":"<sequence number>"}]}}, the identifier escaped as JSON. */

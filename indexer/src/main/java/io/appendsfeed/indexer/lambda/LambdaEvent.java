@@ -102,7 +102,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
                     if (unidentified == null && missing != null) {
                         unidentified = new Unidentified(delivered, -1, r.eventId, missing); // the batch's size once read
                     } else if (unidentified == null) {
-                        out.add(new ChangeRecord(r.sequenceNumber, r.eventName, r.viewType, r.keys, r.image, r.created, null,
+                        out.add(new ChangeRecord(r.sequenceNumber, r.eventName, r.viewType, r.keys, r.image, r.created,
                                 r.types == null ? null : types(r.types.toArray(), r.sequenceNumber)));
                     }
                 }

@@ -7,10 +7,8 @@ import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
 /**
- * The Lambda's settings, read from environment variables (a {@code Function<String,String>}, so that tests
- * pass a map): those of every indexer, named in {@link IndexerSettings} ({@code APPENDS_STORE_TABLE} is
- * required by the handler, which refuses records of any other table), and where its figures go, named in
- * {@link MetricsSettings}.
+ * The Lambda's settings from environment variables: those of every indexer ({@link IndexerSettings}; the
+ * handler requires {@code APPENDS_STORE_TABLE}) and where its figures go ({@link MetricsSettings}).
  *
  * @param config the indexer's configuration, without the metrics: {@link #indexerConfig()} adds them
  */

@@ -27,6 +27,22 @@ public final class SnsPublisher implements Publisher, AutoCloseable {
     /** SNS's limit of entries per {@code PublishBatch}. */
     public static final int MAX_BATCH_ENTRIES = 10;
 
+    /** SNS refused some notifications: the invocation fails, so that Lambda delivers the index records again. */
+    public static final class PublishFailedException extends RuntimeException {
+        private final String destination;
+        private final List<String> failures;
+
+        /** @param failures one line per refused message: the entry, the error code and message */
+        public PublishFailedException(String destination, List<String> failures) {
+            super(failures.size() + " notification(s) refused by " + destination + ": " + String.join("; ", failures));
+            this.destination = destination;
+            this.failures = List.copyOf(failures);
+        }
+
+        public String destination() { return destination; }
+        public List<String> failures() { return failures; }
+    }
+
     private final SnsClient sns;
     private final String topicArn;
 
@@ -45,10 +61,6 @@ public final class SnsPublisher implements Publisher, AutoCloseable {
         settings.region().ifPresent(b::region);
         settings.credentials().ifPresent(b::credentialsProvider);
         return b.build();
-    }
-
-    public String topicArn() {
-        return topicArn;
     }
 
     /**

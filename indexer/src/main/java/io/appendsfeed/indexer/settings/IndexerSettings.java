@@ -1,42 +1,34 @@
 package io.appendsfeed.indexer.settings;
 
-import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.model.DynamoClients;
+import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The settings every indexer deployable reads the same way (the Lambda, the KCL worker, the local
- * poller, a backfill), from variables in this one place (through a {@code Function<String,String>}
- * so that tests pass a map; the operations CLI puts its options in their place). Each deployable
- * adds its own ({@code LambdaSettings}, {@code KclSettings}, {@code BackfillSettings}), so one
- * environment configures them all.
+ * The settings every indexer deployable reads alike (the Lambda, the KCL worker, the local poller, a
+ * backfill), from variables read in this one place through a {@code Function<String,String>} (tests pass a
+ * map; the operations CLI puts its options there). Each deployable adds its own ({@code LambdaSettings},
+ * {@code KclSettings}, {@code BackfillSettings}).
  *
  * <table>
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
- * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed (which deployables require
- * it says in theirs); never the index table</td></tr>
+ * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed; never the index table</td></tr>
  * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count; unset: the count the index records, 1 for a new index.
  *     A count other than the index records is refused</td></tr>
- * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}</td><td>default 999999</td></tr>
- * <tr><td>{@code APPENDS_EPOCH_MAX_BYTES}</td><td>default 2097152</td></tr>
- * <tr><td>{@code APPENDS_EPOCH_MAX_STREAMS}</td><td>default 100000</td></tr>
+ * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}, {@code _BYTES}, {@code _STREAMS}</td><td>default 999999, 2097152, 100000</td></tr>
  * <tr><td>{@code APPENDS_ALLOW_GAPS}</td><td>{@code true} to index past gaps with a WARN (default false)</td></tr>
- * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true} declares a store with events from before the feed,
- *     indexed by a backfill: a stream the feed never held is accepted as it starts (default false)</td></tr>
- * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the step of the random wait before retrying a write after a
- * conflict on a partition, times the conflicts in a row (default 4; 0 retries at once; at most 1000)</td></tr>
+ * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true}: the store has events from before the feed, indexed
+ *     by a backfill; a stream the feed never held is accepted as it starts (default false)</td></tr>
+ * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the random wait before a write retried after a conflict
+ *     (default 4; 0 retries at once; at most 1000)</td></tr>
  * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
  * <tr><td>{@code AWS_REGION}</td><td>the region (set by Lambda; default: the SDK's region chain)</td></tr>
  * </table>
- *
- * @param storeTable null when not set
  */
-public record IndexerSettings(String storeTable, IndexerConfig config, DynamoClients.Settings dynamo) {
+public record IndexerSettings(IndexerConfig config, DynamoClients.Settings dynamo) {
 
     public static final String INDEX_TABLE = "APPENDS_INDEX_TABLE";
     public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
@@ -50,15 +42,8 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
-    /** @throws SameTableException when the store table is the index table */
-    public IndexerSettings {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(dynamo, "dynamo");
-        SameTableException.check(storeTable, config.indexTable());
-    }
-
     /**
-     * @throws SameTableException when {@code APPENDS_STORE_TABLE} names the index table
+     * @throws io.appendsfeed.indexer.SameTableException when {@code APPENDS_STORE_TABLE} names the index table
      * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
      */
     public static IndexerSettings from(Function<String, String> env) {
@@ -69,54 +54,33 @@ public record IndexerSettings(String storeTable, IndexerConfig config, DynamoCli
         EpochLimits d = EpochLimits.DEFAULT;
         EpochLimits limits;
         try {
-            limits = new EpochLimits((int) positive(env, EPOCH_MAX_EVENTS, d.maxEvents()),
-                    positive(env, EPOCH_MAX_BYTES, d.maxBytes()), (int) positive(env, EPOCH_MAX_STREAMS, d.maxStreams()));
+            limits = new EpochLimits(number(env, EPOCH_MAX_EVENTS, d.maxEvents(), 1),
+                    number(env, EPOCH_MAX_BYTES, d.maxBytes(), 1, Long.MAX_VALUE, "a positive whole number"),
+                    number(env, EPOCH_MAX_STREAMS, d.maxStreams(), 1));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("epoch limits from the environment are invalid: " + e.getMessage(), e);
         }
-        String store = value(env, STORE_TABLE);
+        long maxBackoff = IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis();
         IndexerConfig config = IndexerConfig.builder(table)
-                .partitions(partitions(env))
+                .partitions(value(env, PARTITIONS) == null ? IndexerConfig.PARTITIONS_AS_RECORDED : number(env, PARTITIONS, 1, 1))
                 .limits(limits)
                 .allowGaps(bool(env, ALLOW_GAPS))
-                .storeTable(store)
+                .storeTable(value(env, STORE_TABLE))
                 .storePredatesFeed(bool(env, STORE_PREDATES_FEED))
                 .conflictBackoff(Duration.ofMillis(number(env, CONFLICT_BACKOFF_MS, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS,
-                        0, IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis(),
-                        "a whole number of milliseconds from 0 to " + IndexerConfig.MAX_CONFLICT_BACKOFF.toMillis())))
+                        0, maxBackoff, "a whole number of milliseconds from 0 to " + maxBackoff)))
                 .build();
-        return new IndexerSettings(store, config,
-                DynamoClients.Settings.of(value(env, ENDPOINT), value(env, REGION)));
+        return new IndexerSettings(config, DynamoClients.Settings.of(value(env, ENDPOINT), value(env, REGION)));
     }
 
-    /** A positive count, or {@link IndexerConfig#PARTITIONS_AS_RECORDED} when unset. */
-    private static int partitions(Function<String, String> env) {
-        String v = value(env, PARTITIONS);
-        if (v == null) {
-            return IndexerConfig.PARTITIONS_AS_RECORDED;
-        }
-        String what = PARTITIONS + " is '" + v + "': give a positive whole number, or leave it unset for the count the index records"
-                + " (1 for a new index)";
-        try {
-            int n = Integer.parseInt(v.replace("_", ""));
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what, e);
-        }
-        throw new IllegalArgumentException(what);
+    /** The store table whose stream is indexed; null when not set. */
+    public String storeTable() {
+        return config.storeTable();
     }
 
     /** A whole number from {@code min} to {@code Integer.MAX_VALUE}, or {@code dflt} when unset. */
     public static int number(Function<String, String> env, String name, int dflt, int min) {
         return (int) number(env, name, dflt, min, Integer.MAX_VALUE, "a whole number >= " + min);
-    }
-
-    /** A whole number from 1 (to {@code Integer.MAX_VALUE}, but for the epoch bytes), or {@code dflt} when unset. */
-    private static long positive(Function<String, String> env, String name, long dflt) {
-        return number(env, name, dflt, 1, name.equals(EPOCH_MAX_BYTES) ? Long.MAX_VALUE : Integer.MAX_VALUE,
-                "a positive whole number");
     }
 
     private static long number(Function<String, String> env, String name, long dflt, long min, long max, String what) {

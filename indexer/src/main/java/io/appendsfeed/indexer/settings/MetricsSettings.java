@@ -7,10 +7,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout), read in this one place
- * from variables. Each setting has our name and AWS Lambda Powertools' name, so a function configured
- * for Powertools needs nothing more; ours wins when both are set (and {@code feed kcl}'s options
- * stand in for ours).
+ * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout), read from variables in
+ * this one place. Each setting has our name and AWS Lambda Powertools' name, so a function configured for
+ * Powertools needs nothing more; ours wins when both are set.
  *
  * <table>
  * <tr><th>ours</th><th>Powertools'</th><th>meaning</th></tr>
@@ -22,8 +21,6 @@ import java.util.function.Function;
  * dimension with this value to every figure (default: none)</td></tr>
  * </table>
  *
- * @param enabled false: {@link Metrics#NONE}
- * @param namespace the CloudWatch namespace
  * @param service the {@code service} dimension's value, null for none
  */
 public record MetricsSettings(boolean enabled, String namespace, String service) {
@@ -34,8 +31,6 @@ public record MetricsSettings(boolean enabled, String namespace, String service)
     public static final String POWERTOOLS_DISABLED = "POWERTOOLS_METRICS_DISABLED";
     public static final String POWERTOOLS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE";
     public static final String POWERTOOLS_SERVICE_NAME = "POWERTOOLS_SERVICE_NAME";
-    /** The dimension {@code POWERTOOLS_SERVICE_NAME} adds, named as Powertools names it. */
-    public static final String SERVICE_DIMENSION = "service";
 
     /** EMF lines in namespace {@value EmfMetrics#NAMESPACE}, no service dimension. */
     public static final MetricsSettings DEFAULT = new MetricsSettings(true, EmfMetrics.NAMESPACE, null);
@@ -69,7 +64,7 @@ public record MetricsSettings(boolean enabled, String namespace, String service)
 
     /** EMF lines on stdout as these settings say, or {@link Metrics#NONE} when disabled. */
     public Metrics metrics() {
-        return enabled ? new EmfMetrics(namespace, service == null ? Map.of() : Map.of(SERVICE_DIMENSION, service)) : Metrics.NONE;
+        return enabled ? new EmfMetrics(namespace, service == null ? Map.of() : Map.of("service", service)) : Metrics.NONE;
     }
 
     private static String first(Function<String, String> env, String ours, String powertools) {

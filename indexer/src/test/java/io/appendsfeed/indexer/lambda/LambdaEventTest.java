@@ -63,7 +63,6 @@ class LambdaEventTest {
         // t is a writer's clock, which the indexer does not use), and the types come as strings
         assertThat(first.newImage()).containsKeys("n", "a").doesNotContainKeys("c", "e", "u");
         assertThat(first.eventTypes()).containsExactly("Opened", "Deposited");
-        assertThat(first.eventTimes()).isNull();
 
         List<Indexer.Parsed> parsed = records.stream().map(Indexer::parse).toList();
         assertThat(((Indexer.Parsed.Spanned) parsed.get(0)).span().span()).isEqualTo(Span.of("Account-17", 0, "Opened", "Deposited"));

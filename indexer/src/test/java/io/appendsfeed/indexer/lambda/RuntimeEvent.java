@@ -71,7 +71,7 @@ final class RuntimeEvent {
             }
         }
         return new ChangeRecord(d.getSequenceNumber(), eventName, d.getStreamViewType(), map(d.getKeys()), kept,
-                d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(), null, types);
+                d.getApproximateCreationDateTime() == null ? null : d.getApproximateCreationDateTime().toInstant(), types);
     }
 
     /** {@code c}'s types, each checked when asked for; null when {@code c} is not a list. */

@@ -257,7 +257,7 @@ class NotifiedReactorEndToEndTest {
             String queue = messaging.queueSubscribedTo(topic, Duration.ofSeconds(2));
             Publisher sns = new SnsPublisher(messaging.sns(), topic);
             this.chaos = chaosSeed == null ? null : new ChaosPublisher(sns, chaosSeed);
-            NotifierHandler notifier = new NotifierHandler(new Notifier(chaos == null ? sns : chaos));
+            NotifierHandler notifier = new NotifierHandler(chaos == null ? sns : chaos);
             this.notifications = new LocalStreamMapping(local, index, Duration.ofMillis(250), 100, notifier::handle);
 
             this.config = FeedReaderConfig.builder("lambda-reactor", index, store).maxConcurrentStreams(4)

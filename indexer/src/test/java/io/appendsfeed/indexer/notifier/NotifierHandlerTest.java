@@ -55,11 +55,11 @@ class NotifierHandlerTest {
         }
         List<Record> records = IndexStreamEvents.records(local, feed.index);
         RecordingPublisher publisher = new RecordingPublisher();
-        NotifierHandler handler = new NotifierHandler(new Notifier(publisher));
+        NotifierHandler handler = new NotifierHandler(publisher);
         Map<PartitionId, Checkpoint> last = new HashMap<>();
         int epochTips = 0;
         for (List<Record> batch : IndexStreamEvents.batches(records, 7)) {
-            NotifierOutcome outcome = handler.handle(IndexStreamEvents.event(local, feed.index, batch));
+            NotifierHandler.Outcome outcome = handler.handle(IndexStreamEvents.event(local, feed.index, batch));
             epochTips += outcome.epochTips();
             assertThat(outcome.records()).isEqualTo(batch.size());
             assertThat(outcome.published()).extracting(FeedNotification::partition).doesNotHaveDuplicates();
@@ -74,7 +74,7 @@ class NotifierHandlerTest {
         // (its Tip carries no events: calf-first), which a reader that read the Closed has passed (it commits 1/0).
         // Record by record, so that no later write of the partition shares its batch (partitions are written at once)
         RecordingPublisher oneByOne = new RecordingPublisher();
-        NotifierHandler single = new NotifierHandler(new Notifier(oneByOne));
+        NotifierHandler single = new NotifierHandler(oneByOne);
         for (List<Record> batch : IndexStreamEvents.batches(records, 1)) {
             single.handle(IndexStreamEvents.event(local, feed.index, batch));
         }
@@ -105,7 +105,7 @@ class NotifierHandlerTest {
                 "$ReaderCheckpoint", "$ReaderGroups", "$ReaderParked", "$AppendsPoller", "$AppendsIndex");
 
         RecordingPublisher publisher = new RecordingPublisher();
-        NotifierOutcome outcome = new NotifierHandler(new Notifier(publisher)).handle(IndexStreamEvents.event(local, feed.index, quiet));
+        NotifierHandler.Outcome outcome = new NotifierHandler(publisher).handle(IndexStreamEvents.event(local, feed.index, quiet));
         assertThat(outcome.published()).isEmpty();
         assertThat(outcome.ignored()).isEqualTo(quiet.size());
         assertThat(publisher.calls).as("no call at all").isEmpty();
@@ -130,8 +130,8 @@ class NotifierHandlerTest {
         broken.remove("NewImage");
         String brokenSequence = broken.path("SequenceNumber").asText();                       // as a KEYS_ONLY stream would deliver it
         RecordingPublisher publisher = new RecordingPublisher();
-        assertThatThrownBy(() -> new NotifierHandler(new Notifier(publisher)).handleRequest(new java.io.ByteArrayInputStream(IndexStreamEvents.event(json)), java.io.OutputStream.nullOutputStream(), null))
-                .isInstanceOfSatisfying(UnreadableEpochTipsException.class, e -> {
+        assertThatThrownBy(() -> new NotifierHandler(publisher).handleRequest(new java.io.ByteArrayInputStream(IndexStreamEvents.event(json)), java.io.OutputStream.nullOutputStream(), null))
+                .isInstanceOfSatisfying(NotifierHandler.UnreadableEpochTipsException.class, e -> {
                     assertThat(e.rejected()).hasSize(1);
                     assertThat(e.rejected().get(0).sequenceNumber()).isEqualTo(brokenSequence);
                     assertThat(e.rejected().get(0).reason()).contains("NEW_IMAGE");

@@ -120,7 +120,7 @@ class SnsPublisherTest {
         try (SnsClient sns = SnsClient.builder().httpClient(new Answering(answer)).endpointOverride(URI.create("http://127.0.0.1:9"))
                 .region(DynamoClients.LOCAL_REGION).credentialsProvider(DynamoClients.LOCAL_CREDENTIALS).build()) {
             assertThatThrownBy(() -> new SnsPublisher(sns, topic).publish(List.of(FeedNotification.of(0, 5), FeedNotification.of(1, 9))))
-                    .isInstanceOfSatisfying(PublishFailedException.class, e -> {
+                    .isInstanceOfSatisfying(SnsPublisher.PublishFailedException.class, e -> {
                         assertThat(e.destination()).isEqualTo(topic);
                         assertThat(e.failures()).containsExactly("entry p1: InternalError try again");
                     });

@@ -3,10 +3,7 @@ package io.appendsfeed.indexer.notifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.indexer.notifier.internal.TipPositions;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedNotification;
-import io.appendsfeed.model.feed.PartitionId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,29 +21,29 @@ class TipPositionsTest {
 
     @Test
     void an_epoch_tip_gives_its_partition_epoch_times_a_million_plus_n() {
-        TipPositions.Reading r = TipPositions.read(List.of(tip("$AppendsEpoch-2_7", 42, "Ingested", "Ingested")));
-        assertThat(r.notifications()).containsExactly(FeedNotification.of(2, 7_000_042));
+        NotifierHandler.Outcome r = NotifierHandler.read(List.of(tip("$AppendsEpoch-2_7", 42, "Ingested", "Ingested")));
+        assertThat(r.published()).containsExactly(FeedNotification.of(2, 7_000_042));
         assertThat(r.epochTips()).isEqualTo(1);
         assertThat(r.rejected()).isEmpty();
     }
 
     @Test
     void a_closed_epoch_gives_the_next_epochs_start() {
-        TipPositions.Reading r = TipPositions.read(List.of(tip("$AppendsEpoch-0_3", 12, "Ingested", "Closed")));
-        assertThat(r.notifications()).containsExactly(FeedNotification.of(0, 4_000_000));
+        NotifierHandler.Outcome r = NotifierHandler.read(List.of(tip("$AppendsEpoch-0_3", 12, "Ingested", "Closed")));
+        assertThat(r.published()).containsExactly(FeedNotification.of(0, 4_000_000));
     }
 
     @Test
     void the_position_comes_from_n_even_when_the_tip_carries_no_events() {
         // a writer that moves new events to calves first and then updates the Tip's n
-        TipPositions.Reading r = TipPositions.read(List.of(tip("$AppendsEpoch-1_0", 9), tipWithout("$AppendsEpoch-1_1", 4, "c")));
-        assertThat(r.notifications()).containsExactly(FeedNotification.of(1, 1_000_004));
+        NotifierHandler.Outcome r = NotifierHandler.read(List.of(tip("$AppendsEpoch-1_0", 9), tipWithout("$AppendsEpoch-1_1", 4, "c")));
+        assertThat(r.published()).containsExactly(FeedNotification.of(1, 1_000_004));
         assertThat(r.epochTips()).isEqualTo(2);
     }
 
     @Test
     void an_epoch_of_a_million_events_reached_continues_in_the_next_epoch() {
-        assertThat(TipPositions.read(List.of(tip("$AppendsEpoch-0_5", 1_000_000))).notifications())
+        assertThat(NotifierHandler.read(List.of(tip("$AppendsEpoch-0_5", 1_000_000))).published())
                 .containsExactly(FeedNotification.of(0, 6_000_000));
     }
 
@@ -58,9 +55,8 @@ class TipPositionsTest {
                 tip("$AppendsEpoch-1_0", 2, "Ingested"), tip("$AppendsEpoch-1_0", 1, "Ingested")));
         for (int k = 0; k < 4; k++) {
             java.util.Collections.rotate(records, 1);
-            TipPositions.Reading r = TipPositions.read(records);
-            assertThat(r.notifications()).containsExactly(FeedNotification.of(0, 1_000_001), FeedNotification.of(1, 2));
-            assertThat(r.reached()).containsEntry(PartitionId.of(0), new Checkpoint(1_000_001));
+            NotifierHandler.Outcome r = NotifierHandler.read(records);
+            assertThat(r.published()).containsExactly(FeedNotification.of(0, 1_000_001), FeedNotification.of(1, 2));
         }
     }
 
@@ -76,8 +72,8 @@ class TipPositionsTest {
                 record("INSERT", "$AppendsRejected-0", TIP, image(1, "Rejected")),
                 record("INSERT", "Order-1", TIP, image(1, "Placed")),
                 record("REMOVE", "$AppendsEpoch-0_0", TIP, null));
-        TipPositions.Reading r = TipPositions.read(records);
-        assertThat(r.notifications()).isEmpty();
+        NotifierHandler.Outcome r = NotifierHandler.read(records);
+        assertThat(r.published()).isEmpty();
         assertThat(r.ignored()).isEqualTo(records.size());
         assertThat(r.epochTips()).isZero();
         assertThat(r.rejected()).isEmpty();
@@ -94,8 +90,8 @@ class TipPositionsTest {
                 record("MODIFY", "$AppendsEpoch-0_x", TIP, image(1, "Ingested")),
                 record("UPDATE", "$AppendsEpoch-0_0", TIP, image(1, "Ingested")),
                 tip("$AppendsEpoch-1_0", 4, "Ingested"));
-        TipPositions.Reading r = TipPositions.read(records);
-        assertThat(r.notifications()).containsExactly(FeedNotification.of(1, 4));
+        NotifierHandler.Outcome r = NotifierHandler.read(records);
+        assertThat(r.published()).containsExactly(FeedNotification.of(1, 4));
         assertThat(r.rejected()).hasSize(7);
         assertThat(r.rejected().get(0).reason()).contains("no new image", "NEW_IMAGE");
         assertThat(r.rejected().get(0).key()).isEqualTo("p=$AppendsEpoch-0_0, i=2147483647");

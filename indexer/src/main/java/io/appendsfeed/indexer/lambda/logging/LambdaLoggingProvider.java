@@ -2,6 +2,15 @@ package io.appendsfeed.indexer.lambda.logging;
 
 import com.amazonaws.services.lambda.runtime.LambdaRuntime;
 import com.amazonaws.services.lambda.runtime.logging.LogLevel;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,27 +18,38 @@ import java.util.function.Function;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.IMarkerFactory;
 import org.slf4j.Logger;
+import org.slf4j.MDC;
+import org.slf4j.Marker;
 import org.slf4j.event.Level;
 import org.slf4j.helpers.BasicMDCAdapter;
 import org.slf4j.helpers.BasicMarkerFactory;
+import org.slf4j.helpers.LegacyAbstractLogger;
+import org.slf4j.helpers.MessageFormatter;
 import org.slf4j.spi.MDCAdapter;
 import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
  * The Lambda jar's SLF4J binding: every line goes to the Lambda runtime's own logger, which honours the
  * function's logging configuration and sends each line to CloudWatch Logs as one event. The format and
- * level come from the variables Lambda sets: {@code AWS_LAMBDA_LOG_FORMAT} ({@code JSON}: one JSON object a
- * line, see {@link LambdaLogger}; otherwise text) and {@code AWS_LAMBDA_LOG_LEVEL} (INFO when absent). The
- * AWS SDK and its HTTP client log at WARN and above only, however low the level: their DEBUG lines are
- * per request. Registered only in the Lambda jar ({@code deploy/slf4j-provider}); the library leaves the
- * binding to its users.
+ * level come from the variables Lambda sets: {@code AWS_LAMBDA_LOG_FORMAT} and {@code AWS_LAMBDA_LOG_LEVEL}
+ * (INFO when absent). In JSON format a line is {@code {"timestamp", "level", "logger", "message",
+ * <MDC entries, e.g. AWSRequestId, shard>, "errorType", "errorMessage", "stackTrace"}}: the fields of
+ * Lambda's own JSON lines plus the MDC, each a field Logs Insights can filter on. In text format:
+ * {@code LEVEL logger - message key=value...} and the stack trace, one event. The AWS SDK and its HTTP
+ * client log at WARN and above only: their DEBUG lines are per request. Registered only in the Lambda jar
+ * ({@code deploy/slf4j-provider}); the library leaves the binding to its users.
  */
 public final class LambdaLoggingProvider implements SLF4JServiceProvider {
 
     public static final String FORMAT = "AWS_LAMBDA_LOG_FORMAT";
     public static final String LEVEL = "AWS_LAMBDA_LOG_LEVEL";
-    /** Loggers (by name prefix) held at WARN at least. */
-    static final Map<String, Level> QUIET = Map.of("software.amazon.awssdk", Level.WARN, "org.apache.http", Level.WARN);
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** Where finished lines go: the Lambda runtime's logger, or a test's list. */
+    interface Sink {
+        /** A line already formatted (text, or a JSON object); one CloudWatch Logs event. */
+        void write(byte[] line, Level level);
+    }
 
     private final BasicMarkerFactory markers = new BasicMarkerFactory();
     private final BasicMDCAdapter mdc = new BasicMDCAdapter();
@@ -41,7 +61,7 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
     }
 
     /** One logger per name, as the variables say, writing to {@code sink}. */
-    static ILoggerFactory loggers(Function<String, String> env, LambdaLogger.Sink sink) {
+    static ILoggerFactory loggers(Function<String, String> env, Sink sink) {
         String format = env.apply(FORMAT);
         boolean json = format != null && format.trim().equalsIgnoreCase("JSON");
         String level = env.apply(LEVEL);
@@ -53,46 +73,110 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
             default -> Level.INFO;
         };
         Map<String, Logger> made = new ConcurrentHashMap<>();
-        return name -> made.computeIfAbsent(name, n -> new LambdaLogger(n, json, levelOf(n, threshold), sink));
-    }
-
-    /** The least severe level written for a logger of this name. */
-    private static Level levelOf(String logger, Level threshold) {
-        Level l = threshold;
-        for (Map.Entry<String, Level> q : QUIET.entrySet()) {
-            if (logger.startsWith(q.getKey()) && q.getValue().toInt() > l.toInt()) {
-                l = q.getValue();
-            }
-        }
-        return l;
+        return name -> made.computeIfAbsent(name, n -> {
+            boolean quiet = n.startsWith("software.amazon.awssdk") || n.startsWith("org.apache.http");
+            return new LambdaLogger(n, json, quiet && threshold.toInt() < Level.WARN.toInt() ? Level.WARN : threshold, sink);
+        });
     }
 
     /**
-     * To the Lambda runtime's logger, with the level, so that the runtime applies the function's application
-     * log level too, and as bytes, which it writes as one event without formatting them again. Outside Lambda
-     * it writes to stdout.
+     * To the Lambda runtime's logger, with the level (so that the runtime applies the function's application
+     * log level too) and as bytes, which it writes as one event. Outside Lambda it writes to stdout.
      */
     static void runtime(byte[] line, Level level) {
         LambdaRuntime.getLogger().log(line, LogLevel.valueOf(level.name()));
     }
 
-    @Override
-    public ILoggerFactory getLoggerFactory() {
-        return loggers;
-    }
+    @Override public ILoggerFactory getLoggerFactory() { return loggers; }
+    @Override public IMarkerFactory getMarkerFactory() { return markers; }
+    @Override public MDCAdapter getMDCAdapter() { return mdc; }
+    @Override public String getRequestedApiVersion() { return "2.0.99"; }
 
-    @Override
-    public IMarkerFactory getMarkerFactory() {
-        return markers;
-    }
+    private static final class LambdaLogger extends LegacyAbstractLogger {
 
-    @Override
-    public MDCAdapter getMDCAdapter() {
-        return mdc;
-    }
+        private static final long serialVersionUID = 1L;
 
-    @Override
-    public String getRequestedApiVersion() {
-        return "2.0.99";
+        private final boolean json;
+        private final Level threshold;
+        private final transient Sink sink;
+
+        LambdaLogger(String name, boolean json, Level threshold, Sink sink) {
+            this.name = name;
+            this.json = json;
+            this.threshold = threshold;
+            this.sink = sink;
+        }
+
+        private boolean on(Level level) {
+            return level.toInt() >= threshold.toInt();
+        }
+
+        @Override public boolean isTraceEnabled() { return on(Level.TRACE); }
+        @Override public boolean isDebugEnabled() { return on(Level.DEBUG); }
+        @Override public boolean isInfoEnabled() { return on(Level.INFO); }
+        @Override public boolean isWarnEnabled() { return on(Level.WARN); }
+        @Override public boolean isErrorEnabled() { return on(Level.ERROR); }
+
+        @Override
+        protected String getFullyQualifiedCallerName() {
+            return null;
+        }
+
+        @Override
+        protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args, Throwable thrown) {
+            String message = MessageFormatter.basicArrayFormat(pattern, args);
+            Map<String, String> context = MDC.getCopyOfContextMap();
+            sink.write(json ? json(level, message, context, thrown) : text(level, message, context, thrown), level);
+        }
+
+        private byte[] json(Level level, String message, Map<String, String> context, Throwable thrown) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+            try (JsonGenerator g = JSON.createGenerator(out)) {
+                g.writeStartObject();
+                g.writeStringField("timestamp", Instant.now().toString());
+                g.writeStringField("level", level.name());
+                g.writeStringField("logger", name);
+                g.writeStringField("message", message);
+                if (context != null) {
+                    for (Map.Entry<String, String> e : context.entrySet()) {
+                        if (e.getValue() != null) {
+                            g.writeStringField(e.getKey(), e.getValue());
+                        }
+                    }
+                }
+                if (thrown != null) {
+                    g.writeStringField("errorType", thrown.getClass().getName());
+                    g.writeStringField("errorMessage", String.valueOf(thrown.getMessage()));
+                    g.writeArrayFieldStart("stackTrace");
+                    for (String line : stackTrace(thrown).split("\\R")) {
+                        g.writeString(line.strip());
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot happen: writing to memory", e);
+            }
+            out.write('\n');
+            return out.toByteArray();
+        }
+
+        private byte[] text(Level level, String message, Map<String, String> context, Throwable thrown) {
+            StringBuilder sb = new StringBuilder(message.length() + 64).append(level.name()).append(' ')
+                    .append(name.substring(name.lastIndexOf('.') + 1)).append(" - ").append(message);
+            if (context != null) {
+                context.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+            }
+            if (thrown != null) {
+                sb.append('\n').append(stackTrace(thrown).stripTrailing());
+            }
+            return sb.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+        }
+
+        private static String stackTrace(Throwable t) {
+            StringWriter w = new StringWriter();
+            t.printStackTrace(new PrintWriter(w));
+            return w.toString();
+        }
     }
 }

@@ -20,7 +20,7 @@ class LambdaLoggerTest {
     record Line(String text, Level level) {}
 
     final List<Line> lines = new ArrayList<>();
-    final LambdaLogger.Sink sink = (bytes, level) -> lines.add(new Line(new String(bytes, StandardCharsets.UTF_8), level));
+    final LambdaLoggingProvider.Sink sink = (bytes, level) -> lines.add(new Line(new String(bytes, StandardCharsets.UTF_8), level));
 
     @AfterEach
     void clear() {

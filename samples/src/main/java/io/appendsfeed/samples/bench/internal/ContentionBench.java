@@ -1,10 +1,10 @@
 package io.appendsfeed.samples.bench.internal;
 
 import io.appendsfeed.indexer.BatchOutcome;
+import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.PartitionOutcome;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
