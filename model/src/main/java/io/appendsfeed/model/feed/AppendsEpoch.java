@@ -1,29 +1,26 @@
 package io.appendsfeed.model.feed;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import io.vavr.collection.HashMap;
-import io.vavr.collection.Map;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -44,11 +41,6 @@ public final class AppendsEpoch {
     /** {@code $AppendsEpoch-<partition>_<epoch>}. */
     public static StreamName stream(PartitionId partition, EpochId epoch) {
         return FeedStreams.epoch(partition, epoch);
-    }
-
-    /** Where a walk of the feed continues after {@code event}, read at {@code position}: {@code Closed} leads to the next epoch. */
-    public static Checkpoint after(Checkpoint position, EpochEvent event) {
-        return event instanceof EpochEvent.Closed ? position.nextEpoch() : position.plus(1);
     }
 
     // ---- events
@@ -78,11 +70,6 @@ public final class AppendsEpoch {
             }
 
             public String type() { return INGESTED; }
-
-            /** Number of stream events the spans cover. */
-            public long eventCount() {
-                return add.stream().mapToLong(Span::count).sum() + app.stream().mapToLong(Span::count).sum();
-            }
         }
 
         /** The epoch is full; the partition continues in the next epoch. */
@@ -93,36 +80,21 @@ public final class AppendsEpoch {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Compact UTF-8 JSON, written with Jackson's generator (golden tests pin the bytes). */
+    /** Compact UTF-8 JSON (the golden tests pin the bytes; {@link #jsonBytes} counts them). */
     public static byte[] encode(EpochEvent event) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
-            g.writeStartObject();
-            if (event instanceof EpochEvent.Ingested ingested) {
-                writeSpans(g, "add", ingested.add());
-                writeSpans(g, "app", ingested.app());
-            }
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot encode " + event, e);
+        ObjectNode body = JSON.createObjectNode();
+        if (event instanceof EpochEvent.Ingested ingested) {
+            putSpans(body.putArray("add"), ingested.add());
+            putSpans(body.putArray("app"), ingested.app());
         }
-        return out.toByteArray();
+        return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void writeSpans(JsonGenerator g, String field, List<Span> spans) throws IOException {
-        g.writeArrayFieldStart(field);
+    private static void putSpans(ArrayNode array, List<Span> spans) {
         for (Span span : spans) {
-            g.writeStartObject();
-            g.writeStringField("p", span.stream().value());
-            g.writeNumberField("i", span.index());
-            g.writeArrayFieldStart("c");
-            for (String t : span.types()) {
-                g.writeString(t);
-            }
-            g.writeEndArray();
-            g.writeEndObject();
+            ObjectNode s = array.addObject().put("p", span.stream().value()).put("i", span.index());
+            span.types().forEach(s.putArray("c")::add);
         }
-        g.writeEndArray();
     }
 
     /**
@@ -149,15 +121,12 @@ public final class AppendsEpoch {
         }
         JsonNode body;
         try {
-            body = data == null || data.length == 0 ? null : JSON.readTree(data);
+            body = data == null ? JSON.missingNode() : JSON.readTree(data); // no body at all reads as missing
         } catch (IOException e) {
-            throw new FeedFormatException(type, type + " body is not JSON: " + abbreviate(new String(data, StandardCharsets.UTF_8)), e);
+            throw new FeedFormatException(type, type + " body is not JSON: " + abbreviate(data), e);
         }
-        if (body == null || body.isMissingNode() || body.isNull()) {
-            return new EpochEvent.Ingested(List.of(), List.of());
-        }
-        if (!body.isObject()) {
-            throw bad(type + " body is not a JSON object: " + abbreviate(new String(data, StandardCharsets.UTF_8)));
+        if (!body.isObject() && !body.isMissingNode() && !body.isNull()) {
+            throw new FeedFormatException(type, type + " body is not a JSON object: " + abbreviate(data));
         }
         return new EpochEvent.Ingested(spans(body, "add"), spans(body, "app"));
     }
@@ -165,34 +134,29 @@ public final class AppendsEpoch {
     /** The spans in {@code body}'s array {@code field}; each needs a string {@code p}, a long {@code i} and strings {@code c}. */
     private static List<Span> spans(JsonNode body, String field) {
         JsonNode array = body.path(field);
-        if (array.isMissingNode() || array.isNull()) {
-            return List.of();
-        }
-        if (!array.isArray()) {
-            throw bad(EpochEvent.INGESTED + " field '" + field + "' is not an array");
+        if (!array.isArray() && !array.isMissingNode() && !array.isNull()) {
+            throw new FeedFormatException(EpochEvent.INGESTED, EpochEvent.INGESTED + " field '" + field + "' is not an array");
         }
         List<Span> spans = new ArrayList<>(array.size());
         for (JsonNode s : array) {
             JsonNode p = s.path("p"), i = s.path("i"), c = s.path("c");
             List<String> types = new ArrayList<>(c.size());
-            c.forEach(t -> types.add(t.isTextual() ? t.textValue() : null));
+            c.forEach(t -> types.add(t.textValue())); // null when not a string
             try {
                 if (!p.isTextual() || !i.isIntegralNumber() || !i.canConvertToLong() || !c.isArray() || types.contains(null)) {
                     throw new IllegalArgumentException("a span needs a string 'p', an integer 'i' and an array 'c' of strings");
                 }
                 spans.add(new Span(StreamName.parse(p.textValue()), i.longValue(), types));
             } catch (IllegalArgumentException e) {
-                throw bad(EpochEvent.INGESTED + " has an invalid span in '" + field + "' (" + e.getMessage() + ")");
+                throw new FeedFormatException(EpochEvent.INGESTED, EpochEvent.INGESTED + " has an invalid span in '" + field
+                        + "' (" + e.getMessage() + ")");
             }
         }
         return spans;
     }
 
-    private static FeedFormatException bad(String message) {
-        return new FeedFormatException(EpochEvent.INGESTED, message);
-    }
-
-    private static String abbreviate(String s) {
+    private static String abbreviate(byte[] data) {
+        String s = new String(data, StandardCharsets.UTF_8);
         return s.length() <= 120 ? s : s.substring(0, 117) + "...";
     }
 
@@ -208,14 +172,14 @@ public final class AppendsEpoch {
      * @param bytes bytes of the event bodies so far
      * @param closedAt when {@code Closed} was written, null while the epoch is open
      */
-    public record EpochState(EpochId epoch, long version, Map<StreamName, Long> next, long bytes, Instant closedAt) {
+    public record EpochState(EpochId epoch, long version, io.vavr.collection.Map<StreamName, Long> next, long bytes, Instant closedAt) {
         public EpochState {
             Objects.requireNonNull(epoch, "epoch");
             Objects.requireNonNull(next, "next");
         }
 
         public static EpochState empty(EpochId epoch) {
-            return new EpochState(epoch, 0, HashMap.empty(), 0, null);
+            return new EpochState(epoch, 0, io.vavr.collection.HashMap.empty(), 0, null);
         }
 
         public boolean isClosed() {
@@ -229,16 +193,14 @@ public final class AppendsEpoch {
 
         /** @param at the event's timestamp (used for {@code Closed}) */
         public EpochState evolve(EpochEvent event, long bodyBytes, Instant at) {
-            if (!(event instanceof EpochEvent.Ingested ingested)) {
-                return new EpochState(epoch, version + 1, next, bytes + bodyBytes, closedAt == null ? at : closedAt);
-            }
-            Map<StreamName, Long> m = next;
-            for (List<Span> spans : List.of(ingested.add(), ingested.app())) {
-                for (Span s : spans) {
+            var m = next;
+            if (event instanceof EpochEvent.Ingested ingested) {
+                for (Span s : Stream.concat(ingested.add().stream(), ingested.app().stream()).toList()) {
                     m = s.nextIndex() > m.getOrElse(s.stream(), -1L) ? m.put(s.stream(), s.nextIndex()) : m;
                 }
             }
-            return new EpochState(epoch, version + 1, m, bytes + bodyBytes, closedAt);
+            Instant closed = closedAt == null && event instanceof EpochEvent.Closed ? at : closedAt;
+            return new EpochState(epoch, version + 1, m, bytes + bodyBytes, closed);
         }
 
         EpochState evolve(StoredEvent e) {
@@ -291,14 +253,17 @@ public final class AppendsEpoch {
      * @param healedEvents events taken from the Tip to fill what would otherwise have been a gap
      * @param allowedGaps spans let through past a gap (only with allowGaps)
      * @param gap set when the decision stopped at a span that would leave a gap; {@code consumed} is its position
-     * @param bodyBytes the size of the {@code Ingested} body exactly as {@link #encode} writes it, counted span by span
      */
-    public record EpochWrite(EpochEvent.Ingested ingested, boolean close, int consumed, Span remainder, long acceptedEvents,
-                             long duplicateEvents, long healedEvents, List<Gap> allowedGaps, Gap gap, long bodyBytes) {
-        static final EpochWrite NONE = new EpochWrite(null, false, 0, null, 0, 0, 0, List.of(), null, 0);
+    public record EpochWrite(EpochEvent.Ingested ingested, boolean close, int consumed, Span remainder, long duplicateEvents,
+                             long healedEvents, List<Gap> allowedGaps, Gap gap) {
 
         /** A span starting after its stream's next index in the feed: indexing it would leave a hole. */
         public record Gap(StreamName stream, long expectedIndex, long actualIndex) {}
+
+        /** Events of the store's streams this write adds to the feed. */
+        public long acceptedEvents() {
+            return ingested == null ? 0 : Stream.concat(ingested.add().stream(), ingested.app().stream()).mapToLong(Span::count).sum();
+        }
 
         /** The events to append: the {@code Ingested}, then {@code Closed} when closing. */
         public List<EpochEvent> events() {
@@ -308,147 +273,122 @@ public final class AppendsEpoch {
 
     /** Largest {@code Ingested} body per write: keeps each calf well under DynamoDB's 400 KB item limit. */
     public static final int INGESTED_MAX_BYTES = 64 * 1024;
-    /** Bytes of {@code {"add":[],"app":[]}}. */
-    private static final int INGESTED_OVERHEAD_BYTES = 18;
-    private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
 
     /**
      * The next write (DESIGN.md, "The indexer", step 4): drops what the feed already holds, trims overlaps,
      * fills a gap from the Tip when it can, stops at one it cannot, keeps one span per stream and write, and
      * closes where a limit is reached. Pure. Nothing on a closed epoch: its successor decides.
      *
+     * <p>Exactly once: a stream's next index is where its span in this write ends, else where the epoch has
+     * it, else {@code prior}'s; only what lies from there on is written. Bytes are counted as {@link #encode}
+     * writes them, so that the body stays within {@link #INGESTED_MAX_BYTES} and the epoch within its limit.
+     *
      * @param inputs spans of one partition, in delivery order
      * @param prior next indexes from earlier epochs, for streams this epoch does not hold; a stream in neither
      *              is taken as it starts
      * @param allowGaps let spans past a gap through instead of stopping there
      */
-    public static EpochWrite decide(EpochState state, List<? extends Input> inputs, java.util.Map<StreamName, Long> prior,
+    public static EpochWrite decide(EpochState state, List<? extends Input> inputs, Map<StreamName, Long> prior,
                                     EpochLimits limits, boolean allowGaps) {
-        if (state.isClosed()) {
-            return EpochWrite.NONE;
+        if (state.isClosed() || state.version() >= limits.maxEvents()) { // the latter reached by another writer without closing
+            return new EpochWrite(null, !state.isClosed(), 0, null, 0, 0, List.of(), null);
         }
-        if (state.version() >= limits.maxEvents()) { // reached by another writer without closing: close first
-            return new EpochWrite(null, true, 0, null, 0, 0, 0, List.of(), null, 0);
-        }
-        java.util.Map<StreamName, Long> known = new java.util.HashMap<>();
-        Set<StreamName> held = new HashSet<>(); // streams the epoch held before this write
-        java.util.Map<StreamName, Span> add = new LinkedHashMap<>(), app = new LinkedHashMap<>();
-        List<EpochWrite.Gap> allowed = new ArrayList<>();
-        long bytes = INGESTED_OVERHEAD_BYTES, accepted = 0, duplicates = 0, healed = 0;
+        Map<StreamName, Span> add = new LinkedHashMap<>(), app = new LinkedHashMap<>();
+        List<EpochWrite.Gap> allowedGaps = new ArrayList<>();
+        long bytes = "{\"add\":[],\"app\":[]}".length(), duplicates = 0, healed = 0;
         boolean close = false;
         EpochWrite.Gap gap = null;
         Span remainder = null;
         int k = 0;
         for (; k < inputs.size(); k++) {
-            Input in = inputs.get(k);
-            Span span = in.span();
+            Span span = inputs.get(k).span();
             StreamName stream = span.stream();
-            long next = known.computeIfAbsent(stream, s -> {
-                long n = state.nextIndex(s);
-                if (n >= 0) {
-                    held.add(s);
-                }
-                return n >= 0 ? n : prior.getOrDefault(s, -1L);
-            });
+            Map<StreamName, Span> into = state.next().containsKey(stream) ? app : add;
+            Span written = into.get(stream); // this stream's span in this write so far
+            long next = written != null ? written.nextIndex() : state.next().getOrElse(stream, prior.getOrDefault(stream, -1L));
             long healing = 0;
-            EpochWrite.Gap allowedGap = null;
-            if (next >= 0 && span.nextIndex() <= next) {
+            if (span.nextIndex() <= next) { // the feed holds all of it
                 duplicates += span.count();
                 continue;
-            } else if (next >= 0 && span.index() > next) {
-                Span tip = in.tip();
+            }
+            if (span.index() < next) { // the feed holds its start
+                duplicates += next - span.index();
+                span = span.from(next);
+            } else if (next >= 0 && span.index() > next) { // a gap: fill it from the Tip, let it through, or stop at it
+                Span tip = inputs.get(k).tip();
                 if (tip != null && tip.index() <= next) {
                     healing = span.index() - next;
                     span = tip.from(next);
-                } else if (allowGaps) {
-                    allowedGap = new EpochWrite.Gap(stream, next, span.index());
-                } else {
+                } else if (!allowGaps) {
                     gap = new EpochWrite.Gap(stream, next, span.index());
                     break;
+                } else if (written != null) {
+                    break; // one span per stream and write: it goes in the next, which lets the gap through
+                } else {
+                    allowedGaps.add(new EpochWrite.Gap(stream, next, span.index()));
                 }
-            } else if (next >= 0) {
-                duplicates += next - span.index();
-                span = span.from(next);
             }
-            java.util.Map<StreamName, Span> into = held.contains(stream) || app.containsKey(stream) ? app : add;
-            Span before = into.get(stream);
-            boolean joins = before != null && before.nextIndex() == span.index();
-            if (before != null && !joins) {
-                break; // a span past an allowed gap in a stream this write holds already: it goes in the next
-            }
-            long spanBytes = joins ? typesBytes(span) : jsonBytes(span) + 1;
-            boolean empty = add.isEmpty() && app.isEmpty();
-            if (!(empty && state.version() == 0) && (state.bytes() + bytes + spanBytes > limits.maxBytes()
-                    || (into == add && before == null && state.next().size() + add.size() + 1 > limits.maxStreams()))) {
+            boolean first = state.version() == 0 && add.isEmpty() && app.isEmpty(); // taken whatever its size
+            boolean newStream = into == add && written == null;
+            long head = written != null ? 0 : (into.isEmpty() ? 0 : 1) + headBytes(span); // a comma between spans
+            long spanBytes = head + typesBytes(span);
+            if (!first && (state.bytes() + bytes + spanBytes > limits.maxBytes()
+                    || newStream && state.next().size() + add.size() >= limits.maxStreams())) {
                 close = true;
                 break;
             }
-            if (bytes + spanBytes > INGESTED_MAX_BYTES) { // take what fits, the rest goes in the next write
-                Span part = fitting(span, INGESTED_MAX_BYTES - bytes, joins);
-                if (part == null && !empty) {
+            if (bytes + spanBytes > INGESTED_MAX_BYTES) { // what fits (one event into an empty write); the rest goes next
+                int fits = Math.max(fitting(span, INGESTED_MAX_BYTES - bytes - head), add.isEmpty() && app.isEmpty() ? 1 : 0);
+                if (fits == 0) {
                     break;
                 }
-                part = part == null ? span.prefix(1) : part;
-                if (part.count() < span.count()) {
-                    remainder = span.from(part.nextIndex());
-                    span = part;
-                    spanBytes = joins ? typesBytes(span) : jsonBytes(span) + 1;
-                }
+                remainder = span.from(span.index() + fits);
+                span = span.prefix(fits);
+                spanBytes = head + typesBytes(span);
             }
-            into.put(stream, joins ? before.concat(span) : span);
+            into.put(stream, written != null ? written.concat(span) : span);
             bytes += spanBytes;
-            accepted += span.count();
             healed += healing;
-            if (allowedGap != null) {
-                allowed.add(allowedGap);
-            }
-            known.put(stream, span.nextIndex());
             if (remainder != null) {
                 break;
             }
         }
         EpochEvent.Ingested ingested = add.isEmpty() && app.isEmpty() ? null
                 : new EpochEvent.Ingested(new ArrayList<>(add.values()), new ArrayList<>(app.values()));
-        // each span was counted with a comma, and the overhead with one between the lists: one too many when both hold spans
-        long bodyBytes = ingested == null ? 0 : bytes - (!add.isEmpty() && !app.isEmpty() ? 1 : 0);
-        // the Ingested that brings the epoch to maxEvents is its last
-        close = close || (state.version() + 1 >= limits.maxEvents() && ingested != null);
-        return new EpochWrite(ingested, close, k, remainder, accepted, duplicates, healed, allowed, gap, bodyBytes);
+        close = close || ingested != null && state.version() + 1 >= limits.maxEvents(); // the Ingested reaching maxEvents is the last
+        return new EpochWrite(ingested, close, k, remainder, duplicates, healed, allowedGaps, gap);
     }
 
-    /** The longest prefix of {@code span} whose bytes fit {@code room}, or null when not even one type does. */
-    private static Span fitting(Span span, long room, boolean joins) {
-        long used = joins ? 0 : jsonBytes(span.prefix(1)) + 1 - typeBytes(span.types().get(0));
+    /** How many of {@code span}'s types, from the first, fit in {@code room} bytes. */
+    private static int fitting(Span span, long room) {
         int n = 0;
-        for (String t : span.types()) {
-            long b = typeBytes(t) + (n == 0 && !joins ? 0 : 1);
-            if (used + b > room) {
+        for (String type : span.types()) {
+            room -= quotedBytes(type) + 1;
+            if (room < 0) {
                 break;
             }
-            used += b;
             n++;
         }
-        return n == 0 ? null : span.prefix(n);
+        return n;
     }
 
-    /** Bytes {@code span}'s types add to a span of the same stream that it continues: a comma and the quoted type each. */
-    static long typesBytes(Span span) {
-        return span.types().stream().mapToLong(t -> typeBytes(t) + 1).sum();
-    }
-
-    private static long typeBytes(String type) {
-        for (int k = 0; k < type.length(); k++) {
-            char c = type.charAt(k);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') { // escaped or multi-byte, as Jackson writes it
-                return QUOTE.quoteAsUTF8(type).length + 2;
-            }
-        }
-        return type.length() + 2;
-    }
-
-    /** Bytes of one span in an {@code Ingested} body, {@code {"p":<stream>,"i":<index>,"c":[<types>]}}, as Jackson writes it. */
+    /** Bytes of one span in an {@code Ingested} body, {@code {"p":<stream>,"i":<index>,"c":[<types>]}}, as {@link #encode} writes it. */
     static long jsonBytes(Span span) {
-        return 18 + typeBytes(span.stream().value()) + Long.toString(span.index()).length() + typesBytes(span) - 1;
+        return headBytes(span) + typesBytes(span);
+    }
+
+    /** A span's bytes but for its types': those add their own and a comma each, and the last has no comma. */
+    private static long headBytes(Span span) {
+        return "{\"p\":,\"i\":,\"c\":[]}".length() - 1 + quotedBytes(span.stream().value()) + Long.toString(span.index()).length();
+    }
+
+    private static long typesBytes(Span span) {
+        return span.types().stream().mapToLong(t -> quotedBytes(t) + 1).sum();
+    }
+
+    /** A JSON string, quoted and escaped as Jackson writes it, in UTF-8. */
+    private static long quotedBytes(String s) {
+        return JsonStringEncoder.getInstance().quoteAsUTF8(s).length + 2;
     }
 
     // ---- the service
@@ -493,7 +433,7 @@ public final class AppendsEpoch {
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
      */
     public Decider.Transacted<EpochWrite, EpochState> transact(PartitionId partition, EpochState state, List<? extends Input> inputs,
-                                                               java.util.Map<StreamName, Long> prior, EpochLimits limits, boolean allowGaps) {
+                                                               Map<StreamName, Long> prior, EpochLimits limits, boolean allowGaps) {
         return decider.transact(stream(partition, state.epoch()), new Decider.Loaded<>(state, state.version()), s -> {
             EpochWrite w = decide(s, inputs, prior, limits, allowGaps);
             return new Decider.Decision<>(w, w.events());
