@@ -1,6 +1,5 @@
 package io.appendsfeed.model.feed;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -24,15 +23,14 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@code $AppendsEpoch-<partition>_<epoch>} (DESIGN.md, "The index table" and "Writing an epoch"), read top
- * to bottom: its stream name, its events and their JSON, its fold, the pure decision of the next write,
- * and the service that loads, decides and writes an epoch through the {@link Decider}.
+ * {@code $AppendsEpoch-<partition>_<epoch>} (DESIGN.md, "The index table" and "Writing an epoch"): its stream
+ * name, its events and their JSON, its fold, the pure decision of the next write, and the service that writes
+ * through the {@link Decider}.
  *
  * <p>Invariants of the format: an epoch's events are {@code Ingested} ones, then at most one {@code Closed},
- * which is its last; offsets (event indexes) run from 0 without holes and stay below
- * {@link Checkpoint#EPOCH_SIZE}, so that a checkpoint {@code epoch × 1,000,000 + offset} names every event;
- * a closed epoch never changes, and the partition continues in the next epoch. Each stream's spans in an
- * epoch follow one another without overlap or hole.
+ * its last; offsets run from 0 without holes and stay below {@link Checkpoint#EPOCH_SIZE}, so that a checkpoint
+ * {@code epoch × 1,000,000 + offset} names every event; a closed epoch never changes, and the partition goes on
+ * in the next. Each stream's spans in an epoch follow one another without overlap or hole.
  */
 public final class AppendsEpoch {
 
@@ -46,9 +44,8 @@ public final class AppendsEpoch {
     // ---- events
 
     /**
-     * The epoch's events. JSON bodies with exactly these field names, shared with the .NET and TypeScript
-     * implementations: {@code Ingested {"add":[span],"app":[span]}} and {@code Closed {}}; a span is
-     * {@code {"p":stream,"i":index,"c":[types]}}.
+     * The epoch's events, in JSON with exactly the field names of the .NET and TypeScript implementations:
+     * {@code Ingested {"add":[span],"app":[span]}}, a span being {@code {"p":stream,"i":index,"c":[types]}}, and {@code Closed {}}.
      */
     public sealed interface EpochEvent {
         String INGESTED = "Ingested";
@@ -57,12 +54,7 @@ public final class AppendsEpoch {
         /** The event type name stored in {@code c}. */
         String type();
 
-        /**
-         * The spans of one write for one partition.
-         *
-         * @param add the first span of each stream not yet in this epoch
-         * @param app later spans of streams already in this epoch
-         */
+        /** The spans of one write: {@code add} the first of each stream new to this epoch, {@code app} those of streams in it. */
         record Ingested(List<Span> add, List<Span> app) implements EpochEvent {
             public Ingested {
                 add = List.copyOf(Objects.requireNonNull(add, "add"));
@@ -80,28 +72,18 @@ public final class AppendsEpoch {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Compact UTF-8 JSON (the golden tests pin the bytes; {@link #jsonBytes} counts them). */
+    /** Compact UTF-8 JSON (the golden tests pin the bytes; {@link Span#jsonBytes} counts a span's). */
     public static byte[] encode(EpochEvent event) {
         ObjectNode body = JSON.createObjectNode();
         if (event instanceof EpochEvent.Ingested ingested) {
-            putSpans(body.putArray("add"), ingested.add());
-            putSpans(body.putArray("app"), ingested.app());
+            ArrayNode add = body.putArray("add"), app = body.putArray("app");
+            ingested.add().forEach(span -> span.writeJson(add.addObject()));
+            ingested.app().forEach(span -> span.writeJson(app.addObject()));
         }
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void putSpans(ArrayNode array, List<Span> spans) {
-        for (Span span : spans) {
-            ObjectNode s = array.addObject().put("p", span.stream().value()).put("i", span.index());
-            span.types().forEach(s.putArray("c")::add);
-        }
-    }
-
-    /**
-     * An epoch event as stored, decoded.
-     *
-     * @throws FeedFormatException when its type or body is not one this version reads
-     */
+    /** @throws FeedFormatException when its type or body is not one this version reads */
     public static EpochEvent decode(StoredEvent e) {
         return decode(e.type(), e.data());
     }
@@ -131,22 +113,16 @@ public final class AppendsEpoch {
         return new EpochEvent.Ingested(spans(body, "add"), spans(body, "app"));
     }
 
-    /** The spans in {@code body}'s array {@code field}; each needs a string {@code p}, a long {@code i} and strings {@code c}. */
+    /** The spans in {@code body}'s array {@code field}, where a missing or null one is empty. */
     private static List<Span> spans(JsonNode body, String field) {
         JsonNode array = body.path(field);
         if (!array.isArray() && !array.isMissingNode() && !array.isNull()) {
             throw new FeedFormatException(EpochEvent.INGESTED, EpochEvent.INGESTED + " field '" + field + "' is not an array");
         }
         List<Span> spans = new ArrayList<>(array.size());
-        for (JsonNode s : array) {
-            JsonNode p = s.path("p"), i = s.path("i"), c = s.path("c");
-            List<String> types = new ArrayList<>(c.size());
-            c.forEach(t -> types.add(t.textValue())); // null when not a string
+        for (JsonNode span : array) {
             try {
-                if (!p.isTextual() || !i.isIntegralNumber() || !i.canConvertToLong() || !c.isArray() || types.contains(null)) {
-                    throw new IllegalArgumentException("a span needs a string 'p', an integer 'i' and an array 'c' of strings");
-                }
-                spans.add(new Span(StreamName.parse(p.textValue()), i.longValue(), types));
+                spans.add(Span.readJson(span));
             } catch (IllegalArgumentException e) {
                 throw new FeedFormatException(EpochEvent.INGESTED, EpochEvent.INGESTED + " has an invalid span in '" + field
                         + "' (" + e.getMessage() + ")");
@@ -163,12 +139,11 @@ public final class AppendsEpoch {
     // ---- fold
 
     /**
-     * The fold of one epoch: for every stream in it, the index its next event will get. Persistent (vavr),
-     * so that deciding on a copy costs nothing and a failed write leaves the kept state untouched.
+     * The fold of one epoch. Persistent (vavr): deciding on a copy costs nothing, and a failed write leaves it as it was.
      *
      * @param version epoch events so far (the next event's offset)
-     * @param next stream → next index, for the streams this epoch holds; indexes only move forwards (a span
-     *             behind what is known, written by another implementation, changes nothing)
+     * @param next stream → the index its next event will get, for the streams this epoch holds; only moves forwards
+     *             (a span behind it, written by another implementation, changes nothing)
      * @param bytes bytes of the event bodies so far
      * @param closedAt when {@code Closed} was written, null while the epoch is open
      */
@@ -211,12 +186,10 @@ public final class AppendsEpoch {
     // ---- decide
 
     /**
-     * When an epoch closes: with the {@code Ingested} that reaches any limit; the rest of the batch goes
-     * on in the next epoch.
+     * When an epoch closes: with the {@code Ingested} that reaches a limit; the rest of the batch goes on in the next.
      *
-     * @param maxEvents {@code Ingested} events before {@code Closed}; at most {@value #MAX_EVENTS}, so that
-     *                  {@code Closed} still has an offset below the checkpoint encoding's 1,000,000
-     * @param maxBytes bytes of bodies (compact JSON): bounds what a cold indexer or a reader reads per epoch
+     * @param maxEvents {@code Ingested} events before {@code Closed}, at most {@value #MAX_EVENTS}
+     * @param maxBytes bytes of bodies: bounds what a cold indexer or a reader reads per epoch
      * @param maxStreams distinct streams: bounds the indexer's memory per partition
      */
     public record EpochLimits(int maxEvents, long maxBytes, int maxStreams) {
@@ -234,12 +207,13 @@ public final class AppendsEpoch {
         }
     }
 
-    /** A span to decide on, as its source delivered it (the indexer's {@code SourceSpan} is one). */
+    /**
+     * A span to decide on, as its source delivered it ({@code SourceSpan}), and every event type its stream's
+     * Tip held after the append (ending where the span ends), or null: what a gap is healed from.
+     */
     public interface Input {
-        /** The newly appended events. */
         Span span();
 
-        /** Every event type the stream's Tip held after the append (ending where {@link #span()} ends), or null: what a gap is healed from. */
         Span tip();
     }
 
@@ -275,17 +249,15 @@ public final class AppendsEpoch {
     public static final int INGESTED_MAX_BYTES = 64 * 1024;
 
     /**
-     * The next write (DESIGN.md, "The indexer", step 4): drops what the feed already holds, trims overlaps,
-     * fills a gap from the Tip when it can, stops at one it cannot, keeps one span per stream and write, and
-     * closes where a limit is reached. Pure. Nothing on a closed epoch: its successor decides.
-     *
-     * <p>Exactly once: a stream's next index is where its span in this write ends, else where the epoch has
-     * it, else {@code prior}'s; only what lies from there on is written. Bytes are counted as {@link #encode}
-     * writes them, so that the body stays within {@link #INGESTED_MAX_BYTES} and the epoch within its limit.
+     * The next write (DESIGN.md, "The indexer", step 4), pure: drops what the feed holds, trims overlaps, fills
+     * a gap from the Tip when it can, stops at one it cannot, keeps one span per stream and write, and closes
+     * where a limit is reached. Nothing on a closed epoch: its successor decides. Exactly once: a stream's next
+     * index is where its span in this write ends, else where the epoch has it, else {@code prior}'s, and only
+     * what lies from there on is written. Bytes are counted as {@link #encode} writes them.
      *
      * @param inputs spans of one partition, in delivery order
-     * @param prior next indexes from earlier epochs, for streams this epoch does not hold; a stream in neither
-     *              is taken as it starts
+     * @param prior next indexes from earlier epochs, for streams this epoch does not hold (a stream in neither
+     *              is taken as it starts)
      * @param allowGaps let spans past a gap through instead of stopping there
      */
     public static EpochWrite decide(EpochState state, List<? extends Input> inputs, Map<StreamName, Long> prior,
@@ -330,21 +302,21 @@ public final class AppendsEpoch {
             }
             boolean first = state.version() == 0 && add.isEmpty() && app.isEmpty(); // taken whatever its size
             boolean newStream = into == add && written == null;
-            long head = written != null ? 0 : (into.isEmpty() ? 0 : 1) + headBytes(span); // a comma between spans
-            long spanBytes = head + typesBytes(span);
+            long head = written != null ? 0 : (into.isEmpty() ? 0 : 1) + span.headBytes(); // a comma between spans
+            long spanBytes = head + span.typesBytes();
             if (!first && (state.bytes() + bytes + spanBytes > limits.maxBytes()
                     || newStream && state.next().size() + add.size() >= limits.maxStreams())) {
                 close = true;
                 break;
             }
             if (bytes + spanBytes > INGESTED_MAX_BYTES) { // what fits (one event into an empty write); the rest goes next
-                int fits = Math.max(fitting(span, INGESTED_MAX_BYTES - bytes - head), add.isEmpty() && app.isEmpty() ? 1 : 0);
+                int fits = Math.max(span.typesWithin(INGESTED_MAX_BYTES - bytes - head), add.isEmpty() && app.isEmpty() ? 1 : 0);
                 if (fits == 0) {
                     break;
                 }
                 remainder = span.from(span.index() + fits);
                 span = span.prefix(fits);
-                spanBytes = head + typesBytes(span);
+                spanBytes = head + span.typesBytes();
             }
             into.put(stream, written != null ? written.concat(span) : span);
             bytes += spanBytes;
@@ -359,42 +331,9 @@ public final class AppendsEpoch {
         return new EpochWrite(ingested, close, k, remainder, duplicates, healed, allowedGaps, gap);
     }
 
-    /** How many of {@code span}'s types, from the first, fit in {@code room} bytes. */
-    private static int fitting(Span span, long room) {
-        int n = 0;
-        for (String type : span.types()) {
-            room -= quotedBytes(type) + 1;
-            if (room < 0) {
-                break;
-            }
-            n++;
-        }
-        return n;
-    }
-
-    /** Bytes of one span in an {@code Ingested} body, {@code {"p":<stream>,"i":<index>,"c":[<types>]}}, as {@link #encode} writes it. */
-    static long jsonBytes(Span span) {
-        return headBytes(span) + typesBytes(span);
-    }
-
-    /** A span's bytes but for its types': those add their own and a comma each, and the last has no comma. */
-    private static long headBytes(Span span) {
-        return "{\"p\":,\"i\":,\"c\":[]}".length() - 1 + quotedBytes(span.stream().value()) + Long.toString(span.index()).length();
-    }
-
-    private static long typesBytes(Span span) {
-        return span.types().stream().mapToLong(t -> quotedBytes(t) + 1).sum();
-    }
-
-    /** A JSON string, quoted and escaped as Jackson writes it, in UTF-8. */
-    private static long quotedBytes(String s) {
-        return JsonStringEncoder.getInstance().quoteAsUTF8(s).length + 2;
-    }
-
     // ---- the service
 
     private final StoreClient index;
-    private final Clock clock;
     private final Decider<EpochState, EpochEvent> decider;
 
     /**
@@ -404,16 +343,15 @@ public final class AppendsEpoch {
      */
     public AppendsEpoch(StoreClient index, Clock clock, Decider.Conflicts conflicts) {
         this.index = index;
-        this.clock = clock;
         this.decider = new Decider<>(index, new Decider.Category<>(EpochState.empty(EpochId.ZERO), EpochState::evolve,
                 e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null), conflicts);
     }
 
     /**
-     * The whole epoch, folded. Eventually consistent: a stale read shows up as a conflict on the next write.
+     * The whole epoch, folded, read eventually consistent (a stale read shows up as a conflict on the next write).
      *
      * @throws FeedFormatException at an event this version cannot read
-     * @throws IllegalStateException when the epoch's events have a hole (a lagging replica, or a broken store)
+     * @throws IllegalStateException when the events read have a hole (a lagging replica, or a broken store)
      */
     public EpochState load(PartitionId partition, EpochId epoch) {
         return catchUp(partition, EpochState.empty(epoch), false);
@@ -428,7 +366,7 @@ public final class AppendsEpoch {
      * Decides the next write on {@code state} and appends it calf-first (DESIGN.md, "Writing an epoch"); on a
      * conflict, follows the writer that won and decides again.
      *
-     * @return the write decided on the epoch as it finally stood (nothing when that is closed), and the epoch after it
+     * @return the write decided on the epoch as it finally stood, and the epoch after it
      * @throws Decider.TooManyConflictsException when other writers kept winning
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
      */
@@ -447,9 +385,8 @@ public final class AppendsEpoch {
     }
 
     /**
-     * An epoch this writer has just recorded as its partition's active one, without reading it: empty, its Tip
-     * assumed absent. A write into an epoch another writer has begun conflicts on its first calf's key, and
-     * catches up as after any conflict; so an epoch's roll costs no read.
+     * An epoch this writer has just recorded as active, taken as empty with no Tip, without a read: if another
+     * writer began it first, the first write conflicts on its calf's key and catches up.
      */
     public EpochState begun(PartitionId partition, EpochId epoch) {
         index.assumeNoTip(stream(partition, epoch));
@@ -457,9 +394,8 @@ public final class AppendsEpoch {
     }
 
     /**
-     * Brings the epoch's Tip up to {@code state} unless this writer knows it is there: Tip-first readers
-     * (equinox-js, Propulsion) and the notifier see the epoch only as far as its Tip says. Every append moves
-     * the Tip; this covers one whose Tip update failed, and a load that found the Tip behind or absent.
+     * Moves the epoch's Tip up to {@code state} unless this writer knows it is there (Tip-first readers and the
+     * notifier see an epoch only as far as its Tip): after a failed Tip update, or a load that found it behind.
      */
     public void ensureTip(PartitionId partition, EpochState state) {
         if (state.version() > 0) {
