@@ -182,11 +182,8 @@ public final class AppendsIndex {
     // ---- decide, load and write
 
     private static final Decider.Category<IndexState, IndexEvent> CATEGORY = new Decider.Category<>(IndexState.EMPTY,
-            (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)), new Decider.Snapshot<>() {
-                public String type() { return IndexEvent.SNAPSHOTTED; }
-                public byte[] encode(IndexState state) { return AppendsIndex.encode(state.snapshot()); }
-                public IndexState decode(byte[] data) { return IndexState.EMPTY.evolve(AppendsIndex.decode(IndexEvent.SNAPSHOTTED, data)); }
-            });
+            (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)),
+            new Decider.Snapshot<>(IndexEvent.SNAPSHOTTED, s -> encode(s.snapshot()), d -> IndexState.EMPTY.evolve(decode(IndexEvent.SNAPSHOTTED, d))));
     /** Writers of the index are few (one append per epoch closed): a lost race retries at once, until it wins. */
     private static final Decider.Conflicts CONFLICTS = new Decider.Conflicts(Integer.MAX_VALUE, Duration.ZERO);
 
