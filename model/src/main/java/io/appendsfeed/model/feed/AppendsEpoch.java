@@ -279,6 +279,7 @@ public final class AppendsEpoch {
             Span written = into.get(stream); // this stream's span in this write so far
             long next = written != null ? written.nextIndex() : state.next().getOrElse(stream, prior.getOrDefault(stream, -1L));
             long healing = 0;
+            EpochWrite.Gap allowedGap = null;
             if (span.nextIndex() <= next) { // the feed holds all of it
                 duplicates += span.count();
                 continue;
@@ -297,7 +298,7 @@ public final class AppendsEpoch {
                 } else if (written != null) {
                     break; // one span per stream and write: it goes in the next, which lets the gap through
                 } else {
-                    allowedGaps.add(new EpochWrite.Gap(stream, next, span.index()));
+                    allowedGap = new EpochWrite.Gap(stream, next, span.index());
                 }
             }
             boolean first = state.version() == 0 && add.isEmpty() && app.isEmpty(); // taken whatever its size
@@ -321,6 +322,9 @@ public final class AppendsEpoch {
             into.put(stream, written != null ? written.concat(span) : span);
             bytes += spanBytes;
             healed += healing;
+            if (allowedGap != null) {
+                allowedGaps.add(allowedGap);
+            }
             if (remainder != null) {
                 break;
             }
