@@ -202,6 +202,16 @@ class EpochDeciderTest {
     }
 
     @Test
+    void a_gap_is_reported_allowed_only_with_the_write_that_takes_its_span() {
+        EpochState s = after(EpochState.empty(EpochId.ZERO), new EpochEvent.Ingested(List.of(Span.of("A-1", 0, "a")), List.of()));
+        EpochWrite d = AppendsEpoch.decide(s, List.of(in("B-1", 5, "x")), Map.of(StreamName.parse("B-1"), 1L),
+                new EpochLimits(EpochLimits.MAX_EVENTS, Long.MAX_VALUE, 1), true);
+        assertThat(d.close()).isTrue();
+        assertThat(d.consumed()).isZero();
+        assertThat(d.allowedGaps()).as("the span goes to the next epoch, which reports it").isEmpty();
+    }
+
+    @Test
     void stream_known_from_an_earlier_epoch_is_deduplicated_but_added_to_this_one() {
         EpochWrite d = AppendsEpoch.decide(EpochState.empty(EpochId.of(1)), List.of(in("A-1", 0, "a", "b", "c")),
                 Map.of(StreamName.parse("A-1"), 2L), LIMITS, false);
