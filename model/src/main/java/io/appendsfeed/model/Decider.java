@@ -49,14 +49,8 @@ public final class Decider<S, E> {
         }
     }
 
-    /** A state kept as an unfold of the Tip. Change {@link #type()} when the state's shape changes: old snapshots are then ignored. */
-    public interface Snapshot<S> {
-        String type();
-
-        byte[] encode(S state);
-
-        S decode(byte[] data);
-    }
+    /** A state kept as an unfold of the Tip. Change {@code type} when the state's shape changes: old snapshots are then ignored. */
+    public record Snapshot<S>(String type, Function<S, byte[]> encode, Function<byte[], S> decode) {}
 
     /** A stream's state at {@code version} (its next event's index; 0: no stream). */
     public record Loaded<S>(S state, long version) {}
@@ -111,12 +105,11 @@ public final class Decider<S, E> {
     }
 
     /**
-     * The stream's state. With a snapshot: one read of the Tip. The latest {@code Snapshot} unfold at an
-     * index {@code u.i} not after the Tip's version {@code n} stands for the events before {@code u.i}
-     * (which are never read, as Equinox's loaders never read past an origin); the events from {@code u.i}
-     * to {@code n} are folded onto it, from the Tip when it holds them, else read. One claiming an index
-     * after {@code n} stands for nothing, nor does a Tip without one: every event from 0 is folded. Without
-     * a snapshot: every event, read forwards.
+     * The stream's state. Without a snapshot: every event, read forwards. With one: one read of the Tip, as a
+     * rule. The latest snapshot at an index {@code u.i} not after the Tip's version {@code n} stands for the
+     * events before {@code u.i}, which are never read (as Equinox's loaders never read past an origin); the
+     * events from {@code u.i} to {@code n} are folded onto it, from the Tip when it holds them. One claiming
+     * an index after {@code n} stands for nothing, nor does a Tip without one: every event from 0 is folded.
      *
      * @param consistent strongly consistent reads (what a writer needs after a conflict)
      * @throws IllegalStateException when the events read have a hole (a lagging replica, or a broken store)
@@ -144,7 +137,7 @@ public final class Decider<S, E> {
             }
         }
         Loaded<S> from = snapshot == null ? new Loaded<>(category.initial(), 0)
-                : new Loaded<>(category.snapshot().decode(snapshot.data()), snapshot.index());
+                : new Loaded<>(category.snapshot().decode().apply(snapshot.data()), snapshot.index());
         if (from.version() == tip.version()) {
             return from;
         }
@@ -196,7 +189,7 @@ public final class Decider<S, E> {
             Loaded<S> after = fold(category, stream, at, written(stream, at.version(), data));
             AppendResult r = category.snapshot() == null ? store.appendAsCalf(stream, at.version(), data)
                     : store.append(stream, Expected.version(at.version()), data,
-                            List.of(new Unfold(category.snapshot().type(), category.snapshot().encode(after.state()), null)));
+                            List.of(new Unfold(category.snapshot().type(), category.snapshot().encode().apply(after.state()), null)));
             if (r instanceof AppendResult.Written) {
                 return new Transacted<>(d.result(), after, lost);
             }

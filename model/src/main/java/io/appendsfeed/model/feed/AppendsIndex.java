@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -98,20 +97,19 @@ public final class AppendsIndex {
         }
         switch (type) {
             case IndexEvent.STARTED -> {
-                JsonNode p = o.get("partition"), e = o.get("epoch");
-                if (p == null || !p.canConvertToInt() || e == null || !e.canConvertToInt()) {
-                    throw new FeedFormatException(type, type + " has no integer field '" + (p == null || !p.canConvertToInt() ? "partition" : "epoch") + "'");
+                JsonNode p = o.path("partition"), e = o.path("epoch");
+                if (!p.canConvertToInt() || !e.canConvertToInt()) {
+                    throw new FeedFormatException(type, type + " has no integer field '" + (p.canConvertToInt() ? "epoch" : "partition") + "'");
                 }
                 return new IndexEvent.Started(PartitionId.of(p.intValue()), EpochId.of(e.intValue()));
             }
             case IndexEvent.SNAPSHOTTED -> {
-                JsonNode active = o.get("active");
-                if (active == null || !active.isObject()) {
+                JsonNode active = o.path("active");
+                if (!active.isObject()) {
                     throw new FeedFormatException(type, type + " has no object field 'active'");
                 }
                 Map<PartitionId, EpochId> map = new TreeMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> it = active.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> f = it.next();
+                for (Map.Entry<String, JsonNode> f : active.properties()) {
                     try {
                         if (!f.getValue().canConvertToInt()) {
                             throw new NumberFormatException("not an int: " + f.getValue());
@@ -182,11 +180,8 @@ public final class AppendsIndex {
     // ---- decide, load and write
 
     private static final Decider.Category<IndexState, IndexEvent> CATEGORY = new Decider.Category<>(IndexState.EMPTY,
-            (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)), new Decider.Snapshot<>() {
-                public String type() { return IndexEvent.SNAPSHOTTED; }
-                public byte[] encode(IndexState state) { return AppendsIndex.encode(state.snapshot()); }
-                public IndexState decode(byte[] data) { return IndexState.EMPTY.evolve(AppendsIndex.decode(IndexEvent.SNAPSHOTTED, data)); }
-            });
+            (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)),
+            new Decider.Snapshot<>(IndexEvent.SNAPSHOTTED, s -> encode(s.snapshot()), d -> IndexState.EMPTY.evolve(decode(IndexEvent.SNAPSHOTTED, d))));
     /** Writers of the index are few (one append per epoch closed): a lost race retries at once, until it wins. */
     private static final Decider.Conflicts CONFLICTS = new Decider.Conflicts(Integer.MAX_VALUE, Duration.ZERO);
 

@@ -1,10 +1,6 @@
 package io.appendsfeed.model.feed;
 
-import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
-import io.appendsfeed.model.feed.FeedFormatException;
-import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
@@ -42,13 +38,11 @@ public final class EpochReader {
     }
 
     /**
-     * About {@code max} epoch events from {@code from}, in order and without gaps: the rest of the
-     * item holding the {@code max}th comes too (its read is paid for whole, and the next read then
-     * starts at an item of its own instead of reading it again: an equinox-js epoch holds dozens of
-     * events per item). A read that comes back with a hole (a lagging replica) returns only what
-     * precedes it. Stops after {@code Closed}. Says whether the read took the epoch's last item
-     * with everything it held ({@link EpochPage#atTail()}), so the walker need not read again only to
-     * find nothing.
+     * About {@code max} epoch events from {@code from}, in order and without gaps, stopping after
+     * {@code Closed}: the rest of the item holding the {@code max}th comes too (its read is paid for
+     * whole; an equinox-js epoch holds dozens of events per item). A read that comes back with a hole
+     * (a lagging replica) returns what precedes it. Says whether it took the epoch's last item whole
+     * ({@link EpochPage#atTail()}), so that the walker need not read again only to find nothing.
      *
      * @throws FeedFormatException when the first event has a type or body this version cannot
      *         read (events before an unreadable one are returned first); the caller must stop the

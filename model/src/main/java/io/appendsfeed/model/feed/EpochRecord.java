@@ -1,7 +1,5 @@
 package io.appendsfeed.model.feed;
 
-import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import java.time.Instant;
 
@@ -12,6 +10,6 @@ import java.time.Instant;
 public record EpochRecord(Checkpoint position, Checkpoint next, Instant indexedAt, EpochEvent event) {
 
     public static EpochRecord of(Checkpoint position, Instant indexedAt, EpochEvent event) {
-        return new EpochRecord(position, AppendsEpoch.after(position, event), indexedAt, event);
+        return new EpochRecord(position, event instanceof EpochEvent.Closed ? position.nextEpoch() : position.plus(1), indexedAt, event);
     }
 }

@@ -25,6 +25,7 @@ public record FeedNotification(PartitionId partition, Checkpoint position) {
     public static final String POSITION_ATTRIBUTE = "Position";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String EXAMPLE = "{\"partition\":0,\"position\":1000042}";
 
     public FeedNotification {
         Objects.requireNonNull(partition, "partition");
@@ -48,19 +49,17 @@ public record FeedNotification(PartitionId partition, Checkpoint position) {
     public static FeedNotification parseJson(String body) {
         JsonNode node;
         try {
-            node = body == null ? null : JSON.readTree(body);
+            node = JSON.readTree(body == null ? "" : body);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("notification body is not JSON: " + abbreviate(body), e);
         }
-        if (node == null || !node.isObject()) {
-            throw new IllegalArgumentException("notification body is not a JSON object such as {\"partition\":0,\"position\":1000042}: "
-                    + abbreviate(body));
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("notification body is not a JSON object such as " + EXAMPLE + ": " + abbreviate(body));
         }
-        JsonNode p = node.get("partition");
-        JsonNode pos = node.get("position");
-        if (p == null || !p.canConvertToInt() || !p.isIntegralNumber() || pos == null || !pos.isIntegralNumber() || !pos.canConvertToLong()) {
-            throw new IllegalArgumentException("notification body needs whole numbers 'partition' and 'position', e.g."
-                    + " {\"partition\":0,\"position\":1000042}: " + abbreviate(body));
+        JsonNode p = node.path("partition"), pos = node.path("position");
+        if (!p.isIntegralNumber() || !p.canConvertToInt() || !pos.isIntegralNumber() || !pos.canConvertToLong()) {
+            throw new IllegalArgumentException("notification body needs whole numbers 'partition' and 'position', e.g. " + EXAMPLE
+                    + ": " + abbreviate(body));
         }
         return of(p.intValue(), pos.longValue());
     }
@@ -91,9 +90,6 @@ public record FeedNotification(PartitionId partition, Checkpoint position) {
     }
 
     private static String abbreviate(String s) {
-        if (s == null) {
-            return "(none)";
-        }
-        return s.length() <= 200 ? s : s.substring(0, 200) + "... (" + s.length() + " chars)";
+        return s == null ? "(none)" : s.length() <= 200 ? s : s.substring(0, 200) + "... (" + s.length() + " chars)";
     }
 }

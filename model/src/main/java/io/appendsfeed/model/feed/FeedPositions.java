@@ -1,11 +1,7 @@
 package io.appendsfeed.model.feed;
 
-import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.Checkpoint;
+import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
-import io.appendsfeed.model.feed.EpochId;
-import io.appendsfeed.model.feed.FeedStreams;
-import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
@@ -16,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongPredicate;
 
 /**
  * Positions in a partition found from the index table: the tail, the first position indexed at or
@@ -23,17 +20,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * between two positions. Relies on index times {@code t} not decreasing within a partition, which
  * holds for the one indexer that writes a partition at a time.
  *
- * <p>Epoch Tips are read eventually consistent: the tail is what lag reports and a start at the end
- * use, and one a replica has not caught up with yet is a position a moment earlier (a lag reported
- * a little low, a start that hands over a few more events), never one past what exists. A strongly
- * consistent read costs twice as much, and another implementation's epoch Tip is large (equinox-js
- * keeps up to 48 KiB of events in it: 12 read units a read, against 6).
+ * <p>Epoch Tips are read eventually consistent: a Tip a replica has not caught up with yet gives a
+ * position a moment earlier (a lag reported a little low, a start that hands over a few more events),
+ * never one past what exists; a strongly consistent read would cost twice as much, and another
+ * implementation's epoch Tip is large (equinox-js keeps up to 48 KiB of events in it).
  */
 public final class FeedPositions {
 
     private final StoreClient index;
-    /** Lengths of closed epochs, which never change. */
-    private final Map<FeedStreams.EpochAddress, Long> closedLengths = new ConcurrentHashMap<>();
+    /** Lengths of closed epochs, which never change, by epoch stream. */
+    private final Map<StreamName, Long> closedLengths = new ConcurrentHashMap<>();
 
     public FeedPositions(StoreClient index) {
         this.index = index;
@@ -46,16 +42,11 @@ public final class FeedPositions {
 
     /** The position after the last epoch event of the partition (the start of the next epoch once the active one closed). */
     public Checkpoint tail(PartitionId p) {
-        EpochId e = AppendsIndex.read(index).activeEpoch(p);
-        while (true) {
+        for (EpochId e = AppendsIndex.read(index).activeEpoch(p); ; e = e.next()) {
             Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), false);
-            if (tip.isEmpty()) {
-                return Checkpoint.of(e, 0);
+            if (tip.isEmpty() || !isClosed(tip.get())) {
+                return Checkpoint.of(e, tip.map(Tip::version).orElse(0L));
             }
-            if (!isClosed(tip.get())) {
-                return Checkpoint.of(e, tip.get().version());
-            }
-            e = e.next();
         }
     }
 
@@ -64,40 +55,36 @@ public final class FeedPositions {
      * at or after {@code time} is at or after it, since index time is never before store write time.
      */
     public Checkpoint firstIndexedAtOrAfter(PartitionId p, Instant time) {
-        Checkpoint tail = tail(p);
-        int last = tail.epoch().value();
-        Instant first0 = timeAt(p, EpochId.ZERO, 0);
-        if (first0 == null || !first0.isBefore(time)) {
+        if (!before(timeAt(p, EpochId.ZERO, 0), time)) {
             return Checkpoint.START;
         }
-        int lo = 0;              // first event of epoch lo is before time
-        int hi = last + 1;       // epochs from hi on start at or after time (or are empty)
+        int epochs = tail(p).epoch().value() + 1;
+        // the last epoch whose first event is before time, then the first of its events that is not
+        EpochId epoch = EpochId.of((int) firstNot(0, epochs, e -> before(timeAt(p, EpochId.of((int) e), 0), time)) - 1);
+        long length = length(p, epoch);
+        long offset = firstNot(0, length, o -> before(timeAt(p, epoch, o), time));
+        if (offset < length) {
+            return Checkpoint.of(epoch, offset);
+        }
+        boolean closed = index.readTip(AppendsEpoch.stream(p, epoch), false).map(this::isClosed).orElse(false);
+        return closed ? Checkpoint.of(epoch.next(), 0) : Checkpoint.of(epoch, length);
+    }
+
+    /** The first {@code n} in {@code (lo, hi]} where {@code before} fails, given it holds at {@code lo} and fails from some {@code n} on. */
+    private static long firstNot(long lo, long hi, LongPredicate before) {
         while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            Instant t = timeAt(p, EpochId.of(mid), 0);
-            if (t != null && t.isBefore(time)) {
+            long mid = (lo + hi) >>> 1;
+            if (before.test(mid)) {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
-        EpochId epoch = EpochId.of(lo);
-        long length = length(p, epoch);
-        long before = 0;        // event at offset `before` is before time
-        long after = length;    // events from `after` on are at or after time
-        while (after - before > 1) {
-            long mid = (before + after) >>> 1;
-            Instant t = timeAt(p, epoch, mid);
-            if (t != null && t.isBefore(time)) {
-                before = mid;
-            } else {
-                after = mid;
-            }
-        }
-        if (after >= length) {
-            return isClosed(p, epoch) ? Checkpoint.of(epoch.next(), 0) : Checkpoint.of(epoch, length);
-        }
-        return Checkpoint.of(epoch, after);
+        return hi;
+    }
+
+    private static boolean before(Instant t, Instant time) {
+        return t != null && t.isBefore(time);
     }
 
     /** Epoch events from {@code from} (inclusive) to {@code to} (exclusive). */
@@ -115,50 +102,35 @@ public final class FeedPositions {
         return n + to.offset();
     }
 
-    /** Index time of the epoch event at a position, or null when there is none. */
-    public Instant timeAt(PartitionId p, Checkpoint c) {
-        return timeAt(p, c.epoch(), c.offset());
+    /** How long ago a position's epoch event was indexed, or zero when there is none. */
+    public Duration age(PartitionId p, Checkpoint c, Instant now) {
+        Instant t = timeAt(p, c.epoch(), c.offset());
+        return t == null || t.isAfter(now) ? Duration.ZERO : Duration.between(t, now);
     }
 
+    /** Index time of the epoch event at a position, or null when there is none. */
     private Instant timeAt(PartitionId p, EpochId e, long offset) {
         List<StoredEvent> one = index.readAll(AppendsEpoch.stream(p, e), Read.forward(offset).limit(1));
         return one.isEmpty() || one.get(0).index() != offset ? null : one.get(0).timestamp();
     }
 
     private long length(PartitionId p, EpochId e) {
-        FeedStreams.EpochAddress key = new FeedStreams.EpochAddress(p, e);
-        Long known = closedLengths.get(key);
+        StreamName stream = AppendsEpoch.stream(p, e);
+        Long known = closedLengths.get(stream);
         if (known != null) {
             return known;
         }
-        Optional<Tip> tip = index.readTip(key.stream(), false);
-        if (tip.isEmpty()) {
-            return 0;
+        Optional<Tip> tip = index.readTip(stream, false);
+        if (tip.isPresent() && isClosed(tip.get())) {
+            closedLengths.put(stream, tip.get().version());
         }
-        if (isClosed(tip.get())) {
-            closedLengths.put(key, tip.get().version());
-        }
-        return tip.get().version();
+        return tip.map(Tip::version).orElse(0L);
     }
 
-    private boolean isClosed(PartitionId p, EpochId e) {
-        return index.readTip(AppendsEpoch.stream(p, e), false).map(this::isClosed).orElse(false);
-    }
-
+    /** From the Tip's last event when it holds events (written Tip-first), else from the epoch's last event. */
     private boolean isClosed(Tip tip) {
-        if (tip.version() == 0) {
-            return false;
-        }
-        if (!tip.events().isEmpty()) {
-            return tip.events().get(tip.events().size() - 1).type().equals(EpochEvent.CLOSED);
-        }
-        List<StoredEvent> last = index.readAll(tip.stream(), Read.backward().limit(1));
-        return !last.isEmpty() && last.get(0).type().equals(EpochEvent.CLOSED);
-    }
-
-    /** How long ago a position's epoch event was indexed, or zero when there is none. */
-    public Duration age(PartitionId p, Checkpoint c, Instant now) {
-        Instant t = timeAt(p, c);
-        return t == null || t.isAfter(now) ? Duration.ZERO : Duration.between(t, now);
+        List<StoredEvent> last = tip.version() == 0 ? List.of() : !tip.events().isEmpty() ? tip.events()
+                : index.readAll(tip.stream(), Read.backward().limit(1));
+        return !last.isEmpty() && last.get(last.size() - 1).type().equals(EpochEvent.CLOSED);
     }
 }

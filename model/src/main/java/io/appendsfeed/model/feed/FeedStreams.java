@@ -59,11 +59,6 @@ public final class FeedStreams {
 
     /** A partition and an epoch. */
     public record EpochAddress(PartitionId partition, EpochId epoch) {
-        public EpochAddress {
-            Objects.requireNonNull(partition, "partition");
-            Objects.requireNonNull(epoch, "epoch");
-        }
-
         public StreamName stream() {
             return FeedStreams.epoch(partition, epoch);
         }

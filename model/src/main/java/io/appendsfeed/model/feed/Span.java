@@ -1,6 +1,10 @@
 package io.appendsfeed.model.feed;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.StreamName;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -66,10 +70,62 @@ public record Span(StreamName stream, long index, List<String> types) {
         if (!next.stream.equals(stream) || next.index != nextIndex()) {
             throw new IllegalArgumentException(next + " does not continue " + this);
         }
-        List<String> all = new java.util.ArrayList<>(types.size() + next.types.size());
+        List<String> all = new ArrayList<>(types.size() + next.types.size());
         all.addAll(types);
         all.addAll(next.types);
         return new Span(stream, index, all);
+    }
+
+    // ---- JSON, as epochs hold it: {"p":stream,"i":index,"c":[types]}
+
+    /** Writes this span's fields into {@code o}. */
+    void writeJson(ObjectNode o) {
+        o.put("p", stream.value()).put("i", index);
+        types.forEach(o.putArray("c")::add);
+    }
+
+    /** @throws IllegalArgumentException saying what is wrong when {@code o} is not a span */
+    static Span readJson(JsonNode o) {
+        JsonNode p = o.path("p"), i = o.path("i"), c = o.path("c");
+        List<String> types = new ArrayList<>(c.size());
+        c.forEach(t -> types.add(t.textValue())); // null when not a string
+        if (!p.isTextual() || !i.isIntegralNumber() || !i.canConvertToLong() || !c.isArray() || types.contains(null)) {
+            throw new IllegalArgumentException("a span needs a string 'p', an integer 'i' and an array 'c' of strings");
+        }
+        return new Span(StreamName.parse(p.textValue()), i.longValue(), types);
+    }
+
+    /** Bytes of this span's JSON as Jackson writes it in UTF-8: what bounds an epoch's items and bytes. */
+    public long jsonBytes() {
+        return headBytes() + typesBytes();
+    }
+
+    /** The bytes but for the types': those add their own and a comma each, and the last has no comma. */
+    long headBytes() {
+        return "{\"p\":,\"i\":,\"c\":[]}".length() - 1 + quotedBytes(stream.value()) + Long.toString(index).length();
+    }
+
+    /** Bytes the types take, a comma each: what they add to a span of the same stream that they continue. */
+    long typesBytes() {
+        return types.stream().mapToLong(t -> quotedBytes(t) + 1).sum();
+    }
+
+    /** How many of the types, from the first, take at most {@code room} bytes as {@link #typesBytes} counts them. */
+    int typesWithin(long room) {
+        int n = 0;
+        for (String type : types) {
+            room -= quotedBytes(type) + 1;
+            if (room < 0) {
+                break;
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /** A JSON string, quoted and escaped as Jackson writes it. */
+    private static long quotedBytes(String s) {
+        return JsonStringEncoder.getInstance().quoteAsUTF8(s).length + 2;
     }
 
     @Override

@@ -51,6 +51,8 @@ class FeedCodecTest {
         assertThat(ingested).isEqualTo(new EpochEvent.Ingested(List.of(Span.of("Cart-a", 5, "X")), List.of()));
         assertThat(AppendsEpoch.decode("Closed", new byte[0])).isEqualTo(new EpochEvent.Closed());
         assertThat(AppendsEpoch.decode("Closed", null)).isEqualTo(new EpochEvent.Closed());
+        assertThat(AppendsEpoch.decode("Ingested", new byte[0])).isEqualTo(new EpochEvent.Ingested(List.of(), List.of()));
+        assertThat(AppendsEpoch.decode("Ingested", bytes("null"))).isEqualTo(new EpochEvent.Ingested(List.of(), List.of()));
         assertThat(AppendsIndex.decode("Snapshotted", bytes("{\"active\":{\"0\":12}}")))
                 .isEqualTo(new IndexEvent.Snapshotted(Map.of(PartitionId.ZERO, EpochId.of(12))));
     }

@@ -27,10 +27,7 @@ public record Category<S, E>(String name, S initial, BiFunction<S, E, S> evolve,
 
     /** This category as the model's {@link Decider} loads and writes it. */
     Decider.Category<S, E> decider() {
-        return new Decider.Category<>(initial, (s, e) -> evolve.apply(s, codec.decode(e)), codec::encode, new Decider.Snapshot<>() {
-            public String type() { return snapshotType; }
-            public byte[] encode(S state) { return Json.bytes(state); }
-            public S decode(byte[] data) { return Json.read(data, stateType); }
-        });
+        return new Decider.Category<>(initial, (s, e) -> evolve.apply(s, codec.decode(e)), codec::encode,
+                new Decider.Snapshot<>(snapshotType, Json::bytes, data -> Json.read(data, stateType)));
     }
 }
