@@ -11,21 +11,20 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Reads one partition on its own thread: resolves the start, opens the partition in the scheduler,
- * walks the feed submitting what it reads, commits the handled position every commit interval, then
- * commits and releases the lease as its way of stopping requires. Every checkpoint and lease write
- * of the partition happens on this thread.
+ * Reads one partition on its own thread: opens it in the scheduler, submits what it reads, commits
+ * the handled position every commit interval, and commits and releases the lease as its way of
+ * stopping requires. Every checkpoint and lease write of the partition happens on this thread.
  *
- * <p>Other threads read its {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver},
- * {@link #close}, {@link #renewed}); they write no field of the runner. Phase changes follow
- * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's monitor,
- * which every phase change signals: no lock is held while it does I/O.
+ * <p>Other threads read its {@link RunnerSnapshot} and send commands; they write no field of the
+ * runner. Phase changes follow {@link RunnerPhase#mayBecome}, in {@link #move} only. It waits on the
+ * scheduler's monitor, which every phase change signals; no lock is held while it does I/O.
  */
 public final class PartitionRunner implements Runnable {
 
@@ -47,11 +46,7 @@ public final class PartitionRunner implements Runnable {
     private final CountDownLatch handlersStopped;
     private final AtomicReference<RunnerSnapshot> snapshot;
 
-    /**
-     * @param lease the lease held on the partition, or null without leases
-     * @param handlersStopped counted down by the reader's close once no handler call runs any more:
-     *        a closing runner commits after that
-     */
+    /** @param handlersStopped counted down once no handler call runs any more: a closing runner commits after that */
     public PartitionRunner(ReaderContext ctx, PartitionId partition, StartPlan plan, Lease lease, CountDownLatch handlersStopped) {
         this.ctx = ctx;
         this.config = ctx.config();
@@ -149,9 +144,8 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * Reads epoch events from {@code from} and submits them to the scheduler while the phase is
-     * READING: waits while too many are outstanding, polls at the tail, backs off on read errors
-     * without losing its position, and commits every commit interval.
+     * Reads and submits while READING: waits while too many are outstanding, polls at the tail, backs
+     * off on read errors without losing its position, and commits every commit interval.
      *
      * @throws FeedFormatException on an epoch event this version cannot read; nothing after it is submitted
      */
@@ -166,9 +160,8 @@ public final class PartitionRunner implements Runnable {
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
             boolean tail = snapshot.get().atTail(); // as the last read found it
-            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING
-                    || scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()), config.pollInterval())
-                    || phase() != RunnerPhase.READING) {
+            if (!awaitIn(RunnerPhase.READING, () -> scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()),
+                    config.pollInterval()) || phase() != RunnerPhase.READING) {
                 continue; // the loop's other duties (a commit, a change of phase) between the waits
             }
             EpochPage page;
@@ -197,8 +190,7 @@ public final class PartitionRunner implements Runnable {
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
                 // poll interval, so that a partition finishing a catch-up does not pay for its Tip every few ms
                 pause(tailWait);
-                scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0,
-                        config.pollInterval());
+                awaitIn(RunnerPhase.READING, () -> scheduler.buffered(partition) <= 0, config.pollInterval());
                 tailWait = tailWait(tailWait, config.pollInterval());
             }
         }
@@ -217,8 +209,7 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * Commits the handled position if it moved, fenced by the lease. On a refusal the partition is
-     * given up (it may be taken again).
+     * Commits the handled position if it moved, fenced by the lease; on a refusal the partition is lost.
      *
      * @return false when the commit failed on an error and should be tried again
      */
@@ -248,10 +239,9 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * After reading stopped, what each way of stopping owes the group: a failed runner commits what
-     * was handled until told to stop; a hand-over drains the batch in hand, a close waits for handler
-     * calls to stop; both then commit, forget the partition and release the lease. A lost partition
-     * owes nothing.
+     * What each way of stopping owes the group: a failed runner commits what was handled until told to
+     * stop; a hand-over drains what was read, a close waits for handler calls to stop, and both then
+     * commit and release the lease. A lost partition owes nothing.
      */
     private void windDown() {
         try {
@@ -259,8 +249,8 @@ public final class PartitionRunner implements Runnable {
                 commit(); // what was handled before the failure still counts
                 pause(config.commitInterval());
             }
-            if (phase() == RunnerPhase.HANDING_OVER && !scheduler.awaitUntil(() -> scheduler.buffered(partition) <= 0
-                    || phase() != RunnerPhase.HANDING_OVER, config.shutdownTimeout())) { // a close cuts the wait short
+            if (phase() == RunnerPhase.HANDING_OVER // a close cuts the wait short
+                    && !awaitIn(RunnerPhase.HANDING_OVER, () -> scheduler.buffered(partition) <= 0, config.shutdownTimeout())) {
                 LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next holder",
                         partition, config.shutdownTimeout());
             }
@@ -321,7 +311,11 @@ public final class PartitionRunner implements Runnable {
 
     /** Waits up to {@code d} in the current phase; a change of phase ends the wait at once. */
     private void pause(Duration d) throws InterruptedException {
-        RunnerPhase now = phase();
-        scheduler.awaitUntil(() -> phase() != now, d);
+        awaitIn(phase(), () -> false, d);
+    }
+
+    /** Waits up to {@code timeout} until {@code done} or the phase is no longer {@code in}: whether either holds. */
+    private boolean awaitIn(RunnerPhase in, BooleanSupplier done, Duration timeout) throws InterruptedException {
+        return scheduler.awaitUntil(() -> phase() != in || done.getAsBoolean(), timeout);
     }
 }
