@@ -121,18 +121,16 @@ public final class PartitionCoordinator {
             }
         }
         reap();
+        List<PartitionRunner> running = runners.values().stream().map(Running::runner).toList();
         if (config.leases()) {
-            keeper.heartbeat();
-            // before anything that reads the index: leases are kept even while the index cannot be read
-            keeper.renew(runners.values().stream().map(Running::runner).toList());
+            keeper.renew(running); // before anything that reads the index: leases are kept even while the index cannot be read
         }
         List<PartitionId> wanted = wanted();
         if (!config.leases()) {
             wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
             settled = true;
         } else {
-            keeper.shed(wanted, holding());
-            settled = keeper.acquire(wanted, runners::containsKey, holding().size(), this::launch);
+            settled = keeper.balance(wanted, running, this::launch);
         }
         periodic();
     }
@@ -162,10 +160,6 @@ public final class PartitionCoordinator {
                 settled = false;
             }
         }
-    }
-
-    private List<PartitionRunner> holding() {
-        return runners.values().stream().map(Running::runner).filter(r -> r.snapshot().phase().holding()).toList();
     }
 
     private List<PartitionId> wanted() {

@@ -105,13 +105,14 @@ public final class PartitionRunner implements Runnable {
             if (from != null) {
                 walk(from);
             }
-        } catch (FeedFormatException e) {
-            fail("the feed holds an epoch event this version cannot read; the partition is stopped, nothing skipped: "
-                    + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            fail("stopped on an unexpected error: " + e, e);
+            String message = e instanceof FeedFormatException ? "the feed holds an epoch event this version cannot read;"
+                    + " the partition is stopped, nothing skipped: " + e.getMessage() : "stopped on an unexpected error: " + e;
+            LOG.error("partition {}: {}", partition, message, e);
+            update(s -> s.withError(message));
+            move(RunnerPhase.FAILED, message);
         }
         windDown();
     }
@@ -278,12 +279,6 @@ public final class PartitionRunner implements Runnable {
                         e.toString());
             }
         }
-    }
-
-    private void fail(String message, Exception e) {
-        LOG.error("partition {}: {}", partition, message, e);
-        update(s -> s.withError(message));
-        move(RunnerPhase.FAILED, message);
     }
 
     // ---- state: one immutable snapshot, changed by compare-and-set; every change wakes the waits
