@@ -155,7 +155,7 @@ public final class PartitionCoordinator {
     /** Drops runners that stopped (lease lost, handed over) so that the partition can be taken again. */
     private void reap() {
         for (Running r : runners.values()) {
-            if (r.runner().snapshot().phase() == RunnerPhase.STOPPED && !r.thread().isAlive()) {
+            if (r.runner().snapshot().phase() == RunnerSnapshot.Phase.STOPPED && !r.thread().isAlive()) {
                 runners.remove(r.runner().partition());
                 settled = false;
             }

@@ -41,8 +41,6 @@ public final class Scheduler {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     /** Streams whose reached index is remembered once idle, to skip redelivered events. */
     private static final int REMEMBERED_POSITIONS = 100_000;
-    /** Most calls in one job: the keys of one {@code BatchGetItem}. */
-    static final int MAX_JOB_CALLS = 100;
 
     /** The checkpoint to commit, the index time of the oldest unhandled epoch event (or null), the streams retrying. */
     public record Status(Checkpoint handled, Instant oldestUnhandled, int failingStreams) {}
@@ -188,7 +186,8 @@ public final class Scheduler {
     private void pump() {
         while (dispatching && runningJobs < maxConcurrent && !ready.isEmpty()) {
             int free = maxConcurrent - runningJobs;
-            int size = Math.min(MAX_JOB_CALLS, Math.max(1, (ready.size() + free - 1) / free));
+            // every free worker gets a job, of at most the calls one body load (BatchGetItem) serves
+            int size = Math.min(ItemRangeReader.BATCH_GET_KEYS, Math.max(1, (ready.size() + free - 1) / free));
             List<StreamCall.Work> job = new ArrayList<>(size);
             while (job.size() < size && !ready.isEmpty()) {
                 StreamState s = ready.pollFirst();
