@@ -62,7 +62,8 @@ public final class Scheduler {
             return size() > REMEMBERED_POSITIONS;
         }
     };
-    private long parkSeq;
+    /** Written under the lock; read without it by {@link #released}. */
+    private volatile long parkSeq;
     private int runningJobs;
     private boolean dispatching = true;
     private boolean endsAtTail;
@@ -266,10 +267,7 @@ public final class Scheduler {
      * store, taken without the lock held: only streams parked before the listing began count).
      */
     public void released(Supplier<Set<StreamName>> stillParked) {
-        long asOf;
-        synchronized (this) {
-            asOf = parkSeq;
-        }
+        long asOf = parkSeq;
         Set<StreamName> still = stillParked.get();
         synchronized (this) {
             for (Progress progress : open.values()) {
@@ -286,10 +284,8 @@ public final class Scheduler {
     }
 
     /** No new handler call starts after this; waits until none runs, at most {@code timeout}: false when some still run. */
-    public boolean stop(Duration timeout) throws InterruptedException {
-        synchronized (this) {
-            dispatching = false;
-        }
+    public synchronized boolean stop(Duration timeout) throws InterruptedException {
+        dispatching = false;
         return awaitUntil(() -> runningJobs == 0, timeout);
     }
 
