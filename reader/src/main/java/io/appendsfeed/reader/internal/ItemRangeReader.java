@@ -36,7 +36,7 @@ final class ItemRangeReader {
     private static final int MAX_PAGE_ITEMS = 100;
     /** Calves a query reads past the range it loads, for the stream's next loads (kept in the item cache). */
     static final int READ_AHEAD_ITEMS = 8;
-    private static final int BATCH_GET_KEYS = 100;
+    static final int BATCH_GET_KEYS = 100;
     /** Rounds of a {@code BatchGetItem} for keys DynamoDB left unprocessed; still unread then, a stream is queried alone. */
     private static final int BATCH_GET_ROUNDS = 3;
     private static final String TIP_KEY = Long.toString(StoreItems.TIP_INDEX);

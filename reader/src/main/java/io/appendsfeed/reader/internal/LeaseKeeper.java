@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiPredicate;
-import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,17 +38,17 @@ final class LeaseKeeper {
         this.config = ctx.config();
     }
 
-    void heartbeat() {
+    /**
+     * Records this instance's heartbeat and renews the lease of each runner that holds one; a runner
+     * whose lease is gone, or about to run out unrenewed, loses it.
+     */
+    void renew(Collection<PartitionRunner> runners) {
         try {
             live = ctx.leases().heartbeat(config.group(), config.owner(), config.leaseTimeout());
         } catch (RuntimeException e) {
             LOG.warn("group {}: could not record this instance's heartbeat, trying again at the next tick: {}", config.group(),
                     e.toString());
         }
-    }
-
-    /** Renews the lease of each runner that holds one; a runner whose lease is gone, or about to run out unrenewed, loses it. */
-    void renew(Collection<PartitionRunner> runners) {
         for (PartitionRunner r : runners) {
             RunnerSnapshot s = r.snapshot();
             if (s.lease() == null || !s.phase().leased()) {
@@ -73,35 +73,30 @@ final class LeaseKeeper {
     }
 
     /**
-     * Beyond its share, hands over one partition per tick (the highest), so that shares move gradually.
+     * Beyond its share, hands over one partition per tick (the highest), so that shares move gradually;
+     * below it, takes free, released or expired leases (or ours) of partitions without a runner.
      *
-     * @param holding the runners counting towards this instance's share, in partition order
-     */
-    void shed(List<PartitionId> wanted, List<PartitionRunner> holding) {
-        int share = fairShare(wanted.size(), live, config.owner());
-        if (holding.size() > share && holding.get(holding.size() - 1).handOver()) {
-            LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over partition {}",
-                    config.group(), config.owner(), holding.size(), wanted.size(), live.size(), share,
-                    holding.get(holding.size() - 1).partition());
-        }
-    }
-
-    /**
-     * Takes free, released or expired leases (or ours) of partitions without a runner, up to this
-     * instance's share; {@code launch} starts a runner under a lease taken.
-     *
-     * @param held how many partitions this instance holds now
-     * @param launch starts a runner, false when the reader closed meanwhile (it gave the lease back)
+     * @param runners this instance's runners, in partition order
+     * @param launch starts a runner under a lease taken, false when the reader closed meanwhile (it gave the lease back)
      * @return whether every partition could be looked at (none failed on an error)
      */
-    boolean acquire(List<PartitionId> wanted, Predicate<PartitionId> running, int held, BiPredicate<PartitionId, Lease> launch) {
+    boolean balance(List<PartitionId> wanted, List<PartitionRunner> runners, BiPredicate<PartitionId, Lease> launch) {
+        List<PartitionRunner> holding = runners.stream().filter(r -> r.snapshot().phase().holding()).toList();
+        int liveShare = fairShare(wanted.size(), live, config.owner());
+        if (holding.size() > liveShare && holding.get(holding.size() - 1).handOver()) {
+            LOG.info("group {}: {} holds {} partitions, its share of {} over {} live instances is {}; handing over partition {}",
+                    config.group(), config.owner(), holding.size(), wanted.size(), live.size(), liveShare,
+                    holding.get(holding.size() - 1).partition());
+        }
+        Set<PartitionId> running = runners.stream().map(PartitionRunner::partition).collect(Collectors.toSet());
+        long held = runners.stream().filter(r -> r.snapshot().phase().holding()).count(); // the one handed over no longer counts
         boolean complete = true;
         Instant now = config.clock().instant();
         Map<PartitionId, Optional<Lease>> current = new TreeMap<>();
         Set<String> owners = new TreeSet<>(live);
         owners.add(config.owner());
         for (PartitionId p : wanted) {
-            if (!running.test(p)) {
+            if (!running.contains(p)) {
                 try {
                     Optional<Lease> l = ctx.leases().current(config.group(), p);
                     current.put(p, l);

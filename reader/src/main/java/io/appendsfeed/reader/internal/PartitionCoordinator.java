@@ -121,18 +121,16 @@ public final class PartitionCoordinator {
             }
         }
         reap();
+        List<PartitionRunner> running = runners.values().stream().map(Running::runner).toList();
         if (config.leases()) {
-            keeper.heartbeat();
-            // before anything that reads the index: leases are kept even while the index cannot be read
-            keeper.renew(runners.values().stream().map(Running::runner).toList());
+            keeper.renew(running); // before anything that reads the index: leases are kept even while the index cannot be read
         }
         List<PartitionId> wanted = wanted();
         if (!config.leases()) {
             wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
             settled = true;
         } else {
-            keeper.shed(wanted, holding());
-            settled = keeper.acquire(wanted, runners::containsKey, holding().size(), this::launch);
+            settled = keeper.balance(wanted, running, this::launch);
         }
         periodic();
     }
@@ -157,15 +155,11 @@ public final class PartitionCoordinator {
     /** Drops runners that stopped (lease lost, handed over) so that the partition can be taken again. */
     private void reap() {
         for (Running r : runners.values()) {
-            if (r.runner().snapshot().phase() == RunnerPhase.STOPPED && !r.thread().isAlive()) {
+            if (r.runner().snapshot().phase() == RunnerSnapshot.Phase.STOPPED && !r.thread().isAlive()) {
                 runners.remove(r.runner().partition());
                 settled = false;
             }
         }
-    }
-
-    private List<PartitionRunner> holding() {
-        return runners.values().stream().map(Running::runner).filter(r -> r.snapshot().phase().holding()).toList();
     }
 
     private List<PartitionId> wanted() {

@@ -7,25 +7,25 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.LeaseStore.Lease;
+import io.appendsfeed.reader.internal.RunnerSnapshot.Phase;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Reads one partition on its own thread: resolves the start, opens the partition in the scheduler,
- * walks the feed submitting what it reads, commits the handled position every commit interval, then
- * commits and releases the lease as its way of stopping requires. Every checkpoint and lease write
- * of the partition happens on this thread.
+ * Reads one partition on its own thread: opens it in the scheduler, submits what it reads, commits
+ * the handled position every commit interval, and commits and releases the lease as its way of
+ * stopping requires. Every checkpoint and lease write of the partition happens on this thread.
  *
- * <p>Other threads read its {@link RunnerSnapshot} and send commands ({@link #lose}, {@link #handOver},
- * {@link #close}, {@link #renewed}); they write no field of the runner. Phase changes follow
- * {@link RunnerPhase#mayBecome}, in {@link #move} only. The runner waits on the scheduler's monitor,
- * which every phase change signals: no lock is held while it does I/O.
+ * <p>Other threads read its {@link RunnerSnapshot} and send commands; they write no field of the
+ * runner. Phase changes follow {@link Phase#mayBecome}, in {@link #move} only. It waits on the
+ * scheduler's monitor, which every phase change signals; no lock is held while it does I/O.
  */
 public final class PartitionRunner implements Runnable {
 
@@ -47,11 +47,7 @@ public final class PartitionRunner implements Runnable {
     private final CountDownLatch handlersStopped;
     private final AtomicReference<RunnerSnapshot> snapshot;
 
-    /**
-     * @param lease the lease held on the partition, or null without leases
-     * @param handlersStopped counted down by the reader's close once no handler call runs any more:
-     *        a closing runner commits after that
-     */
+    /** @param handlersStopped counted down once no handler call runs any more: a closing runner commits after that */
     public PartitionRunner(ReaderContext ctx, PartitionId partition, StartPlan plan, Lease lease, CountDownLatch handlersStopped) {
         this.ctx = ctx;
         this.config = ctx.config();
@@ -60,14 +56,14 @@ public final class PartitionRunner implements Runnable {
         this.plan = plan;
         this.backoff = BackoffStrategy.exponentialDelayHalfJitter(config.retryBackoffMin(), config.retryBackoffMax());
         this.handlersStopped = handlersStopped;
-        this.snapshot = new AtomicReference<>(new RunnerSnapshot(RunnerPhase.OPENING, lease, null, false, null));
+        this.snapshot = new AtomicReference<>(new RunnerSnapshot(Phase.OPENING, lease, null, false, null));
     }
 
     // ---- commands from other threads
 
     /** Stops reading at once and drops outstanding work without committing: another owner may have it now. */
     public void lose(String why) {
-        if (move(RunnerPhase.LOST, why)) {
+        if (move(Phase.LOST, why)) {
             LOG.warn("partition {}: stopping, {}; unhandled work will be read again by whoever holds it", partition, why);
             scheduler.close(partition); // in-flight outcomes no longer count
         }
@@ -75,18 +71,18 @@ public final class PartitionRunner implements Runnable {
 
     /** Hands the partition to another instance: finish what is buffered (bounded), commit, release the lease. */
     public boolean handOver() {
-        return move(RunnerPhase.HANDING_OVER, "the group rebalances");
+        return move(Phase.HANDING_OVER, "the group rebalances");
     }
 
     /** Stops reading; commits and releases once handler calls have stopped. */
     public void close() {
-        move(RunnerPhase.CLOSING, "the reader closes");
+        move(Phase.CLOSING, "the reader closes");
     }
 
     /** The coordinator renewed the lease: kept when it is the same lease (token) and still held. */
     public void renewed(Lease lease) {
         update(s -> s.lease() != null && s.lease().token().equals(lease.token())
-                && s.phase() != RunnerPhase.LOST && s.phase() != RunnerPhase.STOPPED ? s.withLease(lease) : s);
+                && s.phase() != Phase.LOST && s.phase() != Phase.STOPPED ? s.withLease(lease) : s);
     }
 
     // ---- what other threads read
@@ -98,7 +94,7 @@ public final class PartitionRunner implements Runnable {
     public boolean drained() {
         RunnerSnapshot s = snapshot.get();
         int buffered = scheduler.buffered(partition);
-        return s.phase() == RunnerPhase.FAILED ? buffered <= 0 : s.phase() == RunnerPhase.READING && s.atTail() && buffered == 0;
+        return s.phase() == Phase.FAILED ? buffered <= 0 : s.phase() == Phase.READING && s.atTail() && buffered == 0;
     }
 
     // ---- the runner's thread
@@ -110,20 +106,21 @@ public final class PartitionRunner implements Runnable {
             if (from != null) {
                 walk(from);
             }
-        } catch (FeedFormatException e) {
-            fail("the feed holds an epoch event this version cannot read; the partition is stopped, nothing skipped: "
-                    + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            fail("stopped on an unexpected error: " + e, e);
+            String message = e instanceof FeedFormatException ? "the feed holds an epoch event this version cannot read;"
+                    + " the partition is stopped, nothing skipped: " + e.getMessage() : "stopped on an unexpected error: " + e;
+            LOG.error("partition {}: {}", partition, message, e);
+            update(s -> s.withError(message));
+            move(Phase.FAILED, message);
         }
         windDown();
     }
 
     /** Resolves the start and opens the partition, retrying on errors; null when told to stop first. */
     private Checkpoint open() throws InterruptedException {
-        for (int failures = 1; phase() == RunnerPhase.OPENING; failures++) {
+        for (int failures = 1; phase() == Phase.OPENING; failures++) {
             try {
                 StartPlan.Outcome outcome = plan.resolve(ctx, partition, snapshot.get().lease());
                 if (outcome instanceof StartPlan.LeaseLost lost) {
@@ -134,7 +131,7 @@ public final class PartitionRunner implements Runnable {
                 Checkpoint from = ctx.feed().normalize(partition, start.from());
                 scheduler.open(partition, from, start.notBefore(), ctx.parked().list(config.group()));
                 update(s -> s.withCommitted(start.committed()));
-                if (!move(RunnerPhase.READING, "opened")) {
+                if (!move(Phase.READING, "opened")) {
                     return null; // lost or closed while opening: the wind-down closes what was opened
                 }
                 LOG.info("partition {}: reading from {} for group {} as {}", partition, from, config.group(), config.owner());
@@ -149,9 +146,8 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * Reads epoch events from {@code from} and submits them to the scheduler while the phase is
-     * READING: waits while too many are outstanding, polls at the tail, backs off on read errors
-     * without losing its position, and commits every commit interval.
+     * Reads and submits while READING: waits while too many are outstanding, polls at the tail, backs
+     * off on read errors without losing its position, and commits every commit interval.
      *
      * @throws FeedFormatException on an epoch event this version cannot read; nothing after it is submitted
      */
@@ -160,15 +156,14 @@ public final class PartitionRunner implements Runnable {
         long nextCommit = System.nanoTime() + config.commitInterval().toNanos();
         Duration tailWait = tailWait(null, config.pollInterval());
         int failures = 0;
-        while (phase() == RunnerPhase.READING) {
+        while (phase() == Phase.READING) {
             if (System.nanoTime() - nextCommit >= 0) {
                 commit();
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
             boolean tail = snapshot.get().atTail(); // as the last read found it
-            if (!scheduler.awaitUntil(() -> phase() != RunnerPhase.READING
-                    || scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()), config.pollInterval())
-                    || phase() != RunnerPhase.READING) {
+            if (!awaitIn(Phase.READING, () -> scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()),
+                    config.pollInterval()) || phase() != Phase.READING) {
                 continue; // the loop's other duties (a commit, a change of phase) between the waits
             }
             EpochPage page;
@@ -197,8 +192,7 @@ public final class PartitionRunner implements Runnable {
                 // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
                 // poll interval, so that a partition finishing a catch-up does not pay for its Tip every few ms
                 pause(tailWait);
-                scheduler.awaitUntil(() -> phase() != RunnerPhase.READING || scheduler.buffered(partition) <= 0,
-                        config.pollInterval());
+                awaitIn(Phase.READING, () -> scheduler.buffered(partition) <= 0, config.pollInterval());
                 tailWait = tailWait(tailWait, config.pollInterval());
             }
         }
@@ -217,8 +211,7 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * Commits the handled position if it moved, fenced by the lease. On a refusal the partition is
-     * given up (it may be taken again).
+     * Commits the handled position if it moved, fenced by the lease; on a refusal the partition is lost.
      *
      * @return false when the commit failed on an error and should be tried again
      */
@@ -226,7 +219,7 @@ public final class PartitionRunner implements Runnable {
         RunnerSnapshot s = snapshot.get();
         Scheduler.Status st = scheduler.status(partition); // null unless opened by this runner
         Checkpoint handled = st == null ? null : st.handled();
-        if (s.phase() == RunnerPhase.LOST || handled == null || handled.equals(s.committed())) {
+        if (s.phase() == Phase.LOST || handled == null || handled.equals(s.committed())) {
             return true;
         }
         try {
@@ -248,23 +241,22 @@ public final class PartitionRunner implements Runnable {
     }
 
     /**
-     * After reading stopped, what each way of stopping owes the group: a failed runner commits what
-     * was handled until told to stop; a hand-over drains the batch in hand, a close waits for handler
-     * calls to stop; both then commit, forget the partition and release the lease. A lost partition
-     * owes nothing.
+     * What each way of stopping owes the group: a failed runner commits what was handled until told to
+     * stop; a hand-over drains what was read, a close waits for handler calls to stop, and both then
+     * commit and release the lease. A lost partition owes nothing.
      */
     private void windDown() {
         try {
-            while (phase() == RunnerPhase.FAILED) {
+            while (phase() == Phase.FAILED) {
                 commit(); // what was handled before the failure still counts
                 pause(config.commitInterval());
             }
-            if (phase() == RunnerPhase.HANDING_OVER && !scheduler.awaitUntil(() -> scheduler.buffered(partition) <= 0
-                    || phase() != RunnerPhase.HANDING_OVER, config.shutdownTimeout())) { // a close cuts the wait short
+            if (phase() == Phase.HANDING_OVER // a close cuts the wait short
+                    && !awaitIn(Phase.HANDING_OVER, () -> scheduler.buffered(partition) <= 0, config.shutdownTimeout())) {
                 LOG.warn("partition {}: handing over with work still outstanding after {}; it is read again by the next holder",
                         partition, config.shutdownTimeout());
             }
-            if (phase() == RunnerPhase.CLOSING
+            if (phase() == Phase.CLOSING
                     && !handlersStopped.await(config.shutdownTimeout().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.warn("partition {}: handler calls did not stop in time; committing what is handled", partition);
             }
@@ -277,9 +269,9 @@ public final class PartitionRunner implements Runnable {
         }
         scheduler.close(partition); // lose() may have run before this thread opened it: whoever opens it closes it
         RunnerSnapshot s = snapshot.get();
-        boolean ours = s.phase() == RunnerPhase.CLOSING || s.phase() == RunnerPhase.HANDING_OVER;
+        boolean ours = s.phase() == Phase.CLOSING || s.phase() == Phase.HANDING_OVER;
         // STOPPED before the release: once another instance can take the lease, this one no longer lists the partition
-        if (move(RunnerPhase.STOPPED, "committed") && ours && s.lease() != null) {
+        if (move(Phase.STOPPED, "committed") && ours && s.lease() != null) {
             try {
                 ctx.leases().release(s.lease());
                 LOG.info("partition {}: released for group {} by {}", partition, config.group(), config.owner());
@@ -290,15 +282,9 @@ public final class PartitionRunner implements Runnable {
         }
     }
 
-    private void fail(String message, Exception e) {
-        LOG.error("partition {}: {}", partition, message, e);
-        update(s -> s.withError(message));
-        move(RunnerPhase.FAILED, message);
-    }
-
     // ---- state: one immutable snapshot, changed by compare-and-set; every change wakes the waits
 
-    private RunnerPhase phase() {
+    private Phase phase() {
         return snapshot.get().phase();
     }
 
@@ -309,7 +295,7 @@ public final class PartitionRunner implements Runnable {
     }
 
     /** @return whether the phase is now {@code to} (false when the current phase may not become it) */
-    private boolean move(RunnerPhase to, String why) {
+    private boolean move(Phase to, String why) {
         RunnerSnapshot before = snapshot.getAndUpdate(s -> s.phase().mayBecome(to) ? s.with(to) : s);
         boolean moved = before.phase().mayBecome(to);
         if (moved) {
@@ -321,7 +307,11 @@ public final class PartitionRunner implements Runnable {
 
     /** Waits up to {@code d} in the current phase; a change of phase ends the wait at once. */
     private void pause(Duration d) throws InterruptedException {
-        RunnerPhase now = phase();
-        scheduler.awaitUntil(() -> phase() != now, d);
+        awaitIn(phase(), () -> false, d);
+    }
+
+    /** Waits up to {@code timeout} until {@code done} or the phase is no longer {@code in}: whether either holds. */
+    private boolean awaitIn(Phase in, BooleanSupplier done, Duration timeout) throws InterruptedException {
+        return scheduler.awaitUntil(() -> phase() != in || done.getAsBoolean(), timeout);
     }
 }

@@ -27,29 +27,22 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Takes the epoch events each partition's runner read ({@link #submit}) and hands their streams to
- * the handler: per stream in order and one call at a time, streams in parallel up to a limit, a
- * failing stream retried with backoff (and parked after too many tries) while the others go on.
- * Reports per partition what is handled ({@link #status}): the checkpoint only moves past work
- * completed together with everything before it ({@link Progress}).
+ * Hands the streams of the epoch events runners {@link #submit} to the handler: per stream in order
+ * and one call at a time, streams in parallel up to a limit, a failing stream retried with backoff
+ * (parked after too many tries) while the others go on. The handled position ({@link #status}) moves
+ * only past work completed together with everything before it ({@link Progress}).
  *
- * <p>State is guarded by this object's monitor, on which everyone waits ({@link #awaitUntil});
- * nothing here does I/O while holding it. Ready streams go to the workers in jobs of several calls
- * (one thread hand-off and one body load serve many streams), sized so that every free worker gets one.
+ * <p>State is guarded by this object's monitor, on which everyone waits ({@link #awaitUntil}); no
+ * I/O is done holding it. Ready streams go to the workers in jobs of several calls, so that every
+ * free worker gets one.
  */
 public final class Scheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
     /** Streams whose reached index is remembered once idle, to skip redelivered events. */
     private static final int REMEMBERED_POSITIONS = 100_000;
-    /** Most calls in one job: the keys of one {@code BatchGetItem}. */
-    static final int MAX_JOB_CALLS = 100;
 
-    /**
-     * @param handled everything before it is handled: the checkpoint to commit
-     * @param oldestUnhandled index time of the oldest epoch event not fully handled, or null
-     * @param failingStreams streams retrying after a failure
-     */
+    /** The checkpoint to commit, the index time of the oldest unhandled epoch event (or null), the streams retrying. */
     public record Status(Checkpoint handled, Instant oldestUnhandled, int failingStreams) {}
 
     private final StreamCall call;
@@ -69,7 +62,8 @@ public final class Scheduler {
             return size() > REMEMBERED_POSITIONS;
         }
     };
-    private long parkSeq;
+    /** Written under the lock; read without it by {@link #released}. */
+    private volatile long parkSeq;
     private int runningJobs;
     private boolean dispatching = true;
     private boolean endsAtTail;
@@ -84,11 +78,7 @@ public final class Scheduler {
         this.timers = timers;
     }
 
-    /**
-     * Starts tracking a partition from {@code from}; {@code parked} are the group's parked streams.
-     *
-     * @throws IllegalStateException when the partition is open already (a caller's bug)
-     */
+    /** Starts tracking a partition from {@code from}; {@code parked} are the group's parked streams. */
     public synchronized void open(PartitionId p, Checkpoint from, Instant notBefore, List<ParkedStream> parked) {
         if (open.containsKey(p)) {
             throw new IllegalStateException("partition " + p + " is already open");
@@ -97,9 +87,7 @@ public final class Scheduler {
         open.put(p, progress);
         for (ParkedStream ps : parked) {
             if (ps.partition().equals(p)) {
-                StreamState s = new StreamState(ps.stream(), progress, reached.getOrDefault(ps.stream(), -1L));
-                s.park(ps, ++parkSeq);
-                progress.streams.put(ps.stream(), s);
+                stateOf(progress, ps.stream()).park(ps, ++parkSeq);
             }
         }
     }
@@ -114,9 +102,8 @@ public final class Scheduler {
     }
 
     /**
-     * Adds the spans of epoch events read together, which must follow the partition's last one, then
-     * starts calls: a stream's first call carries all of its events the read brought (up to the batch
-     * limit), so a body load knows how much of the stream it wants.
+     * Adds epoch events that follow the partition's last one and starts calls; a stream's call carries
+     * all of its events the read brought (up to the batch limit), so a body load knows what it wants.
      *
      * @return false when the partition is not open (it was closed: the caller must stop)
      */
@@ -131,8 +118,7 @@ public final class Scheduler {
                 EpochRecord r = records.get(k);
                 Progress.Entry entry = progress.add(r.position(), r.next(), r.indexedAt(), 1); // held while its spans are added
                 for (Map.Entry<StreamName, List<FeedEvent>> e : decoded.get(k).entrySet()) {
-                    StreamState s = progress.streams.computeIfAbsent(e.getKey(),
-                            stream -> new StreamState(stream, progress, reached.getOrDefault(stream, -1L)));
+                    StreamState s = stateOf(progress, e.getKey());
                     if (s.add(entry, e.getValue())) {
                         progress.hold(entry);
                     }
@@ -152,10 +138,9 @@ public final class Scheduler {
     }
 
     /**
-     * Whether a partition may read now: fewer epoch events outstanding than {@code maxBuffered}, and
-     * at the tail not when a read could only find what cannot start sooner (every handler busy with
-     * what was read) nor, once the reader ends at the tail ({@link #endAtTail}), the next run's events.
-     * A closed partition may: its submit says it is closed.
+     * Whether a partition may read: fewer than {@code maxBuffered} epoch events outstanding, and at the
+     * tail neither when every worker is busy with what was read nor after {@link #endAtTail}. A closed
+     * partition may: its submit says it is closed.
      */
     public synchronized boolean mayRead(PartitionId p, boolean atTail, int maxBuffered) {
         int buffered = buffered(p);
@@ -172,13 +157,14 @@ public final class Scheduler {
         return new Status(progress.handled(), progress.oldestUnhandled().orElse(null), failing);
     }
 
-    /**
-     * The reader ends once caught up ({@code runUntilCaughtUp}): a partition read to the tail it found
-     * reads no further, since what a later read found would be the next run's.
-     */
+    /** The reader ends once caught up: a partition read to the tail reads no further (the rest is the next run's). */
     public synchronized void endAtTail() {
         endsAtTail = true;
         notifyAll();
+    }
+
+    private StreamState stateOf(Progress progress, StreamName stream) {
+        return progress.streams.computeIfAbsent(stream, x -> new StreamState(x, progress, reached.getOrDefault(x, -1L)));
     }
 
     /** Queues a READY stream, forgets an IDLE one (remembering how far it got). */
@@ -201,7 +187,8 @@ public final class Scheduler {
     private void pump() {
         while (dispatching && runningJobs < maxConcurrent && !ready.isEmpty()) {
             int free = maxConcurrent - runningJobs;
-            int size = Math.min(MAX_JOB_CALLS, Math.max(1, (ready.size() + free - 1) / free));
+            // every free worker gets a job, of at most the calls one body load (BatchGetItem) serves
+            int size = Math.min(ItemRangeReader.BATCH_GET_KEYS, Math.max(1, (ready.size() + free - 1) / free));
             List<StreamCall.Work> job = new ArrayList<>(size);
             while (job.size() < size && !ready.isEmpty()) {
                 StreamState s = ready.pollFirst();
@@ -240,54 +227,47 @@ public final class Scheduler {
         inFlight.remove(w.stream());
         Progress now = open.get(w.slot().partition);
         StreamState s = now == null ? null : now.streams.get(w.stream());
-        if (w.slot().closed || s == null) {
-            if (s != null) {
-                after(s); // a call of the same stream from a newer opening of its partition waited for this one
-                pump();
-            }
+        if (s == null) {
             return; // the partition was closed meanwhile: the outcome no longer counts
+        }
+        if (w.slot().closed) {
+            after(s); // a call of the same stream from a newer opening of its partition waited for this one
+            pump();
+            return; // the outcome no longer counts
         }
         if (o instanceof StreamCall.Outcome.ReplayDone) {
             LOG.info("{}: replay of the released stream is complete at index {}", w.stream(), w.replayFrom());
         }
         s.ended(w, o, o instanceof StreamCall.Outcome.Parked ? ++parkSeq : parkSeq).forEach(s.slot::complete);
         if (o instanceof StreamCall.Outcome.Failed failed) {
-            retryLater(s, failed.error());
+            Duration wait = backoff.computeDelay(s.attempts());
+            // the stack trace once per run of failures
+            LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(),
+                    StreamCall.describe(failed.error()), s.attempts() == 1 ? failed.error() : null);
+            try {
+                timers.schedule(() -> retryDue(s), wait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                LOG.debug("{}: no retry scheduled, the reader is shutting down ({})", s.stream, e.toString());
+            }
         }
         after(s);
         pump();
         notifyAll();
     }
 
-    private void retryLater(StreamState s, Exception error) {
-        Duration wait = backoff.computeDelay(s.attempts());
-        // the stack trace once per run of failures
-        LOG.warn("{}: handler failed (attempt {}), retrying in {} ms: {}", s.stream, s.attempts(), wait.toMillis(),
-                StreamCall.describe(error), s.attempts() == 1 ? error : null);
-        try {
-            timers.schedule(() -> {
-                synchronized (this) {
-                    if (current(s) && s.retryDue()) {
-                        after(s);
-                        pump();
-                    }
-                }
-            }, wait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            LOG.debug("{}: no retry scheduled, the reader is shutting down ({})", s.stream, e.toString());
+    private synchronized void retryDue(StreamState s) {
+        if (current(s) && s.retryDue()) {
+            after(s);
+            pump();
         }
     }
 
     /**
-     * Replays the streams of open partitions parked in memory but no longer in {@code stillParked}, a
-     * listing of the parked store; it is called without this lock held, so that only streams parked
-     * before the listing began count.
+     * Replays the streams parked here but no longer in {@code stillParked} (a listing of the parked
+     * store, taken without the lock held: only streams parked before the listing began count).
      */
     public void released(Supplier<Set<StreamName>> stillParked) {
-        long asOf;
-        synchronized (this) {
-            asOf = parkSeq;
-        }
+        long asOf = parkSeq;
         Set<StreamName> still = stillParked.get();
         synchronized (this) {
             for (Progress progress : open.values()) {
@@ -304,10 +284,8 @@ public final class Scheduler {
     }
 
     /** No new handler call starts after this; waits until none runs, at most {@code timeout}: false when some still run. */
-    public boolean stop(Duration timeout) throws InterruptedException {
-        synchronized (this) {
-            dispatching = false;
-        }
+    public synchronized boolean stop(Duration timeout) throws InterruptedException {
+        dispatching = false;
         return awaitUntil(() -> runningJobs == 0, timeout);
     }
 
@@ -317,10 +295,8 @@ public final class Scheduler {
     }
 
     /**
-     * Waits until {@code condition} holds, at most {@code timeout}. The condition is evaluated under
-     * this scheduler's lock and again after each change here or {@link #signal()}, so no change is missed.
-     *
-     * @return whether the condition held
+     * Waits at most {@code timeout} until {@code condition}, evaluated under this lock after each change
+     * here or {@link #signal()}, so that no change is missed, holds; false when it did not.
      */
     public synchronized boolean awaitUntil(BooleanSupplier condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

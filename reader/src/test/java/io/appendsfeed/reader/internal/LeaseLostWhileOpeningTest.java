@@ -69,7 +69,7 @@ class LeaseLostWhileOpeningTest {
             f.start(runner);
             f.join();
 
-            assertThat(runner.snapshot().phase()).isEqualTo(RunnerPhase.STOPPED);
+            assertThat(runner.snapshot().phase()).isEqualTo(RunnerSnapshot.Phase.STOPPED);
             assertThat(ctx.scheduler().buffered(P) >= 0).as("the lost runner left the partition open in the scheduler").isFalse();
             // the coordinator takes the partition again and starts a new runner, from the stored checkpoint
             Lease again = f.store.tryAcquire("race", P, config.owner(), config.leaseTimeout()).orElseThrow();

@@ -64,7 +64,7 @@ class StartUnderLeaseTest {
             assertThat(f.store.current("start", P)).get().extracting(Lease::token).as("the lease held from the start")
                     .isEqualTo(lease.token());
             assertThat(store.takes).as("lease takes by the runner").hasValue(0);
-            assertThat(r.snapshot().phase()).isEqualTo(RunnerPhase.READING);
+            assertThat(r.snapshot().phase()).isEqualTo(RunnerSnapshot.Phase.READING);
             f.close(ctx, r);
             assertThat(f.store.current("start", P)).as("released on close").isEmpty();
         }
@@ -84,7 +84,7 @@ class StartUnderLeaseTest {
             PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), stale);
             f.join();
 
-            assertThat(r.snapshot().phase()).isEqualTo(RunnerPhase.STOPPED);
+            assertThat(r.snapshot().phase()).isEqualTo(RunnerSnapshot.Phase.STOPPED);
             assertThat(f.store.read("start", P)).get().extracting(StoredCheckpoint::checkpoint).isEqualTo(Checkpoint.of(0, 1));
             assertThat(f.store.overrides("start", P)).isEmpty();
             assertThat(f.store.current("start", P)).get().extracting(Lease::token).isEqualTo(b.token());
