@@ -233,11 +233,7 @@ public final class Backfill {
             if (o.complete()) {
                 return;
             }
-            int k = 0;
-            while (!rest.get(k).position().equals(o.firstNotIngested())) {
-                k++;
-            }
-            rest = rest.subList(k, rest.size());
+            rest = rest.subList(o.ingested(rest, SourceSpan::position), rest.size());
             StreamName stream = rest.get(0).span().stream();
             FeedGapException gap = o.errors().stream().filter(e -> e instanceof FeedGapException g && g.stream().equals(stream))
                     .map(FeedGapException.class::cast).findFirst().orElse(null);

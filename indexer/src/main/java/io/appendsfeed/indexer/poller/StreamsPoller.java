@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.poller;
 
 import io.appendsfeed.indexer.BatchOutcome;
+import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.Indexer;
@@ -202,23 +203,21 @@ public final class StreamsPoller implements AutoCloseable {
         }
         reader.rewind(id);
         String failed = o.firstNotIngested();
-        int k = 0;
-        while (!records.get(k).sequenceNumber().equals(failed)) {
-            k++;
-        }
+        int k = o.ingested(records, ChangeRecord::sequenceNumber);
         String before = k == 0 ? after : records.get(k - 1).sequenceNumber();
         if (before != null && !before.equals(after) && !positions.save(id, new Position(before, false), listed)) {
             return k;
         }
         RuntimeException permanent = o.errors().stream().filter(StreamsPoller::permanent).findFirst().orElse(null);
-        if (o.rejected() != null && o.rejected().sequenceNumber().equals(failed)) {
+        RejectedRecord rejected = o.stoppedAtRejected();
+        if (rejected != null) {
             if (config.onRejected() == PollerConfig.OnRejected.RECORD_AND_CONTINUE) {
-                rejectedLog.record(config.storeTable(), id, o.rejected());
+                rejectedLog.record(config.storeTable(), id, rejected);
                 if (positions.save(id, new Position(failed, false), listed)) {
-                    log.error("{}; recorded in {} and skipped", o.rejected(), RejectedLog.STREAM);
+                    log.error("{}; recorded in {} and skipped", rejected, RejectedLog.STREAM);
                 }
             } else {
-                stop(new ShardStoppedException(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null));
+                stop(new ShardStoppedException(id, failed, "(" + rejected.key() + ") " + rejected.reason(), null));
             }
         } else if (permanent != null) {
             stop(new ShardStoppedException(id, failed, permanent.getMessage(), permanent));

@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.notifier;
 
+import io.appendsfeed.indexer.notifier.NotifierHandler.Publisher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
