@@ -146,7 +146,7 @@ public final class Backfill {
      * It costs no read capacity of the table, and goes through the same ingestion as the scan.
      * Streams the export does not hold whole are read again from the table, as after a scan.
      *
-     * @throws ExportFormatException when the export is not a full DynamoDB JSON export of this
+     * @throws ExportFiles.ExportFormatException when the export is not a full DynamoDB JSON export of this
      *         store table, or a file is not what its manifest says (count, checksum); what was
      *         ingested before stays and is right: every item ingested was read whole
      * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
