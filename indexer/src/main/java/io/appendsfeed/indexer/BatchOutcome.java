@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What one batch did. Everything before {@link #firstNotIngested()} is durably in the feed (or carried
@@ -49,6 +50,26 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
         }
     }
 
+    /**
+     * A record the indexer cannot read (not of the store format, or from a stream without new images).
+     * Never skipped silently: the batch stops before it and the outcome names it.
+     *
+     * @param key the item key, e.g. {@code p=Account-42, i=2147483647}
+     * @param reason what is wrong and what to do
+     */
+    public record RejectedRecord(String sequenceNumber, String key, String reason) {
+        public RejectedRecord {
+            Objects.requireNonNull(sequenceNumber, "sequenceNumber");
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public String toString() {
+            return "record " + sequenceNumber + " (" + key + ") rejected: " + reason;
+        }
+    }
+
     public BatchOutcome {
         partitions = List.copyOf(partitions);
         Objects.requireNonNull(capacity, "capacity");
@@ -66,6 +87,29 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
 
     public boolean complete() {
         return firstNotIngested == null;
+    }
+
+    /**
+     * How many of the records (or spans) handed in, from the front, are durably in: all of them when
+     * {@link #complete()}, else those before {@link #firstNotIngested()}.
+     *
+     * @param position a record's sequence number (or a span's position)
+     */
+    public <T> int ingested(List<T> handed, Function<T, String> position) {
+        if (complete()) {
+            return handed.size();
+        }
+        for (int k = 0; k < handed.size(); k++) {
+            if (position.apply(handed.get(k)).equals(firstNotIngested)) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("the indexer reported " + firstNotIngested + " as not ingested, which was not handed in");
+    }
+
+    /** The rejected record when it is the first not ingested (the batch stopped at it), else null. */
+    public RejectedRecord stoppedAtRejected() {
+        return rejected != null && rejected.sequenceNumber().equals(firstNotIngested) ? rejected : null;
     }
 
     /** The failures of partitions, in partition order. */

@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer;
 
 import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
+import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;

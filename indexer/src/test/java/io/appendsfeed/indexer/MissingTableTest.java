@@ -32,7 +32,7 @@ class MissingTableTest {
                 .isInstanceOf(WrongTableShapeException.class).hasMessageContaining("'" + missing + "'");
 
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(IndexerTables.index(local)).build());
-        assertThatThrownBy(() -> new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(missing).build()))
+        assertThatThrownBy(() -> new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.of(missing)))
                 .isInstanceOf(WrongTableShapeException.class).hasMessageContaining("'" + missing + "'");
     }
 }

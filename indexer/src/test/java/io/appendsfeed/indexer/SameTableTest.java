@@ -47,7 +47,7 @@ class SameTableTest {
     void the_poller_refuses_its_store_table_as_index(LocalDynamo local) {
         String table = IndexerTables.store(local);
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(table).build());
-        assertThatThrownBy(() -> new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(table).build()))
+        assertThatThrownBy(() -> new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.of(table)))
                 .isInstanceOf(SameTableException.class).hasMessageContaining(sameTable(table));
     }
 
@@ -67,7 +67,7 @@ class SameTableTest {
     @Test
     void the_backfill_refuses_its_store_table_as_index(LocalDynamo local) {
         String table = IndexerTables.store(local);
-        assertThatThrownBy(() -> new Backfill(local.dynamo(), IndexerConfig.builder(table).build(), BackfillConfig.builder(table).build()))
+        assertThatThrownBy(() -> new Backfill(local.dynamo(), IndexerConfig.builder(table).build(), BackfillConfig.of(table)))
                 .isInstanceOf(SameTableException.class).hasMessageContaining(sameTable(table));
         assertThat(local.dynamo().getItem(b -> b.tableName(table).key(java.util.Map.of(
                 "p", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(FeedStreams.INDEX.value()),

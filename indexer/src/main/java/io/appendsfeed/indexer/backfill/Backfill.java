@@ -62,6 +62,26 @@ public final class Backfill {
     /** The AWS SDK's policy, appendsfeed's one retry policy: doubling from 200 ms, half jitter, at most a minute. */
     private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(200), Duration.ofMinutes(1));
 
+    /**
+     * The backfill stopped: a batch could not be ingested after every retry (DynamoDB failing or
+     * throttling, or too many conflicts with other indexers). What was ingested before stays; running
+     * the backfill again is safe (the indexer drops what the feed already holds) and carries on.
+     */
+    public static class BackfillFailedException extends RuntimeException {
+        private final String position;
+
+        public BackfillFailedException(String position, int attempts, Throwable cause) {
+            super("backfill stopped: the span " + position + " was not ingested after " + attempts + " attempts ("
+                    + cause + "); fix the cause and run the backfill again: it skips what the feed already holds", cause);
+            this.position = position;
+        }
+
+        /** The first span not ingested, as {@code stream@index}. */
+        public String position() {
+            return position;
+        }
+    }
+
     private final DynamoDbClient dynamo;
     private final IndexerConfig indexerConfig;
     private final BackfillConfig config;
@@ -126,7 +146,7 @@ public final class Backfill {
      * It costs no read capacity of the table, and goes through the same ingestion as the scan.
      * Streams the export does not hold whole are read again from the table, as after a scan.
      *
-     * @throws ExportFormatException when the export is not a full DynamoDB JSON export of this
+     * @throws ExportFiles.ExportFormatException when the export is not a full DynamoDB JSON export of this
      *         store table, or a file is not what its manifest says (count, checksum); what was
      *         ingested before stays and is right: every item ingested was read whole
      * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
@@ -233,11 +253,7 @@ public final class Backfill {
             if (o.complete()) {
                 return;
             }
-            int k = 0;
-            while (!rest.get(k).position().equals(o.firstNotIngested())) {
-                k++;
-            }
-            rest = rest.subList(k, rest.size());
+            rest = rest.subList(o.ingested(rest, SourceSpan::position), rest.size());
             StreamName stream = rest.get(0).span().stream();
             FeedGapException gap = o.errors().stream().filter(e -> e instanceof FeedGapException g && g.stream().equals(stream))
                     .map(FeedGapException.class::cast).findFirst().orElse(null);

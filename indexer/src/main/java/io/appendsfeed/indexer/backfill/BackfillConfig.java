@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Configuration of a {@link Backfill}; build with {@link #builder(String)}.
+ * Configuration of a {@link Backfill}; start from {@link #of(String)}.
  *
  * @param storeTable the event-store table to scan (Streams on or off)
  * @param segments parallel Scan segments (DynamoDB's {@code TotalSegments}), or export files read at once; one thread each
@@ -40,37 +40,16 @@ public record BackfillConfig(String storeTable, int segments, int pageSize, int 
         }
     }
 
-    public static Builder builder(String storeTable) {
-        return new Builder(storeTable);
+    /** The defaults: no cap on items per second, progress logged every 10 s. */
+    public static BackfillConfig of(String storeTable) {
+        return new BackfillConfig(storeTable, DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE, 0, DEFAULT_SPANS_PER_BATCH, BackfillProgress::log,
+                Duration.ofSeconds(10));
     }
 
-    public Builder toBuilder() {
-        return new Builder(storeTable).segments(segments).pageSize(pageSize).maxItemsPerSecond(maxItemsPerSecond)
-                .spansPerBatch(spansPerBatch).progress(progress).progressInterval(progressInterval);
-    }
-
-    public static final class Builder {
-        private final String storeTable;
-        private int segments = DEFAULT_SEGMENTS;
-        private int pageSize = DEFAULT_PAGE_SIZE;
-        private int maxItemsPerSecond = 0;
-        private int spansPerBatch = DEFAULT_SPANS_PER_BATCH;
-        private Consumer<BackfillProgress> progress = BackfillProgress::log;
-        private Duration progressInterval = Duration.ofSeconds(10);
-
-        private Builder(String storeTable) {
-            this.storeTable = storeTable;
-        }
-
-        public Builder segments(int v) { this.segments = v; return this; }
-        public Builder pageSize(int v) { this.pageSize = v; return this; }
-        public Builder maxItemsPerSecond(int v) { this.maxItemsPerSecond = v; return this; }
-        public Builder spansPerBatch(int v) { this.spansPerBatch = v; return this; }
-        public Builder progress(Consumer<BackfillProgress> v) { this.progress = v; return this; }
-        public Builder progressInterval(Duration v) { this.progressInterval = v; return this; }
-
-        public BackfillConfig build() {
-            return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, progress, progressInterval);
-        }
-    }
+    public BackfillConfig withSegments(int v) { return new BackfillConfig(storeTable, v, pageSize, maxItemsPerSecond, spansPerBatch, progress, progressInterval); }
+    public BackfillConfig withPageSize(int v) { return new BackfillConfig(storeTable, segments, v, maxItemsPerSecond, spansPerBatch, progress, progressInterval); }
+    public BackfillConfig withMaxItemsPerSecond(int v) { return new BackfillConfig(storeTable, segments, pageSize, v, spansPerBatch, progress, progressInterval); }
+    public BackfillConfig withSpansPerBatch(int v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, v, progress, progressInterval); }
+    public BackfillConfig withProgress(Consumer<BackfillProgress> v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, v, progressInterval); }
+    public BackfillConfig withProgressInterval(Duration v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, progress, v); }
 }

@@ -20,11 +20,10 @@ public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, D
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static BackfillSettings from(Function<String, String> env) {
         IndexerSettings common = IndexerSettings.from(env);
-        BackfillConfig backfill = BackfillConfig.builder(IndexerSettings.text(env, STORE_TABLE, "the event-store table to scan"))
-                .segments(IndexerSettings.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
-                .pageSize(IndexerSettings.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
-                .maxItemsPerSecond(IndexerSettings.number(env, MAX_ITEMS_PER_SECOND, 0, 0))
-                .build();
+        BackfillConfig backfill = BackfillConfig.of(IndexerSettings.text(env, STORE_TABLE, "the event-store table to scan"))
+                .withSegments(IndexerSettings.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
+                .withPageSize(IndexerSettings.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
+                .withMaxItemsPerSecond(IndexerSettings.number(env, MAX_ITEMS_PER_SECOND, 0, 0));
         return new BackfillSettings(backfill, common.config(), common.dynamo());
     }
 }

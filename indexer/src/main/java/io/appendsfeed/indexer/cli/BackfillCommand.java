@@ -54,7 +54,7 @@ final class BackfillCommand extends FeedCommand {
                     maxItemsPerSecond)));
             AtomicReference<BackfillProgress> latest = new AtomicReference<>();
             BackfillConfig config = ctx.terminal()
-                    ? settings.backfill().toBuilder().progress(latest::set).progressInterval(Duration.ofMillis(200)).build()
+                    ? settings.backfill().withProgress(latest::set).withProgressInterval(Duration.ofMillis(200))
                     : settings.backfill();
             Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), config);
             BackfillResult r;

@@ -37,8 +37,8 @@ final class PollCommand extends FeedCommand {
     public Integer call() throws InterruptedException {
         try (Connection c = connect(Connection.Use.INDEX, true)) {
             IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
-            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.builder(c.storeTable()).idleWait(idleWait).retryBackoff(retryBackoff)
-                    .recordsPerRead(recordsPerRead).onRejected(onRejected).build());
+            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.of(c.storeTable()).withIdleWait(idleWait).withRetryBackoff(retryBackoff)
+                    .withRecordsPerRead(recordsPerRead).withOnRejected(onRejected));
             CountDownLatch stopped = new CountDownLatch(1);
             Indexer started = Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build());
             try (DynamoDbStreamsClient streams = DynamoClients.streams(c.client());

@@ -2,7 +2,7 @@ package io.appendsfeed.indexer.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.appendsfeed.indexer.RejectedRecord;
+import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;

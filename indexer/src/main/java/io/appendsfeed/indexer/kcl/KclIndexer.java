@@ -80,7 +80,7 @@ public final class KclIndexer implements AutoCloseable {
         ensureLeaseTable(clients.leases(), config.leaseTable());
         StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
-        var state = new IndexingProcessor.Worker(indexer, config, new RejectedLog(index), tableOf(config.streamArn()),
+        var state = new IndexingProcessor.Worker(indexer, config, new RejectedLog(index), SameTableException.tableName(config.streamArn()),
                 new CountDownLatch(1), new AtomicLong());
         var adapter = new AmazonDynamoDBStreamsAdapterClient(clients.streams(), clients.region());
         var tracker = StreamsSchedulerFactory.createSingleStreamTracker(config.streamArn(),
@@ -136,11 +136,6 @@ public final class KclIndexer implements AutoCloseable {
                     + " (StreamsPoller) instead");
         }
         return streamArn;
-    }
-
-    /** The table named in a stream ARN ({@code ...:table/<table>/stream/<label>}). */
-    static String tableOf(String streamArn) {
-        return streamArn.replaceFirst(".*:table/(.*)/stream/.*", "$1");
     }
 
     /**

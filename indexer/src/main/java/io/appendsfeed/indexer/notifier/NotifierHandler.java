@@ -3,7 +3,7 @@ package io.appendsfeed.indexer.notifier;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.indexer.RejectedRecord;
+import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.indexer.lambda.LambdaEvent;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
@@ -70,6 +70,18 @@ public final class NotifierHandler implements RequestStreamHandler {
         }
 
         public List<RejectedRecord> rejected() { return rejected; }
+    }
+
+    /** Where the notifier sends its messages, one per notification: {@link SnsPublisher}, or a test's. */
+    public interface Publisher {
+        /**
+         * Sends each notification as one message (at least once: a retried call may send some again).
+         *
+         * @param notifications at most one per partition
+         * @throws RuntimeException when some were not sent (e.g. {@link SnsPublisher.PublishFailedException}); those
+         *         before may have been
+         */
+        void publish(List<FeedNotification> notifications);
     }
 
     private final Publisher publisher;

@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.sns.model.PublishBatchResponse;
  * {@link FeedNotification#toJson()} and it carries the {@code Partition} and {@code Position}
  * attributes (strings), by which a subscription can filter partitions.
  */
-public final class SnsPublisher implements Publisher, AutoCloseable {
+public final class SnsPublisher implements NotifierHandler.Publisher, AutoCloseable {
 
     /** SNS's limit of entries per {@code PublishBatch}. */
     public static final int MAX_BATCH_ENTRIES = 10;

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Configuration of a {@link StreamsPoller}; build with {@link #builder(String)}.
+ * Configuration of a {@link StreamsPoller}; start from {@link #of(String)}.
  *
  * @param storeTable the event-store table whose stream is read (Streams on, new images)
  * @param idleWait the longest wait between polls when no shard returned records: none while records
@@ -55,42 +55,24 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         }
     }
 
-    public static Builder builder(String storeTable) {
-        return new Builder(storeTable);
+    /** The defaults, with an owner made of the host name and a random suffix, so that each instance has its own. */
+    public static PollerConfig of(String storeTable) {
+        return new PollerConfig(storeTable, IDLE_WAIT, MAX_RECORDS_PER_READ, OnRejected.STOP_SHARD, RETRY_BACKOFF,
+                host() + "-" + UUID.randomUUID().toString().substring(0, 8), LEASE_DURATION);
     }
 
-    public static final class Builder {
-        private final String storeTable;
-        private Duration idleWait = IDLE_WAIT;
-        private int recordsPerRead = MAX_RECORDS_PER_READ;
-        private OnRejected onRejected = OnRejected.STOP_SHARD;
-        private Duration retryBackoff = RETRY_BACKOFF;
-        private String owner;
-        private Duration leaseDuration = LEASE_DURATION;
+    public PollerConfig withIdleWait(Duration v) { return new PollerConfig(storeTable, v, recordsPerRead, onRejected, retryBackoff, owner, leaseDuration); }
+    public PollerConfig withRecordsPerRead(int v) { return new PollerConfig(storeTable, idleWait, v, onRejected, retryBackoff, owner, leaseDuration); }
+    public PollerConfig withOnRejected(OnRejected v) { return new PollerConfig(storeTable, idleWait, recordsPerRead, v, retryBackoff, owner, leaseDuration); }
+    public PollerConfig withRetryBackoff(Duration v) { return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, v, owner, leaseDuration); }
+    public PollerConfig withOwner(String v) { return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff, v, leaseDuration); }
+    public PollerConfig withLeaseDuration(Duration v) { return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff, owner, v); }
 
-        private Builder(String storeTable) {
-            this.storeTable = storeTable;
-        }
-
-        public Builder idleWait(Duration v) { this.idleWait = v; return this; }
-        public Builder recordsPerRead(int v) { this.recordsPerRead = v; return this; }
-        public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
-        public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
-        /** Default: the host name and a random suffix, so that each instance has its own. */
-        public Builder owner(String v) { this.owner = v; return this; }
-        public Builder leaseDuration(Duration v) { this.leaseDuration = v; return this; }
-
-        public PollerConfig build() {
-            return new PollerConfig(storeTable, idleWait, recordsPerRead, onRejected, retryBackoff,
-                    owner != null ? owner : host() + "-" + UUID.randomUUID().toString().substring(0, 8), leaseDuration);
-        }
-
-        private static String host() {
-            try {
-                return InetAddress.getLocalHost().getHostName();
-            } catch (UnknownHostException e) {
-                return "unknown-host"; // the random suffix keeps the owner unique
-            }
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown-host"; // the random suffix keeps the owner unique
         }
     }
 }

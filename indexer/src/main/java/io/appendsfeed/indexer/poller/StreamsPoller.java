@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.poller;
 
 import io.appendsfeed.indexer.BatchOutcome;
+import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.Indexer;
@@ -49,6 +50,25 @@ public final class StreamsPoller implements AutoCloseable {
     static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
     /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
     static final Duration SHARD_LIST_MAX_AGE = Duration.ofSeconds(30);
+
+    /**
+     * The poller stopped reading a shard on a failure that retrying cannot fix (a rejected record under
+     * {@link PollerConfig.OnRejected#STOP_SHARD}, or a gap). Its position stays just before the record; fix
+     * the cause and restart the poller.
+     */
+    public static class ShardStoppedException extends RuntimeException {
+        private final String shardId;
+        private final String sequenceNumber;
+
+        public ShardStoppedException(String shardId, String sequenceNumber, String reason, Throwable cause) {
+            super("shard " + shardId + " stopped at record " + sequenceNumber + ": " + reason, cause);
+            this.shardId = shardId;
+            this.sequenceNumber = sequenceNumber;
+        }
+
+        public String shardId() { return shardId; }
+        public String sequenceNumber() { return sequenceNumber; }
+    }
 
     private final Indexer indexer;
     private final PollerConfig config;
@@ -202,23 +222,21 @@ public final class StreamsPoller implements AutoCloseable {
         }
         reader.rewind(id);
         String failed = o.firstNotIngested();
-        int k = 0;
-        while (!records.get(k).sequenceNumber().equals(failed)) {
-            k++;
-        }
+        int k = o.ingested(records, ChangeRecord::sequenceNumber);
         String before = k == 0 ? after : records.get(k - 1).sequenceNumber();
         if (before != null && !before.equals(after) && !positions.save(id, new Position(before, false), listed)) {
             return k;
         }
         RuntimeException permanent = o.errors().stream().filter(StreamsPoller::permanent).findFirst().orElse(null);
-        if (o.rejected() != null && o.rejected().sequenceNumber().equals(failed)) {
+        RejectedRecord rejected = o.stoppedAtRejected();
+        if (rejected != null) {
             if (config.onRejected() == PollerConfig.OnRejected.RECORD_AND_CONTINUE) {
-                rejectedLog.record(config.storeTable(), id, o.rejected());
+                rejectedLog.record(config.storeTable(), id, rejected);
                 if (positions.save(id, new Position(failed, false), listed)) {
-                    log.error("{}; recorded in {} and skipped", o.rejected(), RejectedLog.STREAM);
+                    log.error("{}; recorded in {} and skipped", rejected, RejectedLog.STREAM);
                 }
             } else {
-                stop(new ShardStoppedException(id, failed, "(" + o.rejected().key() + ") " + o.rejected().reason(), null));
+                stop(new ShardStoppedException(id, failed, "(" + rejected.key() + ") " + rejected.reason(), null));
             }
         } else if (permanent != null) {
             stop(new ShardStoppedException(id, failed, permanent.getMessage(), permanent));

@@ -61,7 +61,7 @@ class BackfillTest {
         Map<StreamName, List<String>> stored = stored(store, streams);
         long events = stored.values().stream().mapToLong(List::size).sum();
         IndexerConfig indexer = IndexerConfig.builder(indexTable).partitions(2).limits(SMALL_EPOCHS).build();
-        BackfillConfig config = BackfillConfig.builder(storeTable).segments(3).pageSize(7).spansPerBatch(2).build();
+        BackfillConfig config = BackfillConfig.of(storeTable).withSegments(3).withPageSize(7).withSpansPerBatch(2);
 
         // the first run's epochs close two days ago, past any live indexer's look-back: the re-run must still see them
         BackfillResult first = new Backfill(local.dynamo(),
@@ -98,11 +98,11 @@ class BackfillTest {
         appendRound(store, streams, 0, 3);
         IndexerConfig indexer = IndexerConfig.builder(indexTable).partitions(2).limits(SMALL_EPOCHS).build();
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 2);
-        PollerConfig pollerConfig = PollerConfig.builder(storeTable).idleWait(Duration.ofMillis(20)).recordsPerRead(3).build();
+        PollerConfig pollerConfig = PollerConfig.of(storeTable).withIdleWait(Duration.ofMillis(20)).withRecordsPerRead(3);
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), Indexer.start(local.dynamo(), indexer), pollerConfig).start()) {
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> appendRound(store, streams, 3, 7));
             BackfillResult result = new Backfill(local.dynamo(), indexer,
-                    BackfillConfig.builder(storeTable).segments(2).pageSize(5).spansPerBatch(3).build()).run();
+                    BackfillConfig.of(storeTable).withSegments(2).withPageSize(5).withSpansPerBatch(3)).run();
             writer.join();
             assertThat(result.complete()).isTrue();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> feed.assertExactly(stored(store, streams)));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.appendsfeed.indexer.FeedReadback;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
+import io.appendsfeed.indexer.backfill.ExportFiles.ExportFormatException;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
@@ -60,7 +61,7 @@ class ExportBackfillTest {
         Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 3);
         String indexTable = IndexerTables.index(local);
         IndexerConfig indexer = IndexerConfig.builder(indexTable).partitions(2).build();
-        BackfillConfig config = BackfillConfig.builder(storeTable).segments(2).spansPerBatch(3).build();
+        BackfillConfig config = BackfillConfig.of(storeTable).withSegments(2).withSpansPerBatch(3);
 
         BackfillResult first = new Backfill(local.dynamo(), indexer, config).run(ExportFiles.folder(export));
 
@@ -82,7 +83,7 @@ class ExportBackfillTest {
         Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 2);
         String fromExport = IndexerTables.index(local);
         String fromScan = IndexerTables.index(local);
-        BackfillConfig config = BackfillConfig.builder(storeTable).build();
+        BackfillConfig config = BackfillConfig.of(storeTable);
         new Backfill(local.dynamo(), IndexerConfig.builder(fromExport).build(), config).run(ExportFiles.folder(export));
         new Backfill(local.dynamo(), IndexerConfig.builder(fromScan).build(), config).run();
         assertThat(new FeedReadback(local.dynamo(), fromExport, 1).streams()).isEqualTo(new FeedReadback(local.dynamo(), fromScan, 1).streams());
@@ -92,7 +93,7 @@ class ExportBackfillTest {
     void an_export_of_another_table_is_refused_before_anything_is_written(@TempDir Path bucket) {
         Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 1);
         String indexTable = IndexerTables.index(local);
-        Backfill backfill = new Backfill(local.dynamo(), IndexerConfig.builder(indexTable).build(), BackfillConfig.builder("orders-store").build());
+        Backfill backfill = new Backfill(local.dynamo(), IndexerConfig.builder(indexTable).build(), BackfillConfig.of("orders-store"));
         assertThatThrownBy(() -> backfill.run(ExportFiles.folder(export))).isInstanceOf(ExportFormatException.class)
                 .hasMessageContaining("the export is of table '" + storeTable + "'").hasMessageContaining("not of the store table 'orders-store'");
         assertThat(new FeedReadback(local.dynamo(), indexTable, 1).streams()).isEmpty();
@@ -113,7 +114,7 @@ class ExportBackfillTest {
             out.write(items);
         }
         Backfill backfill = new Backfill(local.dynamo(), IndexerConfig.builder(IndexerTables.index(local)).build(),
-                BackfillConfig.builder(storeTable).build());
+                BackfillConfig.of(storeTable));
         assertThatThrownBy(() -> backfill.run(ExportFiles.folder(export))).isInstanceOf(ExportFormatException.class)
                 .hasMessageContaining("data/" + data.getFileName()).hasMessageContaining("where the manifest says");
 
@@ -131,7 +132,7 @@ class ExportBackfillTest {
         Path export = ExportFixtures.write(local.dynamo(), storeTable, bucket, 1);
         Path summary = export.resolve("manifest-summary.json");
         Backfill backfill = new Backfill(local.dynamo(), IndexerConfig.builder(IndexerTables.index(local)).build(),
-                BackfillConfig.builder(storeTable).build());
+                BackfillConfig.of(storeTable));
         String original = Files.readString(summary);
 
         Files.writeString(summary, original.replace("\"FULL_EXPORT\"", "\"INCREMENTAL_EXPORT\""));

@@ -3,6 +3,7 @@ package io.appendsfeed.indexer.kcl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.appendsfeed.indexer.SameTableException;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class KclSettingsTest {
         assertThat(KclSettings.from(Map.of("APPENDS_STORE_TABLE", "Events", "APPENDS_INDEX_TABLE", "Index",
                 "APPENDS_KCL_METRICS", "summary")::get).config(ARN).kclMetrics())
                 .isEqualTo(software.amazon.kinesis.metrics.MetricsLevel.SUMMARY);
-        assertThat(KclIndexer.tableOf(ARN)).isEqualTo("Events");
+        assertThat(SameTableException.tableName(ARN)).isEqualTo("Events");
     }
 
     @Test

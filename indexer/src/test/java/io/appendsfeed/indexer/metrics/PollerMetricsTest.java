@@ -40,7 +40,7 @@ class PollerMetricsTest {
                 local.dynamo().describeTable(t -> t.tableName(storeTable)).table().latestStreamArn()))
                 .streamDescription().shards().get(0).shardId();
         int written = StreamRecords.all(local.dynamo(), local.streams(), storeTable).size();
-        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.of(storeTable))) {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 poller.pollOnce();
                 assertThat(registry.find("appendsfeed.indexer.events.accepted").tag("shard", shard).counter())

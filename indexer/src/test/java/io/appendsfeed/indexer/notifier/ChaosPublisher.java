@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.notifier;
 
+import io.appendsfeed.indexer.notifier.NotifierHandler.Publisher;
 import io.appendsfeed.model.feed.FeedNotification;
 import java.util.ArrayList;
 import java.util.List;

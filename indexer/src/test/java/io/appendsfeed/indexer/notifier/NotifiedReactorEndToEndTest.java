@@ -1,5 +1,6 @@
 package io.appendsfeed.indexer.notifier;
 
+import io.appendsfeed.indexer.notifier.NotifierHandler.Publisher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -250,7 +251,7 @@ class NotifiedReactorEndToEndTest {
             this.writer = new StoreClient(local.dynamo(), StoreConfig.builder(store).build());
             Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(index).partitions(PARTITIONS)
                     .limits(new EpochLimits(40, 1 << 20, 1000)).build());
-            this.poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(store).build()).start();
+            this.poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.of(store)).start();
 
             LocalMessaging messaging = LocalMessaging.shared();
             String topic = messaging.freshTopic();

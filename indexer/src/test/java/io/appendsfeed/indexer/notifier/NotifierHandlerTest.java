@@ -185,7 +185,7 @@ class NotifierHandlerTest {
             this.writer = new StoreClient(local.dynamo(), StoreConfig.builder(store).build());
             Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(index).partitions(PARTITIONS)
                     .limits(new EpochLimits(4, 1 << 20, 1000)).build());
-            this.poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(store).build());
+            this.poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.of(store));
         }
 
         /** Appends {@code events} events, to streams of round {@code round} in every partition in turn, then has the poller index them. */

@@ -28,7 +28,7 @@ class IdlePollerTest {
         String indexTable = IndexerTables.index(local);
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build());
         Duration idleWait = Duration.ofMillis(200);
-        PollerConfig cfg = PollerConfig.builder(storeTable).idleWait(idleWait).build();
+        PollerConfig cfg = PollerConfig.of(storeTable).withIdleWait(idleWait);
         List<Duration> waits = new ArrayList<>();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream realErr = System.err;
@@ -58,7 +58,7 @@ class IdlePollerTest {
         Duration idleWait = Duration.ofMillis(5);
         List<Duration> waits = new ArrayList<>();
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer,
-                PollerConfig.builder(storeTable).idleWait(idleWait).build())) {
+                PollerConfig.of(storeTable).withIdleWait(idleWait))) {
             for (int k = 0; k < 10; k++) {
                 waits.add(poller.pollAndWait());
             }

@@ -116,7 +116,7 @@ class PollerFaultsTest {
         DynamoDbClient dynamo = faults.wrap(local.dynamo());
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(2).build());
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 2);
-        try (StreamsPoller poller = new StreamsPoller(dynamo, local.streams(), indexer, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(dynamo, local.streams(), indexer, PollerConfig.of(storeTable))) {
             assertThatThrownBy(poller::pollOnce).as("the lost position save surfaces (the run loop retries after it)")
                     .hasMessageContaining("injected FailBefore");
             assertThat(faults.injected()).as(faults.summary()).hasSize(2);
@@ -126,7 +126,7 @@ class PollerFaultsTest {
         }
         // and a restart from the saved positions reads only what came after them
         Indexer restarted = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).partitions(2).build());
-        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), restarted, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), restarted, PollerConfig.of(storeTable))) {
             assertThat(poller.pollOnce()).as("nothing unsaved before the restart").isZero();
         }
         feed.assertExactly(expected);
@@ -146,7 +146,7 @@ class PollerFaultsTest {
         DynamoDbClient dynamo = faults.wrap(local.dynamo());
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(2).build());
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 2);
-        try (StreamsPoller poller = new StreamsPoller(dynamo, local.streams(), indexer, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(dynamo, local.streams(), indexer, PollerConfig.of(storeTable))) {
             assertThat(pollUntil(poller, feed, expected)).isEmpty();
             appendRounds(store, expected, streams, 1);
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -158,7 +158,7 @@ class PollerFaultsTest {
         }
         // the positions were saved: a restart reads nothing again
         Indexer restarted = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).partitions(2).build());
-        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), restarted, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), restarted, PollerConfig.of(storeTable))) {
             assertThat(poller.pollOnce()).isZero();
         }
         feed.assertExactly(expected);

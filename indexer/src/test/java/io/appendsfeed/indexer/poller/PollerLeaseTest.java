@@ -30,7 +30,7 @@ class PollerLeaseTest {
     private static final Duration LEASE = Duration.ofSeconds(4);
 
     static PollerConfig config(String storeTable, String owner) {
-        return PollerConfig.builder(storeTable).owner(owner).leaseDuration(LEASE).idleWait(Duration.ofMillis(20)).build();
+        return PollerConfig.of(storeTable).withOwner(owner).withLeaseDuration(LEASE).withIdleWait(Duration.ofMillis(20));
     }
 
     static ShardPositions.Saved item(LocalDynamo local, String indexTable, String storeTable) {

@@ -68,8 +68,8 @@ public final class PollerProcess {
             dynamo = new FaultInjector(plan).wrap(dynamo);
         }
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(args[2]).partitions(Integer.parseInt(args[3])).build());
-        PollerConfig config = PollerConfig.builder(args[1]).owner(args[4]).leaseDuration(Duration.ofMillis(Long.parseLong(args[5])))
-                .idleWait(Duration.ofMillis(50)).retryBackoff(Duration.ofMillis(200)).build();
+        PollerConfig config = PollerConfig.of(args[1]).withOwner(args[4]).withLeaseDuration(Duration.ofMillis(Long.parseLong(args[5])))
+                .withIdleWait(Duration.ofMillis(50)).withRetryBackoff(Duration.ofMillis(200));
         try (StreamsPoller poller = new StreamsPoller(dynamo, streams, indexer, config).start()) {
             out.println("STARTED " + args[4] + " after " + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() + " ms");
             InputStream in = System.in;

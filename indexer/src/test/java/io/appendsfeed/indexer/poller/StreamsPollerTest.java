@@ -53,7 +53,7 @@ class StreamsPollerTest {
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(indexTable).reservedStreams(true).build());
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build());
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 1);
-        PollerConfig cfg = PollerConfig.builder(storeTable).retryBackoff(Duration.ofMillis(10)).build();
+        PollerConfig cfg = PollerConfig.of(storeTable).withRetryBackoff(Duration.ofMillis(10));
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, cfg)) {
             Map<StreamName, List<String>> expected = append(store, new LinkedHashMap<>(), 1, 1);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
@@ -82,7 +82,7 @@ class StreamsPollerTest {
         StoreClient store = new StoreClient(local.dynamo(), StoreConfig.builder(storeTable).build());
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).build());
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 1);
-        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, PollerConfig.of(storeTable))) {
             assertThat(poller.pollOnce()).as("nothing written yet").isZero();
             Map<StreamName, List<String>> expected = append(store, new LinkedHashMap<>(), 1, 2);
             // the iterator kept from the empty read is trimmed on DynamoDB Local once records arrive
@@ -102,7 +102,7 @@ class StreamsPollerTest {
         Map<StreamName, List<String>> expected = append(store, new LinkedHashMap<>(), 3, 4);
         Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(indexTable).partitions(2).build());
         FeedReadback feed = new FeedReadback(local.dynamo(), indexTable, 2);
-        PollerConfig cfg = PollerConfig.builder(storeTable).idleWait(Duration.ofMillis(20)).build();
+        PollerConfig cfg = PollerConfig.of(storeTable).withIdleWait(Duration.ofMillis(20));
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer, cfg).start()) {
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> feed.assertExactly(expected));
         }
@@ -130,7 +130,7 @@ class StreamsPollerTest {
         io.appendsfeed.model.StreamName epoch = io.appendsfeed.model.feed.FeedStreams.epoch(
                 io.appendsfeed.model.feed.PartitionId.of(0), io.appendsfeed.model.feed.EpochId.ZERO);
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), indexer,
-                PollerConfig.builder(storeTable).recordsPerRead(4).build())) {
+                PollerConfig.of(storeTable).withRecordsPerRead(4))) {
             assertThat(poller.pollOnce()).isEqualTo(4);
             assertThat(poller.pollOnce()).isEqualTo(4);
             assertThat(index.readTip(epoch, true).orElseThrow().version()).as("two full pages, two writes: the Tip follows")
@@ -163,7 +163,7 @@ class StreamsPollerTest {
         append(store, expected, 3, 1);
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).build());
         try (StreamsPoller poller = new StreamsPoller(dynamo, streams, indexer,
-                PollerConfig.builder(storeTable).recordsPerRead(1).build())) {
+                PollerConfig.of(storeTable).withRecordsPerRead(1))) {
             FeedReadback feed = new FeedReadback(dynamo, indexTable, 1);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 poller.pollOnce();
@@ -186,7 +186,7 @@ class StreamsPollerTest {
 
         String stopIndex = IndexerTables.index(local);
         Indexer stopping = Indexer.start(local.dynamo(), IndexerConfig.builder(stopIndex).build());
-        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), stopping, PollerConfig.builder(storeTable).build())) {
+        try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), stopping, PollerConfig.of(storeTable))) {
             for (int k = 0; k < 3; k++) poller.pollOnce();
             assertThat(poller.stoppedShards().values()).singleElement().satisfies(e -> assertThat(e.getMessage())
                     .contains("p=Broken-1").contains("a is 3 but c holds only 1"));
@@ -195,7 +195,7 @@ class StreamsPollerTest {
 
         String recordIndex = IndexerTables.index(local);
         Indexer recording = Indexer.start(local.dynamo(), IndexerConfig.builder(recordIndex).build());
-        PollerConfig cfg = PollerConfig.builder(storeTable).onRejected(PollerConfig.OnRejected.RECORD_AND_CONTINUE).build();
+        PollerConfig cfg = PollerConfig.of(storeTable).withOnRejected(PollerConfig.OnRejected.RECORD_AND_CONTINUE);
         try (StreamsPoller poller = new StreamsPoller(local.dynamo(), local.streams(), recording, cfg)) {
             for (int k = 0; k < 3; k++) poller.pollOnce();
             assertThat(poller.stoppedShards()).isEmpty();

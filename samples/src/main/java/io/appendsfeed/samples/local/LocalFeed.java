@@ -46,7 +46,7 @@ public final class LocalFeed implements AutoCloseable {
         StoreTables.ensure(dynamo, indexTable, null);
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).partitions(partitions).storeTable(storeTable)
                 .metrics(metrics).build());
-        PollerConfig config = PollerConfig.builder(storeTable).idleWait(IDLE_WAIT).build();
+        PollerConfig config = PollerConfig.of(storeTable).withIdleWait(IDLE_WAIT);
         return new LocalFeed(dynamo, storeTable, indexTable, new StreamsPoller(dynamo, streams, indexer, config).start());
     }
 

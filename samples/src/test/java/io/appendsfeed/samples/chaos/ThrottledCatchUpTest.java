@@ -75,8 +75,8 @@ class ThrottledCatchUpTest {
                 .pollInterval(Duration.ofMillis(20)).commitInterval(Duration.ofMillis(50)).maxBatchEvents(2)
                 .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(200)).parkAfterAttempts(1000)
                 .parkedPollInterval(Duration.ofMillis(100)).build();
-        PollerConfig pollerConfig = PollerConfig.builder(storeTable).recordsPerRead(10).idleWait(Duration.ofMillis(20))
-                .retryBackoff(Duration.ofMillis(100)).build();
+        PollerConfig pollerConfig = PollerConfig.of(storeTable).withRecordsPerRead(10).withIdleWait(Duration.ofMillis(20))
+                .withRetryBackoff(Duration.ofMillis(100));
         long start = System.nanoTime();
         try (StreamsPoller poller = ChaosWriter.retry(() -> new StreamsPoller(dynamo, streams, indexer, pollerConfig)).start();
              FeedReader reader = new FeedReader(dynamo, readerConfig, projection)) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.appendsfeed.indexer.backfill.ExportFiles;
-import io.appendsfeed.indexer.backfill.ExportFormatException;
+import io.appendsfeed.indexer.backfill.ExportFiles.ExportFormatException;
 import io.appendsfeed.model.store.DynamoJson;
 import io.appendsfeed.model.store.StoreItem;
 import io.appendsfeed.model.store.StoreItems;

@@ -7,7 +7,7 @@ import io.appendsfeed.indexer.BatchOutcome;
 import io.appendsfeed.indexer.ChangeRecord;
 import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.Indexer;
-import io.appendsfeed.indexer.RejectedRecord;
+import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.kcl.KclConfig;
 import java.time.Duration;
@@ -87,7 +87,7 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
         int attempts = 0;
         while (stopped == null && !rest.isEmpty()) {
             BatchOutcome o = worker.indexer().ingest(rest, shardId);
-            int k = o.complete() ? rest.size() : indexOf(rest, o.firstNotIngested());
+            int k = o.ingested(rest, ChangeRecord::sequenceNumber);
             if (k > 0) {
                 worker.recordsIngested().addAndGet(k);
                 checkpoint(input.checkpointer(), rest.get(k - 1).sequenceNumber());
@@ -96,8 +96,8 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
             if (rest.isEmpty()) {
                 return;
             }
-            if (o.rejected() != null && o.rejected().sequenceNumber().equals(rest.get(0).sequenceNumber())) {
-                if (onRejected(o.rejected(), input.checkpointer())) {
+            if (o.stoppedAtRejected() != null) {
+                if (onRejected(o.stoppedAtRejected(), input.checkpointer())) {
                     rest = rest.subList(1, rest.size());
                 }
             } else {
@@ -172,15 +172,6 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
     private static List<ChangeRecord> translate(List<DynamoDBStreamsClientRecord> delivered) {
         return delivered.stream().map(r -> r.getRecord() != null && r.getRecord().dynamodb() != null ? ChangeRecord.from(r.getRecord())
                 : new ChangeRecord(String.valueOf(r.sequenceNumber()), null, null, Map.of(), null, null)).toList();
-    }
-
-    private static int indexOf(List<ChangeRecord> records, String sequenceNumber) {
-        for (int k = 0; k < records.size(); k++) {
-            if (records.get(k).sequenceNumber().equals(sequenceNumber)) {
-                return k;
-            }
-        }
-        throw new IllegalStateException("the indexer reported " + sequenceNumber + " as not ingested, which is not in the batch");
     }
 
     @Override

@@ -50,7 +50,7 @@ public final class LatencyBench {
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
         double[] latencyMs = new double[events];
         CountDownLatch arrived = new CountDownLatch(events);
-        PollerConfig pollerConfig = PollerConfig.builder(storeTable).build();
+        PollerConfig pollerConfig = PollerConfig.of(storeTable);
         FeedReaderConfig readerConfig = FeedReaderConfig.builder("bench-latency", indexTable, storeTable)
                 .start(StartPosition.beginning()).build();
         try (DynamoDbClient dynamo = DynamoClients.dynamoDb(DynamoClients.Settings.local(local.measured()));

@@ -22,7 +22,7 @@ public final class OrdersFeed {
              DynamoDbStreamsClient streams = DynamoClients.streams(aws);
              StreamsPoller poller = new StreamsPoller(dynamo, streams,
                      Indexer.start(dynamo, IndexerConfig.builder("orders-index").build()),
-                     PollerConfig.builder("orders-store").build()).start();
+                     PollerConfig.of("orders-store")).start();
              FeedReader reader = new FeedReader(dynamo,
                      FeedReaderConfig.builder("order-printer", "orders-index", "orders-store").build(),
                      (stream, events) -> {

@@ -75,7 +75,7 @@ public final class QuickStart {
         // README index
         // in AWS: the Lambda io.appendsfeed.indexer.lambda.IndexerStreamHandler (indexer/deploy/template.yaml)
         Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder("orders-index").build());
-        return new StreamsPoller(dynamo, streams, indexer, PollerConfig.builder("orders-store").build()).start();
+        return new StreamsPoller(dynamo, streams, indexer, PollerConfig.of("orders-store")).start();
         // README end
     }
 
