@@ -171,7 +171,7 @@ public final class Appender {
         try {
             dynamo.putItem(PutItemRequest.builder().item(calf)
                     .conditionExpression("attribute_not_exists(#p)")
-                    .expressionAttributeNames(Map.of("#p", Fields.P))
+                    .expressionAttributeNames(Map.of("#p", StoreItems.STREAM))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
         } catch (ConditionalCheckFailedException e) {
             // another writer holds this index: what it wrote is in its item, which the refusal returns
@@ -261,7 +261,7 @@ public final class Appender {
                 tip.version() - tip.eventCount(), tip.version() - 1, expected, next - 1);
         try {
             dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
-                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", Fields.N))
+                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", StoreItems.NEXT))
                     .expressionAttributeValues(Map.of(":n", TipWrites.num(next))));
         } catch (ConditionalCheckFailedException e) {
             log.error("{}: the calf at {} is no longer the one this append wrote; left as it is", stream, expected);
