@@ -2,7 +2,7 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.ItemTooLargeException;
