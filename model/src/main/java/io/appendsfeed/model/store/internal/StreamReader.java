@@ -234,9 +234,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
         }
 
         /** An item already fetched comes first. */
-        ItemPages pushFront(Map<String, AttributeValue> item) {
+        void pushFront(Map<String, AttributeValue> item) {
             buffered.addFirst(item);
-            return this;
         }
 
         @Override
@@ -253,11 +252,6 @@ public final class StreamReader implements Iterator<StoredEvent> {
         /** {@link #next()} would return an item already fetched, without a query. */
         boolean hasFetched() {
             return !buffered.isEmpty() || exhausted && then != null && then.hasFetched();
-        }
-
-        /** Nothing more, known without a query. */
-        boolean done() {
-            return buffered.isEmpty() && exhausted && (then == null || then.done());
         }
 
         @Override
