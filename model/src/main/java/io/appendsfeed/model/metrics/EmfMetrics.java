@@ -37,6 +37,11 @@ public final class EmfMetrics implements Metrics {
     private final Map<String, String> fixedDimensions;
     private final Map<Map<String, String>, Pending> pending = new LinkedHashMap<>();
 
+    /** Lines to stdout, namespace {@value #NAMESPACE}. */
+    public EmfMetrics() {
+        this(NAMESPACE, Map.of());
+    }
+
     /**
      * Lines to stdout as it is at each line (the Lambda runtime replaces it at start-up).
      *

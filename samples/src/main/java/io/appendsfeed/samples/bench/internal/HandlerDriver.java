@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -61,7 +60,7 @@ public final class HandlerDriver {
         if (args[0].equals("metered")) {
             LambdaSettings settings = LambdaSettings.from(System::getenv);
             handler = new IndexerStreamHandler(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()),
-                    settings.config().toBuilder().metrics(new EmfMetrics(EmfMetrics.NAMESPACE, Map.of())).meter(meter).build()), settings.storeTable());
+                    settings.config().toBuilder().metrics(new EmfMetrics()).meter(meter).build()), settings.storeTable());
         } else {
             handler = new IndexerStreamHandler();
         }
