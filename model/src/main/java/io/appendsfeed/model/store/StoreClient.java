@@ -192,9 +192,7 @@ public final class StoreClient {
 
     /** All of {@link #read(StreamName, Read)} in a list. */
     public List<StoredEvent> readAll(StreamName stream, Read read) {
-        try (Stream<StoredEvent> s = read(stream, read)) {
-            return s.toList();
-        }
+        return readSlice(stream, read).events();
     }
 
     private void checkWritable(StreamName stream) {
