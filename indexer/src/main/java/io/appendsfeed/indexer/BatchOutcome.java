@@ -2,7 +2,7 @@ package io.appendsfeed.indexer;
 
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

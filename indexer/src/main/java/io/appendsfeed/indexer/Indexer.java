@@ -13,7 +13,7 @@ import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.metrics.Metrics;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;

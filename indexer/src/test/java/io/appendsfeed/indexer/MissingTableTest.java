@@ -9,7 +9,7 @@ import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
-import io.appendsfeed.model.store.WrongTableShapeException;
+import io.appendsfeed.model.store.StoreTables.WrongTableShapeException;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.List;

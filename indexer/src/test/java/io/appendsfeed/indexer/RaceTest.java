@@ -86,7 +86,7 @@ class RaceTest {
         Runnable[] onRead = {() -> { }};
         Indexer racer = Indexer.start(local.dynamo(), IndexerConfig.builder(table).meter(new io.appendsfeed.model.store.CapacityMeter() {
             @Override
-            public void consumed(String operation, String t, io.appendsfeed.model.store.Capacity capacity) {
+            public void consumed(String operation, String t, io.appendsfeed.model.store.CapacityMeter.Capacity capacity) {
                 ops.add(operation);
                 if (operation.equals("Query")) {
                     Runnable r = onRead[0];

@@ -57,19 +57,14 @@ public final class DynamoClients {
             }
         }
 
-        /** With the HTTP client's connect timeout and the SDK's retries. */
-        public Settings(Optional<URI> endpoint, Optional<Region> region, Optional<AwsCredentialsProvider> credentials, int maxConnections) {
-            this(endpoint, region, credentials, maxConnections, null, 0);
-        }
-
         /** AWS, with the SDK's default region and credential chains. */
         public static Settings aws() {
-            return new Settings(Optional.empty(), Optional.empty(), Optional.empty(), 50);
+            return new Settings(Optional.empty(), Optional.empty(), Optional.empty(), 50, null, 0);
         }
 
         /** A local endpoint such as DynamoDB Local: static credentials, {@link #LOCAL_REGION}. */
         public static Settings local(URI endpoint) {
-            return new Settings(Optional.of(endpoint), Optional.of(LOCAL_REGION), Optional.of(LOCAL_CREDENTIALS), 50);
+            return new Settings(Optional.of(endpoint), Optional.of(LOCAL_REGION), Optional.of(LOCAL_CREDENTIALS), 50, null, 0);
         }
 
         /**
@@ -82,9 +77,9 @@ public final class DynamoClients {
             Optional<URI> endpoint = Optional.ofNullable(blankToNull(endpointOrNull)).map(DynamoClients::endpoint);
             Optional<Region> region = Optional.ofNullable(blankToNull(regionOrNull)).map(Region::of);
             if (endpoint.isPresent() && isLoopback(endpoint.get())) {
-                return new Settings(endpoint, region.or(() -> Optional.of(LOCAL_REGION)), Optional.of(LOCAL_CREDENTIALS), 50);
+                return new Settings(endpoint, region.or(() -> Optional.of(LOCAL_REGION)), Optional.of(LOCAL_CREDENTIALS), 50, null, 0);
             }
-            return new Settings(endpoint, region, Optional.empty(), 50);
+            return new Settings(endpoint, region, Optional.empty(), 50, null, 0);
         }
 
         /** The same with these credentials and region. */

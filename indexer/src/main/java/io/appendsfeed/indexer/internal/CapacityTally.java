@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer.internal;
 
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import java.util.Map;
 import java.util.concurrent.atomic.DoubleAdder;

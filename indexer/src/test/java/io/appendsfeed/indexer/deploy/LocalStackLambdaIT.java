@@ -68,7 +68,7 @@ class LocalStackLambdaIT {
         JsonNode esm = function.path("Events").path("StoreStream").path("Properties");
 
         try (DynamoDbClient dynamo = DynamoClients.dynamoDb(new DynamoClients.Settings(Optional.of(endpoint), Optional.of(region),
-                     Optional.of(credentials), 8));
+                     Optional.of(credentials), 8, null, 0));
              LambdaClient lambda = LambdaClient.builder().endpointOverride(endpoint).region(region).credentialsProvider(credentials)
                      .httpClientBuilder(ApacheHttpClient.builder()).build()) {
             StoreTables.ensure(dynamo, "store", StreamViewType.NEW_IMAGE);

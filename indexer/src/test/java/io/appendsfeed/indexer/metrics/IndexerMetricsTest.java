@@ -28,7 +28,7 @@ import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.StreamRecords;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.metrics.MicrometerMetrics;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreClient;

@@ -4,7 +4,7 @@ import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.StreamSlice;
+import io.appendsfeed.model.store.StoreClient.StreamSlice;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -9,21 +9,7 @@ package io.appendsfeed.model.metrics;
 public interface Metrics {
 
     /** Measures nothing; callers check {@link #enabled()} and skip building samples. */
-    Metrics NONE = new Metrics() {
-        @Override
-        public void record(Sample sample) {
-        }
-
-        @Override
-        public boolean enabled() {
-            return false;
-        }
-
-        @Override
-        public String toString() {
-            return "Metrics.NONE";
-        }
-    };
+    Metrics NONE = sample -> { };
 
     void record(Sample sample);
 
@@ -33,6 +19,6 @@ public interface Metrics {
 
     /** False only for {@link #NONE}: callers then build no samples at all. */
     default boolean enabled() {
-        return true;
+        return this != NONE;
     }
 }

@@ -1,5 +1,6 @@
 package io.appendsfeed.model.store;
 
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import java.util.List;
 
 /**

@@ -13,4 +13,14 @@ public interface CapacityMeter {
     /** Told of a write refused because its condition failed, for which DynamoDB reports no capacity. */
     default void refused(String operation, String table) {
     }
+
+    /** Capacity units a call consumed, as DynamoDB reported them ({@code ReturnConsumedCapacity=TOTAL}). */
+    record Capacity(double readUnits, double writeUnits) {
+
+        public static final Capacity NONE = new Capacity(0, 0);
+
+        public Capacity plus(Capacity o) {
+            return new Capacity(readUnits + o.readUnits, writeUnits + o.writeUnits);
+        }
+    }
 }

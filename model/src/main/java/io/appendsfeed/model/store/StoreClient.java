@@ -1,6 +1,7 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
@@ -191,9 +192,7 @@ public final class StoreClient {
 
     /** All of {@link #read(StreamName, Read)} in a list. */
     public List<StoredEvent> readAll(StreamName stream, Read read) {
-        try (Stream<StoredEvent> s = read(stream, read)) {
-            return s.toList();
-        }
+        return readSlice(stream, read).events();
     }
 
     private void checkWritable(StreamName stream) {
@@ -202,6 +201,20 @@ public final class StoreClient {
             throw new IllegalArgumentException("cannot write to " + stream + ": names starting with '"
                     + StreamName.RESERVED_PREFIX + "' are reserved for appendsfeed's own streams (the feed index); "
                     + "use a name without the '$' prefix. Only the index table's client sets StoreConfig.reservedStreams(true)");
+        }
+    }
+
+    /**
+     * Events a forward read returned, in order.
+     *
+     * @param atEnd the read took the stream's Tip and returned every event it held: reading on would, at
+     *              that moment, have found nothing. False when the read stopped before the Tip, or the
+     *              stream has no Tip; a caller that needs to know then reads once more
+     */
+    public record StreamSlice(List<StoredEvent> events, boolean atEnd) {
+
+        public StreamSlice {
+            events = List.copyOf(events);
         }
     }
 }

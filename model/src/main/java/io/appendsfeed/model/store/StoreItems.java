@@ -1,16 +1,6 @@
 package io.appendsfeed.model.store;
 
-import static io.appendsfeed.model.store.internal.Fields.A;
-import static io.appendsfeed.model.store.internal.Fields.C;
-import static io.appendsfeed.model.store.internal.Fields.E;
-import static io.appendsfeed.model.store.internal.Fields.I;
-import static io.appendsfeed.model.store.internal.Fields.N;
-import static io.appendsfeed.model.store.internal.Fields.P;
-import static io.appendsfeed.model.store.internal.Fields.ETAG;
-import static io.appendsfeed.model.store.internal.Fields.T;
-
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.internal.Fields;
 import io.appendsfeed.model.store.internal.ItemSize;
 import io.appendsfeed.model.store.internal.EventCodec;
 import java.util.AbstractList;
@@ -28,35 +18,60 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class StoreItems {
 
-    /** Hash key {@code p}: the stream name. The names define the storage format (DESIGN.md, "The store table"). */
-    public static final String STREAM = Fields.P;
-    /** Range key {@code i}: {@link #TIP_INDEX} for the Tip, the index of the first event for any other item. */
-    public static final String RANGE = Fields.I;
-    /** {@code n}: the index the event after the item's events gets. */
-    public static final String NEXT = Fields.N;
-    /** {@code c}: the item's event types. */
-    public static final String TYPES = Fields.C;
-    /** {@code e}: the item's events. */
-    public static final String EVENTS = Fields.E;
-    /** The Tip's range key, {@code Int32.MaxValue}: fixed by the format. */
-    public static final long TIP_INDEX = Fields.TIP_INDEX;
+    // The attribute names and the Tip's key define the storage format shared with Equinox.DynamoStore and
+    // equinox-js (DESIGN.md, "The store table"): changing one breaks interoperability with tables they wrote.
+
+    /** Hash key {@code p} (S): the stream name. */
+    public static final String STREAM = "p";
+    /** Range key {@code i} (N): {@link #TIP_INDEX} for the Tip, the index of its first event for a calf. */
+    public static final String RANGE = "i";
+    /** {@code n} (N): the index the event after the item's events gets. */
+    public static final String NEXT = "n";
+    /** {@code a} (N, Tip only; absent means 0): events appended by this write. */
+    public static final String APPENDED = "a";
+    /** {@code b} (N, Tip only; absent means 0): bytes held in calves. */
+    public static final String CALF_BYTES = "b";
+    /** {@code etag} (S, Tip only): a fresh random token of every Tip write. */
+    public static final String ETAG = "etag";
+    /** {@code c} (L of S): the item's event types, in order. */
+    public static final String TYPES = "c";
+    /** {@code e} (L of M): the item's events. */
+    public static final String EVENTS = "e";
+    /** {@code u} (L of M): the Tip's unfolds; an empty list on calves and when there are none. */
+    public static final String UNFOLDS = "u";
+    /** Inside an event or unfold: timestamp {@code t} (S, ISO-8601 UTC). */
+    public static final String TIME = "t";
+    /** Inside an event or unfold: data body {@code d} (B) and its encoding {@code D} (N; omitted when 0). */
+    public static final String DATA = "d";
+    public static final String DATA_ENCODING = "D";
+    /** Inside an event or unfold: meta body {@code m} (B) and its encoding {@code M} (N); omitted when no meta, or 0. */
+    public static final String META = "m";
+    public static final String META_ENCODING = "M";
+    /** Inside an event: correlation {@code x} and causation {@code y} ids (S; omitted when null). */
+    public static final String CORRELATION = "x";
+    public static final String CAUSATION = "y";
+    /** Inside an unfold: the stream version it was written at {@code i} (N), and its type {@code c} (S). */
+    public static final String UNFOLD_INDEX = "i";
+    public static final String UNFOLD_TYPE = "c";
+    /** The Tip's range key, {@code Int32.MaxValue}: fixed by the format, sorts after every calf. */
+    public static final long TIP_INDEX = 2147483647L;
 
     private StoreItems() {}
 
     /** The item's range key {@code i}; -1 when it has none. */
     public static long rangeKey(Map<String, AttributeValue> item) {
-        AttributeValue i = item.get(I);
+        AttributeValue i = item.get(RANGE);
         return i == null || i.n() == null ? -1 : Long.parseLong(i.n());
     }
 
     /** Whether the item is a stream's Tip. */
     public static boolean isTip(Map<String, AttributeValue> item) {
-        return rangeKey(item) == Fields.TIP_INDEX;
+        return rangeKey(item) == TIP_INDEX;
     }
 
     /** The index the event after the item's events gets ({@code n}). @throws StoreFormatException when unreadable */
     public static long next(StreamName stream, Map<String, AttributeValue> item) {
-        return strict(stream, item, () -> number(item, N, "attribute"));
+        return strict(stream, item, () -> number(item, NEXT, "attribute"));
     }
 
     /** A whole-number attribute, 0 when absent. @throws StoreFormatException when present but not an integer of type N */
@@ -71,7 +86,7 @@ public final class StoreItems {
 
     /** The index of the item's first event ({@code n - len(c)}). @throws StoreFormatException when unreadable */
     public static long firstIndex(StreamName stream, Map<String, AttributeValue> item) {
-        return strict(stream, item, () -> number(item, N, "attribute") - storedTypes(item).size());
+        return strict(stream, item, () -> number(item, NEXT, "attribute") - storedTypes(item).size());
     }
 
     /**
@@ -123,9 +138,9 @@ public final class StoreItems {
                 return new StoreItem.Reserved(p);
             }
             stream = stream(p);
-            long index = number(item, I, "key");
-            long next = number(item, N, "attribute");
-            if (index != Fields.TIP_INDEX) {
+            long index = number(item, RANGE, "key");
+            long next = number(item, NEXT, "attribute");
+            if (index != TIP_INDEX) {
                 if (index < 0) {
                     throw new Bad("the key i is " + index + "; a calf's is the index of its first event, 0 or more");
                 }
@@ -163,8 +178,8 @@ public final class StoreItems {
                 return new StoreItem.Reserved(p);
             }
             stream = stream(p);
-            long index = number(keys, I, "key");
-            if (index != Fields.TIP_INDEX) {
+            long index = number(keys, RANGE, "key");
+            if (index != TIP_INDEX) {
                 return new StoreItem.Calf(stream, index, null);
             }
             if (image == null) {
@@ -174,7 +189,7 @@ public final class StoreItems {
             if (a == 0) {
                 return new StoreItem.Unfolded(stream);
             }
-            long next = number(image, N, "attribute");
+            long next = number(image, NEXT, "attribute");
             return tip(stream, next, types != null ? types : types(image, "the Tip"), a, times != null ? times : times(image));
         } catch (Bad bad) {
             return new StoreItem.Malformed(describeKey(keys), stream, bad.getMessage());
@@ -186,8 +201,8 @@ public final class StoreItems {
 
     /** An item's key for messages, {@code p=Account-42, i=2147483647}; never throws. */
     public static String describeKey(Map<String, AttributeValue> keys) {
-        AttributeValue p = keys.get(P);
-        AttributeValue i = keys.get(I);
+        AttributeValue p = keys.get(STREAM);
+        AttributeValue i = keys.get(RANGE);
         return "p=" + (p == null ? "?" : p.s() != null ? p.s() : p.toString())
                 + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
     }
@@ -204,7 +219,7 @@ public final class StoreItems {
 
     /** The hash key {@code p}: a stream name (checked by {@link #stream}), or a reserved ({@code $}) name. */
     private static String key(Map<String, AttributeValue> keys) {
-        AttributeValue p = keys.get(P);
+        AttributeValue p = keys.get(STREAM);
         if (p == null) {
             throw new Bad("the key p is missing");
         }
@@ -225,7 +240,7 @@ public final class StoreItems {
 
     /** {@code a}: 0 when absent. */
     private static long appended(Map<String, AttributeValue> item) {
-        long a = item.containsKey(A) ? number(item, A, "attribute") : 0;
+        long a = item.containsKey(APPENDED) ? number(item, APPENDED, "attribute") : 0;
         if (a < 0) {
             throw new Bad("attribute a is " + a + "; it must be >= 0");
         }
@@ -233,7 +248,7 @@ public final class StoreItems {
     }
 
     private static List<String> types(Map<String, AttributeValue> item, String what) {
-        AttributeValue c = item.get(C);
+        AttributeValue c = item.get(TYPES);
         if (c == null) {
             throw new Bad(what + " has no attribute c (its event types)");
         }
@@ -252,8 +267,8 @@ public final class StoreItems {
 
     /** {@code c}; none for an unfold-only Tip that another implementation wrote without it (and without events). */
     private static List<String> storedTypes(Map<String, AttributeValue> item) {
-        AttributeValue e = item.get(E);
-        if (item.get(C) == null && (e == null || e.hasL() && e.l().isEmpty())) {
+        AttributeValue e = item.get(EVENTS);
+        if (item.get(TYPES) == null && (e == null || e.hasL() && e.l().isEmpty())) {
             return List.of();
         }
         return types(item, "the item");
@@ -261,7 +276,7 @@ public final class StoreItems {
 
     /** {@code e}, one element per type. */
     private static List<AttributeValue> entries(Map<String, AttributeValue> item, int types) {
-        AttributeValue e = item.get(E);
+        AttributeValue e = item.get(EVENTS);
         if (e != null && !e.hasL()) {
             throw new Bad("attribute e is not a list (L) of events: " + e);
         }
@@ -274,7 +289,7 @@ public final class StoreItems {
 
     /** A view of each event's {@code t} in {@code e}, read when asked; empty when {@code e} is not a list. */
     private static List<String> times(Map<String, AttributeValue> image) {
-        AttributeValue e = image.get(E);
+        AttributeValue e = image.get(EVENTS);
         if (e == null || !e.hasL()) {
             return List.of();
         }
@@ -283,7 +298,7 @@ public final class StoreItems {
             @Override
             public String get(int k) {
                 AttributeValue event = events.get(k);
-                AttributeValue t = event.hasM() ? event.m().get(T) : null;
+                AttributeValue t = event.hasM() ? event.m().get(TIME) : null;
                 return t == null ? null : t.s();
             }
 

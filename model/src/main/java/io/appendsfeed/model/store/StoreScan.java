@@ -1,6 +1,5 @@
 package io.appendsfeed.model.store;
 
-import io.appendsfeed.model.store.internal.Fields;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,8 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  */
 public final class StoreScan {
 
-    private static final Map<String, String> NAMES = Map.of("#p", Fields.P, "#i", Fields.I, "#n", Fields.N, "#c", Fields.C);
-    private static final Map<String, AttributeValue> TIP = Map.of(":tip", AttributeValue.fromN(Long.toString(Fields.TIP_INDEX)));
+    private static final Map<String, String> NAMES = Map.of("#p", StoreItems.STREAM, "#i", StoreItems.RANGE, "#n", StoreItems.NEXT, "#c", StoreItems.TYPES);
+    private static final Map<String, AttributeValue> TIP = Map.of(":tip", AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX)));
 
     private final DynamoDbClient dynamo;
     private final String table;

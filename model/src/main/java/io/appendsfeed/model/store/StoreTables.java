@@ -1,6 +1,5 @@
 package io.appendsfeed.model.store;
 
-import io.appendsfeed.model.store.internal.Fields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,11 +50,11 @@ public final class StoreTables {
             try {
                 dynamo.createTable(b -> b.tableName(table)
                         .attributeDefinitions(
-                                AttributeDefinition.builder().attributeName(Fields.P).attributeType(ScalarAttributeType.S).build(),
-                                AttributeDefinition.builder().attributeName(Fields.I).attributeType(ScalarAttributeType.N).build())
+                                AttributeDefinition.builder().attributeName(StoreItems.STREAM).attributeType(ScalarAttributeType.S).build(),
+                                AttributeDefinition.builder().attributeName(StoreItems.RANGE).attributeType(ScalarAttributeType.N).build())
                         .keySchema(
-                                KeySchemaElement.builder().attributeName(Fields.P).keyType(KeyType.HASH).build(),
-                                KeySchemaElement.builder().attributeName(Fields.I).keyType(KeyType.RANGE).build())
+                                KeySchemaElement.builder().attributeName(StoreItems.STREAM).keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName(StoreItems.RANGE).keyType(KeyType.RANGE).build())
                         .billingMode(BillingMode.PAY_PER_REQUEST)
                         .streamSpecification(view == null ? null
                                 : StreamSpecification.builder().streamEnabled(true).streamViewType(view).build()));
@@ -106,8 +105,8 @@ public final class StoreTables {
                 .collect(Collectors.toMap(AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
         Map<KeyType, KeySchemaElement> keys = table.keySchema().stream()
                 .collect(Collectors.toMap(KeySchemaElement::keyType, Function.identity()));
-        key(problems, keys.get(KeyType.HASH), "hash", Fields.P, "S", types);
-        key(problems, keys.get(KeyType.RANGE), "range", Fields.I, "N", types);
+        key(problems, keys.get(KeyType.HASH), "hash", StoreItems.STREAM, "S", types);
+        key(problems, keys.get(KeyType.RANGE), "range", StoreItems.RANGE, "N", types);
         if (!problems.isEmpty()) {
             problems.add("the key schema cannot be changed: create a new table with hash key 'p' (S) and range key "
                     + "'i' (N) (StoreTables.ensure does) and copy the items");
@@ -140,6 +139,33 @@ public final class StoreTables {
         String actual = types.get(name);
         if (!type.equals(actual)) {
             problems.add("its " + kind + " key '" + name + "' is of type " + actual + "; the format needs " + type);
+        }
+    }
+
+    /** A table that is not of the store format (keys, types, Streams), or does not exist where the client looked. */
+    public static class WrongTableShapeException extends RuntimeException {
+
+        private final String table;
+
+        public WrongTableShapeException(String table, String problem) {
+            this(table, "table '" + table + "' is not an appendsfeed store table: " + problem, (Throwable) null);
+        }
+
+        private WrongTableShapeException(String table, String message, Throwable cause) {
+            super(message, cause);
+            this.table = table;
+        }
+
+        /** The table does not exist (at that endpoint, in that region): unlike DynamoDB's own error, names it and how to create it. */
+        public static WrongTableShapeException missing(String table, Throwable cause) {
+            return new WrongTableShapeException(table, "table '" + table + "' does not exist here (check the region and endpoint):"
+                    + " create it with StoreTables.ensure(dynamo, \"" + table + "\", StreamViewType.NEW_IMAGE) for a store table or"
+                    + " StoreTables.ensure(dynamo, \"" + table + "\", null) for an index table, or deploy indexer/deploy/template.yaml",
+                    cause);
+        }
+
+        public String table() {
+            return table;
         }
     }
 }

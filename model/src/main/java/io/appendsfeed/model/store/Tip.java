@@ -2,7 +2,6 @@ package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.EventCodec;
-import io.appendsfeed.model.store.internal.Fields;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -22,10 +21,10 @@ public record Tip(StreamName stream, long version, String etag, List<StoredEvent
     /** @throws StoreFormatException or {@link BodyDecodingException} when the item cannot be read */
     static Tip of(StreamName stream, Map<String, AttributeValue> item) {
         List<StoredEvent> events = StoreItems.events(stream, item, true, 0, Long.MAX_VALUE);
-        AttributeValue u = item.get(Fields.U);
+        AttributeValue u = item.get(StoreItems.UNFOLDS);
         List<StoredUnfold> unfolds = u == null || !u.hasL() ? List.of()
                 : u.l().stream().map(entry -> EventCodec.storedUnfold(stream, entry)).toList();
         return new Tip(stream, StoreItems.next(stream, item), StoreItems.etag(item), List.copyOf(events), unfolds,
-                StoreItems.number(stream, item, Fields.B));
+                StoreItems.number(stream, item, StoreItems.CALF_BYTES));
     }
 }

@@ -4,6 +4,7 @@ import static io.appendsfeed.model.store.StoreFixture.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.ArrayList;

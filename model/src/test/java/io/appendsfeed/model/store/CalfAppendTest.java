@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import io.appendsfeed.model.testing.faults.Fault;

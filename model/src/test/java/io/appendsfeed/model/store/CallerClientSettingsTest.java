@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.net.URI;

@@ -3,6 +3,7 @@ package io.appendsfeed.model.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.List;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.encoder.Encoder;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.time.Instant;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.appendsfeed.model.store.StoreTables.WrongTableShapeException;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.ArrayList;

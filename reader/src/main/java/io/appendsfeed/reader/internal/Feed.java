@@ -7,7 +7,7 @@ import io.appendsfeed.model.feed.FeedFormatException;
 import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.WrongTableShapeException;
+import io.appendsfeed.model.store.StoreTables.WrongTableShapeException;
 import java.time.Duration;
 import java.time.Instant;
 

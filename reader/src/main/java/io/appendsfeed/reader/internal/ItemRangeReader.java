@@ -1,7 +1,7 @@
 package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.StoreItems;

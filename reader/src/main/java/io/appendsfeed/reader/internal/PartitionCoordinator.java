@@ -2,7 +2,7 @@ package io.appendsfeed.reader.internal;
 
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.WrongTableShapeException;
+import io.appendsfeed.model.store.StoreTables.WrongTableShapeException;
 import io.appendsfeed.reader.FeedReader.CatchUpResult;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.LeaseStore.Lease;

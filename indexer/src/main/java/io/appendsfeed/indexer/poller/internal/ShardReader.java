@@ -1,7 +1,7 @@
 package io.appendsfeed.indexer.poller.internal;
 
 import io.appendsfeed.indexer.ChangeRecord;
-import io.appendsfeed.model.store.WrongTableShapeException;
+import io.appendsfeed.model.store.StoreTables.WrongTableShapeException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.ItemTooLargeException;
@@ -23,24 +23,18 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
- * The two ways to append, deciding from the Tip's state (from the cache when it satisfies the
- * expectation, else from one consistent {@code GetItem}). Every write is conditioned on that state's
- * version and etag, so whatever the cache says, a write lands only on the Tip it was decided for.
+ * The two ways to append (the model README, "Calf-first appends"), deciding from the Tip's state: the
+ * cache's when it satisfies the expectation, else one consistent {@code GetItem}. Every write is
+ * conditioned on that state's version and etag, so whatever the cache says, a write lands only on the
+ * Tip it was decided for.
  *
- * <p>Tip-first ({@link #append}, and unfold-only writes): a new stream, a Tip update or a calving
- * transaction, looping on what a failed condition returns until the write lands or the expectation is
- * shown not to hold. A new stream expected at version 0 is tried without a read: its failed
- * {@code PutItem} returns the existing Tip.
- *
- * <p>Calf-first ({@link #appendAsCalf}, the index's epochs; the model README, "Calf-first appends"):
- * the new events go into an item of their own, keyed by the index of the first of them and written only
- * if no item has that key; then the Tip, which holds no events, moves forwards to the new version. Each
- * append writes its own events once, plus a Tip of about 100 bytes. Exactly one writer wins each index:
- * every item starts where the one before it ends, so two writers deciding at the same version race for
- * the same key. The Tip may be behind the calves (its update failed after the calf landed:
- * {@link #ensureTip} brings it up), never ahead, and never absent once a writer has finished. A Tip
- * holding events (a Tip-first writer's) is drained into a calf first; Tip-first and calf-first writers
- * must not write one stream at the same time.
+ * <p>Tip-first ({@link #append}, and unfold-only writes): a new stream (tried without a read: its failed
+ * {@code PutItem} returns the Tip), a Tip update or a calving transaction, looping on what a failed
+ * condition returns. Calf-first ({@link #appendAsCalf}): the events go into an item keyed by the index of
+ * the first of them, written only if no item has that key, so exactly one writer wins each index; then
+ * the Tip, which holds no events, moves forwards. The Tip may be behind the calves ({@link #ensureTip}
+ * brings it up), never ahead, and never absent once a writer has finished. A Tip holding events is
+ * drained into a calf first. Tip-first and calf-first writers must not write one stream at the same time.
  */
 public final class Appender {
 
@@ -171,7 +165,7 @@ public final class Appender {
         try {
             dynamo.putItem(PutItemRequest.builder().item(calf)
                     .conditionExpression("attribute_not_exists(#p)")
-                    .expressionAttributeNames(Map.of("#p", Fields.P))
+                    .expressionAttributeNames(Map.of("#p", StoreItems.STREAM))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
         } catch (ConditionalCheckFailedException e) {
             // another writer holds this index: what it wrote is in its item, which the refusal returns
@@ -261,7 +255,7 @@ public final class Appender {
                 tip.version() - tip.eventCount(), tip.version() - 1, expected, next - 1);
         try {
             dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
-                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", Fields.N))
+                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", StoreItems.NEXT))
                     .expressionAttributeValues(Map.of(":n", TipWrites.num(next))));
         } catch (ConditionalCheckFailedException e) {
             log.error("{}: the calf at {} is no longer the one this append wrote; left as it is", stream, expected);

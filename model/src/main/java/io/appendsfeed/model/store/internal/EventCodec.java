@@ -1,14 +1,15 @@
 package io.appendsfeed.model.store.internal;
 
-import static io.appendsfeed.model.store.internal.Fields.CAUSATION;
-import static io.appendsfeed.model.store.internal.Fields.CORRELATION;
-import static io.appendsfeed.model.store.internal.Fields.DATA;
-import static io.appendsfeed.model.store.internal.Fields.DATA_ENCODING;
-import static io.appendsfeed.model.store.internal.Fields.META;
-import static io.appendsfeed.model.store.internal.Fields.META_ENCODING;
-import static io.appendsfeed.model.store.internal.Fields.T;
-import static io.appendsfeed.model.store.internal.Fields.UNFOLD_INDEX;
-import static io.appendsfeed.model.store.internal.Fields.UNFOLD_TYPE;
+import static io.appendsfeed.model.store.StoreItems.CAUSATION;
+import static io.appendsfeed.model.store.StoreItems.CORRELATION;
+import static io.appendsfeed.model.store.StoreItems.DATA;
+import static io.appendsfeed.model.store.StoreItems.DATA_ENCODING;
+import static io.appendsfeed.model.store.StoreItems.META;
+import static io.appendsfeed.model.store.StoreItems.META_ENCODING;
+import static io.appendsfeed.model.store.StoreItems.TIME;
+import static io.appendsfeed.model.store.StoreItems.TIP_INDEX;
+import static io.appendsfeed.model.store.StoreItems.UNFOLD_INDEX;
+import static io.appendsfeed.model.store.StoreItems.UNFOLD_TYPE;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.BodyDecodingException;
@@ -101,7 +102,7 @@ public final class EventCodec {
     /** An element of {@code e}; zero encodings, absent meta and null ids are omitted. */
     public static AttributeValue event(EventData event, Instant now, boolean compress) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
-        m.put(T, AttributeValue.fromS(timestamp(event.timestamp() == null ? now : event.timestamp())));
+        m.put(TIME, AttributeValue.fromS(timestamp(event.timestamp() == null ? now : event.timestamp())));
         bodies(m, event.data(), event.meta(), compress);
         if (event.correlationId() != null) {
             m.put(CORRELATION, AttributeValue.fromS(event.correlationId()));
@@ -116,7 +117,7 @@ public final class EventCodec {
     public static AttributeValue unfold(Unfold unfold, long version, Instant now, boolean compress) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         m.put(UNFOLD_INDEX, AttributeValue.fromN(Long.toString(version)));
-        m.put(T, AttributeValue.fromS(timestamp(now)));
+        m.put(TIME, AttributeValue.fromS(timestamp(now)));
         m.put(UNFOLD_TYPE, AttributeValue.fromS(unfold.type()));
         bodies(m, unfold.data(), unfold.meta(), compress);
         return AttributeValue.fromM(m);
@@ -152,7 +153,7 @@ public final class EventCodec {
     }
 
     public static StoredUnfold storedUnfold(StreamName stream, AttributeValue entry) {
-        long rangeKey = Fields.TIP_INDEX;
+        long rangeKey = TIP_INDEX;
         Map<String, AttributeValue> m = map(entry, stream, rangeKey, "an element of u");
         AttributeValue i = m.get(UNFOLD_INDEX);
         AttributeValue c = m.get(UNFOLD_TYPE);
@@ -173,7 +174,7 @@ public final class EventCodec {
     }
 
     private static Instant time(Map<String, AttributeValue> m, StreamName stream, long rangeKey) {
-        AttributeValue t = m.get(T);
+        AttributeValue t = m.get(TIME);
         if (t == null || t.s() == null) {
             throw new StoreFormatException(stream, rangeKey, "an event or unfold lacks its timestamp 't' (S)");
         }

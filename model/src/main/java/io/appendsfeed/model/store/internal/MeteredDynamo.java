@@ -1,8 +1,8 @@
 package io.appendsfeed.model.store.internal;
 
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
-import io.appendsfeed.model.store.WrongTableShapeException;
+import io.appendsfeed.model.store.StoreTables.WrongTableShapeException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;

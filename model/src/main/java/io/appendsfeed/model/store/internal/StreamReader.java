@@ -85,11 +85,11 @@ public final class StreamReader implements Iterator<StoredEvent> {
 
     private ItemPages backward() {
         long before = read.fromIndex();
-        if (before >= Fields.TIP_INDEX) {
+        if (before >= StoreItems.TIP_INDEX) {
             return pages(null, 0, false, pageItems);
         }
         // the Tip may hold events below `before` while sorting above it: read it, then the calves below
-        return page("#i = :k", Fields.TIP_INDEX, false, 1).then(pages("#i < :k", before, false, pageItems));
+        return page("#i = :k", StoreItems.TIP_INDEX, false, 1).then(pages("#i < :k", before, false, pageItems));
     }
 
     private ItemPages pages(String range, long k, boolean ascending, int limit) {
@@ -212,16 +212,16 @@ public final class StreamReader implements Iterator<StoredEvent> {
         ItemPages(String range, long k, boolean ascending, IntSupplier limit, boolean onePage) {
             this.onePage = onePage;
             this.limit = limit;
-            Map<String, String> names = new HashMap<>(Map.of("#p", Fields.P));
+            Map<String, String> names = new HashMap<>(Map.of("#p", StoreItems.STREAM));
             Map<String, AttributeValue> values = new HashMap<>(Map.of(":p", AttributeValue.fromS(stream.value())));
             if (range != null) {
-                names.put("#i", Fields.I);
+                names.put("#i", StoreItems.RANGE);
                 values.put(":k", TipWrites.num(k));
             }
             query = QueryRequest.builder().keyConditionExpression(range == null ? "#p = :p" : "#p = :p AND " + range)
                     .expressionAttributeValues(values).scanIndexForward(ascending).consistentRead(read.consistent());
             if (!read.bodies()) { // types only: the keys, n and c
-                names.putAll(Map.of("#i", Fields.I, "#n", Fields.N, "#c", Fields.C));
+                names.putAll(Map.of("#i", StoreItems.RANGE, "#n", StoreItems.NEXT, "#c", StoreItems.TYPES));
                 query.projectionExpression("#p, #i, #n, #c");
             }
             query.expressionAttributeNames(names);
@@ -234,9 +234,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
         }
 
         /** An item already fetched comes first. */
-        ItemPages pushFront(Map<String, AttributeValue> item) {
+        void pushFront(Map<String, AttributeValue> item) {
             buffered.addFirst(item);
-            return this;
         }
 
         @Override
@@ -253,11 +252,6 @@ public final class StreamReader implements Iterator<StoredEvent> {
         /** {@link #next()} would return an item already fetched, without a query. */
         boolean hasFetched() {
             return !buffered.isEmpty() || exhausted && then != null && then.hasFetched();
-        }
-
-        /** Nothing more, known without a query. */
-        boolean done() {
-            return buffered.isEmpty() && exhausted && (then == null || then.done());
         }
 
         @Override

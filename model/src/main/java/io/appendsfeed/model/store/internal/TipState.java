@@ -23,10 +23,10 @@ public record TipState(long version, String etag, int eventCount, long eventByte
     static final TipState NONE = new TipState(0, null, 0, 0, 0, null);
 
     public static TipState of(StreamName stream, Map<String, AttributeValue> tip) {
-        List<AttributeValue> c = list(stream, tip, Fields.C);
-        long bytes = Stream.concat(list(stream, tip, Fields.E).stream(), c.stream()).mapToLong(ItemSize::element).sum();
+        List<AttributeValue> c = list(stream, tip, StoreItems.TYPES);
+        long bytes = Stream.concat(list(stream, tip, StoreItems.EVENTS).stream(), c.stream()).mapToLong(ItemSize::element).sum();
         return new TipState(StoreItems.next(stream, tip), StoreItems.etag(tip), c.size(), bytes,
-                StoreItems.number(stream, tip, Fields.B), tip);
+                StoreItems.number(stream, tip, StoreItems.CALF_BYTES), tip);
     }
 
     boolean satisfies(Expected expected) {

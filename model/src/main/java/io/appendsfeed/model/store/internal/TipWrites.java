@@ -1,14 +1,15 @@
 package io.appendsfeed.model.store.internal;
 
-import static io.appendsfeed.model.store.internal.Fields.A;
-import static io.appendsfeed.model.store.internal.Fields.B;
-import static io.appendsfeed.model.store.internal.Fields.C;
-import static io.appendsfeed.model.store.internal.Fields.E;
-import static io.appendsfeed.model.store.internal.Fields.ETAG;
-import static io.appendsfeed.model.store.internal.Fields.I;
-import static io.appendsfeed.model.store.internal.Fields.N;
-import static io.appendsfeed.model.store.internal.Fields.P;
-import static io.appendsfeed.model.store.internal.Fields.U;
+import static io.appendsfeed.model.store.StoreItems.APPENDED;
+import static io.appendsfeed.model.store.StoreItems.CALF_BYTES;
+import static io.appendsfeed.model.store.StoreItems.ETAG;
+import static io.appendsfeed.model.store.StoreItems.EVENTS;
+import static io.appendsfeed.model.store.StoreItems.NEXT;
+import static io.appendsfeed.model.store.StoreItems.RANGE;
+import static io.appendsfeed.model.store.StoreItems.STREAM;
+import static io.appendsfeed.model.store.StoreItems.TIP_INDEX;
+import static io.appendsfeed.model.store.StoreItems.TYPES;
+import static io.appendsfeed.model.store.StoreItems.UNFOLDS;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.StoreFormatException;
@@ -63,30 +64,30 @@ public final class TipWrites {
     }
 
     static Map<String, AttributeValue> key(StreamName stream, long i) {
-        return Map.of(P, AttributeValue.fromS(stream.value()), I, num(i));
+        return Map.of(STREAM, AttributeValue.fromS(stream.value()), RANGE, num(i));
     }
 
     /** A whole Tip. {@code types} and {@code events} are this Tip's events only. */
     static Map<String, AttributeValue> tip(StreamName stream, long n, long appended, long calfBytes, String etag,
                                            List<AttributeValue> types, List<AttributeValue> events, List<AttributeValue> unfolds) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, Fields.TIP_INDEX));
-        item.put(N, num(n));
-        item.put(A, num(appended));
-        item.put(B, num(calfBytes));
+        Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, TIP_INDEX));
+        item.put(NEXT, num(n));
+        item.put(APPENDED, num(appended));
+        item.put(CALF_BYTES, num(calfBytes));
         item.put(ETAG, AttributeValue.fromS(etag));
-        item.put(C, AttributeValue.fromL(types));
-        item.put(E, AttributeValue.fromL(events));
-        item.put(U, AttributeValue.fromL(unfolds));
+        item.put(TYPES, AttributeValue.fromL(types));
+        item.put(EVENTS, AttributeValue.fromL(events));
+        item.put(UNFOLDS, AttributeValue.fromL(unfolds));
         return item;
     }
 
     /** A calf: events {@code first..n-1}, {@code i} = {@code first}. No {@code a}, {@code b}, {@code etag}. */
     static Map<String, AttributeValue> calf(StreamName stream, long first, long n, AttributeValue types, AttributeValue events) {
         Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, first));
-        item.put(N, num(n));
-        item.put(C, types);
-        item.put(E, events);
-        item.put(U, AttributeValue.fromL(List.of()));
+        item.put(NEXT, num(n));
+        item.put(TYPES, types);
+        item.put(EVENTS, events);
+        item.put(UNFOLDS, AttributeValue.fromL(List.of()));
         return item;
     }
 
@@ -98,7 +99,7 @@ public final class TipWrites {
 
     /** The Tip item, or null when there is none. */
     public static Map<String, AttributeValue> read(MeteredDynamo dynamo, StreamName stream, boolean consistent) {
-        GetItemResponse got = dynamo.getItem(GetItemRequest.builder().key(key(stream, Fields.TIP_INDEX)).consistentRead(consistent));
+        GetItemResponse got = dynamo.getItem(GetItemRequest.builder().key(key(stream, TIP_INDEX)).consistentRead(consistent));
         return got.hasItem() && !got.item().isEmpty() ? got.item() : null;
     }
 
@@ -108,7 +109,7 @@ public final class TipWrites {
         long n = events.entries().size();
         try {
             dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
-                    .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", P))
+                    .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return new Outcome.Written(new TipState(n, etag, (int) n, events.bytes(), 0, null));
         } catch (ConditionalCheckFailedException e) {
@@ -124,20 +125,20 @@ public final class TipWrites {
         String etag = newEtag();
         int appended = events.entries().size();
         long n = state.version() + appended;
-        Map<String, String> names = new HashMap<>(Map.of("#n", N, "#a", A, "#b", B, "#etag", ETAG, "#u", U));
+        Map<String, String> names = new HashMap<>(Map.of("#n", NEXT, "#a", APPENDED, "#b", CALF_BYTES, "#etag", ETAG, "#u", UNFOLDS));
         Map<String, AttributeValue> values = new HashMap<>();
         String condition = pin(state, values);
         values.putAll(Map.of(":n", num(n), ":a", num(appended), ":b", num(state.calfBytes()),
                 ":etag", AttributeValue.fromS(etag), ":u", AttributeValue.fromL(unfolds)));
         String set = "SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u";
         if (appended > 0) {
-            names.putAll(Map.of("#e", E, "#c", C));
+            names.putAll(Map.of("#e", EVENTS, "#c", TYPES));
             values.putAll(Map.of(":e", AttributeValue.fromL(events.entries()), ":c", AttributeValue.fromL(events.types()),
                     ":empty", AttributeValue.fromL(List.of())));
             set += ", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)";
         }
         try {
-            dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, Fields.TIP_INDEX))
+            dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
                     .updateExpression(set).conditionExpression(condition)
                     .expressionAttributeNames(names).expressionAttributeValues(values)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
@@ -162,8 +163,8 @@ public final class TipWrites {
                          List<AttributeValue> unfolds) {
         Map<String, AttributeValue> old = state.item();
         long first = state.version() - state.eventCount();
-        var calf = calf(stream, first, state.version(), old.getOrDefault(C, AttributeValue.fromL(List.of())),
-                old.getOrDefault(E, AttributeValue.fromL(List.of())));
+        var calf = calf(stream, first, state.version(), old.getOrDefault(TYPES, AttributeValue.fromL(List.of())),
+                old.getOrDefault(EVENTS, AttributeValue.fromL(List.of())));
         long calfBytes = state.calfBytes() + ItemSize.item(calf);
         String etag = newEtag();
         int appended = events.entries().size();
@@ -174,9 +175,9 @@ public final class TipWrites {
         try {
             dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
                     TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(calf)
-                            .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", P)).build()).build(),
+                            .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM)).build()).build(),
                     TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(newTip)
-                            .conditionExpression(condition).expressionAttributeNames(Map.of("#n", N, "#etag", ETAG))
+                            .conditionExpression(condition).expressionAttributeNames(Map.of("#n", NEXT, "#etag", ETAG))
                             .expressionAttributeValues(pinned)
                             .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build()));
             return new Outcome.Written(new TipState(n, etag, appended, events.bytes(), calfBytes, null));
@@ -212,11 +213,11 @@ public final class TipWrites {
      * the Tip when there is none; otherwise only moves it forwards, and never over a Tip holding events.
      */
     static UpdateItemRequest.Builder advanceTip(StreamName stream, long n, long calfBytes, String etag) {
-        return UpdateItemRequest.builder().key(key(stream, Fields.TIP_INDEX))
+        return UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
                 .updateExpression("SET #n = :n, #a = :zero, #b = :b, #etag = :etag, #c = if_not_exists(#c, :empty),"
                         + " #e = if_not_exists(#e, :empty), #u = if_not_exists(#u, :empty)")
                 .conditionExpression("attribute_not_exists(#p) OR (#n < :n AND (attribute_not_exists(#e) OR size(#e) = :zero))")
-                .expressionAttributeNames(Map.of("#p", P, "#n", N, "#a", A, "#b", B, "#etag", ETAG, "#c", C, "#e", E, "#u", U))
+                .expressionAttributeNames(Map.of("#p", STREAM, "#n", NEXT, "#a", APPENDED, "#b", CALF_BYTES, "#etag", ETAG, "#c", TYPES, "#e", EVENTS, "#u", UNFOLDS))
                 .expressionAttributeValues(Map.of(":n", num(n), ":zero", num(0), ":b", num(calfBytes),
                         ":etag", AttributeValue.fromS(etag), ":empty", AttributeValue.fromL(List.of())))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);

@@ -3,7 +3,7 @@ package io.appendsfeed.reader.internal.metrics;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.metrics.Sample;
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.FeedReader.PartitionLag;

@@ -1,6 +1,6 @@
 package io.appendsfeed.samples.bench.internal;
 
-import io.appendsfeed.model.store.Capacity;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import java.util.List;
 import java.util.Set;
