@@ -150,7 +150,7 @@ public final class FeedCli implements Callable<Integer> {
         if (sdk instanceof AwsServiceException service && service.awsErrorDetails() != null
                 && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
             return new CliException(CANNOT_CONNECT, "DynamoDB at " + where + " refused the credentials ("
-                    + service.awsErrorDetails().errorCode() + "): check --profile / " + Connection.PROFILE_VAR + " or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
+                    + service.awsErrorDetails().errorCode() + "): check --profile / AWS_PROFILE or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
                     + " (expired? log in again)", sdk);
         }
         for (Throwable t = sdk; t != null; t = t.getCause()) {
@@ -165,7 +165,7 @@ public final class FeedCli implements Callable<Integer> {
                         + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
                         + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
                         + Connection.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
-                        + Connection.ENDPOINT_VAR + ", " + Connection.REGION_VAR + ") and the network", sdk);
+                        + Connection.ENDPOINT_VAR + ", AWS_REGION) and the network", sdk);
             }
         }
         return null;
