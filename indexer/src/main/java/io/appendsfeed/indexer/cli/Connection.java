@@ -159,6 +159,10 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         } catch (SdkClientException e) {
             throw new CliException(FeedCli.CANNOT_CONNECT, NO_REGION, e);
         }
+        if (!REGION.matcher(region.id()).matches()) {
+            throw new CliException("the region '" + region.id() + "' (from AWS_REGION or the profile) is not an AWS region name: give one"
+                    + " like eu-west-1 or us-east-1");
+        }
         AwsCredentialsProvider credentials = profile == null ? DefaultCredentialsProvider.builder().build() : ProfileCredentialsProvider.create(profile);
         try {
             credentials.resolveCredentials();

@@ -75,6 +75,16 @@ class CannotConnectTest {
     }
 
     @Test
+    void a_malformed_region_from_the_sdks_chain_is_bad_usage_naming_it() {
+        set(REGION, "europe-west");
+        Run r = feed("epochs", "--index-table", "orders-index");
+
+        assertThat(r.exit()).isEqualTo(FeedCli.USAGE);
+        assertThat(r.err().lines().toList()).containsExactly("feed epochs: the region 'europe-west' (from AWS_REGION or the profile)"
+                + " is not an AWS region name: give one like eu-west-1 or us-east-1");
+    }
+
+    @Test
     void no_credentials_anywhere_is_one_line_saying_how_to_give_them() {
         assumeNoAwsVariables();
         set(REGION, "eu-west-1");
