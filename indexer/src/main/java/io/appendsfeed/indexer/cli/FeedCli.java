@@ -75,7 +75,7 @@ public final class FeedCli implements Callable<Integer> {
             }
             try {
                 return run.execute(parsed);
-            } finally {
+            } finally { // the commands print with println: a writer without autoflush gets all of it here
                 ctx.out().flush();
                 ctx.err().flush();
             }
