@@ -48,7 +48,7 @@ final class BackfillCommand extends FeedCommand {
         atLeast("--segments", segments, 1);
         atLeast("--page-size", pageSize, 1);
         atLeast("--max-items-per-second", maxItemsPerSecond, 0);
-        try (Connection c = connect(Connection.Use.INDEX, true)) {
+        try (Connection c = connect(Connection.Use.READ, true)) {
             BackfillSettings settings = IndexerOptions.settings(() -> BackfillSettings.from(indexer.variables(c, ctx,
                     BackfillSettings.SEGMENTS, segments, BackfillSettings.PAGE_SIZE, pageSize, BackfillSettings.MAX_ITEMS_PER_SECOND,
                     maxItemsPerSecond)));

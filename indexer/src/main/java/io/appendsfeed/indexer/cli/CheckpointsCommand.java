@@ -60,14 +60,10 @@ final class CheckpointsCommand extends FeedCommand {
                     t.row(g, p, s == null ? "none" : at.display(), s == null ? null : at.value(), tail.display(), lagEvents,
                             Output.duration(lagTime), s == null ? null : Output.time(s.committedAt()), s == null ? null : s.committedBy(),
                             lease.map(l -> lease(l, now)).orElse(null));
-                    ObjectNode o = a.addObject().put("group", g).put("partition", p.value());
-                    if (s == null) {
-                        o.putNull("checkpoint").putNull("position").putNull("committedAt").putNull("committedBy");
-                    } else {
-                        o.put("checkpoint", at.value()).put("position", at.display()).put("committedAt", s.committedAt().toString())
-                                .put("committedBy", s.committedBy());
-                    }
-                    o.put("tail", tail.value()).put("lagEvents", lagEvents).put("lagMillis", lagTime.toMillis());
+                    ObjectNode o = a.addObject().put("group", g).put("partition", p.value())
+                            .put("checkpoint", s == null ? null : at.value()).put("position", s == null ? null : at.display())
+                            .put("committedAt", s == null ? null : s.committedAt().toString()).put("committedBy", s == null ? null : s.committedBy())
+                            .put("tail", tail.value()).put("lagEvents", lagEvents).put("lagMillis", lagTime.toMillis());
                     lease.ifPresentOrElse(l -> o.putObject("lease").put("owner", l.owner()).put("expiresAt", l.expiresAt().toString())
                             .put("live", l.expiresAt().isAfter(now)), () -> o.putNull("lease"));
                 }

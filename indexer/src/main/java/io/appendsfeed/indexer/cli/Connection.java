@@ -9,8 +9,6 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,18 +16,14 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.profiles.Profile;
 import software.amazon.awssdk.profiles.ProfileFile;
-import software.amazon.awssdk.profiles.ProfileFileLocation;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
@@ -37,10 +31,10 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
- * The DynamoDB client and the feed's tables for one command run, from the connection options, each falling back
- * to its environment variable (the one place the CLI reads them). Before a command reads or writes anything, each
- * table it names is checked to exist and to be of its role (an index table is not a store table and the other way
- * round), so that a wrong or swapped name fails with what to pass instead rather than with a misleading answer.
+ * The DynamoDB client and the feed's tables for one command run. The endpoint and the tables come from the
+ * options, else their environment variables; the region and credentials from {@code --region} and
+ * {@code --profile}, else the SDK's default chains. Each table named is checked to exist and to be of its role
+ * before anything is read or written, so that a wrong or swapped name fails saying what to pass instead.
  *
  * @param where where the tables are, for messages: the endpoint (and which variable set it), or AWS and its region
  * @param storeTable null unless the command needs the store table
@@ -49,26 +43,19 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
                   StoreClient index) implements AutoCloseable {
 
     static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
-    static final String REGION_VAR = "AWS_REGION";
     static final String STORE_TABLE_VAR = "APPENDS_STORE_TABLE";
     static final String INDEX_TABLE_VAR = "APPENDS_INDEX_TABLE";
-    static final String PROFILE_VAR = "AWS_PROFILE";
-    static final String CONFIG_FILE_VAR = "AWS_CONFIG_FILE";
-    static final String CREDENTIALS_FILE_VAR = "AWS_SHARED_CREDENTIALS_FILE";
-    /** With {@code true}, the machine's instance role is not asked for credentials (no call to the metadata service). */
-    static final String METADATA_DISABLED_VAR = "AWS_EC2_METADATA_DISABLED";
     /**
-     * The CLI's clients give up on an endpoint that does not answer after {@value #MAX_ATTEMPTS} attempts of at most
-     * {@link #CONNECT_TIMEOUT} each to connect (the SDK's back-off between them is well under a second): a dead
-     * endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s, a refused connection at once. The SDK's
-     * default for DynamoDB is 9 attempts (9 s against a closed port).
+     * A dead endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s ({@value #MAX_ATTEMPTS} attempts of at most
+     * {@link #CONNECT_TIMEOUT} to connect, the SDK's back-off between them well under a second), a refused connection at
+     * once; the SDK's default for DynamoDB is 9 attempts.
      */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     static final int MAX_ATTEMPTS = 3;
     static final int DEAD_ENDPOINT_SECONDS = 7;
-    static final String NO_REGION = "no AWS region: pass --region (e.g. eu-west-1), set " + REGION_VAR + ", or use a --profile"
-            + " (or " + PROFILE_VAR + ") whose config sets region";
-    static final String NO_CREDENTIALS = "no AWS credentials: pass --profile NAME, set " + PROFILE_VAR + ", or set AWS_ACCESS_KEY_ID"
+    static final String NO_REGION = "no AWS region: pass --region (e.g. eu-west-1), set AWS_REGION, or use a --profile"
+            + " (or AWS_PROFILE) whose config sets region";
+    static final String NO_CREDENTIALS = "no AWS credentials: pass --profile NAME, set AWS_PROFILE, or set AWS_ACCESS_KEY_ID"
             + " and AWS_SECRET_ACCESS_KEY (or run where a role provides them)";
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
@@ -83,15 +70,8 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         }
     }
 
-    /** What a command needs of the index table. */
-    enum Use {
-        /** reads it: an index table, or one not indexed into yet (reported as such) */
-        READ,
-        /** changes what readers see (checkpoints, parked streams): it must hold a feed */
-        WRITE,
-        /** indexes into it: an index table or an empty one, never a store */
-        INDEX
-    }
+    /** What a command does with the index table: one it only reads may be new (empty); one it writes must hold a feed. */
+    enum Use { READ, WRITE }
 
     private enum Kind { INDEX, STORE, EMPTY }
 
@@ -122,20 +102,12 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
             throw new CliException("--store-table and --index-table are both '" + indexTable + "': the feed is kept in a"
                     + " table of its own, the index table, never in the event store");
         }
-        DynamoClients.Settings client = client(o, env); // with a region, or it throws
+        DynamoClients.Settings client = client(o, env);
         String from = endpointFrom(o, env);
         String where = (from == null ? "AWS " + client.region().orElseThrow().id()
                 : client.endpoint().orElseThrow() + (from.equals("--endpoint") ? "" : " (from " + from + ")"))
                 + (o.profile() == null ? "" : ", profile " + o.profile());
         ctx.where().set(where);
-        client.credentials().ifPresent(c -> {
-            try {
-                c.resolveCredentials(); // now, once: the client would find them missing at its first call, inside a long message
-            } catch (SdkClientException e) {
-                throw new CliException(FeedCli.CANNOT_CONNECT, o.profile() == null ? NO_CREDENTIALS : "no AWS credentials for --profile '"
-                        + o.profile() + "': add them to it, log in (aws sso login --profile " + o.profile() + "), or pass another --profile", e);
-            }
-        });
         DynamoDbClient dynamo = ctx.clients().apply(client);
         try {
             // the index table's client may write the feed's own $ streams
@@ -150,82 +122,55 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     }
 
     /**
-     * How to build the client, failing fast ({@link #CONNECT_TIMEOUT}, {@link #MAX_ATTEMPTS}). A loopback endpoint
-     * (DynamoDB Local) gets static local credentials, unless a profile is named. Otherwise the region is {@code --region},
-     * {@code AWS_REGION} or the profile's ({@code --profile}, {@code AWS_PROFILE}, else the default profile), and the
-     * credentials the profile's, {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY}, or the SDK's chain for the rest
-     * (default profile, container and pod roles, the instance role), all read from {@code env}.
+     * How to build the client, failing fast. A loopback endpoint (DynamoDB Local) gets static local credentials unless
+     * a profile is named; otherwise the region is {@code --region} or the SDK's chain's (with {@code --profile}: that
+     * profile's), and the credentials the profile's or the SDK's chain's, resolved here once so that their absence is
+     * one line rather than the client's long message at its first call.
      *
      * @throws CliException for a malformed endpoint or region, or a profile not in the AWS config or credentials file
-     *         (exit 2); when no region, or no source of credentials, is anywhere (exit 3)
+     *         (exit 2); when no region, or no credentials, can be found (exit 3)
      */
     static DynamoClients.Settings client(Options o, Function<String, String> env) {
-        String from = endpointFrom(o, env);
-        String region = first(o.region(), env.apply(REGION_VAR));
-        if (region != null && !REGION.matcher(region).matches()) {
-            throw new CliException((o.region() != null ? "--region" : REGION_VAR) + " '" + region
-                    + "' is not an AWS region name: give one like eu-west-1 or us-east-1");
+        if (o.region() != null && !REGION.matcher(o.region()).matches()) {
+            throw new CliException("--region '" + o.region() + "' is not an AWS region name: give one like eu-west-1 or us-east-1");
         }
+        String from = endpointFrom(o, env);
         DynamoClients.Settings s;
         try {
-            s = DynamoClients.Settings.of(from == null ? null : from.equals("--endpoint") ? o.endpoint() : env.apply(from), region)
+            s = DynamoClients.Settings.of(from == null ? null : from.equals("--endpoint") ? o.endpoint() : env.apply(from), o.region())
                     .failingFast(CONNECT_TIMEOUT, MAX_ATTEMPTS);
         } catch (IllegalArgumentException bad) {
             throw new CliException(from + ": " + bad.getMessage(), bad);
         }
-        String named = first(o.profile(), env.apply(PROFILE_VAR));
-        if (o.profile() == null && s.endpoint().filter(DynamoClients::isLoopback).isPresent()) {
+        String profile = o.profile();
+        if (profile == null && s.endpoint().filter(DynamoClients::isLoopback).isPresent()) {
             return s; // DynamoDB Local: local credentials and region
         }
-        ProfileFile file = profileFile(env);
-        Optional<Profile> p = file.profile(named != null ? named : "default");
-        if (named != null && p.isEmpty()) {
-            throw new CliException((o.profile() != null ? "--profile '" : PROFILE_VAR + " '") + named + "' is not in your AWS"
-                    + " config or credentials file; " + (file.profiles().isEmpty() ? "there are no profiles"
-                    : "profiles there: " + String.join(", ", file.profiles().keySet())));
+        if (profile != null) {
+            ProfileFile file = ProfileFile.defaultProfileFile();
+            if (file.profile(profile).isEmpty()) {
+                throw new CliException("--profile '" + profile + "' is not in your AWS config or credentials file; "
+                        + (file.profiles().isEmpty() ? "there are no profiles" : "profiles there: " + String.join(", ", file.profiles().keySet())));
+            }
         }
-        Optional<Region> r = s.region().or(() -> p.flatMap(x -> x.property("region")).map(Region::of));
-        if (r.isEmpty()) {
-            throw new CliException(FeedCli.CANNOT_CONNECT, NO_REGION, null);
+        Region region;
+        try {
+            region = s.region().orElseGet(() -> DefaultAwsRegionProviderChain.builder().profileName(profile).build().getRegion());
+        } catch (SdkClientException e) {
+            throw new CliException(FeedCli.CANNOT_CONNECT, NO_REGION, e);
         }
-        return s.with(r, Optional.of(credentials(env, file, named, p.isPresent())));
-    }
-
-    private static AwsCredentialsProvider credentials(Function<String, String> env, ProfileFile file, String named, boolean defaultProfile) {
-        if (named != null) {
-            return ProfileCredentialsProvider.builder().profileFile(file).profileName(named).build();
+        if (!REGION.matcher(region.id()).matches()) {
+            throw new CliException("the region '" + region.id() + "' (from AWS_REGION or the profile) is not an AWS region name: give one"
+                    + " like eu-west-1 or us-east-1");
         }
-        String key = first(env.apply("AWS_ACCESS_KEY_ID"), null);
-        String secret = first(env.apply("AWS_SECRET_ACCESS_KEY"), null);
-        if (key != null && secret != null) {
-            String token = first(env.apply("AWS_SESSION_TOKEN"), null);
-            return StaticCredentialsProvider.create(token == null ? AwsBasicCredentials.create(key, secret)
-                    : AwsSessionCredentials.create(key, secret, token));
+        AwsCredentialsProvider credentials = profile == null ? DefaultCredentialsProvider.builder().build() : ProfileCredentialsProvider.create(profile);
+        try {
+            credentials.resolveCredentials();
+        } catch (SdkClientException e) {
+            throw new CliException(FeedCli.CANNOT_CONNECT, profile == null ? NO_CREDENTIALS : "no AWS credentials for --profile '" + profile
+                    + "': add them to it, log in (aws sso login --profile " + profile + "), or pass another --profile", e);
         }
-        if (defaultProfile) {
-            return ProfileCredentialsProvider.builder().profileFile(file).profileName("default").build();
-        }
-        // set in containers and pods with a role, where the SDK's chain finds their credentials
-        boolean role = Stream.of("AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI")
-                .anyMatch(v -> first(env.apply(v), null) != null) || !"true".equalsIgnoreCase(first(env.apply(METADATA_DISABLED_VAR), "false"));
-        if (!role) {
-            throw new CliException(FeedCli.CANNOT_CONNECT, NO_CREDENTIALS, null);
-        }
-        return DefaultCredentialsProvider.builder().build(); // the SDK's chain: web identity, container, instance role
-    }
-
-    /** The AWS config and credentials files ({@code AWS_CONFIG_FILE}, {@code AWS_SHARED_CREDENTIALS_FILE}, else ~/.aws/). */
-    private static ProfileFile profileFile(Function<String, String> env) {
-        ProfileFile.Aggregator files = ProfileFile.aggregator();
-        Path config = Path.of(first(env.apply(CONFIG_FILE_VAR), ProfileFileLocation.configurationFilePath().toString()));
-        Path credentials = Path.of(first(env.apply(CREDENTIALS_FILE_VAR), ProfileFileLocation.credentialsFilePath().toString()));
-        if (Files.isRegularFile(config)) {
-            files.addFile(ProfileFile.builder().content(config).type(ProfileFile.Type.CONFIGURATION).build());
-        }
-        if (Files.isRegularFile(credentials)) {
-            files.addFile(ProfileFile.builder().content(credentials).type(ProfileFile.Type.CREDENTIALS).build());
-        }
-        return files.build();
+        return s.with(Optional.of(region), Optional.of(credentials));
     }
 
     /** The option or variable the endpoint comes from: the SDK's own variables too, service-specific first; null for none. */
@@ -249,6 +194,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         }
         return variable == null || variable.isBlank() ? null : variable.trim();
     }
+
     private void checkRoles(Use use, boolean needStore) {
         Role indexRole = role(describe(indexTable, "index", INDEX_TABLE_VAR));
         Role storeRole = needStore ? role(describe(storeTable, "store", STORE_TABLE_VAR)) : null;
@@ -271,11 +217,10 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     }
 
     /**
-     * An index table holds {@code $AppendsIndex-0} (written when an indexer first starts on it); a store table
-     * holds event streams (names without {@code $}); a new table holds nothing yet. Both are in the store
-     * format (keys {@code p}, {@code i}).
+     * An index table holds {@code $AppendsIndex-0}, a store table event streams (names without {@code $}), a new table
+     * nothing yet; both have the store format's keys.
      *
-     * @throws CliException when the table is not in the store format at all
+     * @throws CliException when the table does not have the store format's keys
      */
     private Role role(TableDescription description) {
         String table = description.tableName();

@@ -67,7 +67,7 @@ final class EpochsCommand extends FeedCommand {
         return event instanceof EpochEvent.Ingested i ? Stream.concat(i.add().stream(), i.app().stream()).toList() : List.of();
     }
 
-    /** One epoch's figures: its own fold ({@link EpochState}: events, streams, body bytes, closed), the spans it lists and their events. */
+    /** One epoch's figures: its fold ({@link EpochState}), and the spans it lists and their events. */
     private static final class Summary {
         final PartitionId partition;
         EpochState state;

@@ -18,11 +18,7 @@ import picocli.CommandLine.Spec;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 
-/**
- * The {@code feed} command, the entry point of the CLI jars: inspects and repairs a feed's index table,
- * verifies it against the store table, and runs the indexer's operations ({@code kcl} only from the
- * {@code -kcl} jar). Its exit codes are the constants below.
- */
+/** The {@code feed} command, the entry point of the CLI jars; its exit codes are the constants below. */
 @Command(name = "feed", mixinStandardHelpOptions = true, versionProvider = FeedCli.Version.class,
         description = "Operate an appendsfeed feed: inspect and repair its index (checkpoints, epochs, parked streams),"
                 + " verify it against the store, and run the indexer's operations.",
@@ -43,8 +39,7 @@ public final class FeedCli implements Callable<Integer> {
     /** DynamoDB's error codes for credentials it does not accept (unknown, expired, or a signature that does not match). */
     private static final Set<String> REFUSED_CREDENTIALS = Set.of("UnrecognizedClientException", "InvalidClientTokenId",
             "InvalidSignatureException", "ExpiredTokenException", "MissingAuthenticationTokenException", "IncompleteSignatureException");
-    /** Logging of the long-running operations; the inspection commands print only their own output. */
-    static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
     @Spec
     CommandSpec spec;
@@ -55,7 +50,7 @@ public final class FeedCli implements Callable<Integer> {
         System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null)).execute(args));
     }
 
-    /** A command line writing to {@code out}/{@code err} and reading variables from {@code env} (for tests and embedding). */
+    /** A command line writing to {@code out}/{@code err} and reading variables from {@code env}. */
     public static CommandLine commandLine(Function<String, String> env, PrintWriter out, PrintWriter err) {
         return commandLine(new CliContext(env, out, err, Clock.systemUTC(), false));
     }
@@ -71,7 +66,7 @@ public final class FeedCli implements Callable<Integer> {
             List<CommandLine> chosen = parsed.asCommandLineList();
             if (chosen.get(chosen.size() - 1).getCommand() instanceof FeedCommand f) {
                 f.ctx = ctx;
-                // before any logger exists: the operations (those with IndexerOptions) log their progress, the rest only problems
+                // before any logger exists: the operations (with IndexerOptions) log their progress, the rest only problems
                 if (System.getProperty(LOG_LEVEL) == null) {
                     System.setProperty(LOG_LEVEL, f.spec.mixins().containsKey("indexer") ? "info" : "warn");
                     System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
@@ -80,7 +75,7 @@ public final class FeedCli implements Callable<Integer> {
             }
             try {
                 return run.execute(parsed);
-            } finally { // the commands print with println; a writer without autoflush gets all of it here
+            } finally { // the commands print with println: a writer without autoflush gets all of it here
                 ctx.out().flush();
                 ctx.err().flush();
             }
@@ -137,20 +132,16 @@ public final class FeedCli implements Callable<Integer> {
                 + " to take the index's count, or give --partitions " + m.recorded(), m);
     }
 
-    /**
-     * The SDK failure as "cannot connect or authenticate", one line, or null when it is another failure:
-     * a connection refused, an unknown host or a timeout to connect (after the CLI's attempts), or
-     * credentials DynamoDB refused.
-     */
+    /** The SDK failure as "cannot connect or authenticate" (exit 3), or null when it is another failure. */
     static CliException cannotConnect(Throwable e, String where) {
         SdkException sdk = null;
-        for (Throwable t = e; t != null && sdk == null; t = t.getCause()) {
+        for (Throwable t = e; t != null && sdk == null; t = t.getCause()) { // the SDK's failure, wrapped or not
             sdk = t instanceof SdkException s ? s : null;
         }
         if (sdk instanceof AwsServiceException service && service.awsErrorDetails() != null
                 && REFUSED_CREDENTIALS.contains(service.awsErrorDetails().errorCode())) {
             return new CliException(CANNOT_CONNECT, "DynamoDB at " + where + " refused the credentials ("
-                    + service.awsErrorDetails().errorCode() + "): check --profile / " + Connection.PROFILE_VAR + " or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
+                    + service.awsErrorDetails().errorCode() + "): check --profile / AWS_PROFILE or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY"
                     + " (expired? log in again)", sdk);
         }
         for (Throwable t = sdk; t != null; t = t.getCause()) {
@@ -165,7 +156,7 @@ public final class FeedCli implements Callable<Integer> {
                         + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
                         + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
                         + Connection.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
-                        + Connection.ENDPOINT_VAR + ", " + Connection.REGION_VAR + ") and the network", sdk);
+                        + Connection.ENDPOINT_VAR + ", AWS_REGION) and the network", sdk);
             }
         }
         return null;

@@ -23,9 +23,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * What every {@code feed} command shares: the run's {@link CliContext} (set by {@link FeedCli}), the
- * connection options, each falling back to the parent command's ({@code feed checkpoints --index-table x
- * set ...}), then to its environment variable; and the parsing of typed values into one-line usage errors.
+ * What every {@code feed} command shares: the run's {@link CliContext}, the connection options (each falling back
+ * to the parent command's, as in {@code feed checkpoints --index-table x set ...}), and the parsing of typed values.
  */
 abstract class FeedCommand implements Callable<Integer> {
 
@@ -58,7 +57,7 @@ abstract class FeedCommand implements Callable<Integer> {
     @Option(names = "--index-table", paramLabel = "TABLE", description = "the feed's index table (env APPENDS_INDEX_TABLE)")
     String indexTable;
 
-    /** Connects with the options given here, else on the parent command, else in the environment ({@link Connection#open}). */
+    /** Connects with the options given here, else on the parent command, else in the environment. */
     Connection connect(Connection.Use use, boolean needStore) {
         FeedCommand up = spec.parent() != null && spec.parent().userObject() instanceof FeedCommand parent ? parent : this;
         return Connection.open(ctx, new Connection.Options(pick(endpoint, up.endpoint), pick(region, up.region), pick(profile, up.profile),
@@ -98,8 +97,7 @@ abstract class FeedCommand implements Callable<Integer> {
     }
 
     /**
-     * Every {@code Duration} option's converter: {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d},
-     * combinations such as {@code 1m30s}, or ISO-8601 ({@code PT0.5S}).
+     * Every {@code Duration} option's converter: {@code 500ms}, {@code 1m30s}, {@code 1d} and the like, or ISO-8601.
      *
      * @throws TypeConversionException saying which forms are accepted
      */
@@ -128,12 +126,7 @@ abstract class FeedCommand implements Callable<Integer> {
         return d;
     }
 
-    /**
-     * A position typed as {@code option} ({@code --to}, {@code --from}): a raw checkpoint, {@code EPOCH/OFFSET},
-     * {@code start}, {@code tail}, or a time ({@code time:2026-11-23T09:00:00Z}, or the ISO-8601 instant alone).
-     *
-     * @throws CliException naming the accepted forms
-     */
+    /** A position typed as {@code option}, in one of the {@link #POSITIONS} forms. @throws CliException naming them */
     static StartPosition position(String option, String text) {
         String t = text.trim();
         if (t.equalsIgnoreCase("start")) {
@@ -153,9 +146,8 @@ abstract class FeedCommand implements Callable<Integer> {
     }
 
     /**
-     * The checkpoint a position stands for in one partition (reading the index for tail and time), refused
-     * when a reader could never get there: past the tail (it would wait for events that never come, and skip
-     * what is indexed up to it), or past the end of a closed epoch.
+     * The checkpoint a position stands for in one partition, refused where a reader could never get: past the tail
+     * (it would wait for events that never come, and skip what is indexed up to it), or past a closed epoch's end.
      *
      * @throws CliException showing the tail, or the epoch's last position
      */

@@ -8,9 +8,8 @@ import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
- * The indexer's settings shared by backfill, the KCL worker and the poller. The operations read their settings
- * through the same settings classes as their environment-only deployments ({@link IndexerSettings} and the
- * rest), with the command line's values in place of the variables', so one environment configures them all.
+ * The indexer's options shared by backfill, the KCL worker and the poller. The operations read them through the
+ * settings classes their deployments read the environment with, the command line's values in place of the variables'.
  */
 final class IndexerOptions {
 
@@ -30,10 +29,7 @@ final class IndexerOptions {
     @Option(names = "--allow-gaps", description = "index past a gap with a WARN instead of stopping there (env APPENDS_ALLOW_GAPS)")
     boolean allowGaps;
 
-    /**
-     * The variables as the settings classes read them: the tables connected to, these options, the
-     * operation's own ({@code name, value} pairs, a null value for one not given), then the environment.
-     */
+    /** The tables connected to, these options and the operation's own ({@code name, value} pairs; null: not given), else the environment. */
     Function<String, String> variables(Connection c, CliContext ctx, Object... more) {
         if (partitions != null && partitions < 1) {
             throw new CliException("--partitions " + partitions + ": give a whole number of at least 1, or leave it out for the count"

@@ -68,7 +68,7 @@ final class KclCommand extends FeedCommand {
             throw new CliException("this jar leaves KCL out: run feed kcl from appendsfeed-indexer-<version>-kcl.jar"
                     + " (java -jar appendsfeed-indexer-<version>-kcl.jar kcl ...); locally, without KCL, use feed poll", absent);
         }
-        try (Connection c = connect(Connection.Use.INDEX, true)) {
+        try (Connection c = connect(Connection.Use.READ, true)) {
             Function<String, String> variables = indexer.variables(c, ctx, KclSettings.STREAM_ARN, streamArn, KclSettings.APPLICATION,
                     application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.IDLE_MILLIS, millis(idle),
                     KclSettings.FAILOVER_MILLIS, millis(failover), KclSettings.SHARD_SYNC_MILLIS, millis(shardSync),

@@ -118,9 +118,8 @@ public final class Output {
     }
 
     /**
-     * The progress of a long step on stderr ({@code verify}'s scan and index walk, {@code backfill}): on a terminal
-     * a bar redrawn in place (with a percentage once {@code total} is above 0); elsewhere nothing while it runs,
-     * so that logs stay clean; and one plain line when it ends. {@code detail} adds figures, empty for none.
+     * The progress of a long step on stderr: on a terminal a bar redrawn in place (with a percentage once {@code total}
+     * is above 0), elsewhere nothing while it runs, so that logs stay clean; one plain line when it ends.
      */
     static final class Progress implements AutoCloseable {
         private static final int BAR_WIDTH = 30;

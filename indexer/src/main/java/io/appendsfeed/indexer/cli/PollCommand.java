@@ -35,7 +35,7 @@ final class PollCommand extends FeedCommand {
 
     @Override
     public Integer call() throws InterruptedException {
-        try (Connection c = connect(Connection.Use.INDEX, true)) {
+        try (Connection c = connect(Connection.Use.READ, true)) {
             IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
             PollerConfig config = IndexerOptions.settings(() -> PollerConfig.of(c.storeTable()).withIdleWait(idleWait).withRetryBackoff(retryBackoff)
                     .withRecordsPerRead(recordsPerRead).withOnRejected(onRejected));

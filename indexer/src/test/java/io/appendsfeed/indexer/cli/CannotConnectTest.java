@@ -1,6 +1,7 @@
 package io.appendsfeed.indexer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,28 +12,49 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What an operator sees when DynamoDB cannot be reached or authenticated with: exit 3 and one line saying
- * what is missing and how to supply it. The environment is the map handed to the CLI (no real variable
- * or profile file is read): config and credentials files that do not exist, no instance role.
+ * what is missing and how to supply it. The SDK's chains read the AWS settings; the test points them, through
+ * the SDK's system properties, at config and credentials files that do not exist, and turns the instance role off.
  */
 class CannotConnectTest {
 
     record Run(int exit, String out, String err) {}
 
+    private static final String CONFIG_FILE = "aws.configFile";
+    private static final String CREDENTIALS_FILE = "aws.sharedCredentialsFile";
+    private static final String METADATA_DISABLED = "aws.disableEc2Metadata";
+    private static final String REGION = "aws.region";
+    private static final String PROFILE = "aws.profile";
+
     private final Map<String, String> env = new HashMap<>();
+    private final Map<String, String> saved = new HashMap<>();
 
     CannotConnectTest(@TempDir Path dir) {
-        env.put(Connection.CONFIG_FILE_VAR, dir.resolve("no-config").toString());
-        env.put(Connection.CREDENTIALS_FILE_VAR, dir.resolve("no-credentials").toString());
-        env.put(Connection.METADATA_DISABLED_VAR, "true");
+        set(CONFIG_FILE, dir.resolve("no-config").toString());
+        set(CREDENTIALS_FILE, dir.resolve("no-credentials").toString());
+        set(METADATA_DISABLED, "true");
+    }
+
+    @AfterEach
+    void restoreProperties() {
+        saved.forEach((name, old) -> {
+            if (old == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, old);
+            }
+        });
     }
 
     @Test
     void no_region_anywhere_is_one_line_naming_the_option_the_variable_and_the_profile() {
+        assumeNoAwsVariables();
         Run r = feed("epochs", "--index-table", "orders-index");
 
         assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
@@ -42,9 +64,10 @@ class CannotConnectTest {
 
     @Test
     void the_profile_named_by_aws_profile_gives_the_region(@TempDir Path dir) throws IOException {
-        Path config = Files.writeString(dir.resolve("config"), "[profile ops]\nregion = eu-west-1\n");
-        env.put(Connection.CONFIG_FILE_VAR, config.toString());
-        env.put(Connection.PROFILE_VAR, "ops");
+        Path config = Files.writeString(dir.resolve("config"),
+                "[profile ops]\nregion = eu-west-1\naws_access_key_id = local\naws_secret_access_key = local\n");
+        set(CONFIG_FILE, config.toString());
+        set(PROFILE, "ops");
 
         var client = Connection.client(new Connection.Options(null, null, null, null, "orders-index"), env::get);
 
@@ -52,8 +75,19 @@ class CannotConnectTest {
     }
 
     @Test
+    void a_malformed_region_from_the_sdks_chain_is_bad_usage_naming_it() {
+        set(REGION, "europe-west");
+        Run r = feed("epochs", "--index-table", "orders-index");
+
+        assertThat(r.exit()).isEqualTo(FeedCli.USAGE);
+        assertThat(r.err().lines().toList()).containsExactly("feed epochs: the region 'europe-west' (from AWS_REGION or the profile)"
+                + " is not an AWS region name: give one like eu-west-1 or us-east-1");
+    }
+
+    @Test
     void no_credentials_anywhere_is_one_line_saying_how_to_give_them() {
-        env.put(Connection.REGION_VAR, "eu-west-1");
+        assumeNoAwsVariables();
+        set(REGION, "eu-west-1");
         Run r = feed("epochs", "--index-table", "orders-index");
 
         assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
@@ -64,7 +98,7 @@ class CannotConnectTest {
     @Test
     void a_profile_without_credentials_is_one_line_naming_it(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("config"), "[profile ops]\nregion = eu-west-1\n");
-        env.put(Connection.CONFIG_FILE_VAR, config.toString());
+        set(CONFIG_FILE, config.toString());
         Run r = feed("epochs", "--index-table", "orders-index", "--profile", "ops");
 
         assertThat(r.exit()).isEqualTo(FeedCli.CANNOT_CONNECT);
@@ -94,6 +128,18 @@ class CannotConnectTest {
         assertThat(client.connectTimeout()).isEqualTo(Connection.CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(2));
         assertThat(Connection.MAX_ATTEMPTS * Connection.CONNECT_TIMEOUT.toSeconds())
                 .as("attempts × connect timeout, plus the SDK's back-off of well under a second").isLessThan(Connection.DEAD_ENDPOINT_SECONDS);
+    }
+
+    /** The SDK reads the process's own variables, which a test cannot unset: where one gives a region or credentials, skip. */
+    private static void assumeNoAwsVariables() {
+        assumeTrue(Stream.of("AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_WEB_IDENTITY_TOKEN_FILE",
+                "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI").allMatch(v -> System.getenv(v) == null),
+                "an AWS variable is set in this process's environment");
+    }
+
+    private void set(String property, String value) {
+        saved.putIfAbsent(property, System.getProperty(property));
+        System.setProperty(property, value);
     }
 
     private Run feed(String... args) {
