@@ -14,11 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Reports to a Micrometer {@link MeterRegistry} (Prometheus, CloudWatch, OTLP, ...): counters as
- * {@link Counter}s, gauges as {@link Gauge}s holding the latest value, timers as {@link Timer}s;
- * dimensions become tags; names get a prefix ({@value #PREFIX} by default), e.g.
- * {@code appendsfeed.reader.lag.events{group=audit,partition=0}}. Micrometer is an optional
- * dependency of appendsfeed: declare {@code io.micrometer:micrometer-core} to use this class.
+ * Reports to a Micrometer registry: dimensions become tags and names get a prefix, e.g.
+ * {@code appendsfeed.reader.lag.events{group=audit,partition=0}}. Micrometer is an optional dependency.
  */
 public final class MicrometerMetrics implements Metrics {
 
@@ -42,7 +39,6 @@ public final class MicrometerMetrics implements Metrics {
         return registry;
     }
 
-    /** The full meter name of {@code metric} in this registry. */
     public String name(Metric metric) {
         return prefix + metric.name();
     }

@@ -3,7 +3,6 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.ItemSize;
 import io.appendsfeed.model.store.internal.EventCodec;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +141,7 @@ public final class StoreItems {
                 }
                 return new StoreItem.Calf(stream, index, types);
             }
-            return tip(stream, next, types(item, "the Tip"), appended(item), List.of());
+            return tip(stream, next, types(item, "the Tip"), appended(item));
         } catch (Bad bad) {
             return new StoreItem.Malformed(describeKey(item), stream, bad.getMessage());
         }
@@ -153,10 +152,8 @@ public final class StoreItems {
      *
      * @param image the new image, or null when the record carries none ({@link #NO_IMAGE} for a Tip)
      * @param types the image's {@code c} when the source took them out of it, used as given; null to read {@code c}
-     * @param times the image's events' {@code t} likewise; null for a view over {@code e}
      */
-    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
-                                       List<String> types, List<String> times) {
+    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image, List<String> types) {
         StreamName stream = null;
         try {
             String p = key(keys);
@@ -176,7 +173,7 @@ public final class StoreItems {
                 return new StoreItem.Unfolded(stream);
             }
             long next = number(image, NEXT, "attribute");
-            return tip(stream, next, types != null ? types : types(image, "the Tip"), a, times != null ? times : times(image));
+            return tip(stream, next, types != null ? types : types(image, "the Tip"), a);
         } catch (Bad bad) {
             return new StoreItem.Malformed(describeKey(keys), stream, bad.getMessage());
         }
@@ -192,14 +189,14 @@ public final class StoreItems {
                 + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
     }
 
-    private static StoreItem tip(StreamName stream, long next, List<String> types, long a, List<String> times) {
+    private static StoreItem tip(StreamName stream, long next, List<String> types, long a) {
         if (a > types.size()) {
             throw new Bad("attribute a is " + a + " but c holds only " + types.size() + " event types");
         }
         if (next < types.size()) {
             throw new Bad("attribute n is " + next + " but c holds " + types.size() + " event types; n must be at least that");
         }
-        return new StoreItem.Tip(stream, next, types, a, times);
+        return new StoreItem.Tip(stream, next, types, a);
     }
 
     private static String key(Map<String, AttributeValue> keys) {
@@ -266,28 +263,6 @@ public final class StoreItems {
             throw new Bad("it has " + entries.size() + " events in 'e' but " + types + " types in 'c'");
         }
         return entries;
-    }
-
-    /** A view of each event's {@code t} in {@code e}; empty when {@code e} is not a list. */
-    private static List<String> times(Map<String, AttributeValue> image) {
-        AttributeValue e = image.get(EVENTS);
-        if (e == null || !e.hasL()) {
-            return List.of();
-        }
-        List<AttributeValue> events = e.l();
-        return new AbstractList<>() {
-            @Override
-            public String get(int k) {
-                AttributeValue event = events.get(k);
-                AttributeValue t = event.hasM() ? event.m().get(TIME) : null;
-                return t == null ? null : t.s();
-            }
-
-            @Override
-            public int size() {
-                return events.size();
-            }
-        };
     }
 
     private static long number(Map<String, AttributeValue> m, String name, String what) {

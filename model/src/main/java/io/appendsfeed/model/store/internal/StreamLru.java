@@ -4,10 +4,7 @@ import io.appendsfeed.model.StreamName;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/**
- * What is known of each recently used stream: at most {@code capacity} of them, the least recently
- * used forgotten first. Thread-safe.
- */
+/** What is known of the {@code capacity} most recently used streams. Thread-safe. */
 public class StreamLru<V> {
     private final Map<StreamName, V> entries;
 
@@ -20,7 +17,6 @@ public class StreamLru<V> {
         };
     }
 
-    /** Null when the stream is not known. */
     synchronized V get(StreamName stream) {
         return entries.get(stream);
     }
