@@ -5,7 +5,6 @@ import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
-import io.appendsfeed.model.store.internal.StreamLru;
 import io.appendsfeed.model.store.internal.TipState;
 import io.appendsfeed.model.store.internal.TipWrites;
 import java.util.ArrayList;
@@ -30,8 +29,6 @@ public final class StoreClient {
     private final StoreConfig config;
     private final TipState.Cache cache;
     private final Appender appender;
-    /** Events per item of the streams read forwards lately: sizes bounded reads' pages. */
-    private final StreamLru<Double> itemSizeHints = new StreamLru<>(1024);
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
@@ -144,7 +141,7 @@ public final class StoreClient {
 
     private StreamReader reader(StreamName stream, Read read) {
         Objects.requireNonNull(stream, "stream");
-        return new StreamReader(calls(), cache, stream, read, config.queryPageItems(), itemSizeHints);
+        return new StreamReader(calls(), cache, stream, read, config.queryPageItems());
     }
 
     private MeteredDynamo calls() {

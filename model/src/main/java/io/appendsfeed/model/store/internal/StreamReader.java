@@ -31,10 +31,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
-    /** Events per item of each stream when last read forwards: DynamoDB charges a {@code Query} for every item it returns, whole. */
-    private final StreamLru<Double> hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
-    /** Items holding events, and their events, taken so far (forwards). */
+    /** Items holding events, and their events, taken so far (forwards): DynamoDB charges a {@code Query} for whole items. */
     private long itemsSeen;
     private long eventsSeen;
     private ItemPages items;
@@ -45,16 +43,15 @@ public final class StreamReader implements Iterator<StoredEvent> {
     /** Forwards: the Tip, the last item, was taken. */
     private boolean tipTaken;
 
-    /** Items of the first page of a bounded forward read of a stream not read before. */
+    /** Items of the first page of a bounded forward read. */
     static final int FIRST_PAGE_ITEMS = 1;
 
-    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, StreamLru<Double> hints) {
+    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
         this.read = read;
         this.pageItems = pageItems;
-        this.hints = hints;
         this.cursor = read.fromIndex();
         this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
     }
@@ -97,14 +94,13 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     /**
-     * Items for the next page of a bounded forward read: the events still wanted over the events per item seen
-     * (in this read, else the stream's last). A stream not read before starts with {@value #FIRST_PAGE_ITEMS},
-     * or with {@code wanted + 1} when the read takes whole items: every item but the Tip holds an event.
+     * Items for the next page of a bounded forward read: the events still wanted over the events per item seen so
+     * far. The first page has {@value #FIRST_PAGE_ITEMS}, or {@code wanted + 1} when the read takes whole items
+     * (every item but the Tip holds an event).
      */
     private int nextPageItems(int limit) {
         long wanted = Math.max(1, read.maxEvents() - emitted - buffered.size());
-        Double hint = hints.get(stream); // null when the stream was not read
-        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : hint != null ? hint : 0;
+        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : 0;
         long items = perItem > 0 ? (long) Math.ceil(wanted / perItem) : read.wholeItems() ? wanted + 1 : FIRST_PAGE_ITEMS;
         return (int) Math.max(1, Math.min(items, Math.min(limit, wanted + 1)));
     }
@@ -165,7 +161,6 @@ public final class StreamReader implements Iterator<StoredEvent> {
             if (held > 0) {
                 itemsSeen++;
                 eventsSeen += held;
-                hints.put(stream, (double) eventsSeen / itemsSeen);
             }
             cursor = Math.max(cursor, StoreItems.next(stream, item));
         } else {

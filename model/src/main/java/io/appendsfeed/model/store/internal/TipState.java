@@ -4,6 +4,7 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.StoreItems;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -49,17 +50,34 @@ public record TipState(long version, String etag, int eventCount, long eventByte
         return v.l();
     }
 
-    /** Never trusted alone: every write is conditioned on the cached etag, so a stale entry costs a failed condition. */
-    public static final class Cache extends StreamLru<TipState> {
+    /**
+     * The Tips of the {@code capacity} most recently used streams; thread-safe. Never trusted alone: every write is
+     * conditioned on the cached etag, so a stale entry costs a failed condition.
+     */
+    public static final class Cache {
+        private final Map<StreamName, TipState> entries;
+
         public Cache(int capacity) {
-            super(capacity);
+            this.entries = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<StreamName, TipState> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        synchronized TipState get(StreamName stream) {
+            return entries.get(stream);
         }
 
         /** Without its item (up to 400 KB). */
-        @Override
-        public void put(StreamName stream, TipState state) {
-            super.put(stream, state.item() == null ? state
+        public synchronized void put(StreamName stream, TipState state) {
+            entries.put(stream, state.item() == null ? state
                     : new TipState(state.version(), state.etag(), state.eventCount(), state.eventBytes(), state.calfBytes(), null));
+        }
+
+        synchronized void remove(StreamName stream) {
+            entries.remove(stream);
         }
     }
 }
