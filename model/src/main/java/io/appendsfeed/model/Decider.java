@@ -10,7 +10,6 @@ import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.model.store.Unfold;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,6 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -202,11 +202,9 @@ public final class Decider<S, E> {
     }
 
     private static Stream<StoredEvent> written(StreamName stream, long version, List<EventData> data) {
-        List<StoredEvent> events = new ArrayList<>(data.size());
-        for (EventData d : data) {
-            events.add(new StoredEvent(stream, version + events.size(), d.timestamp(), d.type(), d.data(), d.meta(),
-                    d.correlationId(), d.causationId()));
-        }
-        return events.stream();
+        return IntStream.range(0, data.size()).mapToObj(k -> {
+            EventData d = data.get(k);
+            return new StoredEvent(stream, version + k, d.timestamp(), d.type(), d.data(), d.meta(), d.correlationId(), d.causationId());
+        });
     }
 }

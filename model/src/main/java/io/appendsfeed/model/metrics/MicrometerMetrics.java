@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Reports to a Micrometer registry: dimensions become tags and names get a prefix, e.g.
+ * Reports to a Micrometer registry: dimensions become tags and names get the prefix {@value #PREFIX}, e.g.
  * {@code appendsfeed.reader.lag.events{group=audit,partition=0}}. Micrometer is an optional dependency.
  */
 public final class MicrometerMetrics implements Metrics {
@@ -22,17 +22,11 @@ public final class MicrometerMetrics implements Metrics {
     public static final String PREFIX = "appendsfeed.";
 
     private final MeterRegistry registry;
-    private final String prefix;
     /** Gauges read these; Micrometer keeps only a weak reference to a gauge's object. */
     private final Map<List<Object>, AtomicReference<Double>> levels = new ConcurrentHashMap<>();
 
     public MicrometerMetrics(MeterRegistry registry) {
-        this(registry, PREFIX);
-    }
-
-    public MicrometerMetrics(MeterRegistry registry, String prefix) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.prefix = Objects.requireNonNull(prefix, "prefix");
     }
 
     public MeterRegistry registry() {
@@ -40,7 +34,7 @@ public final class MicrometerMetrics implements Metrics {
     }
 
     public String name(Metric metric) {
-        return prefix + metric.name();
+        return PREFIX + metric.name();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.appendsfeed.model.store.internal.EventCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -121,30 +122,21 @@ public final class StoreItems {
 
     /** A whole item as a scan or an export reads it ({@code p, i, n, c}, {@code a} when present). Never throws. */
     public static StoreItem parse(Map<String, AttributeValue> item) {
-        StreamName stream = null;
-        try {
-            String p = key(item);
-            if (p.startsWith(StreamName.RESERVED_PREFIX)) {
-                return new StoreItem.Reserved(p);
-            }
-            stream = stream(p);
-            long index = number(item, RANGE, "key");
+        return parse(item, (stream, index) -> {
             long next = number(item, NEXT, "attribute");
-            if (index != TIP_INDEX) {
-                if (index < 0) {
-                    throw new Bad("the key i is " + index + "; a calf's is the index of its first event, 0 or more");
-                }
-                List<String> types = types(item, "the calf");
-                if (index + types.size() != next) {
-                    throw new Bad("attribute n is " + next + " but c holds " + types.size()
-                            + " event types: they do not fit a calf starting at i = " + index);
-                }
-                return new StoreItem.Calf(stream, index, types);
+            if (index == TIP_INDEX) {
+                return tip(stream, next, types(item, "the Tip"), appended(item));
             }
-            return tip(stream, next, types(item, "the Tip"), appended(item));
-        } catch (Bad bad) {
-            return new StoreItem.Malformed(describeKey(item), stream, bad.getMessage());
-        }
+            if (index < 0) {
+                throw new Bad("the key i is " + index + "; a calf's is the index of its first event, 0 or more");
+            }
+            List<String> types = types(item, "the calf");
+            if (index + types.size() != next) {
+                throw new Bad("attribute n is " + next + " but c holds " + types.size()
+                        + " event types: they do not fit a calf starting at i = " + index);
+            }
+            return new StoreItem.Calf(stream, index, types);
+        });
     }
 
     /**
@@ -154,14 +146,7 @@ public final class StoreItems {
      * @param types the image's {@code c} when the source took them out of it, used as given; null to read {@code c}
      */
     public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image, List<String> types) {
-        StreamName stream = null;
-        try {
-            String p = key(keys);
-            if (p.startsWith(StreamName.RESERVED_PREFIX)) {
-                return new StoreItem.Reserved(p);
-            }
-            stream = stream(p);
-            long index = number(keys, RANGE, "key");
+        return parse(keys, (stream, index) -> {
             if (index != TIP_INDEX) {
                 return new StoreItem.Calf(stream, index, null);
             }
@@ -169,17 +154,34 @@ public final class StoreItems {
                 throw new Bad(NO_IMAGE);
             }
             long a = appended(image);
-            if (a == 0) {
-                return new StoreItem.Unfolded(stream);
+            return a == 0 ? new StoreItem.Unfolded(stream)
+                    : tip(stream, number(image, NEXT, "attribute"), types != null ? types : types(image, "the Tip"), a);
+        });
+    }
+
+    public static final String NO_IMAGE = "the record has no new image";
+
+    /** A reserved item, or what {@code read} makes of a stream's item at its range key; what is wrong is a {@link StoreItem.Malformed}. */
+    private static StoreItem parse(Map<String, AttributeValue> keys, BiFunction<StreamName, Long, StoreItem> read) {
+        StreamName stream = null;
+        try {
+            AttributeValue p = keys.get(STREAM);
+            if (p == null || p.s() == null) {
+                throw new Bad(p == null ? "the key p is missing" : "the key p is not a string (S): " + p);
             }
-            long next = number(image, NEXT, "attribute");
-            return tip(stream, next, types != null ? types : types(image, "the Tip"), a);
+            if (p.s().startsWith(StreamName.RESERVED_PREFIX)) {
+                return new StoreItem.Reserved(p.s());
+            }
+            String problem = StreamName.problem(p.s());
+            if (problem != null) {
+                throw new Bad("the key p is not a stream name: " + problem);
+            }
+            stream = StreamName.parse(p.s());
+            return read.apply(stream, number(keys, RANGE, "key"));
         } catch (Bad bad) {
             return new StoreItem.Malformed(describeKey(keys), stream, bad.getMessage());
         }
     }
-
-    public static final String NO_IMAGE = "the record has no new image";
 
     /** {@code p=Account-42, i=2147483647}; never throws. */
     public static String describeKey(Map<String, AttributeValue> keys) {
@@ -197,25 +199,6 @@ public final class StoreItems {
             throw new Bad("attribute n is " + next + " but c holds " + types.size() + " event types; n must be at least that");
         }
         return new StoreItem.Tip(stream, next, types, a);
-    }
-
-    private static String key(Map<String, AttributeValue> keys) {
-        AttributeValue p = keys.get(STREAM);
-        if (p == null) {
-            throw new Bad("the key p is missing");
-        }
-        if (p.s() == null) {
-            throw new Bad("the key p is not a string (S): " + p);
-        }
-        return p.s();
-    }
-
-    private static StreamName stream(String p) {
-        try {
-            return StreamName.parse(p);
-        } catch (IllegalArgumentException notAName) {
-            throw new Bad("the key p is not a stream name: " + StreamName.problem(p));
-        }
     }
 
     private static long appended(Map<String, AttributeValue> item) {

@@ -33,17 +33,11 @@ public final class StoreScan {
     private final boolean tipsOnly;
 
     /**
-     * @param segments DynamoDB's {@code TotalSegments}
+     * @param segments DynamoDB's {@code TotalSegments} (the callers check their range; DynamoDB refuses others)
      * @param pageSize items per {@code Scan} request; 0 for DynamoDB's own limit (1 MB a page)
      * @param tipsOnly hand on Tips only (calves are still read and paid for)
      */
     public StoreScan(DynamoDbClient dynamo, String table, int segments, int pageSize, boolean tipsOnly) {
-        if (segments < 1 || segments > 1_000_000) {
-            throw new IllegalArgumentException("segments must be 1 to 1000000, was " + segments);
-        }
-        if (pageSize < 0) {
-            throw new IllegalArgumentException("pageSize must be >= 0 (0: DynamoDB's limit), was " + pageSize);
-        }
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.table = Objects.requireNonNull(table, "table");
         this.segments = segments;
@@ -58,9 +52,6 @@ public final class StoreScan {
      * @param afterPage told each page's item count once they are handed on (to pace the reads)
      */
     public void segment(int segment, Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled, IntConsumer afterPage) {
-        if (segment < 0 || segment >= segments) {
-            throw new IllegalArgumentException("segment must be 0 to " + (segments - 1) + ", was " + segment);
-        }
         ScanRequest.Builder req = ScanRequest.builder().tableName(table).segment(segment).totalSegments(segments)
                 .projectionExpression("#p, #i, #n, #c").expressionAttributeNames(NAMES);
         if (pageSize > 0) {

@@ -97,16 +97,10 @@ public final class TipWrites {
     static Outcome putNew(MeteredDynamo dynamo, StreamName stream, EventCodec.Entries events, List<AttributeValue> unfolds) {
         String etag = newEtag();
         long n = events.entries().size();
-        try {
-            dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
-                    .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM))
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return new Outcome.Written(new TipState(n, etag, (int) n, events.bytes(), 0, null));
-        } catch (ConditionalCheckFailedException e) {
-            return refused(e.hasItem() ? e.item() : null);
-        } catch (TransactionConflictException e) {
-            return UNKNOWN;
-        }
+        return attempt(() -> dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
+                .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM))
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)),
+                new TipState(n, etag, (int) n, events.bytes(), 0, null));
     }
 
     /** Appends to the Tip's lists and replaces the rest. */
@@ -120,25 +114,18 @@ public final class TipWrites {
         String condition = pin(state, values);
         values.putAll(Map.of(":n", num(n), ":a", num(appended), ":b", num(state.calfBytes()),
                 ":etag", AttributeValue.fromS(etag), ":u", AttributeValue.fromL(unfolds)));
-        String set = "SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u";
+        String set = "SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u" + (appended == 0 ? ""
+                : ", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)");
         if (appended > 0) {
             names.putAll(Map.of("#e", EVENTS, "#c", TYPES));
             values.putAll(Map.of(":e", AttributeValue.fromL(events.entries()), ":c", AttributeValue.fromL(events.types()),
                     ":empty", AttributeValue.fromL(List.of())));
-            set += ", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)";
         }
-        try {
-            dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
-                    .updateExpression(set).conditionExpression(condition)
-                    .expressionAttributeNames(names).expressionAttributeValues(values)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return new Outcome.Written(new TipState(n, etag, state.eventCount() + appended,
-                    state.eventBytes() + events.bytes(), state.calfBytes(), null));
-        } catch (ConditionalCheckFailedException e) {
-            return refused(e.hasItem() ? e.item() : null);
-        } catch (TransactionConflictException e) {
-            return UNKNOWN;
-        }
+        return attempt(() -> dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
+                .updateExpression(set).conditionExpression(condition)
+                .expressionAttributeNames(names).expressionAttributeValues(values)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)),
+                new TipState(n, etag, state.eventCount() + appended, state.eventBytes() + events.bytes(), state.calfBytes(), null));
     }
 
     /**
@@ -161,14 +148,14 @@ public final class TipWrites {
         Map<String, AttributeValue> pinned = new HashMap<>();
         String condition = pin(state, pinned);
         try {
-            dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+            return attempt(() -> dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
                     TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(calf)
                             .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM)).build()).build(),
                     TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(newTip)
                             .conditionExpression(condition).expressionAttributeNames(Map.of("#n", NEXT, "#etag", ETAG))
                             .expressionAttributeValues(pinned)
-                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build()));
-            return new Outcome.Written(new TipState(n, etag, appended, events.bytes(), calfBytes, null));
+                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build())),
+                    new TipState(n, etag, appended, events.bytes(), calfBytes, null));
         } catch (TransactionCanceledException e) {
             List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
             if (reasons.size() != 2) {
@@ -186,6 +173,16 @@ public final class TipWrites {
                 return UNKNOWN;
             }
             throw e;
+        }
+    }
+
+    /** {@code write}'s outcome: {@code written} when it landed, else the refusal. */
+    private static Outcome attempt(Runnable write, TipState written) {
+        try {
+            write.run();
+            return new Outcome.Written(written);
+        } catch (ConditionalCheckFailedException e) {
+            return refused(e.hasItem() ? e.item() : null);
         } catch (TransactionConflictException e) {
             return UNKNOWN;
         }
