@@ -30,7 +30,6 @@ public final class Decider<S, E> {
     /**
      * How a category's streams are folded and stored.
      *
-     * @param evolve folds one stored event (decoding it) into the state
      * @param snapshot the state kept as the Tip's unfold, rewritten with every append, so that loading is one read
      *                 of the Tip; null for a stream written calf-first, loaded by reading on from a known state
      */

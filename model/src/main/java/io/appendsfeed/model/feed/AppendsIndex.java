@@ -97,14 +97,10 @@ public final class AppendsIndex {
                 }
                 Map<PartitionId, EpochId> map = new TreeMap<>();
                 for (Map.Entry<String, JsonNode> f : active.properties()) {
-                    try {
-                        if (!f.getValue().canConvertToInt()) {
-                            throw new NumberFormatException("not an int: " + f.getValue());
-                        }
-                        map.put(PartitionId.of(Integer.parseInt(f.getKey())), EpochId.of(f.getValue().intValue()));
-                    } catch (IllegalArgumentException e) {
-                        throw new FeedFormatException(type, type + " has an invalid entry in 'active': " + f.getKey() + " -> " + f.getValue(), e);
+                    if (!f.getKey().matches("\\d{1,9}") || !f.getValue().canConvertToInt() || f.getValue().intValue() < 0) {
+                        throw new FeedFormatException(type, type + " has an invalid entry in 'active': " + f.getKey() + " -> " + f.getValue());
                     }
+                    map.put(PartitionId.of(Integer.parseInt(f.getKey())), EpochId.of(f.getValue().intValue()));
                 }
                 return new IndexEvent.Snapshotted(map);
             }

@@ -30,11 +30,7 @@ public final class FeedStreams {
         return new EpochAddress(PartitionId.of(Integer.parseInt(m.group(1))), EpochId.of(Integer.parseInt(m.group(2))));
     }
 
-    /**
-     * {@code $ReaderCheckpoint-<group>_<partition>}.
-     *
-     * @throws IllegalArgumentException when the group has characters other than letters, digits, {@code . : -}
-     */
+    /** {@code $ReaderCheckpoint-<group>_<partition>}; {@link #checkGroup} says which groups are valid. */
     public static StreamName checkpoint(String group, PartitionId partition) {
         checkGroup(group);
         return StreamName.of("$ReaderCheckpoint", group + "_" + partition.value());
@@ -50,9 +46,5 @@ public final class FeedStreams {
         return group;
     }
 
-    public record EpochAddress(PartitionId partition, EpochId epoch) {
-        public StreamName stream() {
-            return FeedStreams.epoch(partition, epoch);
-        }
-    }
+    public record EpochAddress(PartitionId partition, EpochId epoch) {}
 }

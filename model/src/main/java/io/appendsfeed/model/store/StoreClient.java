@@ -136,7 +136,7 @@ public final class StoreClient {
         StreamReader reader = reader(stream, read);
         List<StoredEvent> events = new ArrayList<>();
         reader.forEachRemaining(events::add);
-        return new StreamSlice(events, reader.atEnd());
+        return new StreamSlice(List.copyOf(events), reader.atEnd());
     }
 
     private StreamReader reader(StreamName stream, Read read) {
@@ -162,10 +162,5 @@ public final class StoreClient {
     }
 
     /** @param atEnd the read took the Tip and every event it held; false when it cannot tell (a caller then reads once more) */
-    public record StreamSlice(List<StoredEvent> events, boolean atEnd) {
-
-        public StreamSlice {
-            events = List.copyOf(events);
-        }
-    }
+    public record StreamSlice(List<StoredEvent> events, boolean atEnd) {}
 }

@@ -75,7 +75,8 @@ public final class StoreTables {
         }
         List<String> problems = problems(description, requireStreams);
         if (!problems.isEmpty()) {
-            throw new WrongTableShapeException(table, String.join("; ", problems));
+            throw new WrongTableShapeException(table, "table '" + table + "' is not an appendsfeed store table: "
+                    + String.join("; ", problems), null);
         }
         if (description.tableStatus() != TableStatus.ACTIVE) {
             log.info("table {} is {}, not yet ACTIVE", table, description.tableStatusAsString());
@@ -137,10 +138,6 @@ public final class StoreTables {
     public static class WrongTableShapeException extends RuntimeException {
 
         private final String table;
-
-        public WrongTableShapeException(String table, String problem) {
-            this(table, "table '" + table + "' is not an appendsfeed store table: " + problem, (Throwable) null);
-        }
 
         private WrongTableShapeException(String table, String message, Throwable cause) {
             super(message, cause);

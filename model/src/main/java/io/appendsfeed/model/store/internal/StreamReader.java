@@ -185,10 +185,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
         private boolean exhausted;
         private ItemPages then;
 
-        /**
-         * @param range a key condition on {@code #i} with value {@code :k}, or null for every item
-         * @param limit items for the next page, asked before each page
-         */
+        /** @param range a key condition on {@code #i} with value {@code :k}, or null for every item */
         ItemPages(String range, long k, boolean ascending, IntSupplier limit, boolean onePage) {
             this.onePage = onePage;
             this.limit = limit;
