@@ -199,7 +199,7 @@ public final class Indexer {
         if (!"INSERT".equals(name) && !"MODIFY".equals(name)) {
             return rejected(r, "event name '" + name + "' is none of INSERT, MODIFY, REMOVE");
         }
-        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes(), null);
+        StoreItem item = StoreItems.parseImage(r.keys(), r.newImage(), r.eventTypes());
         if (item instanceof StoreItem.Tip t) {
             List<String> types = t.types();
             int a = (int) t.appended();

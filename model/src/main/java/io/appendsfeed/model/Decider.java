@@ -10,7 +10,6 @@ import io.appendsfeed.model.store.StoredUnfold;
 import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.model.store.Unfold;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,27 +17,21 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * Load, fold, decide, write on condition, and on a conflict resync and decide again: the one way
- * appendsfeed writes a stream (Equinox's {@code Decider}). A {@link Category} says how its streams are
- * folded and stored; the caller's {@code decide} is a pure function of the state. Conflicts never reach
- * the caller: the loser folds what the winner wrote and decides again, up to
- * {@link Conflicts#maxRetries()} times. Thread-safe (it holds no state of a stream).
+ * Load, fold, decide, write on condition, and on a conflict resync and decide again (Equinox's {@code Decider}):
+ * the one way appendsfeed writes a stream. {@code decide} is a pure function of the state; conflicts never reach
+ * the caller. Thread-safe.
  */
 public final class Decider<S, E> {
 
     /**
      * How a category's streams are folded and stored.
      *
-     * @param initial the state of a stream that does not exist
-     * @param evolve folds one stored event (decoding it) into the state
-     * @param encode an event as it is stored
-     * @param snapshot the state kept as the Tip's unfold, rewritten with every append, so that loading is
-     *                 one read of the Tip; null for a stream written calf-first (each append an item of its
-     *                 own, keyed by its first index; the Tip holds no events), which is loaded by reading on
-     *                 from a known state
+     * @param snapshot the state kept as the Tip's unfold, rewritten with every append, so that loading is one read
+     *                 of the Tip; null for a stream written calf-first, loaded by reading on from a known state
      */
     public record Category<S, E>(S initial, BiFunction<S, StoredEvent, S> evolve, Function<E, EventData> encode,
                                  Snapshot<S> snapshot) {
@@ -49,27 +42,23 @@ public final class Decider<S, E> {
         }
     }
 
-    /** A state kept as an unfold of the Tip. Change {@code type} when the state's shape changes: old snapshots are then ignored. */
+    /** Change {@code type} when the state's shape changes: old snapshots are then ignored. */
     public record Snapshot<S>(String type, Function<S, byte[]> encode, Function<byte[], S> decode) {}
 
     /** A stream's state at {@code version} (its next event's index; 0: no stream). */
     public record Loaded<S>(S state, long version) {}
 
-    /** What {@code decide} returns: a result for the caller, and the events to append (none: nothing is written). */
+    /** A result for the caller, and the events to append (none: nothing is written). */
     public record Decision<R, E>(R result, List<E> events) {
         public Decision {
             events = List.copyOf(events);
         }
     }
 
-    /** What a transact did: the decision taken on the stream as it finally stood, and the stream after its events. */
+    /** The decision taken on the stream as it finally stood, and the stream after its events. */
     public record Transacted<R, S>(R result, Loaded<S> loaded, int conflicts) {}
 
-    /**
-     * How a writer that lost a race goes on: after each lost race it waits a random time up to
-     * {@code backoff} (racing writers spread out, and DynamoDB charges every refused write), at most
-     * {@code maxRetries} times before {@link TooManyConflictsException}.
-     */
+    /** After each lost race wait a random time up to {@code backoff} (racing writers spread out; DynamoDB charges every refused write). */
     public record Conflicts(int maxRetries, Duration backoff) {
         public Conflicts {
             if (maxRetries < 0 || backoff.isNegative()) {
@@ -78,7 +67,7 @@ public final class Decider<S, E> {
         }
     }
 
-    /** Other writers kept winning: every attempt met a newer version. Nothing of the last decision was written. */
+    /** Other writers kept winning; nothing of the last decision was written. */
     public static class TooManyConflictsException extends RuntimeException {
         private final StreamName stream;
         private final int attempts;
@@ -105,13 +94,9 @@ public final class Decider<S, E> {
     }
 
     /**
-     * The stream's state. Without a snapshot: every event, read forwards. With one: one read of the Tip, as a
-     * rule. The latest snapshot at an index {@code u.i} not after the Tip's version {@code n} stands for the
-     * events before {@code u.i}, which are never read (as Equinox's loaders never read past an origin); the
-     * events from {@code u.i} to {@code n} are folded onto it, from the Tip when it holds them. One claiming
-     * an index after {@code n} stands for nothing, nor does a Tip without one: every event from 0 is folded.
+     * The stream's state: every event read forwards, or with a snapshot one read of the Tip as a rule (the snapshot
+     * rule of {@link #fold(Category, Tip, LongFunction)}).
      *
-     * @param consistent strongly consistent reads (what a writer needs after a conflict)
      * @throws IllegalStateException when the events read have a hole (a lagging replica, or a broken store)
      */
     public Loaded<S> load(StreamName stream, boolean consistent) {
@@ -124,7 +109,9 @@ public final class Decider<S, E> {
     }
 
     /**
-     * The snapshot rule of {@link #load}, pure: the state {@code tip} stands for.
+     * The snapshot rule, pure: the latest snapshot at {@code u.i} not after the Tip's version {@code n} stands for the
+     * events before {@code u.i}, which are never read; the events from {@code u.i} to {@code n} are folded onto it.
+     * One claiming an index after {@code n} stands for nothing, nor does a Tip without one: all events are folded.
      *
      * @param eventsFrom the stream's events from an index on; asked only when the Tip does not hold them
      */
@@ -171,9 +158,9 @@ public final class Decider<S, E> {
     }
 
     /**
-     * Decides on the stream as {@code known} (or loaded, when null) and appends the decision's events on
-     * condition that the stream is still there; on a conflict, folds what the winner wrote (as the refusal
-     * returned it, then what a strongly consistent read finds after it) and decides again.
+     * Decides on the stream as {@code known} (loaded when null) and appends the events on condition that it is
+     * still there; on a conflict, folds what the winner wrote (as the refusal returned it, then a strongly
+     * consistent read on from there) and decides again.
      *
      * @throws TooManyConflictsException after {@link Conflicts#maxRetries()} lost races in a row
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the last write may or may not have happened
@@ -214,11 +201,9 @@ public final class Decider<S, E> {
     }
 
     private static Stream<StoredEvent> written(StreamName stream, long version, List<EventData> data) {
-        List<StoredEvent> events = new ArrayList<>(data.size());
-        for (EventData d : data) {
-            events.add(new StoredEvent(stream, version + events.size(), d.timestamp(), d.type(), d.data(), d.meta(),
-                    d.correlationId(), d.causationId()));
-        }
-        return events.stream();
+        return IntStream.range(0, data.size()).mapToObj(k -> {
+            EventData d = data.get(k);
+            return new StoredEvent(stream, version + k, d.timestamp(), d.type(), d.data(), d.meta(), d.correlationId(), d.causationId());
+        });
     }
 }

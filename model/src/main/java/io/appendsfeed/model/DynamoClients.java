@@ -10,21 +10,16 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/**
- * Builds the SDK clients the way every appendsfeed deployable does, so that tests on DynamoDB Local and
- * production use one code path (static credentials for a loopback endpoint; the SDK's chains otherwise).
- */
+/** Builds the SDK clients the way every deployable does, so that tests on DynamoDB Local and production share one path. */
 public final class DynamoClients {
 
-    /** Region used against DynamoDB Local, which accepts any. */
+    /** DynamoDB Local accepts any region and credentials. */
     public static final Region LOCAL_REGION = Region.US_EAST_1;
-    /** DynamoDB Local accepts any credentials; these make the intent obvious in logs. */
     public static final AwsCredentialsProvider LOCAL_CREDENTIALS =
             StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
 
@@ -32,12 +27,10 @@ public final class DynamoClients {
      * Where and how to connect.
      *
      * @param endpoint an endpoint override (DynamoDB Local, LocalStack); empty for AWS
-     * @param region the region; empty for the SDK's default chain (or {@link #LOCAL_REGION} with an endpoint)
-     * @param credentials empty for the SDK's default chain (or {@link #LOCAL_CREDENTIALS} with an endpoint)
-     * @param maxConnections HTTP connection pool size
-     * @param connectTimeout how long to wait for a TCP connection; null for the HTTP client's default (2 s)
-     * @param maxAttempts attempts per call, the first included; 0 for the SDK's default for the service
-     *                    (DynamoDB's: 9, which takes about 9 s against an endpoint that refuses connections)
+     * @param region empty for the SDK's default chain
+     * @param credentials empty for the SDK's default chain
+     * @param connectTimeout null for the HTTP client's default (2 s)
+     * @param maxAttempts attempts per call, the first included; 0 for the SDK's default (DynamoDB's: 9, about 9 s against a refusing endpoint)
      */
     public record Settings(Optional<URI> endpoint, Optional<Region> region,
                            Optional<AwsCredentialsProvider> credentials, int maxConnections,
@@ -62,14 +55,13 @@ public final class DynamoClients {
             return new Settings(Optional.empty(), Optional.empty(), Optional.empty(), 50, null, 0);
         }
 
-        /** A local endpoint such as DynamoDB Local: static credentials, {@link #LOCAL_REGION}. */
+        /** A local endpoint such as DynamoDB Local. */
         public static Settings local(URI endpoint) {
             return new Settings(Optional.of(endpoint), Optional.of(LOCAL_REGION), Optional.of(LOCAL_CREDENTIALS), 50, null, 0);
         }
 
         /**
-         * From optional command-line or environment values. A loopback endpoint gets {@link #LOCAL_CREDENTIALS}
-         * and, without a region, {@link #LOCAL_REGION}; any other endpoint keeps the SDK's default chains.
+         * From optional command-line or environment values; a loopback endpoint gets the local credentials (and region, unless given).
          *
          * @throws IllegalArgumentException when the endpoint is not an http(s) URL with a host
          */
@@ -82,7 +74,6 @@ public final class DynamoClients {
             return new Settings(endpoint, region, Optional.empty(), 50, null, 0);
         }
 
-        /** The same with these credentials and region. */
         public Settings with(Optional<Region> otherRegion, Optional<AwsCredentialsProvider> otherCredentials) {
             return new Settings(endpoint, otherRegion, otherCredentials, maxConnections, connectTimeout, maxAttempts);
         }
@@ -91,7 +82,7 @@ public final class DynamoClients {
             return new Settings(endpoint, region, credentials, n, connectTimeout, maxAttempts);
         }
 
-        /** Fails fast when DynamoDB cannot be reached (a tool's settings): {@code attempts} per call, the first included. */
+        /** Fails fast when DynamoDB cannot be reached (a tool's settings). */
         public Settings failingFast(Duration timeout, int attempts) {
             if (attempts < 1) {
                 throw new IllegalArgumentException("attempts must be at least 1, was " + attempts);
@@ -106,11 +97,7 @@ public final class DynamoClients {
 
     private DynamoClients() {}
 
-    /**
-     * Parses an endpoint override.
-     *
-     * @throws IllegalArgumentException saying what is wrong, when it is not an http(s) URL with a host
-     */
+    /** @throws IllegalArgumentException saying what is wrong, when it is not an http(s) URL with a host */
     public static URI endpoint(String text) {
         URI uri;
         try {
@@ -141,26 +128,20 @@ public final class DynamoClients {
         return configure(DynamoDbStreamsClient.builder(), settings).build();
     }
 
-    /** The one place both clients get their HTTP client, timeouts, endpoint, region and credentials. */
     private static <B extends AwsSyncClientBuilder<B, ?> & AwsClientBuilder<B, ?>> B configure(B b, Settings settings) {
         ApacheHttpClient.Builder http = ApacheHttpClient.builder().maxConnections(settings.maxConnections());
         if (settings.connectTimeout() != null) {
             http.connectionTimeout(settings.connectTimeout());
         }
-        b.httpClientBuilder(http).overrideConfiguration(overrides(settings.maxAttempts()));
+        b.httpClientBuilder(http).overrideConfiguration(o -> {
+            o.apiCallAttemptTimeout(Duration.ofSeconds(10)).apiCallTimeout(Duration.ofSeconds(30));
+            if (settings.maxAttempts() > 0) {
+                o.retryStrategy(r -> r.maxAttempts(settings.maxAttempts())); // the service's own strategy, fewer attempts
+            }
+        });
         settings.endpoint().ifPresent(b::endpointOverride);
         settings.region().ifPresent(b::region);
         settings.credentials().ifPresent(b::credentialsProvider);
         return b;
-    }
-
-    private static ClientOverrideConfiguration overrides(int maxAttempts) {
-        ClientOverrideConfiguration.Builder b = ClientOverrideConfiguration.builder()
-                .apiCallAttemptTimeout(Duration.ofSeconds(10))
-                .apiCallTimeout(Duration.ofSeconds(30));
-        if (maxAttempts > 0) {
-            b.retryStrategy(r -> r.maxAttempts(maxAttempts)); // the service's own strategy (back-off, what is retried), fewer attempts
-        }
-        return b.build();
     }
 }

@@ -4,19 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * A stream name, {@code Category-Id}: the category is everything before the first {@code -}, the
- * id everything after it; both are non-empty. Names starting with {@code $} are reserved for
- * appendsfeed's own streams ({@code $AppendsIndex-0}, {@code $AppendsEpoch-0_0}, ...) and are
- * never indexed.
- *
- * <p>The name is the store table's hash key {@code p}; DynamoDB allows 2048 bytes there, we allow
- * {@value #MAX_UTF8_BYTES} so that keys stay cheap and the feed's spans stay small.
+ * {@code Category-Id}: the category is everything before the first {@code -}, the id everything after it; both
+ * non-empty. Names starting with {@code $} are appendsfeed's own streams and are never indexed. At most
+ * {@value #MAX_UTF8_BYTES} bytes (DynamoDB allows 2048 in {@code p}), so that keys and spans stay small.
  */
 public record StreamName(String value) implements Comparable<StreamName> {
 
-    /** Longest name accepted, in UTF-8 bytes. */
     public static final int MAX_UTF8_BYTES = 1024;
-    /** Prefix of names that belong to appendsfeed itself. */
     public static final String RESERVED_PREFIX = "$";
 
     public StreamName {
@@ -27,7 +21,6 @@ public record StreamName(String value) implements Comparable<StreamName> {
         }
     }
 
-    /** {@code category-id}. */
     public static StreamName of(String category, String id) {
         return new StreamName(category + "-" + id);
     }
@@ -81,15 +74,13 @@ public record StreamName(String value) implements Comparable<StreamName> {
         return value.substring(value.indexOf('-') + 1);
     }
 
-    /** True for appendsfeed's own streams, which are never indexed. */
     public boolean isReserved() {
         return value.startsWith(RESERVED_PREFIX);
     }
 
     /**
-     * Written out rather than left to the record's generated one: a stream name is a key of every map
-     * on the indexer's path, and the generated methods (an {@code invokedynamic} per call) cost several
-     * times more in the Lambda's C1-compiled code (profiled: see samples/BENCHMARKS.md). Same result.
+     * Written out: the record's generated methods (an {@code invokedynamic} per call) cost several times more in
+     * C1-compiled code, and every map on the indexer's path is keyed by names.
      */
     @Override
     public boolean equals(Object o) {

@@ -18,7 +18,7 @@ class StreamAssemblerTest {
     }
 
     private static StoreItem.Tip tip(long first, String... types) {
-        return new StoreItem.Tip(S, first + types.length, List.of(types), 0, List.of());
+        return new StoreItem.Tip(S, first + types.length, List.of(types), 0);
     }
 
     @Test

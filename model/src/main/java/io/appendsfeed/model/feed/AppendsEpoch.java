@@ -23,38 +23,27 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@code $AppendsEpoch-<partition>_<epoch>} (DESIGN.md, "The index table" and "Writing an epoch"): its stream
- * name, its events and their JSON, its fold, the pure decision of the next write, and the service that writes
- * through the {@link Decider}.
+ * {@code $AppendsEpoch-<partition>_<epoch>}: stream name, events and their JSON, fold, a pure decide, and the
+ * service that writes through the {@link Decider} (DESIGN.md, "Writing an epoch").
  *
- * <p>Invariants of the format: an epoch's events are {@code Ingested} ones, then at most one {@code Closed},
- * its last; offsets run from 0 without holes and stay below {@link Checkpoint#EPOCH_SIZE}, so that a checkpoint
- * {@code epoch × 1,000,000 + offset} names every event; a closed epoch never changes, and the partition goes on
- * in the next. Each stream's spans in an epoch follow one another without overlap or hole.
+ * <p>Invariants: {@code Ingested} events, then at most one {@code Closed}, the last; offsets run from 0 without
+ * holes and stay below {@link Checkpoint#EPOCH_SIZE}; a closed epoch never changes. Each stream's spans in an
+ * epoch follow one another without overlap or hole.
  */
 public final class AppendsEpoch {
 
-    // ---- the stream
-
-    /** {@code $AppendsEpoch-<partition>_<epoch>}. */
     public static StreamName stream(PartitionId partition, EpochId epoch) {
         return FeedStreams.epoch(partition, epoch);
     }
 
-    // ---- events
-
-    /**
-     * The epoch's events, in JSON with exactly the field names of the .NET and TypeScript implementations:
-     * {@code Ingested {"add":[span],"app":[span]}}, a span being {@code {"p":stream,"i":index,"c":[types]}}, and {@code Closed {}}.
-     */
+    /** JSON with the other implementations' field names: {@code Ingested {"add":[span],"app":[span]}}, {@code Closed {}}. */
     public sealed interface EpochEvent {
         String INGESTED = "Ingested";
         String CLOSED = "Closed";
 
-        /** The event type name stored in {@code c}. */
         String type();
 
-        /** The spans of one write: {@code add} the first of each stream new to this epoch, {@code app} those of streams in it. */
+        /** {@code add}: the first span of each stream new to this epoch; {@code app}: spans of streams already in it. */
         record Ingested(List<Span> add, List<Span> app) implements EpochEvent {
             public Ingested {
                 add = List.copyOf(Objects.requireNonNull(add, "add"));
@@ -64,7 +53,6 @@ public final class AppendsEpoch {
             public String type() { return INGESTED; }
         }
 
-        /** The epoch is full; the partition continues in the next epoch. */
         record Closed() implements EpochEvent {
             public String type() { return CLOSED; }
         }
@@ -72,7 +60,7 @@ public final class AppendsEpoch {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Compact UTF-8 JSON (the golden tests pin the bytes; {@link Span#jsonBytes} counts a span's). */
+    /** Compact UTF-8 JSON; the golden tests pin the bytes. */
     public static byte[] encode(EpochEvent event) {
         ObjectNode body = JSON.createObjectNode();
         if (event instanceof EpochEvent.Ingested ingested) {
@@ -83,16 +71,11 @@ public final class AppendsEpoch {
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** @throws FeedFormatException when its type or body is not one this version reads */
     public static EpochEvent decode(StoredEvent e) {
         return decode(e.type(), e.data());
     }
 
-    /**
-     * Reads what other implementations write too: unknown fields are ignored, a missing or null list is empty.
-     *
-     * @throws FeedFormatException for an unknown type (a newer format) or a body that does not fit its type, saying what is wrong
-     */
+    /** Unknown fields are ignored, a missing or null list is empty; a {@link FeedFormatException} for an unknown type or a bad body. */
     public static EpochEvent decode(String type, byte[] data) {
         if (EpochEvent.CLOSED.equals(type)) {
             return new EpochEvent.Closed();
@@ -103,17 +86,16 @@ public final class AppendsEpoch {
         }
         JsonNode body;
         try {
-            body = data == null ? JSON.missingNode() : JSON.readTree(data); // no body at all reads as missing
+            body = data == null ? JSON.missingNode() : JSON.readTree(data);
         } catch (IOException e) {
-            throw new FeedFormatException(type, type + " body is not JSON: " + abbreviate(data), e);
+            throw new FeedFormatException(type, type + " body is not JSON: " + e.getMessage(), e);
         }
         if (!body.isObject() && !body.isMissingNode() && !body.isNull()) {
-            throw new FeedFormatException(type, type + " body is not a JSON object: " + abbreviate(data));
+            throw new FeedFormatException(type, type + " body is a JSON " + body.getNodeType() + ", not an object");
         }
         return new EpochEvent.Ingested(spans(body, "add"), spans(body, "app"));
     }
 
-    /** The spans in {@code body}'s array {@code field}, where a missing or null one is empty. */
     private static List<Span> spans(JsonNode body, String field) {
         JsonNode array = body.path(field);
         if (!array.isArray() && !array.isMissingNode() && !array.isNull()) {
@@ -131,27 +113,15 @@ public final class AppendsEpoch {
         return spans;
     }
 
-    private static String abbreviate(byte[] data) {
-        String s = new String(data, StandardCharsets.UTF_8);
-        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
-    }
-
-    // ---- fold
-
     /**
-     * The fold of one epoch. Persistent (vavr): deciding on a copy costs nothing, and a failed write leaves it as it was.
+     * The fold of one epoch; persistent (vavr), so a failed write leaves it as it was.
      *
      * @param version epoch events so far (the next event's offset)
-     * @param next stream → the index its next event will get, for the streams this epoch holds; only moves forwards
-     *             (a span behind it, written by another implementation, changes nothing)
+     * @param next stream → the index its next event gets; only moves forwards (a span behind it changes nothing)
      * @param bytes bytes of the event bodies so far
-     * @param closedAt when {@code Closed} was written, null while the epoch is open
+     * @param closedAt when {@code Closed} was written, null while open
      */
     public record EpochState(EpochId epoch, long version, io.vavr.collection.Map<StreamName, Long> next, long bytes, Instant closedAt) {
-        public EpochState {
-            Objects.requireNonNull(epoch, "epoch");
-            Objects.requireNonNull(next, "next");
-        }
 
         public static EpochState empty(EpochId epoch) {
             return new EpochState(epoch, 0, io.vavr.collection.HashMap.empty(), 0, null);
@@ -161,12 +131,11 @@ public final class AppendsEpoch {
             return closedAt != null;
         }
 
-        /** The next index of {@code stream} per this epoch, or -1 when the epoch does not hold it. */
+        /** -1 when the epoch does not hold {@code stream}. */
         public long nextIndex(StreamName stream) {
             return next.getOrElse(stream, -1L);
         }
 
-        /** @param at the event's timestamp (used for {@code Closed}) */
         public EpochState evolve(EpochEvent event, long bodyBytes, Instant at) {
             var m = next;
             if (event instanceof EpochEvent.Ingested ingested) {
@@ -183,12 +152,9 @@ public final class AppendsEpoch {
         }
     }
 
-    // ---- decide
-
     /**
-     * When an epoch closes: with the {@code Ingested} that reaches a limit; the rest of the batch goes on in the next.
+     * An epoch closes with the {@code Ingested} that reaches a limit; the rest of the batch goes on in the next.
      *
-     * @param maxEvents {@code Ingested} events before {@code Closed}, at most {@value #MAX_EVENTS}
      * @param maxBytes bytes of bodies: bounds what a cold indexer or a reader reads per epoch
      * @param maxStreams distinct streams: bounds the indexer's memory per partition
      */
@@ -207,10 +173,7 @@ public final class AppendsEpoch {
         }
     }
 
-    /**
-     * A span to decide on, as its source delivered it ({@code SourceSpan}), and every event type its stream's
-     * Tip held after the append (ending where the span ends), or null: what a gap is healed from.
-     */
+    /** A span as delivered, and the types its stream's Tip held ending where it ends (or null): what a gap is healed from. */
     public interface Input {
         Span span();
 
@@ -218,20 +181,18 @@ public final class AppendsEpoch {
     }
 
     /**
-     * What {@link #decide} decided to write next, and what that settles of its inputs.
+     * What {@link #decide} decided to write next.
      *
-     * @param ingested the {@code Ingested} to append, null when nothing new is to be written
-     * @param close append {@code Closed} after it: the epoch reached a limit
      * @param consumed how many inputs, from the front, this decision settles (written, dropped or trimmed)
-     * @param remainder when input {@code consumed} was too big for one write: the rest of its span, to go first in the next
-     * @param healedEvents events taken from the Tip to fill what would otherwise have been a gap
+     * @param remainder the rest of input {@code consumed}'s span when it was too big for one write: it goes first in the next
+     * @param healedEvents events taken from the Tip to fill a gap
      * @param allowedGaps spans let through past a gap (only with allowGaps)
-     * @param gap set when the decision stopped at a span that would leave a gap; {@code consumed} is its position
+     * @param gap where the decision stopped at a span that would leave a gap; {@code consumed} is its position
      */
     public record EpochWrite(EpochEvent.Ingested ingested, boolean close, int consumed, Span remainder, long duplicateEvents,
                              long healedEvents, List<Gap> allowedGaps, Gap gap) {
 
-        /** A span starting after its stream's next index in the feed: indexing it would leave a hole. */
+        /** A span starting after its stream's next index in the feed. */
         public record Gap(StreamName stream, long expectedIndex, long actualIndex) {}
 
         /** Events of the store's streams this write adds to the feed. */
@@ -239,30 +200,26 @@ public final class AppendsEpoch {
             return ingested == null ? 0 : Stream.concat(ingested.add().stream(), ingested.app().stream()).mapToLong(Span::count).sum();
         }
 
-        /** The events to append: the {@code Ingested}, then {@code Closed} when closing. */
         public List<EpochEvent> events() {
             return Stream.<EpochEvent>of(ingested, close ? new EpochEvent.Closed() : null).filter(Objects::nonNull).toList();
         }
     }
 
-    /** Largest {@code Ingested} body per write: keeps each calf well under DynamoDB's 400 KB item limit. */
+    /** Largest {@code Ingested} body per write: keeps each calf well under the 400 KB item limit. */
     public static final int INGESTED_MAX_BYTES = 64 * 1024;
 
     /**
-     * The next write (DESIGN.md, "The indexer", step 4), pure: drops what the feed holds, trims overlaps, fills
-     * a gap from the Tip when it can, stops at one it cannot, keeps one span per stream and write, and closes
-     * where a limit is reached. Nothing on a closed epoch: its successor decides. Exactly once: a stream's next
-     * index is where its span in this write ends, else where the epoch has it, else {@code prior}'s, and only
-     * what lies from there on is written. Bytes are counted as {@link #encode} writes them.
+     * The next write, pure: drops what the feed holds, trims overlaps, fills a gap from the Tip when it can,
+     * stops at one it cannot, keeps one span per stream and write, and closes where a limit is reached. Exactly
+     * once: a stream's next index is where its span in this write ends, else the epoch's, else {@code prior}'s;
+     * only what lies from there on is written. Bytes are counted as {@link #encode} writes them.
      *
-     * @param inputs spans of one partition, in delivery order
-     * @param prior next indexes from earlier epochs, for streams this epoch does not hold (a stream in neither
-     *              is taken as it starts)
+     * @param prior next indexes from earlier epochs of streams this epoch does not hold (in neither: taken as it starts)
      * @param allowGaps let spans past a gap through instead of stopping there
      */
     public static EpochWrite decide(EpochState state, List<? extends Input> inputs, Map<StreamName, Long> prior,
                                     EpochLimits limits, boolean allowGaps) {
-        if (state.isClosed() || state.version() >= limits.maxEvents()) { // the latter reached by another writer without closing
+        if (state.isClosed() || state.version() >= limits.maxEvents()) { // reached by another writer without closing
             return new EpochWrite(null, !state.isClosed(), 0, null, 0, 0, List.of(), null);
         }
         Map<StreamName, Span> add = new LinkedHashMap<>(), app = new LinkedHashMap<>();
@@ -276,7 +233,7 @@ public final class AppendsEpoch {
             Span span = inputs.get(k).span();
             StreamName stream = span.stream();
             Map<StreamName, Span> into = state.next().containsKey(stream) ? app : add;
-            Span written = into.get(stream); // this stream's span in this write so far
+            Span written = into.get(stream);
             long next = written != null ? written.nextIndex() : state.next().getOrElse(stream, prior.getOrDefault(stream, -1L));
             long healing = 0;
             EpochWrite.Gap allowedGap = null;
@@ -335,28 +292,17 @@ public final class AppendsEpoch {
         return new EpochWrite(ingested, close, k, remainder, duplicates, healed, allowedGaps, gap);
     }
 
-    // ---- the service
-
     private final StoreClient index;
     private final Decider<EpochState, EpochEvent> decider;
 
-    /**
-     * @param index the index table's client
-     * @param clock the time written on the events ({@code Closed}'s is when the epoch closed)
-     * @param conflicts how a writer that lost a race goes on
-     */
+    /** @param clock the time written on the events ({@code Closed}'s is when the epoch closed) */
     public AppendsEpoch(StoreClient index, Clock clock, Decider.Conflicts conflicts) {
         this.index = index;
         this.decider = new Decider<>(index, new Decider.Category<>(EpochState.empty(EpochId.ZERO), EpochState::evolve,
                 e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null), conflicts);
     }
 
-    /**
-     * The whole epoch, folded, read eventually consistent (a stale read shows up as a conflict on the next write).
-     *
-     * @throws FeedFormatException at an event this version cannot read
-     * @throws IllegalStateException when the events read have a hole (a lagging replica, or a broken store)
-     */
+    /** The whole epoch, eventually consistent (a stale read costs a conflict on the next write). */
     public EpochState load(PartitionId partition, EpochId epoch) {
         return catchUp(partition, EpochState.empty(epoch), false);
     }
@@ -367,12 +313,9 @@ public final class AppendsEpoch {
     }
 
     /**
-     * Decides the next write on {@code state} and appends it calf-first (DESIGN.md, "Writing an epoch"); on a
-     * conflict, follows the writer that won and decides again.
+     * Decides the next write on {@code state} and appends it calf-first; on a conflict, follows the winner and decides again.
      *
-     * @return the write decided on the epoch as it finally stood, and the epoch after it
      * @throws Decider.TooManyConflictsException when other writers kept winning
-     * @throws RuntimeException from DynamoDB (after the SDK's retries): the write may or may not have happened
      */
     public Decider.Transacted<EpochWrite, EpochState> transact(PartitionId partition, EpochState state, List<? extends Input> inputs,
                                                                Map<StreamName, Long> prior, EpochLimits limits, boolean allowGaps) {
@@ -382,25 +325,19 @@ public final class AppendsEpoch {
         });
     }
 
-    /** When the epoch was closed, from its last event (one query); empty while it is open or does not exist. */
+    /** When the epoch was closed (one query); empty while it is open or does not exist. */
     public Optional<Instant> closedAt(PartitionId partition, EpochId epoch) {
         List<StoredEvent> last = index.readAll(stream(partition, epoch), Read.backward().limit(1));
         return last.stream().filter(e -> EpochEvent.CLOSED.equals(e.type())).map(StoredEvent::timestamp).findFirst();
     }
 
-    /**
-     * An epoch this writer has just recorded as active, taken as empty with no Tip, without a read: if another
-     * writer began it first, the first write conflicts on its calf's key and catches up.
-     */
+    /** An epoch just recorded as active, taken as empty unread: if another writer began it, the first write conflicts and catches up. */
     public EpochState begun(PartitionId partition, EpochId epoch) {
         index.assumeNoTip(stream(partition, epoch));
         return EpochState.empty(epoch);
     }
 
-    /**
-     * Moves the epoch's Tip up to {@code state} unless this writer knows it is there (Tip-first readers and the
-     * notifier see an epoch only as far as its Tip): after a failed Tip update, or a load that found it behind.
-     */
+    /** Moves the Tip up to {@code state} unless known to be there: Tip-first readers and the notifier see an epoch only that far. */
     public void ensureTip(PartitionId partition, EpochState state) {
         if (state.version() > 0) {
             index.ensureTip(stream(partition, state.epoch()), state.version());

@@ -22,28 +22,19 @@ import java.util.TreeMap;
 import java.util.function.LongFunction;
 
 /**
- * {@code $AppendsIndex-0}, read top to bottom: its stream name, its events and their JSON, its fold, the
- * decisions, and loading and writing it through the {@link Decider}. The indexer and the reader both load it
- * here (DESIGN.md, "The index table"); the indexer writes it here.
+ * {@code $AppendsIndex-0}: stream name, events and their JSON, fold, decisions, and the service over the {@link Decider}.
  *
- * <p>Invariants of the format: the index is created with a {@code Started} at epoch 0 for every partition,
- * which records the partition count (it never changes); a partition gets a {@code Started} each time an
- * epoch becomes active, and epochs only move forwards. Every append carries a {@code Snapshotted} unfold at
- * the new version, so that loading it is one read of the Tip (the snapshot rule: {@link Decider#load}).
+ * <p>Invariants: the index is created with a {@code Started} at epoch 0 for every partition, which records the
+ * partition count (it never changes); each epoch that becomes active gets a {@code Started}, and epochs only move
+ * forwards. Every append carries a {@code Snapshotted} unfold at the new version, so that loading is one read of the Tip.
  */
 public final class AppendsIndex {
 
-    /** {@code $AppendsIndex-0}: the only index stream. */
     public static final StreamName STREAM = FeedStreams.INDEX;
 
     private AppendsIndex() {}
 
-    // ---- events
-
-    /**
-     * The index's events, in JSON with exactly these field names, so that other implementations read them:
-     * {@code Started {"partition":0,"epoch":1}} and {@code Snapshotted {"active":{"0":1}}}.
-     */
+    /** JSON with the other implementations' field names: {@code Started {"partition":0,"epoch":1}}, {@code Snapshotted {"active":{"0":1}}}. */
     public sealed interface IndexEvent {
         String STARTED = "Started";
         String SNAPSHOTTED = "Snapshotted";
@@ -83,11 +74,7 @@ public final class AppendsIndex {
         return o.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /**
-     * Unknown fields are ignored (a newer writer may add some).
-     *
-     * @throws FeedFormatException when the type is not an index event type or the body does not fit it
-     */
+    /** Unknown fields are ignored; a {@link FeedFormatException} for an unknown type or a body that does not fit it. */
     public static IndexEvent decode(String type, byte[] data) {
         JsonNode o;
         try {
@@ -110,14 +97,10 @@ public final class AppendsIndex {
                 }
                 Map<PartitionId, EpochId> map = new TreeMap<>();
                 for (Map.Entry<String, JsonNode> f : active.properties()) {
-                    try {
-                        if (!f.getValue().canConvertToInt()) {
-                            throw new NumberFormatException("not an int: " + f.getValue());
-                        }
-                        map.put(PartitionId.of(Integer.parseInt(f.getKey())), EpochId.of(f.getValue().intValue()));
-                    } catch (IllegalArgumentException e) {
-                        throw new FeedFormatException(type, type + " has an invalid entry in 'active': " + f.getKey() + " -> " + f.getValue(), e);
+                    if (!f.getKey().matches("\\d{1,9}") || !f.getValue().canConvertToInt() || f.getValue().intValue() < 0) {
+                        throw new FeedFormatException(type, type + " has an invalid entry in 'active': " + f.getKey() + " -> " + f.getValue());
                     }
+                    map.put(PartitionId.of(Integer.parseInt(f.getKey())), EpochId.of(f.getValue().intValue()));
                 }
                 return new IndexEvent.Snapshotted(map);
             }
@@ -126,12 +109,7 @@ public final class AppendsIndex {
         }
     }
 
-    // ---- fold
-
-    /**
-     * The active epoch of every partition the index names. A missing index, or a partition it does not
-     * name, means epoch 0 is active (some writers record {@code Started} only from epoch 1 on).
-     */
+    /** The active epoch of every partition named; one not named is at epoch 0 (some writers record {@code Started} from epoch 1 on). */
     public record IndexState(SortedMap<PartitionId, EpochId> active) {
         public static final IndexState EMPTY = new IndexState(new TreeMap<>());
 
@@ -156,51 +134,36 @@ public final class AppendsIndex {
             return s;
         }
 
-        /** The active epoch of a partition (epoch 0 when the index does not name it). */
         public EpochId activeEpoch(PartitionId partition) {
             return active.getOrDefault(partition, EpochId.ZERO);
         }
 
-        /** Whether the index has been created (names any partition). */
         public boolean isCreated() {
             return !active.isEmpty();
         }
 
-        /** The recorded partition count: one more than the highest partition named, 1 when none is. */
+        /** One more than the highest partition named, 1 when none is. */
         public int partitions() {
             return active.isEmpty() ? 1 : active.lastKey().value() + 1;
         }
-
-        /** The snapshot event that stands for this state. */
-        public IndexEvent.Snapshotted snapshot() {
-            return new IndexEvent.Snapshotted(active);
-        }
     }
-
-    // ---- decide, load and write
 
     private static final Decider.Category<IndexState, IndexEvent> CATEGORY = new Decider.Category<>(IndexState.EMPTY,
             (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)),
-            new Decider.Snapshot<>(IndexEvent.SNAPSHOTTED, s -> encode(s.snapshot()), d -> IndexState.EMPTY.evolve(decode(IndexEvent.SNAPSHOTTED, d))));
-    /** Writers of the index are few (one append per epoch closed): a lost race retries at once, until it wins. */
+            new Decider.Snapshot<>(IndexEvent.SNAPSHOTTED, s -> encode(new IndexEvent.Snapshotted(s.active())), d -> IndexState.EMPTY.evolve(decode(IndexEvent.SNAPSHOTTED, d))));
+    /** Writers of the index are few (one append per epoch closed): a lost race retries at once until it wins. */
     private static final Decider.Conflicts CONFLICTS = new Decider.Conflicts(Integer.MAX_VALUE, Duration.ZERO);
 
     private static Decider<IndexState, IndexEvent> decider(StoreClient index) {
         return new Decider<>(index, CATEGORY, CONFLICTS);
     }
 
-    /**
-     * Loads the index (one read of the Tip, as a rule). A missing index is {@link IndexState#EMPTY} at version 0.
-     *
-     * @param consistent strongly consistent reads (what a writer needs); eventually consistent otherwise
-     * @throws FeedFormatException when the index holds an event type this version does not know
-     * @throws RuntimeException from DynamoDB, after the SDK's retries
-     */
+    /** One read of the Tip, as a rule; a missing index is {@link IndexState#EMPTY}. */
     public static Decider.Loaded<IndexState> load(StoreClient index, boolean consistent) {
         return decider(index).load(STREAM, consistent);
     }
 
-    /** The index as a reader sees it, eventually consistent: one partition at epoch 0 when there is none yet. */
+    /** Eventually consistent: one partition at epoch 0 when there is no index yet. */
     public static IndexState read(StoreClient index) {
         return load(index, false).state();
     }
@@ -210,12 +173,7 @@ public final class AppendsIndex {
         return Decider.fold(CATEGORY, tip, eventsFrom);
     }
 
-    /**
-     * Creates the index for {@code partitions} unless it exists; returns what is there either way (what
-     * another indexer that created it first recorded is what counts).
-     *
-     * @throws RuntimeException from DynamoDB, after the SDK's retries
-     */
+    /** Creates the index for {@code partitions} unless it exists; returns what is there either way (the first creator's count). */
     public static Decider.Loaded<IndexState> create(StoreClient index, int partitions) {
         return decider(index).transact(STREAM, new Decider.Loaded<>(IndexState.EMPTY, 0), s -> {
             List<IndexEvent> started = new ArrayList<>();
@@ -227,13 +185,9 @@ public final class AppendsIndex {
     }
 
     /**
-     * Records that {@code epoch} is the active epoch of {@code partition}, unless the index already says so
-     * or names a later one. Idempotent.
+     * Records that {@code epoch} is the active epoch of {@code partition} unless the index names it or a later one.
      *
-     * @param known the index as last loaded or written by the caller (no read when it is still current, the
-     *              usual case: an indexer is the one that moves its partitions on); null to load it first
-     * @return the index afterwards, with its version
-     * @throws RuntimeException from DynamoDB, after the SDK's retries
+     * @param known the index as the caller last loaded or wrote it (no read while current); null to load it first
      */
     public static Decider.Loaded<IndexState> start(StoreClient index, Decider.Loaded<IndexState> known, PartitionId partition, EpochId epoch) {
         return decider(index).transact(STREAM, known, s -> new Decider.Decision<>(null,

@@ -1,20 +1,11 @@
 package io.appendsfeed.model.feed;
 
-/**
- * A position in one partition of the feed: {@code epoch × 1,000,000 + offset}, where offset is the
- * index of the next epoch event to read. A single int64, so that a reader's progress is one
- * number that sorts correctly.
- */
+/** A position in a partition: {@code epoch × 1,000,000 + offset}, offset being the index of the next epoch event to read. */
 public record Checkpoint(long value) implements Comparable<Checkpoint> {
 
-    /**
-     * Events per epoch in the checkpoint encoding. This defines the storage format: stored
-     * checkpoints of this and the other implementations of the design decode with it, so it can
-     * never change. It is also why an epoch holds at most 999,999 events plus its {@code Closed}.
-     */
+    /** Defines the storage format (every implementation's checkpoints decode with it): it never changes. */
     public static final long EPOCH_SIZE = 1_000_000L;
 
-    /** The very start of a partition: epoch 0, offset 0. */
     public static final Checkpoint START = new Checkpoint(0);
 
     public Checkpoint {
@@ -27,9 +18,7 @@ public record Checkpoint(long value) implements Comparable<Checkpoint> {
         }
     }
 
-    /**
-     * @throws IllegalArgumentException when offset is outside {@code [0, EPOCH_SIZE)}
-     */
+    /** @throws IllegalArgumentException when offset is outside {@code [0, EPOCH_SIZE)} */
     public static Checkpoint of(EpochId epoch, long offset) {
         if (offset < 0 || offset >= EPOCH_SIZE) {
             throw new IllegalArgumentException("offset must be in [0, " + EPOCH_SIZE + "), was " + offset);
@@ -41,11 +30,7 @@ public record Checkpoint(long value) implements Comparable<Checkpoint> {
         return of(EpochId.of(epoch), offset);
     }
 
-    /**
-     * Parses the raw int64 ({@code 1000042}) or {@code EPOCH/OFFSET} ({@code 1/42}).
-     *
-     * @throws IllegalArgumentException naming the accepted forms when the text is neither
-     */
+    /** The raw int64 ({@code 1000042}) or {@code EPOCH/OFFSET} ({@code 1/42}). @throws IllegalArgumentException naming both forms */
     public static Checkpoint parse(String text) {
         String t = text == null ? "" : text.trim();
         try {
@@ -68,12 +53,11 @@ public record Checkpoint(long value) implements Comparable<Checkpoint> {
         return value % EPOCH_SIZE;
     }
 
-    /** The checkpoint {@code n} events further on in the same epoch. */
+    /** {@code n} events further on in the same epoch. */
     public Checkpoint plus(long n) {
         return of(epoch(), offset() + n);
     }
 
-    /** The start of the next epoch. */
     public Checkpoint nextEpoch() {
         return of(epoch().next(), 0);
     }

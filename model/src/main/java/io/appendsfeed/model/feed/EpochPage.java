@@ -3,11 +3,8 @@ package io.appendsfeed.model.feed;
 import java.util.List;
 
 /**
- * What one read of a partition's epoch returned.
- *
  * @param records epoch events, in order and without gaps
- * @param atTail the active epoch's last item was read and all it held is in {@code records}: the walker
- *               waits before reading again. False after a {@code Closed} and whenever the read could not tell
+ * @param atTail the active epoch's last item was read whole (the walker waits); false after a {@code Closed} or when unknown
  */
 public record EpochPage(List<EpochRecord> records, boolean atTail) {
 
@@ -15,7 +12,6 @@ public record EpochPage(List<EpochRecord> records, boolean atTail) {
         records = List.copyOf(records);
     }
 
-    /** Nothing new: at the tail. */
     public static EpochPage empty() {
         return new EpochPage(List.of(), true);
     }

@@ -8,10 +8,7 @@ import io.appendsfeed.model.store.StoreClient.StreamSlice;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * Reads a partition's epoch events from a position; an epoch stream that does not exist yet reads as empty.
- * The epoch's name, decoding and where a walk goes after each event are {@link AppendsEpoch}'s.
- */
+/** Reads a partition's epoch events from a position; an epoch that does not exist yet reads as empty. */
 public final class EpochReader {
 
     private final StoreClient index;
@@ -21,10 +18,8 @@ public final class EpochReader {
     }
 
     /**
-     * The position to walk from: {@code from} itself, or the start of the next epoch when
-     * {@code from} points just past its epoch's {@code Closed} (e.g. a checkpoint set by hand to
-     * an epoch's length). Without this a walk started there would wait at a closed epoch forever.
-     * Costs one single-event read when the offset is not 0.
+     * {@code from}, or the next epoch's start when {@code from} is just past its epoch's {@code Closed} (a
+     * checkpoint set by hand to an epoch's length), where a walk would otherwise wait forever.
      */
     public Checkpoint normalize(PartitionId partition, Checkpoint from) {
         if (from.offset() == 0) {
@@ -38,15 +33,12 @@ public final class EpochReader {
     }
 
     /**
-     * About {@code max} epoch events from {@code from}, in order and without gaps, stopping after
-     * {@code Closed}: the rest of the item holding the {@code max}th comes too (its read is paid for
-     * whole; an equinox-js epoch holds dozens of events per item). A read that comes back with a hole
-     * (a lagging replica) returns what precedes it. Says whether it took the epoch's last item whole
-     * ({@link EpochPage#atTail()}), so that the walker need not read again only to find nothing.
+     * About {@code max} epoch events from {@code from}, in order and without gaps, stopping after {@code Closed};
+     * the rest of the item holding the {@code max}th comes too (paid for whole). A read with a hole (a lagging
+     * replica) returns what precedes it.
      *
-     * @throws FeedFormatException when the first event has a type or body this version cannot
-     *         read (events before an unreadable one are returned first); the caller must stop the
-     *         partition, never skip it
+     * @throws FeedFormatException when the first event cannot be read (those before it are returned first); the
+     *         caller must stop the partition, never skip it
      */
     public EpochPage read(PartitionId partition, Checkpoint from, int max) {
         StreamSlice slice = index.readSlice(AppendsEpoch.stream(partition, from.epoch()),

@@ -1,9 +1,6 @@
 package io.appendsfeed.model.feed;
 
-/**
- * An event body of the feed's own streams that this version cannot read: an unknown event type
- * (written by a newer format), a missing or mistyped field, or text that is not JSON.
- */
+/** An event of the feed's own streams this version cannot read: an unknown type (a newer format) or a bad body. */
 public class FeedFormatException extends RuntimeException {
 
     private final String eventType;
@@ -18,7 +15,6 @@ public class FeedFormatException extends RuntimeException {
         this.eventType = eventType;
     }
 
-    /** The event type whose body could not be read. */
     public String eventType() {
         return eventType;
     }

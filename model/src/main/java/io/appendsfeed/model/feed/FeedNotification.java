@@ -6,22 +6,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Objects;
 
 /**
- * What the notifier tells reactors: a partition of the feed now reaches {@code position} (the
- * checkpoint just after its last epoch event; the next epoch's start once an epoch closed). A hint,
- * never the data: reactors read the feed itself, so a notification lost, repeated or out of order
- * costs at most a wake-up.
+ * What the notifier tells reactors: a partition now reaches {@code position} (just after its last epoch event).
+ * A hint, never the data: a notification lost, repeated or out of order costs at most a wake-up.
  *
- * <p>The wire format, defined here for both sides: the message body is the JSON
- * {@code {"partition":0,"position":1000042}}, and the same two values go as the string message
- * attributes {@value #PARTITION_ATTRIBUTE} and {@value #POSITION_ATTRIBUTE}, the attributes
- * Propulsion's notifier sends, so that subscriptions can filter by partition and reactors of either
- * implementation read the other's messages.
+ * <p>Wire format: the body {@code {"partition":0,"position":1000042}}, and the same values as the string
+ * message attributes Propulsion's notifier sends, so that subscriptions filter by partition and either
+ * implementation's reactors read the other's messages.
  */
 public record FeedNotification(PartitionId partition, Checkpoint position) {
 
-    /** Message attribute holding the partition, e.g. {@code "0"}. */
     public static final String PARTITION_ATTRIBUTE = "Partition";
-    /** Message attribute holding the position as the raw checkpoint, e.g. {@code "1000042"}. */
     public static final String POSITION_ATTRIBUTE = "Position";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,11 +35,7 @@ public record FeedNotification(PartitionId partition, Checkpoint position) {
         return "{\"partition\":" + partition.value() + ",\"position\":" + position.value() + "}";
     }
 
-    /**
-     * Reads a message body written by {@link #toJson()}; other fields are ignored.
-     *
-     * @throws IllegalArgumentException saying what is wrong when the body is not such an object
-     */
+    /** Other fields are ignored. @throws IllegalArgumentException saying what is wrong */
     public static FeedNotification parseJson(String body) {
         JsonNode node;
         try {
@@ -64,11 +54,7 @@ public record FeedNotification(PartitionId partition, Checkpoint position) {
         return of(p.intValue(), pos.longValue());
     }
 
-    /**
-     * Reads the values of the {@value #PARTITION_ATTRIBUTE} and {@value #POSITION_ATTRIBUTE} message attributes.
-     *
-     * @throws IllegalArgumentException naming the attribute that is missing or not a whole number
-     */
+    /** @throws IllegalArgumentException naming the attribute that is missing or not a whole number */
     public static FeedNotification parseAttributes(String partition, String position) {
         return of((int) number(PARTITION_ATTRIBUTE, partition, Integer.MAX_VALUE), number(POSITION_ATTRIBUTE, position, Long.MAX_VALUE));
     }

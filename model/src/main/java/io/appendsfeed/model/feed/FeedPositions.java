@@ -15,27 +15,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongPredicate;
 
 /**
- * Positions in a partition found from the index table: the tail, the first position indexed at or
- * after a time (binary search over epochs, then over offsets), and the number of epoch events
- * between two positions. Relies on index times {@code t} not decreasing within a partition, which
- * holds for the one indexer that writes a partition at a time.
- *
- * <p>Epoch Tips are read eventually consistent: a Tip a replica has not caught up with yet gives a
- * position a moment earlier (a lag reported a little low, a start that hands over a few more events),
- * never one past what exists; a strongly consistent read would cost twice as much, and another
- * implementation's epoch Tip is large (equinox-js keeps up to 48 KiB of events in it).
+ * Positions in a partition found from the index table: the tail, the first position indexed at or after a time,
+ * and the distance between two positions. Relies on index times not decreasing within a partition (one indexer
+ * writes a partition at a time). Epoch Tips are read eventually consistent: a lagging replica gives a position a
+ * moment earlier, never one past what exists.
  */
 public final class FeedPositions {
 
     private final StoreClient index;
-    /** Lengths of closed epochs, which never change, by epoch stream. */
+    /** Lengths of closed epochs, which never change. */
     private final Map<StreamName, Long> closedLengths = new ConcurrentHashMap<>();
 
     public FeedPositions(StoreClient index) {
         this.index = index;
     }
 
-    /** The partition count recorded in the index (1 when there is no index yet). */
+    /** The partition count recorded in the index (1 when there is none yet). */
     public int partitions() {
         return AppendsIndex.read(index).partitions();
     }
@@ -50,16 +45,12 @@ public final class FeedPositions {
         }
     }
 
-    /**
-     * The first position whose epoch event was indexed at or after {@code time}: every event written
-     * at or after {@code time} is at or after it, since index time is never before store write time.
-     */
+    /** The first position indexed at or after {@code time}: every event written since is after it (index time follows write time). */
     public Checkpoint firstIndexedAtOrAfter(PartitionId p, Instant time) {
         if (!before(timeAt(p, EpochId.ZERO, 0), time)) {
             return Checkpoint.START;
         }
         int epochs = tail(p).epoch().value() + 1;
-        // the last epoch whose first event is before time, then the first of its events that is not
         EpochId epoch = EpochId.of((int) firstNot(0, epochs, e -> before(timeAt(p, EpochId.of((int) e), 0), time)) - 1);
         long length = length(p, epoch);
         long offset = firstNot(0, length, o -> before(timeAt(p, epoch, o), time));
@@ -127,7 +118,7 @@ public final class FeedPositions {
         return tip.map(Tip::version).orElse(0L);
     }
 
-    /** From the Tip's last event when it holds events (written Tip-first), else from the epoch's last event. */
+    /** From the Tip's last event when it holds events (written Tip-first), else the epoch's. */
     private boolean isClosed(Tip tip) {
         List<StoredEvent> last = tip.version() == 0 ? List.of() : !tip.events().isEmpty() ? tip.events()
                 : index.readAll(tip.stream(), Read.backward().limit(1));

@@ -8,27 +8,20 @@ import java.util.regex.Pattern;
 /** Names of the feed's own streams in the index table. These names define the storage format. */
 public final class FeedStreams {
 
-    /** Category of the index stream: where the tail of each partition is. */
-    public static final String INDEX_CATEGORY = "$AppendsIndex";
-    /** Category of epoch streams. */
     public static final String EPOCH_CATEGORY = "$AppendsEpoch";
-    /** Category of reader checkpoint streams. */
-    public static final String CHECKPOINT_CATEGORY = "$ReaderCheckpoint";
 
-    /** {@code $AppendsIndex-0}: the only index stream. */
-    public static final StreamName INDEX = StreamName.of(INDEX_CATEGORY, "0");
+    public static final StreamName INDEX = StreamName.of("$AppendsIndex", "0");
 
     private static final Pattern EPOCH = Pattern.compile("\\$AppendsEpoch-(\\d+)_(\\d+)");
     private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9.:-]+");
 
     private FeedStreams() {}
 
-    /** {@code $AppendsEpoch-<partition>_<epoch>}. */
     public static StreamName epoch(PartitionId partition, EpochId epoch) {
         return StreamName.of(EPOCH_CATEGORY, partition.value() + "_" + epoch.value());
     }
 
-    /** The partition and epoch of an epoch stream name, or null when it is not one. */
+    /** Null when {@code stream} is not an epoch's. */
     public static EpochAddress parseEpoch(StreamName stream) {
         Matcher m = EPOCH.matcher(stream.value());
         if (!m.matches()) {
@@ -37,14 +30,10 @@ public final class FeedStreams {
         return new EpochAddress(PartitionId.of(Integer.parseInt(m.group(1))), EpochId.of(Integer.parseInt(m.group(2))));
     }
 
-    /**
-     * {@code $ReaderCheckpoint-<group>_<partition>}.
-     *
-     * @throws IllegalArgumentException when the group has characters other than letters, digits, {@code . : -}
-     */
+    /** {@code $ReaderCheckpoint-<group>_<partition>}; {@link #checkGroup} says which groups are valid. */
     public static StreamName checkpoint(String group, PartitionId partition) {
         checkGroup(group);
-        return StreamName.of(CHECKPOINT_CATEGORY, group + "_" + partition.value());
+        return StreamName.of("$ReaderCheckpoint", group + "_" + partition.value());
     }
 
     /** @throws IllegalArgumentException saying which characters a consumer group name may have */
@@ -57,10 +46,5 @@ public final class FeedStreams {
         return group;
     }
 
-    /** A partition and an epoch. */
-    public record EpochAddress(PartitionId partition, EpochId epoch) {
-        public StreamName stream() {
-            return FeedStreams.epoch(partition, epoch);
-        }
-    }
+    public record EpochAddress(PartitionId partition, EpochId epoch) {}
 }

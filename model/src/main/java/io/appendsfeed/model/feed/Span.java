@@ -8,11 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/**
- * Newly appended events of one stream: {@code {p: stream, i: index of first event, c: [types]}}.
- * The JSON field names are part of the index format shared with the .NET and TypeScript
- * implementations.
- */
+/** Newly appended events of one stream: {@code {"p":stream,"i":index of the first,"c":[types]}}, field names fixed by the format. */
 public record Span(StreamName stream, long index, List<String> types) {
 
     public Span {
@@ -36,12 +32,10 @@ public record Span(StreamName stream, long index, List<String> types) {
         return new Span(StreamName.parse(stream), index, List.of(types));
     }
 
-    /** Number of events in the span. */
     public int count() {
         return types.size();
     }
 
-    /** Index the stream's next event after this span will get. */
     public long nextIndex() {
         return index + types.size();
     }
@@ -59,9 +53,6 @@ public record Span(StreamName stream, long index, List<String> types) {
 
     /** The first {@code n} events of this span, {@code 1 <= n <= count()}. */
     public Span prefix(int n) {
-        if (n < 1 || n > types.size()) {
-            throw new IllegalArgumentException("prefix of " + n + " events of " + this + ", which has " + types.size());
-        }
         return n == types.size() ? this : new Span(stream, index, types.subList(0, n));
     }
 
@@ -76,9 +67,6 @@ public record Span(StreamName stream, long index, List<String> types) {
         return new Span(stream, index, all);
     }
 
-    // ---- JSON, as epochs hold it: {"p":stream,"i":index,"c":[types]}
-
-    /** Writes this span's fields into {@code o}. */
     void writeJson(ObjectNode o) {
         o.put("p", stream.value()).put("i", index);
         types.forEach(o.putArray("c")::add);
@@ -95,22 +83,22 @@ public record Span(StreamName stream, long index, List<String> types) {
         return new Span(StreamName.parse(p.textValue()), i.longValue(), types);
     }
 
-    /** Bytes of this span's JSON as Jackson writes it in UTF-8: what bounds an epoch's items and bytes. */
+    /** Bytes of this span's JSON as Jackson writes it in UTF-8. */
     public long jsonBytes() {
         return headBytes() + typesBytes();
     }
 
-    /** The bytes but for the types': those add their own and a comma each, and the last has no comma. */
+    /** The bytes but for the types' (which add a comma each; the last has none). */
     long headBytes() {
         return "{\"p\":,\"i\":,\"c\":[]}".length() - 1 + quotedBytes(stream.value()) + Long.toString(index).length();
     }
 
-    /** Bytes the types take, a comma each: what they add to a span of the same stream that they continue. */
+    /** Bytes the types take, a comma each: what they add to a span they continue. */
     long typesBytes() {
         return types.stream().mapToLong(t -> quotedBytes(t) + 1).sum();
     }
 
-    /** How many of the types, from the first, take at most {@code room} bytes as {@link #typesBytes} counts them. */
+    /** How many of the types, from the first, fit {@code room} bytes as {@link #typesBytes} counts them. */
     int typesWithin(long room) {
         int n = 0;
         for (String type : types) {
@@ -123,7 +111,6 @@ public record Span(StreamName stream, long index, List<String> types) {
         return n;
     }
 
-    /** A JSON string, quoted and escaped as Jackson writes it. */
     private static long quotedBytes(String s) {
         return JsonStringEncoder.getInstance().quoteAsUTF8(s).length + 2;
     }

@@ -13,21 +13,17 @@ import java.util.Objects;
 import org.slf4j.MDC;
 
 /**
- * Writes figures as CloudWatch Embedded Metric Format (EMF) lines, one JSON object per line, to stdout
- * by default: in Lambda, CloudWatch Logs turns each line into metrics (no SDK, no network call).
+ * Writes figures as CloudWatch Embedded Metric Format lines to stdout: in Lambda, CloudWatch Logs turns each into
+ * metrics, with no call of our own.
  *
- * <p>Samples recorded between two {@link #flush()}es are merged per set of dimensions (counters summed,
- * gauges the latest, timers a list of durations) and written as one line each at the flush; a line is
- * written early when a timer holds {@value #MAX_VALUES} durations (EMF's limit). A line declares two
- * dimension sets when a sample has two dimensions or more: all of them, and all but the finest (e.g.
- * {@code [group, partition]} and {@code [group]}). At a flush, the SLF4J MDC entries (e.g. the Lambda
- * request id) are added as plain members.
+ * <p>Samples between two {@link #flush()}es are merged per set of dimensions (counters summed, gauges the latest,
+ * timers a list) into one line each, written early when a timer holds {@value #MAX_VALUES} values (EMF's limit).
+ * A line declares all its dimensions and all but the finest ({@code [group, partition]} and {@code [group]}). At a
+ * flush, the SLF4J MDC entries (e.g. the Lambda request id) are added as members.
  */
 public final class EmfMetrics implements Metrics {
 
-    /** The default CloudWatch namespace. */
     public static final String NAMESPACE = "appendsfeed";
-    /** EMF's limit on the values of one metric in one line. */
     public static final int MAX_VALUES = 100;
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,21 +33,16 @@ public final class EmfMetrics implements Metrics {
     private final Map<String, String> fixedDimensions;
     private final Map<Map<String, String>, Pending> pending = new LinkedHashMap<>();
 
-    /** Lines to stdout, namespace {@value #NAMESPACE}. */
     public EmfMetrics() {
         this(NAMESPACE, Map.of());
     }
 
-    /**
-     * Lines to stdout as it is at each line (the Lambda runtime replaces it at start-up).
-     *
-     * @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders}
-     */
+    /** @param fixedDimensions dimensions put before every sample's own, e.g. {@code service=orders} */
     public EmfMetrics(String namespace, Map<String, String> fixedDimensions) {
         this(null, namespace, fixedDimensions);
     }
 
-    /** @param out where lines go (one {@code println} each); null: stdout as it is at each line */
+    /** @param out null: stdout as it is at each line (the Lambda runtime replaces it at start-up) */
     public EmfMetrics(PrintStream out, String namespace, Map<String, String> fixedDimensions) {
         if (namespace == null || namespace.isBlank()) {
             throw new IllegalArgumentException("namespace must be non-empty");
@@ -81,7 +72,7 @@ public final class EmfMetrics implements Metrics {
         pending.clear();
     }
 
-    /** One line: the EMF directive, then the figures, the dimensions and the MDC entries as members (the first of a name wins). */
+    /** The EMF directive, then the figures, the dimensions and the MDC entries as members (the first of a name wins). */
     private void write(Pending p, boolean withContext) {
         ObjectNode line = JSON.createObjectNode();
         ObjectNode directive = line.putObject("_aws").put("Timestamp", p.time.toEpochMilli())
@@ -117,7 +108,6 @@ public final class EmfMetrics implements Metrics {
         (out != null ? out : System.out).println(line);
     }
 
-    /** What was recorded for one set of dimensions since the last line. */
     private static final class Pending {
         final Map<String, String> dimensions;
         final Map<Metric, List<Double>> values = new LinkedHashMap<>();

@@ -4,18 +4,14 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A figure appendsfeed reports, named alike for every backend (under the CloudWatch namespace or the
- * Micrometer prefix, {@code appendsfeed} by default). The catalogues are {@code IndexerMetrics} and
- * {@code ReaderMetrics}.
+ * A figure appendsfeed reports, named alike for every backend.
  *
  * @param name lower case, dot separated, e.g. {@code indexer.events.accepted}
- * @param description one sentence (Micrometer's description; the READMEs' table)
  */
 public record Metric(String name, Kind kind, Unit unit, String description) {
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(\\.[a-z][a-z0-9]*)*");
 
-    /** How values combine. */
     public enum Kind {
         /** Summed: what happened since the last value (events, units consumed). */
         COUNTER,
@@ -25,14 +21,12 @@ public record Metric(String name, Kind kind, Unit unit, String description) {
         TIMER
     }
 
-    /** Units. */
     public enum Unit {
         COUNT,
         MILLISECONDS,
         /** DynamoDB read or write capacity units, fractional (0.5 RCU per eventually consistent 4 KB). */
         CAPACITY_UNITS;
 
-        /** The unit's name in CloudWatch's list of units. */
         public String cloudWatch() {
             return this == MILLISECONDS ? "Milliseconds" : "Count";
         }

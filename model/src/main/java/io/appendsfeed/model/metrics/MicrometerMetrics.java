@@ -14,37 +14,27 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Reports to a Micrometer {@link MeterRegistry} (Prometheus, CloudWatch, OTLP, ...): counters as
- * {@link Counter}s, gauges as {@link Gauge}s holding the latest value, timers as {@link Timer}s;
- * dimensions become tags; names get a prefix ({@value #PREFIX} by default), e.g.
- * {@code appendsfeed.reader.lag.events{group=audit,partition=0}}. Micrometer is an optional
- * dependency of appendsfeed: declare {@code io.micrometer:micrometer-core} to use this class.
+ * Reports to a Micrometer registry: dimensions become tags and names get the prefix {@value #PREFIX}, e.g.
+ * {@code appendsfeed.reader.lag.events{group=audit,partition=0}}. Micrometer is an optional dependency.
  */
 public final class MicrometerMetrics implements Metrics {
 
     public static final String PREFIX = "appendsfeed.";
 
     private final MeterRegistry registry;
-    private final String prefix;
     /** Gauges read these; Micrometer keeps only a weak reference to a gauge's object. */
     private final Map<List<Object>, AtomicReference<Double>> levels = new ConcurrentHashMap<>();
 
     public MicrometerMetrics(MeterRegistry registry) {
-        this(registry, PREFIX);
-    }
-
-    public MicrometerMetrics(MeterRegistry registry, String prefix) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.prefix = Objects.requireNonNull(prefix, "prefix");
     }
 
     public MeterRegistry registry() {
         return registry;
     }
 
-    /** The full meter name of {@code metric} in this registry. */
     public String name(Metric metric) {
-        return prefix + metric.name();
+        return PREFIX + metric.name();
     }
 
     @Override

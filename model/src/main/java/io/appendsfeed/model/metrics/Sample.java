@@ -6,12 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
-/**
- * Figures taken together at one time about one thing (one indexer batch, one handler call). Dimensions
- * say what they are about (e.g. {@code group}, {@code partition}), from the broadest to the finest.
- *
- * @param values one value per metric: a count, a level, or a duration in milliseconds
- */
+/** Figures taken together about one thing (a batch, a handler call); dimensions from the broadest to the finest. */
 public record Sample(Instant time, Map<String, String> dimensions, Map<Metric, Double> values) {
 
     public Sample {

@@ -10,11 +10,11 @@ public interface CapacityMeter {
     /** @param operation the DynamoDB operation, e.g. {@code UpdateItem}, {@code Query} */
     void consumed(String operation, String table, Capacity capacity);
 
-    /** Told of a write refused because its condition failed, for which DynamoDB reports no capacity. */
+    /** A write refused on its condition, for which DynamoDB reports no capacity. */
     default void refused(String operation, String table) {
     }
 
-    /** Capacity units a call consumed, as DynamoDB reported them ({@code ReturnConsumedCapacity=TOTAL}). */
+    /** As DynamoDB reported them. */
     record Capacity(double readUnits, double writeUnits) {
 
         public static final Capacity NONE = new Capacity(0, 0);

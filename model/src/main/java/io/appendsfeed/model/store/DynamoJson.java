@@ -8,16 +8,12 @@ import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/**
- * Reads DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"B": base64}}, {@code L}, {@code M}
- * and the rest) with Jackson's streaming parser: a backfill reads the items of a DynamoDB export with it.
- */
+/** Reads DynamoDB's JSON for attribute values ({@code {"S": ...}}, {@code {"B": base64}}, ...), as an export holds them. */
 public final class DynamoJson {
 
-    private DynamoJson() {
-    }
+    private DynamoJson() {}
 
-    /** An item (any map of attribute values), the parser at its opening brace, left at the closing one. @throws IOException naming what is wrong */
+    /** A map of attribute values, the parser at its opening brace, left at the closing one. */
     public static Map<String, AttributeValue> readItem(JsonParser p) throws IOException {
         Map<String, AttributeValue> m = new java.util.LinkedHashMap<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -30,7 +26,7 @@ public final class DynamoJson {
         return m;
     }
 
-    /** One attribute value, the parser at its opening brace, left at the closing one. @throws IOException naming what is wrong */
+    /** One attribute value, likewise. */
     public static AttributeValue read(JsonParser p) throws IOException {
         if (p.nextToken() != JsonToken.FIELD_NAME) {
             throw new IOException("an attribute value with no type");

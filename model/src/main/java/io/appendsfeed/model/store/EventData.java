@@ -4,11 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
 
-/**
- * An event to append. {@code data} and {@code meta} are raw UTF-8 JSON (the client may compress
- * them on write); {@code meta}, the ids and the timestamp are optional (null). A null timestamp is
- * stamped with the client's clock at append time.
- */
+/** An event to append: bodies are UTF-8 JSON; meta, the ids and the timestamp (the client's clock then) are optional. */
 public record EventData(String type, byte[] data, byte[] meta, String correlationId, String causationId, Instant timestamp) {
 
     public EventData {
@@ -22,7 +18,6 @@ public record EventData(String type, byte[] data, byte[] meta, String correlatio
         return new EventData(type, data, null, null, null, null);
     }
 
-    /** An event whose body is the given JSON text. */
     public static EventData json(String type, String json) {
         return of(type, json.getBytes(StandardCharsets.UTF_8));
     }

@@ -24,11 +24,7 @@ public sealed interface Expected {
     /** No condition: append after whatever is there (still one atomic write per attempt). */
     record Any() implements Expected {}
 
-    /**
-     * The stream must have no Tip at all. Stricter than {@code version(0)}, which a Tip holding only
-     * unfolds (version 0) also satisfies: for streams written only as unfolds (checkpoints, leases),
-     * whose version stays 0, this is what makes a first write exclusive.
-     */
+    /** No Tip at all: stricter than {@code version(0)}, which an unfold-only Tip satisfies; makes a first unfold write exclusive. */
     record Absent() implements Expected {}
 
     static Expected version(long version) {

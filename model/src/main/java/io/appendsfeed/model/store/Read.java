@@ -3,13 +3,10 @@ package io.appendsfeed.model.store;
 /**
  * What to read from a stream.
  *
- * @param fromIndex forwards: the first index wanted (inclusive); backwards: the index to stop before
- *                  (exclusive), {@code Long.MAX_VALUE} for the newest
- * @param consistent strongly consistent reads (double the read cost)
- * @param bodies false to read event types only (data and meta are then null)
- * @param wholeItems forwards: when {@code maxEvents} is reached, the rest of what the last {@code Query}
- *                   page fetched comes too (DynamoDB has charged for it), so that a walker's next read
- *                   starts where an item starts
+ * @param fromIndex forwards: the first index wanted; backwards: the index to stop before ({@code Long.MAX_VALUE}: the newest)
+ * @param bodies false to read event types only
+ * @param wholeItems forwards: past {@code maxEvents}, the rest of what the last page fetched comes too (it was paid for),
+ *                   so that a walker's next read starts where an item starts
  */
 public record Read(Direction direction, long fromIndex, long maxEvents, boolean consistent, boolean bodies, boolean wholeItems) {
 
@@ -24,17 +21,16 @@ public record Read(Direction direction, long fromIndex, long maxEvents, boolean 
         }
     }
 
-    /** Every event from {@code fromIndex} on, oldest first, eventually consistent, with bodies. */
+    /** Eventually consistent, with bodies. */
     public static Read forward(long fromIndex) {
         return new Read(Direction.FORWARD, fromIndex, Long.MAX_VALUE, false, true, false);
     }
 
-    /** Every event, newest first, eventually consistent, with bodies. */
+    /** Newest first. */
     public static Read backward() {
         return new Read(Direction.BACKWARD, Long.MAX_VALUE, Long.MAX_VALUE, false, true, false);
     }
 
-    /** Events before {@code beforeIndex}, newest first. */
     public static Read backward(long beforeIndex) {
         return new Read(Direction.BACKWARD, beforeIndex, Long.MAX_VALUE, false, true, false);
     }
@@ -51,7 +47,6 @@ public record Read(Direction direction, long fromIndex, long maxEvents, boolean 
         return new Read(direction, fromIndex, maxEvents, consistent, false, wholeItems);
     }
 
-    /** The rest of what was fetched too, past {@code maxEvents}: see {@code wholeItems} above. */
     public Read toItemEnd() {
         return new Read(direction, fromIndex, maxEvents, consistent, bodies, true);
     }

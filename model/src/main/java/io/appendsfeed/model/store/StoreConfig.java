@@ -4,24 +4,22 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * Configuration of a {@link StoreClient}; build with {@link #builder(String)}.
+ * Configuration of a {@link StoreClient}.
  *
- * @param tipMaxBytes when the Tip's events would pass this many bytes, they move to a calf (default 32 KiB)
+ * @param tipMaxBytes when the Tip's events would pass this many bytes, they move to a calf
  * @param tipMaxEvents when the Tip would hold more events than this, they move to a calf
- * @param compress write bodies with encoding 1 (raw deflate) when that saves bytes; otherwise encoding 0
- * @param reservedStreams allow {@code $} streams: only the feed's own index table client sets this
+ * @param compress write bodies deflated (encoding 1) when that saves bytes
+ * @param reservedStreams allow {@code $} streams: only the index table's client sets this
  * @param clock stamps events and unfolds without a timestamp
- * @param tipCacheStreams how many streams' Tip shapes (about 200 bytes each) the client remembers so that
- *                        an append need not read the Tip first; 0 turns the cache off
+ * @param tipCacheStreams how many streams' Tips (about 200 bytes each) the client remembers, so that an append
+ *                        need not read the Tip first; 0 turns the cache off
  */
 public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boolean compress, boolean reservedStreams,
                           int queryPageItems, CapacityMeter meter, Clock clock, int tipCacheStreams) {
 
-    /** Default Tip threshold: the Tip's events move to a calf when they would pass it. */
     public static final int TIP_MAX_BYTES = 32 * 1024;
-    /** DynamoDB's hard limit per item (400 KB, counted as 400 × 1024 bytes of names and values). */
+    /** DynamoDB's limit per item: 400 × 1024 bytes of names and values. */
     public static final int ITEM_MAX_BYTES = 400 * 1024;
-    /** Default number of streams whose Tip shape a client remembers. */
     public static final int TIP_CACHE_STREAMS = 4096;
 
     public StoreConfig {

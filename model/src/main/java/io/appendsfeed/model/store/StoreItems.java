@@ -3,23 +3,21 @@ package io.appendsfeed.model.store;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.internal.ItemSize;
 import io.appendsfeed.model.store.internal.EventCodec;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Raw items of the store format, read by one set of attribute readers. Two ways in: a reader's own
- * reads ({@link #next}, {@link #events}: what is not of the format throws a {@link StoreFormatException}),
- * and the parse of a scanned item or a Streams record's new image ({@link #parse}, {@link #parseImage}:
- * pure, what is wrong becomes a {@link StoreItem.Malformed}).
+ * Raw items of the store format. A reader's own reads ({@link #next}, {@link #events}) throw a
+ * {@link StoreFormatException} at what is not of the format; the parse of a scanned item or a Streams image
+ * ({@link #parse}, {@link #parseImage}) returns a {@link StoreItem.Malformed} instead.
  */
 public final class StoreItems {
 
-    // The attribute names and the Tip's key define the storage format shared with Equinox.DynamoStore and
-    // equinox-js (DESIGN.md, "The store table"): changing one breaks interoperability with tables they wrote.
+    // The attribute names and the Tip's key define the format shared with Equinox.DynamoStore and equinox-js.
 
     /** Hash key {@code p} (S): the stream name. */
     public static final String STREAM = "p";
@@ -58,18 +56,17 @@ public final class StoreItems {
 
     private StoreItems() {}
 
-    /** The item's range key {@code i}; -1 when it has none. */
+    /** -1 when the item has no range key. */
     public static long rangeKey(Map<String, AttributeValue> item) {
         AttributeValue i = item.get(RANGE);
         return i == null || i.n() == null ? -1 : Long.parseLong(i.n());
     }
 
-    /** Whether the item is a stream's Tip. */
     public static boolean isTip(Map<String, AttributeValue> item) {
         return rangeKey(item) == TIP_INDEX;
     }
 
-    /** The index the event after the item's events gets ({@code n}). @throws StoreFormatException when unreadable */
+    /** {@code n}. @throws StoreFormatException when unreadable */
     public static long next(StreamName stream, Map<String, AttributeValue> item) {
         return strict(stream, item, () -> number(item, NEXT, "attribute"));
     }
@@ -84,14 +81,13 @@ public final class StoreItems {
         return v == null ? null : v.s();
     }
 
-    /** The index of the item's first event ({@code n - len(c)}). @throws StoreFormatException when unreadable */
+    /** {@code n - len(c)}. @throws StoreFormatException when unreadable */
     public static long firstIndex(StreamName stream, Map<String, AttributeValue> item) {
         return strict(stream, item, () -> number(item, NEXT, "attribute") - storedTypes(item).size());
     }
 
     /**
-     * The item's events with indexes in [{@code from}, {@code until}), oldest first, bodies decoded or
-     * left out (types only, also when the item was read without {@code e}).
+     * The item's events with indexes in [{@code from}, {@code until}), bodies decoded or left out.
      *
      * @throws StoreFormatException or {@link BodyDecodingException} when the item cannot be read
      */
@@ -111,7 +107,6 @@ public final class StoreItems {
         return out;
     }
 
-    /** {@code read}, with what is wrong thrown as a {@link StoreFormatException}. */
     private static <T> T strict(StreamName stream, Map<String, AttributeValue> item, Supplier<T> read) {
         try {
             return read.get();
@@ -120,65 +115,38 @@ public final class StoreItems {
         }
     }
 
-    /** The item's size as DynamoDB counts it (names and values), in bytes. */
+    /** The item's size as DynamoDB counts it. */
     public static long size(Map<String, AttributeValue> item) {
         return ItemSize.item(item);
     }
 
-    /**
-     * What a whole item is (as a scan or an export reads it: {@code p, i, n, c}, and {@code a} when
-     * present): a {@link StoreItem.Tip} (with {@code times} empty), a {@link StoreItem.Calf}, a
-     * {@link StoreItem.Reserved} item, or a {@link StoreItem.Malformed} one saying what is wrong. Never throws.
-     */
+    /** A whole item as a scan or an export reads it ({@code p, i, n, c}, {@code a} when present). Never throws. */
     public static StoreItem parse(Map<String, AttributeValue> item) {
-        StreamName stream = null;
-        try {
-            String p = key(item);
-            if (p.startsWith(StreamName.RESERVED_PREFIX)) {
-                return new StoreItem.Reserved(p);
-            }
-            stream = stream(p);
-            long index = number(item, RANGE, "key");
+        return parse(item, (stream, index) -> {
             long next = number(item, NEXT, "attribute");
-            if (index != TIP_INDEX) {
-                if (index < 0) {
-                    throw new Bad("the key i is " + index + "; a calf's is the index of its first event, 0 or more");
-                }
-                List<String> types = types(item, "the calf");
-                if (index + types.size() != next) {
-                    throw new Bad("attribute n is " + next + " but c holds " + types.size()
-                            + " event types: they do not fit a calf starting at i = " + index);
-                }
-                return new StoreItem.Calf(stream, index, types);
+            if (index == TIP_INDEX) {
+                return tip(stream, next, types(item, "the Tip"), appended(item));
             }
-            return tip(stream, next, types(item, "the Tip"), appended(item), List.of());
-        } catch (Bad bad) {
-            return new StoreItem.Malformed(describeKey(item), stream, bad.getMessage());
-        }
+            if (index < 0) {
+                throw new Bad("the key i is " + index + "; a calf's is the index of its first event, 0 or more");
+            }
+            List<String> types = types(item, "the calf");
+            if (index + types.size() != next) {
+                throw new Bad("attribute n is " + next + " but c holds " + types.size()
+                        + " event types: they do not fit a calf starting at i = " + index);
+            }
+            return new StoreItem.Calf(stream, index, types);
+        });
     }
 
     /**
-     * What a Streams record's new image shows (DESIGN.md, "The indexer"): a {@link StoreItem.Tip} that
-     * appended events, an {@link StoreItem.Unfolded} Tip ({@code a} = 0), a {@link StoreItem.Calf} (read no
-     * further than its key: types null), a {@link StoreItem.Reserved} item, or a {@link StoreItem.Malformed}
-     * one ({@link #NO_IMAGE} for a Tip's record without an image). Never throws.
+     * What a Streams record's new image shows; a calf is read no further than its key. Never throws.
      *
-     * @param keys the record's key attributes ({@code p}, {@code i})
-     * @param image the new image, or null when the record carries none
-     * @param types the image's event types {@code c} when the source took them out of the image, used as
-     *              given (no allocation per event); null to read {@code c}
-     * @param times the timestamps {@code t} of the image's events likewise; null for a view over {@code e}
+     * @param image the new image, or null when the record carries none ({@link #NO_IMAGE} for a Tip)
+     * @param types the image's {@code c} when the source took them out of it, used as given; null to read {@code c}
      */
-    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
-                                       List<String> types, List<String> times) {
-        StreamName stream = null;
-        try {
-            String p = key(keys);
-            if (p.startsWith(StreamName.RESERVED_PREFIX)) {
-                return new StoreItem.Reserved(p);
-            }
-            stream = stream(p);
-            long index = number(keys, RANGE, "key");
+    public static StoreItem parseImage(Map<String, AttributeValue> keys, Map<String, AttributeValue> image, List<String> types) {
+        return parse(keys, (stream, index) -> {
             if (index != TIP_INDEX) {
                 return new StoreItem.Calf(stream, index, null);
             }
@@ -186,20 +154,36 @@ public final class StoreItems {
                 throw new Bad(NO_IMAGE);
             }
             long a = appended(image);
-            if (a == 0) {
-                return new StoreItem.Unfolded(stream);
+            return a == 0 ? new StoreItem.Unfolded(stream)
+                    : tip(stream, number(image, NEXT, "attribute"), types != null ? types : types(image, "the Tip"), a);
+        });
+    }
+
+    public static final String NO_IMAGE = "the record has no new image";
+
+    /** A reserved item, or what {@code read} makes of a stream's item at its range key; what is wrong is a {@link StoreItem.Malformed}. */
+    private static StoreItem parse(Map<String, AttributeValue> keys, BiFunction<StreamName, Long, StoreItem> read) {
+        StreamName stream = null;
+        try {
+            AttributeValue p = keys.get(STREAM);
+            if (p == null || p.s() == null) {
+                throw new Bad(p == null ? "the key p is missing" : "the key p is not a string (S): " + p);
             }
-            long next = number(image, NEXT, "attribute");
-            return tip(stream, next, types != null ? types : types(image, "the Tip"), a, times != null ? times : times(image));
+            if (p.s().startsWith(StreamName.RESERVED_PREFIX)) {
+                return new StoreItem.Reserved(p.s());
+            }
+            String problem = StreamName.problem(p.s());
+            if (problem != null) {
+                throw new Bad("the key p is not a stream name: " + problem);
+            }
+            stream = StreamName.parse(p.s());
+            return read.apply(stream, number(keys, RANGE, "key"));
         } catch (Bad bad) {
             return new StoreItem.Malformed(describeKey(keys), stream, bad.getMessage());
         }
     }
 
-    /** The problem of a {@link StoreItem.Malformed} Tip whose Streams record carries no new image. */
-    public static final String NO_IMAGE = "the record has no new image";
-
-    /** An item's key for messages, {@code p=Account-42, i=2147483647}; never throws. */
+    /** {@code p=Account-42, i=2147483647}; never throws. */
     public static String describeKey(Map<String, AttributeValue> keys) {
         AttributeValue p = keys.get(STREAM);
         AttributeValue i = keys.get(RANGE);
@@ -207,38 +191,16 @@ public final class StoreItems {
                 + ", i=" + (i == null ? "?" : i.n() != null ? i.n() : i.toString());
     }
 
-    private static StoreItem tip(StreamName stream, long next, List<String> types, long a, List<String> times) {
+    private static StoreItem tip(StreamName stream, long next, List<String> types, long a) {
         if (a > types.size()) {
             throw new Bad("attribute a is " + a + " but c holds only " + types.size() + " event types");
         }
         if (next < types.size()) {
             throw new Bad("attribute n is " + next + " but c holds " + types.size() + " event types; n must be at least that");
         }
-        return new StoreItem.Tip(stream, next, types, a, times);
+        return new StoreItem.Tip(stream, next, types, a);
     }
 
-    /** The hash key {@code p}: a stream name (checked by {@link #stream}), or a reserved ({@code $}) name. */
-    private static String key(Map<String, AttributeValue> keys) {
-        AttributeValue p = keys.get(STREAM);
-        if (p == null) {
-            throw new Bad("the key p is missing");
-        }
-        if (p.s() == null) {
-            throw new Bad("the key p is not a string (S): " + p);
-        }
-        return p.s();
-    }
-
-    /** {@code p}, not reserved, as a stream name: checked once, by its constructor. */
-    private static StreamName stream(String p) {
-        try {
-            return StreamName.parse(p);
-        } catch (IllegalArgumentException notAName) {
-            throw new Bad("the key p is not a stream name: " + StreamName.problem(p));
-        }
-    }
-
-    /** {@code a}: 0 when absent. */
     private static long appended(Map<String, AttributeValue> item) {
         long a = item.containsKey(APPENDED) ? number(item, APPENDED, "attribute") : 0;
         if (a < 0) {
@@ -265,7 +227,7 @@ public final class StoreItems {
         return types;
     }
 
-    /** {@code c}; none for an unfold-only Tip that another implementation wrote without it (and without events). */
+    /** {@code c}; none for an unfold-only Tip another implementation wrote without it (and without events). */
     private static List<String> storedTypes(Map<String, AttributeValue> item) {
         AttributeValue e = item.get(EVENTS);
         if (item.get(TYPES) == null && (e == null || e.hasL() && e.l().isEmpty())) {
@@ -274,7 +236,6 @@ public final class StoreItems {
         return types(item, "the item");
     }
 
-    /** {@code e}, one element per type. */
     private static List<AttributeValue> entries(Map<String, AttributeValue> item, int types) {
         AttributeValue e = item.get(EVENTS);
         if (e != null && !e.hasL()) {
@@ -285,28 +246,6 @@ public final class StoreItems {
             throw new Bad("it has " + entries.size() + " events in 'e' but " + types + " types in 'c'");
         }
         return entries;
-    }
-
-    /** A view of each event's {@code t} in {@code e}, read when asked; empty when {@code e} is not a list. */
-    private static List<String> times(Map<String, AttributeValue> image) {
-        AttributeValue e = image.get(EVENTS);
-        if (e == null || !e.hasL()) {
-            return List.of();
-        }
-        List<AttributeValue> events = e.l();
-        return new AbstractList<>() {
-            @Override
-            public String get(int k) {
-                AttributeValue event = events.get(k);
-                AttributeValue t = event.hasM() ? event.m().get(TIME) : null;
-                return t == null ? null : t.s();
-            }
-
-            @Override
-            public int size() {
-                return events.size();
-            }
-        };
     }
 
     private static long number(Map<String, AttributeValue> m, String name, String what) {
@@ -324,7 +263,7 @@ public final class StoreItems {
         }
     }
 
-    /** What is wrong with an item, without a stack trace: a {@link StoreItem.Malformed} or a {@link StoreFormatException}. */
+    /** What is wrong with an item, without a stack trace. */
     private static final class Bad extends RuntimeException {
         Bad(String message) {
             super(message, null, false, false);

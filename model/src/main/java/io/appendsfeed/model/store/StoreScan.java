@@ -19,8 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * A parallel Scan of a store table in segments, each item read as {@code p, i, n, c} and handed on as a
- * {@link StoreItem}: what the backfill and {@code feed verify} read a whole table with. DynamoDB charges
- * a Scan by the whole items' bytes whatever it projects; the projection saves only network.
+ * {@link StoreItem}. DynamoDB charges a Scan by the whole items whatever it projects: the projection saves network.
  */
 public final class StoreScan {
 
@@ -34,17 +33,11 @@ public final class StoreScan {
     private final boolean tipsOnly;
 
     /**
-     * @param segments how many segments the table is read in (DynamoDB's {@code TotalSegments}), 1 to 1,000,000
+     * @param segments DynamoDB's {@code TotalSegments} (the callers check their range; DynamoDB refuses others)
      * @param pageSize items per {@code Scan} request; 0 for DynamoDB's own limit (1 MB a page)
-     * @param tipsOnly hand on Tips only (calves are read, and paid for, then dropped by DynamoDB's filter)
+     * @param tipsOnly hand on Tips only (calves are still read and paid for)
      */
     public StoreScan(DynamoDbClient dynamo, String table, int segments, int pageSize, boolean tipsOnly) {
-        if (segments < 1 || segments > 1_000_000) {
-            throw new IllegalArgumentException("segments must be 1 to 1000000, was " + segments);
-        }
-        if (pageSize < 0) {
-            throw new IllegalArgumentException("pageSize must be >= 0 (0: DynamoDB's limit), was " + pageSize);
-        }
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.table = Objects.requireNonNull(table, "table");
         this.segments = segments;
@@ -53,17 +46,12 @@ public final class StoreScan {
     }
 
     /**
-     * Reads one segment on the calling thread, handing each item to {@code sink}, until it ends or
-     * {@code cancelled} says so (checked after each page).
+     * Reads one segment on the calling thread until it ends or {@code cancelled} says so (checked after each page).
      *
      * @param scanned counts the items DynamoDB read, those a {@code tipsOnly} scan dropped included
-     * @param afterPage told the count of items of each page once they are handed on (to pace the reads)
-     * @throws RuntimeException from DynamoDB (after the SDK's retries), or from {@code sink}
+     * @param afterPage told each page's item count once they are handed on (to pace the reads)
      */
     public void segment(int segment, Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled, IntConsumer afterPage) {
-        if (segment < 0 || segment >= segments) {
-            throw new IllegalArgumentException("segment must be 0 to " + (segments - 1) + ", was " + segment);
-        }
         ScanRequest.Builder req = ScanRequest.builder().tableName(table).segment(segment).totalSegments(segments)
                 .projectionExpression("#p, #i, #n, #c").expressionAttributeNames(NAMES);
         if (pageSize > 0) {
@@ -85,12 +73,7 @@ public final class StoreScan {
         }
     }
 
-    /**
-     * Reads every segment at once, each on a thread of its own, handing every item to {@code sink} (which
-     * must be thread-safe). Returns when all are read.
-     *
-     * @throws RuntimeException the first failure of any segment (the others are then stopped)
-     */
+    /** Reads every segment at once, a thread each, throwing the first failure; {@code sink} must be thread-safe. */
     public void run(Consumer<StoreItem> sink, AtomicLong scanned) {
         ExecutorService pool = Executors.newFixedThreadPool(segments, r -> {
             Thread t = new Thread(r, "appendsfeed-scan-" + table);

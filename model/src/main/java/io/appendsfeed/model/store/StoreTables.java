@@ -22,11 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
-/**
- * Creates and verifies tables of the store format: hash key {@code p} (S), range key {@code i} (N),
- * on-demand billing; event-store tables have Streams on ({@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES}).
- * The index table has the same shape, Streams optional.
- */
+/** Creates and verifies tables of the store format: hash key {@code p} (S), range key {@code i} (N), on-demand. */
 public final class StoreTables {
 
     private static final Logger log = LoggerFactory.getLogger(StoreTables.class);
@@ -34,11 +30,9 @@ public final class StoreTables {
     private StoreTables() {}
 
     /**
-     * Creates the table unless it exists (an existing table is never changed), waits until it is ACTIVE,
-     * then verifies it.
+     * Creates the table unless it exists (an existing one is never changed), waits until it is ACTIVE, and verifies it.
      *
      * @param view {@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES} for an event-store table; null for no Streams
-     * @throws IllegalArgumentException when {@code view} does not carry new images
      * @throws WrongTableShapeException when the table is of the wrong shape
      */
     public static void ensure(DynamoDbClient dynamo, String table, StreamViewType view) {
@@ -71,10 +65,8 @@ public final class StoreTables {
     }
 
     /**
-     * Checks an existing table's shape.
-     *
      * @param requireStreams true for an event-store table, which must have Streams on with new images
-     * @throws WrongTableShapeException naming what is wrong (the table, a key, Streams) and what to do
+     * @throws WrongTableShapeException naming what is wrong and what to do
      */
     public static void verify(DynamoDbClient dynamo, String table, boolean requireStreams) {
         TableDescription description = describe(dynamo, table);
@@ -83,7 +75,8 @@ public final class StoreTables {
         }
         List<String> problems = problems(description, requireStreams);
         if (!problems.isEmpty()) {
-            throw new WrongTableShapeException(table, String.join("; ", problems));
+            throw new WrongTableShapeException(table, "table '" + table + "' is not an appendsfeed store table: "
+                    + String.join("; ", problems), null);
         }
         if (description.tableStatus() != TableStatus.ACTIVE) {
             log.info("table {} is {}, not yet ACTIVE", table, description.tableStatusAsString());
@@ -98,7 +91,6 @@ public final class StoreTables {
         }
     }
 
-    /** What is wrong with a table's shape, each problem with what to do about it. */
     private static List<String> problems(TableDescription table, boolean requireStreams) {
         List<String> problems = new ArrayList<>();
         Map<String, String> types = table.attributeDefinitions().stream()
@@ -142,21 +134,17 @@ public final class StoreTables {
         }
     }
 
-    /** A table that is not of the store format (keys, types, Streams), or does not exist where the client looked. */
+    /** A table that is not of the store format, or does not exist where the client looked. */
     public static class WrongTableShapeException extends RuntimeException {
 
         private final String table;
-
-        public WrongTableShapeException(String table, String problem) {
-            this(table, "table '" + table + "' is not an appendsfeed store table: " + problem, (Throwable) null);
-        }
 
         private WrongTableShapeException(String table, String message, Throwable cause) {
             super(message, cause);
             this.table = table;
         }
 
-        /** The table does not exist (at that endpoint, in that region): unlike DynamoDB's own error, names it and how to create it. */
+        /** Unlike DynamoDB's own error, names the table and how to create it. */
         public static WrongTableShapeException missing(String table, Throwable cause) {
             return new WrongTableShapeException(table, "table '" + table + "' does not exist here (check the region and endpoint):"
                     + " create it with StoreTables.ensure(dynamo, \"" + table + "\", StreamViewType.NEW_IMAGE) for a store table or"

@@ -6,7 +6,6 @@ import java.time.Instant;
 /** An unfold read back from a Tip: {@code index} is the stream version it was written at. */
 public record StoredUnfold(long index, Instant timestamp, String type, byte[] data, byte[] meta) {
 
-    /** The body as text (UTF-8). */
     public String dataText() {
         return new String(data, StandardCharsets.UTF_8);
     }

@@ -9,16 +9,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The Tip item of a stream.
  *
- * @param version the stream's version: the index the next event will get ({@code n})
- * @param etag the token of the last write, for {@link Expected.Etag}
- * @param events the events still in the Tip (the newest ones)
- * @param unfolds the snapshots written with the last write
- * @param calfBytes bytes held in calves ({@code b})
+ * @param version {@code n}: the index the next event gets
+ * @param events the events still in the Tip (the newest)
+ * @param calfBytes {@code b}
  */
 public record Tip(StreamName stream, long version, String etag, List<StoredEvent> events,
                   List<StoredUnfold> unfolds, long calfBytes) {
 
-    /** @throws StoreFormatException or {@link BodyDecodingException} when the item cannot be read */
     static Tip of(StreamName stream, Map<String, AttributeValue> item) {
         List<StoredEvent> events = StoreItems.events(stream, item, true, 0, Long.MAX_VALUE);
         AttributeValue u = item.get(StoreItems.UNFOLDS);

@@ -2,10 +2,7 @@ package io.appendsfeed.model.store;
 
 import java.nio.charset.StandardCharsets;
 
-/**
- * A snapshot kept in the Tip ({@code u}), replaced on every write. {@code data} and {@code meta}
- * are raw UTF-8 JSON; meta is optional (null).
- */
+/** A snapshot kept in the Tip ({@code u}), replaced on every write; meta is optional. */
 public record Unfold(String type, byte[] data, byte[] meta) {
 
     public Unfold {

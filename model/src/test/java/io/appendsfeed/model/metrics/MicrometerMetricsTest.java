@@ -33,12 +33,4 @@ class MicrometerMetricsTest {
         assertThat(timer.max(TimeUnit.MICROSECONDS)).isEqualTo(2500);
         assertThat(registry.get("appendsfeed.test.events").counter().getId().getDescription()).isEqualTo("events");
     }
-
-    @Test
-    void the_prefix_is_a_setting() {
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new MicrometerMetrics(registry, "feed.").record(Sample.at(Instant.EPOCH).value(EVENTS, 1).build());
-        assertThat(registry.get("feed.test.events").counter().count()).isEqualTo(1);
-        assertThat(registry.find("appendsfeed.test.events").counter()).isNull();
-    }
 }

@@ -34,7 +34,6 @@ class StoreItemParseTest {
         assertThat(t.first()).isEqualTo(10);
         assertThat(t.types()).containsExactly("K", "L");
         assertThat(t.appended()).as("a scan reads no a").isZero();
-        assertThat(t.times()).isEmpty();
     }
 
     @Test
@@ -66,37 +65,33 @@ class StoreItemParseTest {
     @Test
     void an_image_is_read_only_as_far_as_indexing_needs() {
         Map<String, AttributeValue> calfKeys = Map.of("p", s("Account-1"), "i", n(0));
-        assertThat(StoreItems.parseImage(calfKeys, null, null, null)).isEqualTo(new StoreItem.Calf(S, 0, null));
+        assertThat(StoreItems.parseImage(calfKeys, null, null)).isEqualTo(new StoreItem.Calf(S, 0, null));
         Map<String, AttributeValue> tipKeys = Map.of("p", s("Account-1"), "i", n(StoreItems.TIP_INDEX));
-        assertThat(StoreItems.parseImage(tipKeys, Map.of("a", n(0)), null, null)).as("n and c not read")
+        assertThat(StoreItems.parseImage(tipKeys, Map.of("a", n(0)), null)).as("n and c not read")
                 .isEqualTo(new StoreItem.Unfolded(S));
-        assertThat(StoreItems.parseImage(tipKeys, null, null, null))
+        assertThat(StoreItems.parseImage(tipKeys, null, null))
                 .isEqualTo(new StoreItem.Malformed("p=Account-1, i=2147483647", S, StoreItems.NO_IMAGE));
     }
 
     @Test
-    void an_images_types_and_times_given_by_the_source_are_used_as_given() {
+    void an_images_types_given_by_the_source_are_used_as_given() {
         Map<String, AttributeValue> keys = Map.of("p", s("Account-1"), "i", n(StoreItems.TIP_INDEX));
         List<String> types = new ArrayList<>(List.of("A", "B", "C"));
-        List<String> times = new ArrayList<>(List.of("2024-01-01T00:00:00Z", "x", "y"));
-        StoreItem.Tip t = (StoreItem.Tip) StoreItems.parseImage(keys, Map.of("n", n(5), "a", n(2)), types, times);
+        StoreItem.Tip t = (StoreItem.Tip) StoreItems.parseImage(keys, Map.of("n", n(5), "a", n(2)), types);
         assertThat(t.types()).isSameAs(types);
-        assertThat(t.times()).isSameAs(times);
         assertThat(t.first()).isEqualTo(2);
         assertThat(t.appended()).isEqualTo(2);
-        assertThat(((StoreItem.Malformed) StoreItems.parseImage(keys, Map.of("n", n(5), "a", n(4)), types, times)).problem())
+        assertThat(((StoreItem.Malformed) StoreItems.parseImage(keys, Map.of("n", n(5), "a", n(4)), types)).problem())
                 .contains("a is 4 but c holds only 3");
     }
 
     @Test
-    void without_given_times_an_image_reads_each_events_t_when_asked() {
+    void without_given_types_an_image_reads_c() {
         Map<String, AttributeValue> keys = Map.of("p", s("Account-1"), "i", n(StoreItems.TIP_INDEX));
         Map<String, AttributeValue> image = new HashMap<>(item("Account-1", StoreItems.TIP_INDEX, 2, "A", "B"));
         image.put("a", n(1));
-        image.put("e", AttributeValue.fromL(List.of(AttributeValue.fromM(Map.of("t", s("2020-01-01T00:00:00Z"))),
-                AttributeValue.fromM(Map.of()))));
-        StoreItem.Tip t = (StoreItem.Tip) StoreItems.parseImage(keys, image, null, null);
-        assertThat(t.times()).containsExactly("2020-01-01T00:00:00Z", null);
+        StoreItem.Tip t = (StoreItem.Tip) StoreItems.parseImage(keys, image, null);
         assertThat(t.types()).containsExactly("A", "B");
+        assertThat(t.appended()).isEqualTo(1);
     }
 }

@@ -23,23 +23,20 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
- * The two ways to append (the model README, "Calf-first appends"), deciding from the Tip's state: the
- * cache's when it satisfies the expectation, else one consistent {@code GetItem}. Every write is
- * conditioned on that state's version and etag, so whatever the cache says, a write lands only on the
- * Tip it was decided for.
+ * The two ways to append, deciding from the Tip's state (the cache's when it satisfies the expectation, else
+ * a consistent {@code GetItem}). Every write is conditioned on that state's version and etag, so a write lands
+ * only on the Tip it was decided for.
  *
- * <p>Tip-first ({@link #append}, and unfold-only writes): a new stream (tried without a read: its failed
- * {@code PutItem} returns the Tip), a Tip update or a calving transaction, looping on what a failed
- * condition returns. Calf-first ({@link #appendAsCalf}): the events go into an item keyed by the index of
- * the first of them, written only if no item has that key, so exactly one writer wins each index; then
- * the Tip, which holds no events, moves forwards. The Tip may be behind the calves ({@link #ensureTip}
- * brings it up), never ahead, and never absent once a writer has finished. A Tip holding events is
- * drained into a calf first. Tip-first and calf-first writers must not write one stream at the same time.
+ * <p>Tip-first ({@link #append}): a new stream, a Tip update or a calving transaction, looping on what a failed
+ * condition returns. Calf-first ({@link #appendAsCalf}): the events go into an item keyed by the first one's
+ * index, written only if no item has that key, so exactly one writer wins each index; then the Tip, holding no
+ * events, moves forwards. The Tip may lag the calves ({@link #ensureTip}), never lead them. A Tip holding events
+ * is drained into a calf first. The two kinds of writer must not write one stream at the same time.
  */
 public final class Appender {
 
     private static final Logger log = LoggerFactory.getLogger(Appender.class);
-    /** Writes tried per append (or drains of a Tip); each failure brings a fresher Tip, so more means heavy contention. */
+    /** Writes tried per append (or drains of a Tip); each failure brings a fresher Tip. */
     static final int MAX_ATTEMPTS = 8;
 
     private final TipState.Cache cache;
@@ -126,7 +123,7 @@ public final class Appender {
         return unfolds.stream().map(u -> EventCodec.unfold(u, version, now, config.compress())).toList();
     }
 
-    /** See {@code StoreClient.ensureTip}. @throws SdkException from DynamoDB; the Tip stays where it is */
+    /** @throws SdkException from DynamoDB; the Tip stays where it is */
     public void ensureTip(MeteredDynamo dynamo, StreamName stream, long version) {
         TipState tip = cache.get(stream);
         if (tip == null || tip.version() < version) {
@@ -134,14 +131,12 @@ public final class Appender {
         }
     }
 
-    /** See {@code StoreClient.assumeNoTip}: a stream just begun has no Tip to read. */
     public void assumeNoTip(StreamName stream) {
         if (cache.get(stream) == null) {
             cache.put(stream, TipState.NONE);
         }
     }
 
-    /** A calf-first append at {@code expected}: see the class comment. */
     public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
@@ -180,12 +175,7 @@ public final class Appender {
         return new AppendResult.Written(next, known == null ? null : known.etag(), false, dynamo.spent());
     }
 
-    /**
-     * The conflict of a calf refused at {@code expected}, with the events of the item that holds that key
-     * as the refusal returned it, so that the winner can be followed without a read (none found: the
-     * caller reads). The Tip stays known, the winner's calf counted in its calf bytes; without the item it
-     * is forgotten.
-     */
+    /** A calf refused at {@code expected}: the conflict carries the winner's events as the refusal returned them. */
     private AppendResult.Conflict held(MeteredDynamo dynamo, StreamName stream, long expected, TipState tip,
                                        ConditionalCheckFailedException e) {
         if (e.hasItem() && !e.item().isEmpty()) {
@@ -209,19 +199,14 @@ public final class Appender {
         return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
     }
 
-    /**
-     * Moves the Tip forwards to {@code next}. After a calf at {@code expected} ({@code expected >= 0}),
-     * a Tip-first writer's events found at the same indexes withdraw the calf (the result: a conflict);
-     * otherwise null.
-     */
+    /** Moves the Tip forwards to {@code next}; after a calf at {@code expected >= 0}, a conflict when the calf had to be withdrawn. */
     private AppendResult advance(MeteredDynamo dynamo, StreamName stream, long next, long held, long expected) {
         String etag = TipWrites.newEtag();
         try {
             dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag));
             cache.put(stream, new TipState(next, etag, 0, 0, held, null));
         } catch (ConditionalCheckFailedException e) {
-            // another writer moved the Tip on already; the events above are in either way, unless it
-            // was a Tip-first writer whose events in the Tip hold the same indexes as ours
+            // another writer moved it on; our calf stands unless a Tip-first writer's events hold the same indexes
             TipState now = e.hasItem() && !e.item().isEmpty() ? TipState.of(stream, e.item()) : null;
             if (expected >= 0 && now != null && now.eventCount() > 0 && now.version() > expected
                     && now.version() - now.eventCount() < next) {
@@ -244,11 +229,7 @@ public final class Appender {
         return null;
     }
 
-    /**
-     * A Tip-first writer appended to the Tip while this append's calf was being written: both hold
-     * indexes from {@code expected}. The Tip's events count (readers that start from the Tip see only
-     * them); this append's calf is deleted again and the append is a conflict.
-     */
+    /** A Tip-first writer appended events at this calf's indexes: the Tip's count (Tip-first readers see only them), the calf goes. */
     private AppendResult withdraw(MeteredDynamo dynamo, StreamName stream, long expected, long next, TipState tip) {
         log.error("{}: a Tip-first writer appended events {}..{} to the Tip while a calf-first append wrote {}..{};"
                 + " withdrawing the latter. Only one kind of writer may write a stream", stream,

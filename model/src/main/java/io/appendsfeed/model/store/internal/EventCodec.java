@@ -38,13 +38,10 @@ import org.brotli.dec.BrotliInputStream;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/**
- * The store format's encoding of events, in one place: one element of {@code e} or {@code u} to and
- * from its stored map, a batch of events as an item's {@code e} and {@code c} lists with the bytes
- * they add, and the body encodings (0 raw UTF-8 JSON, 1 raw deflate (RFC 1951), 2 Brotli).
- */
+/** Elements of {@code e} and {@code u} to and from their stored maps, and the body encodings. */
 public final class EventCodec {
 
+    /** Body encodings, fixed by the format: 0 raw UTF-8 JSON, 1 raw deflate (RFC 1951), 2 Brotli. */
     public static final int RAW = 0;
     public static final int DEFLATE = 1;
     public static final int BROTLI = 2;
@@ -58,12 +55,7 @@ public final class EventCodec {
         return TIMESTAMP.format(t);
     }
 
-    /**
-     * A {@code t} as any writer of the format writes it: 0 to 9 fractional digits, {@code Z} or an offset
-     * ({@code +00:00} from .NET), or no offset at all (taken as UTC).
-     *
-     * @throws DateTimeParseException when the text is not an ISO-8601 date-time
-     */
+    /** A {@code t} as any writer writes it: 0 to 9 fractional digits, {@code Z}, an offset ({@code +00:00} from .NET) or none (UTC). */
     static Instant parseTimestamp(String text) {
         try {
             return Instant.parse(text);
@@ -77,10 +69,7 @@ public final class EventCodec {
         }
     }
 
-    /**
-     * Events encoded for an item: their {@code e} entries and {@code c} types, and the item-size bytes
-     * both add to whichever item holds them.
-     */
+    /** Events' {@code e} entries and {@code c} types, and the item-size bytes both add to the item that holds them. */
     record Entries(List<AttributeValue> entries, List<AttributeValue> types, long bytes) {
         static final Entries NONE = new Entries(List.of(), List.of(), 0);
     }
@@ -103,7 +92,8 @@ public final class EventCodec {
     public static AttributeValue event(EventData event, Instant now, boolean compress) {
         Map<String, AttributeValue> m = new LinkedHashMap<>();
         m.put(TIME, AttributeValue.fromS(timestamp(event.timestamp() == null ? now : event.timestamp())));
-        bodies(m, event.data(), event.meta(), compress);
+        body(m, DATA, DATA_ENCODING, event.data(), compress);
+        body(m, META, META_ENCODING, event.meta(), compress);
         if (event.correlationId() != null) {
             m.put(CORRELATION, AttributeValue.fromS(event.correlationId()));
         }
@@ -119,18 +109,16 @@ public final class EventCodec {
         m.put(UNFOLD_INDEX, AttributeValue.fromN(Long.toString(version)));
         m.put(TIME, AttributeValue.fromS(timestamp(now)));
         m.put(UNFOLD_TYPE, AttributeValue.fromS(unfold.type()));
-        bodies(m, unfold.data(), unfold.meta(), compress);
+        body(m, DATA, DATA_ENCODING, unfold.data(), compress);
+        body(m, META, META_ENCODING, unfold.meta(), compress);
         return AttributeValue.fromM(m);
     }
 
-    private static void bodies(Map<String, AttributeValue> m, byte[] data, byte[] meta, boolean compress) {
-        body(m, DATA, DATA_ENCODING, data, compress);
-        if (meta != null) {
-            body(m, META, META_ENCODING, meta, compress);
-        }
-    }
-
+    /** Nothing for a null (absent) body. */
     private static void body(Map<String, AttributeValue> m, String field, String encodingField, byte[] body, boolean compress) {
+        if (body == null) {
+            return;
+        }
         Body b = encodeBody(body, compress);
         m.put(field, AttributeValue.fromB(SdkBytes.fromByteArray(b.bytes())));
         if (b.encoding() != RAW) {
@@ -138,10 +126,7 @@ public final class EventCodec {
         }
     }
 
-    /**
-     * @param entry the element of {@code e}, or null when the read asked for types only
-     * @param rangeKey the item's {@code i}, for errors
-     */
+    /** @param entry the element of {@code e}, or null when the read asked for types only */
     public static StoredEvent storedEvent(StreamName stream, long rangeKey, long index, String type, AttributeValue entry) {
         if (entry == null) {
             return new StoredEvent(stream, index, null, type, null, null, null, null);
@@ -208,15 +193,11 @@ public final class EventCodec {
     /** Never guessed: a body read in the wrong encoding would be handed over as garbage. */
     private static int encoding(AttributeValue enc, String encodingField, StreamName stream, long index, String where) {
         try {
-            if (enc.n() != null) {
-                return Integer.parseInt(enc.n());
-            }
-        } catch (NumberFormatException e) {
+            return Integer.parseInt(enc.n());
+        } catch (NumberFormatException e) { // also when it is not an N (null)
             throw new BodyDecodingException(stream, index, where, -1, "its encoding '" + encodingField
-                    + "' is not an integer: " + enc.n(), e);
+                    + "' is not a number (N) holding an integer: " + enc, e);
         }
-        throw new BodyDecodingException(stream, index, where, -1, "its encoding '" + encodingField
-                + "' is not a number (N): " + enc, null);
     }
 
     private static String string(AttributeValue v) {
@@ -237,12 +218,7 @@ public final class EventCodec {
         return new Body(body, RAW);
     }
 
-    /**
-     * A stored body decoded.
-     *
-     * @param field for the error: where the body sits, e.g. {@code e.d}
-     * @throws BodyDecodingException on an unknown encoding or a corrupt body
-     */
+    /** @param field where the body sits, for errors, e.g. {@code e.d} */
     public static byte[] decodeBody(byte[] stored, int encoding, StreamName stream, long index, String field) {
         switch (encoding) {
             case RAW: return stored;
@@ -252,10 +228,7 @@ public final class EventCodec {
         }
     }
 
-    /**
-     * One deflater per thread, reset between bodies: setting up zlib's state (its window and tables)
-     * cost more than deflating a typical body of a few hundred bytes.
-     */
+    /** One deflater per thread, reset between bodies: setting up zlib's state costs more than deflating a typical body. */
     private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
 
     static byte[] deflate(byte[] body) {
@@ -310,11 +283,7 @@ public final class EventCodec {
         }
     }
 
-    /**
-     * brotli4j's native decoder, when it is on the class path and loads on this platform: about 3 times
-     * faster than the pure-Java {@code org.brotli:dec} on the small bodies events hold (the reader's README).
-     * The dependency is optional.
-     */
+    /** brotli4j's native decoder when it is on the class path and loads (optional): about 3 times the pure-Java one on event bodies. */
     private static final class NativeBrotli {
         static final boolean AVAILABLE = probe();
 

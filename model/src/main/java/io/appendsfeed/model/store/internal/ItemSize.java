@@ -5,20 +5,13 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The size DynamoDB counts against its 400 KB item limit, per its documented rules, rounded up
- * where the rules are approximate so that an item we accept is never refused by DynamoDB:
- * <ul>
- * <li>an attribute: the UTF-8 length of its name plus the size of its value;</li>
- * <li>S: UTF-8 length; B: byte length; BOOL and NULL: 1;</li>
- * <li>N: 1 byte per two significant digits plus 1 (we count all digits, plus 1 more for the sign);</li>
- * <li>L and M: 3 bytes plus, per element, 1 byte of overhead plus its size (and, in a map, its name).</li>
- * </ul>
+ * The size DynamoDB counts against its item limit, per its documented rules, rounded up where they are
+ * approximate so that an item we accept is never refused: a name's UTF-8 length plus its value's; S: UTF-8
+ * length; B: bytes; N: a byte per two digits plus 2; L and M: 3 plus, per element, 1 and its size (and name).
  */
 public final class ItemSize {
 
-    /** What a list or map costs before its elements. */
     public static final int CONTAINER_OVERHEAD = 3;
-    /** What each list or map element costs on top of its size. */
     public static final int ELEMENT_OVERHEAD = 1;
 
     private ItemSize() {}
@@ -31,7 +24,7 @@ public final class ItemSize {
         return size;
     }
 
-    /** Size of one list element, overhead included: what it adds to the list it is in. */
+    /** What one element adds to the list it is in. */
     public static long element(AttributeValue v) {
         return ELEMENT_OVERHEAD + value(v);
     }

@@ -23,11 +23,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * The DynamoDB calls of one store operation, through the caller's {@link DynamoDbClient} (so that
- * its endpoint rules, HTTP client, interceptors and retries hold for each one). Each call asks for
- * its consumed capacity (unless the meter is {@link CapacityMeter#NONE}), tells the meter, and adds
- * it to {@link #spent()}. DynamoDB reports no capacity for a write whose condition failed: the meter
- * is told of it with {@link CapacityMeter#refused}. One instance per operation: not thread-safe.
+ * The DynamoDB calls of one store operation, through the caller's client (so its settings hold for each one).
+ * Each asks for its consumed capacity (unless the meter is {@link CapacityMeter#NONE}), tells the meter and adds
+ * it to {@link #spent()}; a write refused on its condition, which DynamoDB reports no capacity for, goes to
+ * {@link CapacityMeter#refused}. One instance per operation: not thread-safe.
  */
 public final class MeteredDynamo {
 
@@ -48,7 +47,6 @@ public final class MeteredDynamo {
         return table;
     }
 
-    /** What the calls made so far consumed. */
     public Capacity spent() {
         return spent;
     }

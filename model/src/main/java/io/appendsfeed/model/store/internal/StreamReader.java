@@ -17,14 +17,12 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
- * Reads a stream's events lazily, item by item, page by page.
+ * Reads a stream's events lazily, page by page; each index comes once, in order.
  *
- * <p>Forwards from k: an ascending {@code Query i >= k} walks the calves from k and the Tip; only when
- * no item starts at k and the Tip does not hold it does one descending {@code Query i < k, Limit 1}
- * fetch the calf holding k first. Calves made while reading sort after those already read, so paging
- * cannot miss them; a calf made between the two queries shows as a Tip that starts after the wanted
- * index, and the read starts over once. Backwards: a descending {@code Query} from the Tip. Each index
- * comes once, in order.
+ * <p>Forwards from k: an ascending {@code Query i >= k}; only when no item starts at k and the Tip does not hold
+ * it does a descending {@code Query i < k, Limit 1} fetch the calf holding k first. Calves made while reading sort
+ * after those read, so paging cannot miss them; one made between the two queries shows as a Tip starting after k,
+ * and the read starts over once. Backwards: a descending {@code Query} from the Tip.
  */
 public final class StreamReader implements Iterator<StoredEvent> {
 
@@ -33,13 +31,8 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private final StreamName stream;
     private final Read read;
     private final int pageItems;
-    /**
-     * Events per item of each stream when last read forwards: what a read of {@code n} events sizes its
-     * pages by, since DynamoDB charges a {@code Query} for every item it returns, whole.
-     */
-    private final StreamLru<Double> hints;
     private final Deque<StoredEvent> buffered = new ArrayDeque<>();
-    /** Items holding events, and their events, taken so far (forwards): what later pages are sized by. */
+    /** Items holding events, and their events, taken so far (forwards): DynamoDB charges a {@code Query} for whole items. */
     private long itemsSeen;
     private long eventsSeen;
     private ItemPages items;
@@ -47,19 +40,18 @@ public final class StreamReader implements Iterator<StoredEvent> {
     private long cursor;
     private long emitted;
     private boolean restarted;
-    /** Forwards: the Tip (the stream's last item) was taken and its events buffered. */
+    /** Forwards: the Tip, the last item, was taken. */
     private boolean tipTaken;
 
-    /** Items of the first page of a bounded forward read of a stream not read before: enough to learn its items. */
+    /** Items of the first page of a bounded forward read. */
     static final int FIRST_PAGE_ITEMS = 1;
 
-    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems, StreamLru<Double> hints) {
+    public StreamReader(MeteredDynamo dynamo, TipState.Cache cache, StreamName stream, Read read, int pageItems) {
         this.dynamo = dynamo;
         this.cache = cache;
         this.stream = stream;
         this.read = read;
         this.pageItems = pageItems;
-        this.hints = hints;
         this.cursor = read.fromIndex();
         this.items = read.direction() == Read.Direction.FORWARD ? forwardFrom(cursor) : backward();
     }
@@ -78,7 +70,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
         return containing(from).then(atOrAfter);
     }
 
-    /** One page of one item: the calf with the greatest first index below {@code from}, which may hold it. */
+    /** The calf with the greatest first index below {@code from}, which may hold it. */
     private ItemPages containing(long from) {
         return page("#i < :k", from, false, 1);
     }
@@ -102,16 +94,13 @@ public final class StreamReader implements Iterator<StoredEvent> {
     }
 
     /**
-     * Items for the next page of a bounded forward read: the events still wanted over the events per
-     * item seen (in this read, else in the stream's last read). A stream not read before starts with
-     * {@value #FIRST_PAGE_ITEMS} item, unless the read takes whole pages ({@link Read#wholeItems()}):
-     * then the first page asks for as many items as could be wanted. Every item but the Tip holds at
-     * least one event, so this never asks for more than {@code wanted + 1}.
+     * Items for the next page of a bounded forward read: the events still wanted over the events per item seen so
+     * far. The first page has {@value #FIRST_PAGE_ITEMS}, or {@code wanted + 1} when the read takes whole items
+     * (every item but the Tip holds an event).
      */
     private int nextPageItems(int limit) {
         long wanted = Math.max(1, read.maxEvents() - emitted - buffered.size());
-        Double hint = hints.get(stream); // null when the stream was not read
-        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : hint != null ? hint : 0;
+        double perItem = itemsSeen > 0 ? (double) eventsSeen / itemsSeen : 0;
         long items = perItem > 0 ? (long) Math.ceil(wanted / perItem) : read.wholeItems() ? wanted + 1 : FIRST_PAGE_ITEMS;
         return (int) Math.max(1, Math.min(items, Math.min(limit, wanted + 1)));
     }
@@ -120,11 +109,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
         return new ItemPages(range, k, ascending, () -> limit, true);
     }
 
-    /**
-     * Forwards, once consumed: every event up to the stream's end, as it stood when its Tip was read,
-     * has been returned. The Tip sorts after every calf, so a read that took it and handed out all it
-     * held has nothing left after it.
-     */
+    /** Forwards, once consumed: every event to the stream's end as its Tip was read was returned (the Tip sorts last). */
     public boolean atEnd() {
         return read.direction() == Read.Direction.FORWARD && tipTaken && buffered.isEmpty();
     }
@@ -176,7 +161,6 @@ public final class StreamReader implements Iterator<StoredEvent> {
             if (held > 0) {
                 itemsSeen++;
                 eventsSeen += held;
-                hints.put(stream, (double) eventsSeen / itemsSeen);
             }
             cursor = Math.max(cursor, StoreItems.next(stream, item));
         } else {
@@ -190,10 +174,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
         }
     }
 
-    /**
-     * The items of one stream's key range, fetched a {@code Query} page at a time, only when wanted;
-     * then, once they are done, the items of the pages chained after them ({@link #then}).
-     */
+    /** Items of a key range, a {@code Query} page at a time when wanted; then those of the pages chained after them. */
     private final class ItemPages implements Iterator<Map<String, AttributeValue>> {
 
         private final QueryRequest.Builder query;
@@ -204,11 +185,7 @@ public final class StreamReader implements Iterator<StoredEvent> {
         private boolean exhausted;
         private ItemPages then;
 
-        /**
-         * @param range a key condition on {@code #i} with value {@code :k}, or null for every item
-         * @param limit items for the next page, asked before each page: a reader sizes pages by what it still wants
-         * @param onePage only the first page
-         */
+        /** @param range a key condition on {@code #i} with value {@code :k}, or null for every item */
         ItemPages(String range, long k, boolean ascending, IntSupplier limit, boolean onePage) {
             this.onePage = onePage;
             this.limit = limit;
@@ -227,13 +204,11 @@ public final class StreamReader implements Iterator<StoredEvent> {
             query.expressionAttributeNames(names);
         }
 
-        /** {@code next}'s items after these: this, for chaining. */
         ItemPages then(ItemPages next) {
             this.then = next;
             return this;
         }
 
-        /** An item already fetched comes first. */
         void pushFront(Map<String, AttributeValue> item) {
             buffered.addFirst(item);
         }

@@ -4,22 +4,21 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.StoreFormatException;
 import io.appendsfeed.model.store.StoreItems;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * What an append must know of a Tip to decide: its version and etag (for the condition), how many
- * events and bytes it holds (to decide whether to calve), and its bytes in calves. {@code item} is
- * the whole Tip when it was just read (a calving copies its events); the cache keeps states without it.
+ * What an append must know of a Tip: version and etag (the condition), events and their bytes (whether to calve),
+ * bytes in calves, and the whole item when just read (a calving copies its events; the cache drops it).
  *
- * @param eventBytes item-size bytes of the elements of {@code e} and {@code c} (see {@link ItemSize#element})
+ * @param eventBytes item-size bytes of the elements of {@code e} and {@code c}
  */
 public record TipState(long version, String etag, int eventCount, long eventBytes, long calfBytes,
                        Map<String, AttributeValue> item) {
 
-    /** No Tip: a stream just begun. */
     static final TipState NONE = new TipState(0, null, 0, 0, 0, null);
 
     public static TipState of(StreamName stream, Map<String, AttributeValue> tip) {
@@ -52,20 +51,33 @@ public record TipState(long version, String etag, int eventCount, long eventByte
     }
 
     /**
-     * The last-known state of each recently used stream's Tip. Never trusted alone: every write that
-     * relies on it is conditioned on the cached etag, so a stale entry only costs a failed condition
-     * (whose returned item refreshes it).
+     * The Tips of the {@code capacity} most recently used streams; thread-safe. Never trusted alone: every write is
+     * conditioned on the cached etag, so a stale entry costs a failed condition.
      */
-    public static final class Cache extends StreamLru<TipState> {
+    public static final class Cache {
+        private final Map<StreamName, TipState> entries;
+
         public Cache(int capacity) {
-            super(capacity);
+            this.entries = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<StreamName, TipState> eldest) {
+                    return size() > capacity;
+                }
+            };
         }
 
-        /** Keeps {@code state} without its item (a Tip's events could be 400 KB; the state is ~100 bytes). */
-        @Override
-        public void put(StreamName stream, TipState state) {
-            super.put(stream, state.item() == null ? state
+        synchronized TipState get(StreamName stream) {
+            return entries.get(stream);
+        }
+
+        /** Without its item (up to 400 KB). */
+        public synchronized void put(StreamName stream, TipState state) {
+            entries.put(stream, state.item() == null ? state
                     : new TipState(state.version(), state.etag(), state.eventCount(), state.eventBytes(), state.calfBytes(), null));
+        }
+
+        synchronized void remove(StreamName stream) {
+            entries.remove(stream);
         }
     }
 }

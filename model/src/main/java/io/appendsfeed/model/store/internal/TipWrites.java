@@ -33,28 +33,20 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionConflictExcepti
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * The Tip's reads and conditional writes: a new stream, a Tip update, a calving, a calf-first
- * append's advance. A write whose condition failed is an {@link Outcome.Refused} carrying the current
- * Tip, read from the failure itself ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD}).
+ * The items of the format and the Tip's conditional writes. A refused write carries the current Tip, read from
+ * the failure itself ({@code ReturnValuesOnConditionCheckFailure=ALL_OLD}).
  */
 public final class TipWrites {
 
-    /** What one conditional write of a Tip came to. */
     sealed interface Outcome {
-        /** The write landed; {@code state} is the Tip it left. */
         record Written(TipState state) implements Outcome {}
 
-        /**
-         * The Tip was not the one the write was decided for. {@code tipKnown}: the failed condition
-         * returned the current Tip ({@code tip}, null when there is none); false when DynamoDB refused
-         * because of a concurrent transaction and did not say what is there.
-         */
+        /** {@code tip}: the current Tip, null when there is none; not known after a concurrent transaction's refusal. */
         record Refused(boolean tipKnown, Map<String, AttributeValue> tip) implements Outcome {}
     }
 
-    /** A refusal caused by a concurrent transaction: what is there is not known. */
     private static final Outcome.Refused UNKNOWN = new Outcome.Refused(false, null);
-    /** Length of our etags: 32 hex digits, like Equinox's GUIDs in "N" format. */
+    /** 32 hex digits, like Equinox's GUIDs in "N" format. */
     static final int ETAG_LENGTH = 32;
 
     private TipWrites() {}
@@ -67,7 +59,6 @@ public final class TipWrites {
         return Map.of(STREAM, AttributeValue.fromS(stream.value()), RANGE, num(i));
     }
 
-    /** A whole Tip. {@code types} and {@code events} are this Tip's events only. */
     static Map<String, AttributeValue> tip(StreamName stream, long n, long appended, long calfBytes, String etag,
                                            List<AttributeValue> types, List<AttributeValue> events, List<AttributeValue> unfolds) {
         Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, TIP_INDEX));
@@ -81,7 +72,7 @@ public final class TipWrites {
         return item;
     }
 
-    /** A calf: events {@code first..n-1}, {@code i} = {@code first}. No {@code a}, {@code b}, {@code etag}. */
+    /** Events {@code first..n-1}; no {@code a}, {@code b}, {@code etag}. */
     static Map<String, AttributeValue> calf(StreamName stream, long first, long n, AttributeValue types, AttributeValue events) {
         Map<String, AttributeValue> item = new LinkedHashMap<>(key(stream, first));
         item.put(NEXT, num(n));
@@ -103,23 +94,16 @@ public final class TipWrites {
         return got.hasItem() && !got.item().isEmpty() ? got.item() : null;
     }
 
-    /** The new stream's Tip, only if it has none yet. */
     static Outcome putNew(MeteredDynamo dynamo, StreamName stream, EventCodec.Entries events, List<AttributeValue> unfolds) {
         String etag = newEtag();
         long n = events.entries().size();
-        try {
-            dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
-                    .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM))
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return new Outcome.Written(new TipState(n, etag, (int) n, events.bytes(), 0, null));
-        } catch (ConditionalCheckFailedException e) {
-            return refused(e.hasItem() ? e.item() : null);
-        } catch (TransactionConflictException e) {
-            return UNKNOWN;
-        }
+        return attempt(() -> dynamo.putItem(PutItemRequest.builder().item(tip(stream, n, n, 0, etag, events.types(), events.entries(), unfolds))
+                .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM))
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)),
+                new TipState(n, etag, (int) n, events.bytes(), 0, null));
     }
 
-    /** Appends to the Tip's lists and replaces the rest, if the Tip is still the one in {@code state}. */
+    /** Appends to the Tip's lists and replaces the rest. */
     static Outcome update(MeteredDynamo dynamo, StreamName stream, TipState state, EventCodec.Entries events,
                           List<AttributeValue> unfolds) {
         String etag = newEtag();
@@ -130,32 +114,23 @@ public final class TipWrites {
         String condition = pin(state, values);
         values.putAll(Map.of(":n", num(n), ":a", num(appended), ":b", num(state.calfBytes()),
                 ":etag", AttributeValue.fromS(etag), ":u", AttributeValue.fromL(unfolds)));
-        String set = "SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u";
+        String set = "SET #n = :n, #a = :a, #b = :b, #etag = :etag, #u = :u" + (appended == 0 ? ""
+                : ", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)");
         if (appended > 0) {
             names.putAll(Map.of("#e", EVENTS, "#c", TYPES));
             values.putAll(Map.of(":e", AttributeValue.fromL(events.entries()), ":c", AttributeValue.fromL(events.types()),
                     ":empty", AttributeValue.fromL(List.of())));
-            set += ", #e = list_append(if_not_exists(#e, :empty), :e), #c = list_append(if_not_exists(#c, :empty), :c)";
         }
-        try {
-            dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
-                    .updateExpression(set).conditionExpression(condition)
-                    .expressionAttributeNames(names).expressionAttributeValues(values)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return new Outcome.Written(new TipState(n, etag, state.eventCount() + appended,
-                    state.eventBytes() + events.bytes(), state.calfBytes(), null));
-        } catch (ConditionalCheckFailedException e) {
-            return refused(e.hasItem() ? e.item() : null);
-        } catch (TransactionConflictException e) {
-            return UNKNOWN;
-        }
+        return attempt(() -> dynamo.updateItem(UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
+                .updateExpression(set).conditionExpression(condition)
+                .expressionAttributeNames(names).expressionAttributeValues(values)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)),
+                new TipState(n, etag, state.eventCount() + appended, state.eventBytes() + events.bytes(), state.calfBytes(), null));
     }
 
     /**
-     * One transaction: a calf holds the Tip's events as they are (attribute values copied, so others'
-     * encodings and timestamps survive), the Tip is rewritten with only the new events. Two items of
-     * at most 400 KB each: within the transaction limits of 100 items and 4 MB. {@code state} must
-     * hold the Tip's item.
+     * One transaction: a calf holds the Tip's events as stored (others' encodings and timestamps survive), the
+     * Tip is rewritten with only the new events. {@code state} must hold the Tip's item.
      *
      * @throws StoreFormatException when an item already has the calf's key
      */
@@ -173,16 +148,15 @@ public final class TipWrites {
         Map<String, AttributeValue> pinned = new HashMap<>();
         String condition = pin(state, pinned);
         try {
-            dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+            return attempt(() -> dynamo.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
                     TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(calf)
                             .conditionExpression("attribute_not_exists(#p)").expressionAttributeNames(Map.of("#p", STREAM)).build()).build(),
                     TransactWriteItem.builder().put(Put.builder().tableName(dynamo.table()).item(newTip)
                             .conditionExpression(condition).expressionAttributeNames(Map.of("#n", NEXT, "#etag", ETAG))
                             .expressionAttributeValues(pinned)
-                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build()));
-            return new Outcome.Written(new TipState(n, etag, appended, events.bytes(), calfBytes, null));
+                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build())),
+                    new TipState(n, etag, appended, events.bytes(), calfBytes, null));
         } catch (TransactionCanceledException e) {
-            // reason codes of a cancelled transaction, one per item (DynamoDB API reference)
             List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
             if (reasons.size() != 2) {
                 throw e;
@@ -199,6 +173,16 @@ public final class TipWrites {
                 return UNKNOWN;
             }
             throw e;
+        }
+    }
+
+    /** {@code write}'s outcome: {@code written} when it landed, else the refusal. */
+    private static Outcome attempt(Runnable write, TipState written) {
+        try {
+            write.run();
+            return new Outcome.Written(written);
+        } catch (ConditionalCheckFailedException e) {
+            return refused(e.hasItem() ? e.item() : null);
         } catch (TransactionConflictException e) {
             return UNKNOWN;
         }
@@ -208,10 +192,7 @@ public final class TipWrites {
         return new Outcome.Refused(true, tip == null || tip.isEmpty() ? null : tip);
     }
 
-    /**
-     * A calf-first append's Tip write: the Tip holds no events and records version {@code n}. Creates
-     * the Tip when there is none; otherwise only moves it forwards, and never over a Tip holding events.
-     */
+    /** A calf-first Tip at version {@code n}, holding no events: created, or moved only forwards and never over events. */
     static UpdateItemRequest.Builder advanceTip(StreamName stream, long n, long calfBytes, String etag) {
         return UpdateItemRequest.builder().key(key(stream, TIP_INDEX))
                 .updateExpression("SET #n = :n, #a = :zero, #b = :b, #etag = :etag, #c = if_not_exists(#c, :empty),"
@@ -223,7 +204,7 @@ public final class TipWrites {
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
     }
 
-    /** The condition that the Tip is exactly the one {@code state} describes: same version, same etag. */
+    /** The Tip is exactly the one {@code state} describes: same version, same etag. */
     private static String pin(TipState state, Map<String, AttributeValue> values) {
         values.put(":pinN", num(state.version()));
         if (state.etag() == null) {
