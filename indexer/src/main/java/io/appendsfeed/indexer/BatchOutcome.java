@@ -40,11 +40,12 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
      * @param healedEvents events taken from the Tip to fill a gap
      * @param writes conditional writes that succeeded
      * @param conflicts conditional writes that lost to another writer (and were retried)
+     * @param capacity what the partition's calls consumed
      * @param error why the spans from {@code settled} on were not written, or null
      */
     public record PartitionOutcome(PartitionId partition, EpochId epoch, int spans, int settled, long acceptedEvents,
                                    long duplicateEvents, long healedEvents, int epochsClosed, int writes, int conflicts,
-                                   RuntimeException error) {
+                                   Capacity capacity, RuntimeException error) {
         public boolean ok() {
             return error == null;
         }
