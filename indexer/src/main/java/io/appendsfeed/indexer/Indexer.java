@@ -249,7 +249,7 @@ public final class Indexer {
         for (int k = 0; k < work.size(); k++) {
             PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
             outcomes.add(o);
-            capacity = capacity.plus(o.capacity());
+            capacity = capacity == Capacity.NONE ? o.capacity() : capacity.plus(o.capacity()); // NONE: nobody asked
             if (!o.ok() && o.settled() < o.spans()) { // a failure after every span settled (recording the next epoch) loses nothing
                 firstFailed = Math.min(firstFailed, work.get(k).getValue().get(o.settled()));
             }

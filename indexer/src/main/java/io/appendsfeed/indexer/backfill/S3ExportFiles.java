@@ -9,9 +9,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * The files of a DynamoDB export read straight from S3 ({@code GetObject} only: the manifest names
- * every data file, so nothing is listed). Needs {@code software.amazon.awssdk:s3}, an optional
- * dependency of the indexer (the CLI jar carries it).
+ * The files of a DynamoDB export read from S3 ({@code GetObject} only: the manifest names every file). Needs
+ * {@code software.amazon.awssdk:s3}, an optional dependency of the indexer (the CLI jar carries it).
  *
  * @param prefix the export's folder within the bucket, ending in {@code /} (empty for the bucket's root)
  */

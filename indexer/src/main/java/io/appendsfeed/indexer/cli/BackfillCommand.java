@@ -2,7 +2,6 @@ package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.backfill.Backfill;
 import io.appendsfeed.indexer.backfill.BackfillConfig;
-import io.appendsfeed.indexer.backfill.BackfillProgress;
 import io.appendsfeed.indexer.backfill.BackfillResult;
 import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.backfill.ExportFiles;
@@ -52,7 +51,7 @@ final class BackfillCommand extends FeedCommand {
             BackfillSettings settings = IndexerOptions.settings(() -> BackfillSettings.from(indexer.variables(c, ctx,
                     BackfillSettings.SEGMENTS, segments, BackfillSettings.PAGE_SIZE, pageSize, BackfillSettings.MAX_ITEMS_PER_SECOND,
                     maxItemsPerSecond)));
-            AtomicReference<BackfillProgress> latest = new AtomicReference<>();
+            AtomicReference<BackfillResult> latest = new AtomicReference<>();
             BackfillConfig config = ctx.terminal()
                     ? settings.backfill().withProgress(latest::set).withProgressInterval(Duration.ofMillis(200))
                     : settings.backfill();

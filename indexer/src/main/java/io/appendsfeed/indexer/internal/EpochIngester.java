@@ -136,9 +136,8 @@ public final class EpochIngester {
     }
 
     /**
-     * Epochs closed before this hold none of the batch's events: the earliest time a span's record was made,
-     * per DynamoDB (never a writer's clock), less the clock skew allowed between DynamoDB and the indexers that
-     * stamp an epoch's close; bounded by the redelivery window (a span with no time looks back that far).
+     * Epochs closed before this hold none of the batch's events: the earliest time a span's record was made, per
+     * DynamoDB, bounded by the redelivery window (a span with no time looks back that far), less the clock skew.
      */
     private Instant horizon(List<SourceSpan> spans) {
         Instant now = config.clock().instant();

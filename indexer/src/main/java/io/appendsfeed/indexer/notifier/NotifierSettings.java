@@ -7,17 +7,13 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The notifier Lambda's settings, read from environment variables in this one place (through a
- * {@code Function<String,String>} so that tests pass a map).
+ * The notifier Lambda's settings, from environment variables.
  *
  * <table>
  * <tr><td>{@code APPENDS_NOTIFY_TOPIC_ARN}</td><td>required: the SNS topic reactors subscribe to</td></tr>
  * <tr><td>{@code APPENDS_SNS_ENDPOINT}</td><td>optional endpoint override (LocalStack, a local SNS)</td></tr>
  * <tr><td>{@code AWS_REGION}</td><td>set by Lambda</td></tr>
  * </table>
- *
- * @param topicArn the topic
- * @param sns where and how to reach SNS
  */
 public record NotifierSettings(String topicArn, DynamoClients.Settings sns) {
 

@@ -8,10 +8,7 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The settings every indexer deployable reads alike (the Lambda, the KCL worker, the local poller, a
- * backfill), from variables read in this one place through a {@code Function<String,String>} (tests pass a
- * map; the operations CLI puts its options there). Each deployable adds its own ({@code LambdaSettings},
- * {@code KclSettings}, {@code BackfillSettings}).
+ * The settings every indexer deployable reads alike, from variables (the CLI puts its options there).
  *
  * <table>
  * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
@@ -42,10 +39,7 @@ public record IndexerSettings(IndexerConfig config, DynamoClients.Settings dynam
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
-    /**
-     * @throws io.appendsfeed.indexer.SameTableException when {@code APPENDS_STORE_TABLE} names the index table
-     * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
-     */
+    /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */
     public static IndexerSettings from(Function<String, String> env) {
         String table = value(env, INDEX_TABLE);
         if (table == null) {

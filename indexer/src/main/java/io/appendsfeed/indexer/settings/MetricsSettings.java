@@ -7,9 +7,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout), read from variables in
- * this one place. Each setting has our name and AWS Lambda Powertools' name, so a function configured for
- * Powertools needs nothing more; ours wins when both are set.
+ * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout). Each variable has our name
+ * and AWS Lambda Powertools', so a function configured for Powertools needs nothing more; ours wins.
  *
  * <table>
  * <tr><th>ours</th><th>Powertools'</th><th>meaning</th></tr>
@@ -20,8 +19,6 @@ import java.util.function.Function;
  * <tr><td>{@code APPENDS_SERVICE_NAME}</td><td>{@code POWERTOOLS_SERVICE_NAME}</td><td>adds a {@code service}
  * dimension with this value to every figure (default: none)</td></tr>
  * </table>
- *
- * @param service the {@code service} dimension's value, null for none
  */
 public record MetricsSettings(boolean enabled, String namespace, String service) {
 
