@@ -5,7 +5,6 @@ import io.appendsfeed.indexer.backfill.BackfillConfig;
 import io.appendsfeed.indexer.backfill.BackfillResult;
 import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.backfill.ExportFiles;
-import io.appendsfeed.indexer.backfill.S3ExportFiles;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,7 +85,7 @@ final class BackfillCommand extends FeedCommand {
             connection.region().ifPresent(s3::region);
             connection.credentials().ifPresent(s3::credentialsProvider);
             try {
-                return S3ExportFiles.at(s3.build(), export);
+                return ExportFiles.s3(s3.build(), export);
             } catch (IllegalArgumentException e) {
                 throw new CliException("--export " + e.getMessage(), e);
             }

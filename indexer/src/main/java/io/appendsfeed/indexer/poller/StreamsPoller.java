@@ -23,8 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -75,10 +74,8 @@ public final class StreamsPoller implements AutoCloseable {
     private long shardsListedAt;
     /** The next wait after an empty poll; null: {@link #FIRST_IDLE_WAIT}. */
     private Duration idle;
-    private final Object wake = new Object();
-    private volatile boolean running;
-    private Thread thread;
-    private ScheduledExecutorService renewer;
+    /** The polling loop and the lease's renewal; null until started. */
+    private ScheduledThreadPoolExecutor threads;
 
     /**
      * @throws SameTableException when the store table is the index table
@@ -98,26 +95,32 @@ public final class StreamsPoller implements AutoCloseable {
 
     /** Polls on a background thread until {@link #close()}; the lease is renewed on another, so that a slow batch keeps it. */
     public synchronized StreamsPoller start() {
-        if (thread == null) {
-            running = true;
-            thread = new Thread(this::run, "appendsfeed-poller-" + config.storeTable());
-            thread.setDaemon(true);
-            thread.start();
-            renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "appendsfeed-poller-lease-" + config.storeTable());
-                t.setDaemon(true);
-                return t;
+        if (threads == null) {
+            ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(2, r -> {
+                Thread thread = new Thread(r, "appendsfeed-poller-" + config.storeTable());
+                thread.setDaemon(true);
+                return thread;
             });
+            t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // close() cancels the next poll, lets the current one end
             long every = Math.max(1, config.leaseDuration().toMillis() / 6);
-            renewer.scheduleWithFixedDelay(() -> {
+            t.scheduleWithFixedDelay(() -> {
                 try {
                     positions.renewIfDue();
                 } catch (RuntimeException e) {
                     log.warn("lease renewal failed, retrying: {}", e.toString());
                 }
             }, every, every, TimeUnit.MILLISECONDS);
+            t.execute(() -> loop(t));
+            threads = t;
         }
         return this;
+    }
+
+    private void loop(ScheduledThreadPoolExecutor t) {
+        Duration wait = pollAndWait();
+        if (!t.isShutdown()) {
+            t.schedule(() -> loop(t), wait.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -262,47 +265,21 @@ public final class StreamsPoller implements AutoCloseable {
         }
     }
 
-    private void run() {
-        while (running) {
-            Duration wait = pollAndWait();
-            synchronized (wake) {
-                try {
-                    if (running && !wait.isZero()) {
-                        wake.wait(Math.max(1, wait.toMillis()));
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
     /** Stops after the batch in hand (its position saved) and gives the lease up, so that a standby takes over at once. */
     @Override
     public void close() {
-        synchronized (wake) {
-            running = false;
-            wake.notifyAll();
-        }
-        Thread t;
-        ScheduledExecutorService r;
+        ScheduledThreadPoolExecutor t;
         synchronized (this) {
-            t = thread;
-            thread = null;
-            r = renewer;
-            renewer = null;
+            t = threads;
+            threads = null;
         }
-        try {
-            if (t != null) {
-                t.join(Duration.ofSeconds(30).toMillis());
+        if (t != null) {
+            t.shutdown();
+            try {
+                t.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-            if (r != null) {
-                r.shutdown(); // a renewal in progress finishes
-                r.awaitTermination(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         synchronized (this) {
             positions.release();

@@ -3,6 +3,7 @@ package io.appendsfeed.indexer.backfill.internal;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.indexer.backfill.ExportFiles;
 import io.appendsfeed.indexer.backfill.ExportFiles.ExportFormatException;
 import io.appendsfeed.model.store.DynamoJson;
@@ -21,7 +22,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -165,20 +165,14 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
             throw new ExportFormatException(file, "line " + n + " is not {\"Item\": {...}} (an incremental export's lines are"
                     + " changes, not items)", null);
         }
-        Map<String, AttributeValue> out = new HashMap<>();
-        for (String name : KEPT) {
-            JsonNode v = item.get(name);
-            if (v != null) {
-                try (JsonParser p = v.traverse()) {
-                    p.nextToken();
-                    out.put(name, DynamoJson.read(p));
-                } catch (IOException e) {
-                    throw new ExportFormatException(file, "item " + n + " has an attribute value that is not DynamoDB JSON ("
-                            + e.getMessage() + "): " + v, e);
-                }
-            }
+        ObjectNode kept = ((ObjectNode) item).retain(KEPT);
+        try (JsonParser p = kept.traverse()) {
+            p.nextToken();
+            return DynamoJson.readItem(p);
+        } catch (IOException e) {
+            throw new ExportFormatException(file, "item " + n + " has an attribute value that is not DynamoDB JSON ("
+                    + e.getMessage() + "): " + kept, e);
         }
-        return out;
     }
 
     private static JsonNode parse(String text, String where) {
