@@ -52,7 +52,6 @@ public final class Backfill {
     /** A redelivery window reaching back past any epoch, so that every closed epoch is consulted for duplicates. */
     static final Duration ALL_EPOCHS = Duration.ofDays(365L * 100);
     private static final int QUEUED_STREAMS = 4096;
-    private static final int EVENTS_PER_SPAN = 256;
     /** Attempts per batch after a failure that may pass (throttling, conflicts with a live indexer). */
     static final int MAX_RETRIES = 10;
     /** The AWS SDK's policy, appendsfeed's one retry policy: doubling from 200 ms, half jitter, at most a minute. */
@@ -269,29 +268,17 @@ public final class Backfill {
         return all;
     }
 
-    /** A stream the scan did not see whole, read with a query (types only), in spans of up to 256 events. */
+    /** A stream the scan did not see whole, read with a query (types only); the indexer splits a span too big for one write. */
     private List<Span> readAgain(StoreClient store, StreamName stream) {
-        List<Span> out = new ArrayList<>();
-        List<String> types = new ArrayList<>();
-        long first = -1;
-        for (StoredEvent e : (Iterable<StoredEvent>) store.read(stream, Read.forward(0).typesOnly().strongly())::iterator) {
-            if (first < 0) {
-                first = e.index();
-                if (first > 0) {
-                    log.warn("backfill: {} starts at index {}: its earlier events are no longer stored", stream, first);
-                }
-            }
-            types.add(e.type());
-            if (types.size() == EVENTS_PER_SPAN) {
-                out.add(new Span(stream, first, types));
-                first += types.size();
-                types = new ArrayList<>();
-            }
+        List<StoredEvent> events = store.readAll(stream, Read.forward(0).typesOnly().strongly());
+        if (events.isEmpty()) {
+            return List.of();
         }
-        if (!types.isEmpty()) {
-            out.add(new Span(stream, first, types));
+        long first = events.get(0).index();
+        if (first > 0) {
+            log.warn("backfill: {} starts at index {}: its earlier events are no longer stored", stream, first);
         }
-        return out;
+        return List.of(new Span(stream, first, events.stream().map(StoredEvent::type).toList()));
     }
 
     private long estimateItems() {
