@@ -9,12 +9,10 @@ import java.util.function.Consumer;
  *
  * @param storeTable the event-store table to scan (Streams on or off)
  * @param segments parallel Scan segments (DynamoDB's {@code TotalSegments}), or export files read at once; one thread each
- * @param pageSize items per Scan page ({@code Limit})
  * @param maxItemsPerSecond a cap on items read per second over all segments, to spare the table's read capacity; 0 for none
  * @param spansPerBatch spans per call to the indexer (the indexer splits them into writes of at most 64 KB)
  * @param progress told what the backfill did so far, every {@code progressInterval} and once at the end (from another
  *                 thread); the default logs a line
- * @param progressInterval how often {@code progress} is told
  */
 public record BackfillConfig(String storeTable, int segments, int pageSize, int maxItemsPerSecond, int spansPerBatch,
                              Consumer<BackfillResult> progress, Duration progressInterval) {

@@ -63,11 +63,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
     }
 
-    /**
-     * @throws IllegalArgumentException when the input is not a DynamoDB stream event as Lambda writes it, naming
-     *         the record and what is wrong
-     * @throws IOException when the input cannot be read
-     */
+    /** @throws IllegalArgumentException naming the record and what is wrong, when the input is not an event as Lambda writes it */
     public static LambdaEvent read(InputStream in) throws IOException {
         List<ChangeRecord> out = new ArrayList<>();
         Unidentified unidentified = null;

@@ -36,13 +36,7 @@ public final class NotifierHandler implements RequestStreamHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(NotifierHandler.class);
 
-    /**
-     * What one batch gave.
-     *
-     * @param published one notification per partition whose epoch Tip was written, in partition order
-     * @param epochTips records that were writes of an epoch's Tip; {@code ignored} the others
-     * @param rejected records of an epoch's Tip that cannot be read, with why
-     */
+    /** What one batch gave: a notification per partition whose epoch Tip was written, in partition order. */
     public record Outcome(List<FeedNotification> published, int records, int epochTips, int ignored, List<RejectedRecord> rejected) {
         public Outcome {
             published = List.copyOf(published);
@@ -64,11 +58,7 @@ public final class NotifierHandler implements RequestStreamHandler {
 
     /** Where the notifier sends its messages: {@link SnsPublisher}, or a test's. */
     public interface Publisher {
-        /**
-         * Sends each notification (at most one per partition) as one message, at least once.
-         *
-         * @throws RuntimeException when some were not sent; others may have been
-         */
+        /** Sends each notification as one message, at least once. @throws RuntimeException when some were not sent */
         void publish(List<FeedNotification> notifications);
     }
 

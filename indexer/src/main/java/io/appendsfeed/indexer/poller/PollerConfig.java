@@ -11,7 +11,6 @@ import java.util.UUID;
  *
  * @param storeTable the store table whose stream is read (Streams on, new images)
  * @param idleWait the longest wait between polls while no shard returns records
- * @param recordsPerRead {@code GetRecords} limit, 1..1000
  * @param retryBackoff wait before retrying a shard after a failure that may pass (throttling, timeouts)
  * @param owner this poller's name in the lease, unique per instance (one that finds the lease under its own name takes it at once)
  * @param leaseDuration how long the lease holds without renewal; the holder renews it every third of it

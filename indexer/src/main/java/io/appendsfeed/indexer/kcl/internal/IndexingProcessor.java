@@ -61,9 +61,9 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
 
     private final Worker worker;
     private String shardId = "?";
-    private String ingested;      // last sequence number durably ingested
-    private String checkpointed;  // last sequence number checkpointed
-    private String stopped;       // why this processor takes nothing more from the shard, or null
+    private String ingested;
+    private String checkpointed;
+    private String stopped; // why this processor takes nothing more from the shard, or null
 
     public IndexingProcessor(Worker worker) {
         this.worker = worker;

@@ -29,14 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@code $AppendsPoller-<store table>} in the index table, with two unfolds (part of the storage format):
  * {@code Positions {<shard id>: {seq, done}}} and {@code Lease {owner, token, expiresAt}}. Written only by
  * the lease's holder, on the Tip's etag; the positions in memory are what the item holds as of this
- * poller's last write known to have landed, so they never run ahead of what was saved.
- *
- * <p>After a write whose answer was lost, or a failed condition, the next write first reads the item back:
- * if it holds this poller's lease token, the write landed; otherwise another poller took the lease.
- * Thread-safe (the poller's thread saves, its lease thread renews).
- *
- * <p>Not a {@link io.appendsfeed.model.Decider} stream: the positions are rewritten in place on every batch
- * and renewal (events would grow the stream each time), and a conflict is resolved by whose token the item holds.
+ * poller's last write known to have landed. After a lost answer or a failed condition, the next write first
+ * reads the item back: this poller's token there means its write landed, another's that the lease was taken.
+ * Not a {@link io.appendsfeed.model.Decider} stream: rewritten in place on every save and renewal. Thread-safe.
  */
 public final class ShardPositions {
 
@@ -64,7 +59,6 @@ public final class ShardPositions {
     private final Clock clock;
     private Map<String, Position> positions = Map.of();
     private String etag;
-    /** Non-null while this poller holds the lease. */
     private String token;
     private Instant renewedAt = Instant.MIN;
     private boolean uncertain;
