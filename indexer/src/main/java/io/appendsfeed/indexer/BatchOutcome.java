@@ -12,18 +12,15 @@ import java.util.function.Function;
 
 /**
  * What one batch did. Everything before {@link #firstNotIngested()} is durably in the feed (or carried
- * nothing to index); from it on, the source must deliver the records again (Lambda: report it as the batch
- * item failure; a poller: resume there).
+ * nothing to index); from it on, the source must deliver the records again.
  *
  * @param records records handed in (or spans, for {@link Indexer#ingestSpans})
  * @param skipped records with nothing to index (REMOVE, calves, {@code a = 0}, {@code $} streams)
- * @param partitions one outcome per partition the batch touched
  * @param rejected the first record that cannot be read, or null; the batch stopped before it
  * @param firstNotIngested sequence number of the first record not durably ingested (the rejected record or
  *                         the first span of a failed partition, whichever came first); null when all is in
  * @param capacity what the batch's calls to the index table consumed; {@link Capacity#NONE} when neither
- *                 metrics nor a {@link IndexerConfig#meter()} ask DynamoDB for it
- * @param elapsed how long {@link Indexer#ingest} took, from the first record parsed to the outcome
+ *                 metrics nor a {@link IndexerConfig#meter()} ask for it
  * @param newestRecordAt the latest {@code ApproximateCreationDateTime} of the records, or null when none has one
  */
 public record BatchOutcome(int records, int skipped, List<PartitionOutcome> partitions, RejectedRecord rejected,
@@ -33,29 +30,23 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
      * What one batch did to one partition.
      *
      * @param epoch its active epoch afterwards
-     * @param settled spans settled, from the front (written, dropped as duplicates or trimmed); less than
-     *                {@code spans} only when {@code error} is set
-     * @param acceptedEvents stream events written to the feed
-     * @param duplicateEvents stream events dropped as already in the feed
+     * @param settled spans settled from the front (written, or dropped as duplicates); less than {@code spans} only on an error
      * @param healedEvents events taken from the Tip to fill a gap
-     * @param writes conditional writes that succeeded
-     * @param conflicts conditional writes that lost to another writer (and were retried)
+     * @param conflicts conditional writes lost to another writer (and retried)
      * @param error why the spans from {@code settled} on were not written, or null
      */
     public record PartitionOutcome(PartitionId partition, EpochId epoch, int spans, int settled, long acceptedEvents,
                                    long duplicateEvents, long healedEvents, int epochsClosed, int writes, int conflicts,
-                                   RuntimeException error) {
+                                   Capacity capacity, RuntimeException error) {
         public boolean ok() {
             return error == null;
         }
     }
 
     /**
-     * A record the indexer cannot read (not of the store format, or from a stream without new images).
-     * Never skipped silently: the batch stops before it and the outcome names it.
+     * A record the indexer cannot read (not of the store format, or without a new image): the batch stops before it.
      *
      * @param key the item key, e.g. {@code p=Account-42, i=2147483647}
-     * @param reason what is wrong and what to do
      */
     public record RejectedRecord(String sequenceNumber, String key, String reason) {
         public RejectedRecord {
@@ -89,12 +80,7 @@ public record BatchOutcome(int records, int skipped, List<PartitionOutcome> part
         return firstNotIngested == null;
     }
 
-    /**
-     * How many of the records (or spans) handed in, from the front, are durably in: all of them when
-     * {@link #complete()}, else those before {@link #firstNotIngested()}.
-     *
-     * @param position a record's sequence number (or a span's position)
-     */
+    /** How many of the records (or spans) handed in are durably in, from the front; {@code position} gives their sequence number. */
     public <T> int ingested(List<T> handed, Function<T, String> position) {
         if (complete()) {
             return handed.size();

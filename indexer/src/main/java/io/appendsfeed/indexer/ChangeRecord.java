@@ -10,19 +10,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
- * One DynamoDB Streams record as the indexer sees it, whichever source delivered it (Lambda, KCL, the
- * local poller, a test): adapters convert their record type into this one.
+ * One DynamoDB Streams record as the indexer sees it, whichever source delivered it.
  *
  * @param sequenceNumber what a source acknowledges up to
  * @param eventName {@code INSERT}, {@code MODIFY} or {@code REMOVE}, as delivered (validated by the parser)
- * @param viewType the stream view type ({@code NEW_IMAGE}, ...), null when the source does not say
- * @param keys the item's key attributes ({@code p}, {@code i})
+ * @param viewType the stream view type, null when the source does not say
  * @param newImage the item after the change, null when the view type carries none
  * @param approximateCreation when the change was made, per DynamoDB; null when unknown
- * @param eventTypes the new image's event types {@code c} when the adapter took them out of the image (the
- *                   Lambda adapter), else null. A read-only view, not copied, which may read each type only
- *                   when asked for and must then throw {@link IllegalArgumentException} saying what is wrong
- *                   for one that is not a non-empty string
+ * @param eventTypes the image's event types {@code c} when the adapter took them out of it (Lambda), else null: a
+ *                   view, not copied, that may check each type when read, throwing {@link IllegalArgumentException}
  */
 public record ChangeRecord(String sequenceNumber, String eventName, String viewType, Map<String, AttributeValue> keys,
                            Map<String, AttributeValue> newImage, Instant approximateCreation, List<String> eventTypes) {

@@ -4,11 +4,9 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochWrite;
 
 /**
- * A span starts after its stream's known next index, and the Tip no longer holds the missing
- * events: indexing it would leave a hole in the feed. Nothing of the span (nor of anything after it
- * in the batch for that partition) was written; what came before it was. Records were lost upstream
- * (Streams enabled late, a record rejected earlier, the indexer stopped for longer than the 24 h
- * retention): backfill the stream, or set {@link IndexerConfig#allowGaps()} to accept the gap.
+ * A span starts past its stream's next index in the feed and the Tip no longer holds the missing events.
+ * Nothing from it on in the partition's batch was written. Backfill the stream, or set
+ * {@link IndexerConfig#allowGaps()} to accept the gap.
  */
 public class FeedGapException extends RuntimeException {
 
@@ -25,7 +23,7 @@ public class FeedGapException extends RuntimeException {
         this.actualIndex = actualIndex;
     }
 
-    /** The gap an epoch's decision stopped at (or let through), as an exception to throw or log. */
+    /** The gap an epoch's decision stopped at (or let through). */
     public static FeedGapException of(EpochWrite.Gap gap) {
         return new FeedGapException(gap.stream(), gap.expectedIndex(), gap.actualIndex());
     }

@@ -2,11 +2,9 @@ package io.appendsfeed.indexer;
 
 import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
 import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
-import io.appendsfeed.indexer.internal.CapacityTally;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
 import io.appendsfeed.model.Decider;
-import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.PartitionId;
@@ -14,7 +12,6 @@ import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.feed.Span;
 import io.appendsfeed.model.metrics.Metrics;
 import io.appendsfeed.model.store.CapacityMeter.Capacity;
-import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreItem;
@@ -29,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -36,19 +34,16 @@ import org.slf4j.event.Level;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The indexer's core, shared by every source (Lambda, KCL, the local poller, a backfill): parse
- * records into spans ({@link #parse}), route each to its partition, ingest each partition's spans
- * into its active epoch exactly once, and say up to where the batch is durably in. Thread-safe;
- * batches for one partition are ingested one at a time, the partitions of one batch at the same time.
+ * The indexer's core, shared by every source (Lambda, KCL, the poller, a backfill): parses records into
+ * spans ({@link #parse}), routes each to its partition, ingests each partition's spans into its active
+ * epoch exactly once, and says up to where the batch is durably in. Thread-safe; batches for one partition
+ * are ingested one at a time, the partitions of one batch at the same time.
  */
 public final class Indexer {
 
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
 
-    /**
-     * The indexer is configured with another partition count than {@code $AppendsIndex-0} records. The count
-     * never changes (streams would move partition), so the indexer refuses to start.
-     */
+    /** The index records another partition count than the configured one: the count never changes (streams would move). */
     public static final class PartitionCountMismatchException extends RuntimeException {
         private final String indexTable;
         private final int recorded;
@@ -75,51 +70,42 @@ public final class Indexer {
         return t;
     });
 
+    private final DynamoDbClient dynamo;
     private final IndexerConfig config;
-    private final AppendsEpoch epochs;
-    /** {@code $AppendsIndex-0} as last loaded or written here, shared by the partitions' ingesters. */
     private final KnownIndex knownIndex;
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
-    /** Each batch's capacity, when anyone asks for capacity (metrics or a meter); else null. */
-    private final CapacityTally tally;
 
-    private Indexer(IndexerConfig config, StoreClient index, CapacityTally tally, KnownIndex knownIndex) {
+    private Indexer(DynamoDbClient dynamo, IndexerConfig config, KnownIndex knownIndex) {
+        this.dynamo = dynamo;
         this.config = config;
-        this.tally = tally;
         this.knownIndex = knownIndex;
-        this.epochs = new AppendsEpoch(index, config.clock(), new Decider.Conflicts(config.maxConflictRetries(), config.conflictBackoff()));
     }
 
     /**
      * Opens the index in {@code config.indexTable()} (an existing table of the store format), creating
-     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet (with 1 when
-     * the count is {@link IndexerConfig#PARTITIONS_AS_RECORDED}, which otherwise takes the index's count).
+     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet (1 when the count
+     * is {@link IndexerConfig#PARTITIONS_AS_RECORDED}, which otherwise takes the index's count).
      *
      * @param dynamo the caller's client; the caller closes it
      * @throws PartitionCountMismatchException when the index records another partition count than an explicit one
      * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
      */
     public static Indexer start(DynamoDbClient dynamo, IndexerConfig config) {
-        boolean measured = config.metrics().enabled() || config.meter() != CapacityMeter.NONE;
-        CapacityTally tally = measured ? new CapacityTally(config.meter()) : null;
-        CapacityMeter meter = measured ? tally : CapacityMeter.NONE;
         StoreClient index = new StoreClient(dynamo, StoreConfig.builder(config.indexTable())
-                .reservedStreams(true).meter(meter).clock(config.clock()).build());
+                .reservedStreams(true).meter(config.meter()).clock(config.clock()).build());
         Decider.Loaded<IndexState> loaded = AppendsIndex.load(index, true);
         boolean asRecorded = config.partitions() == IndexerConfig.PARTITIONS_AS_RECORDED;
         if (!loaded.state().isCreated()) {
             loaded = AppendsIndex.create(index, asRecorded ? 1 : config.partitions());
             log.info("index {}: created with {} partition(s)", config.indexTable(), loaded.state().partitions());
         }
-        IndexState state = loaded.state();
+        int recorded = loaded.state().partitions();
         if (asRecorded) {
-            config = config.toBuilder().partitions(state.partitions()).build();
+            config = config.toBuilder().partitions(recorded).build();
+        } else if (recorded != config.partitions()) {
+            throw new PartitionCountMismatchException(config.indexTable(), recorded, config.partitions());
         }
-        Indexer indexer = new Indexer(config, index, tally, new KnownIndex(index, loaded));
-        if (state.partitions() != config.partitions()) {
-            throw new PartitionCountMismatchException(config.indexTable(), state.partitions(), config.partitions());
-        }
-        return indexer;
+        return new Indexer(dynamo, config, new KnownIndex(loaded));
     }
 
     public IndexerConfig config() {
@@ -187,9 +173,7 @@ public final class Indexer {
     /**
      * What a Streams record of a store table carries (DESIGN.md, "The indexer", step 2): an INSERT or MODIFY
      * of a Tip with {@code a > 0} gives the span {@code (p, n - a, last a of c)}; REMOVE, calves, {@code a = 0}
-     * and {@code $} streams are skipped; anything else is rejected with what is wrong. The image is read by the
-     * model's item parser ({@link StoreItems#parseImage}); the events' own {@code t} (a writer's clock) is not
-     * used. Pure; what {@link #ingest(List)} does first.
+     * and {@code $} streams are skipped; anything else is rejected with what is wrong. Pure.
      */
     public static Parsed parse(ChangeRecord r) {
         String name = r.eventName();
@@ -246,43 +230,53 @@ public final class Indexer {
      */
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, RejectedRecord rejected, Instant newest,
                              String shard, long started) {
-        CapacityTally.Batch batch = tally == null ? null : tally.start();
-        try {
-            Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
-            for (int k = 0; k < spans.size(); k++) {
-                byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
-                        p -> new ArrayList<>()).add(k);
-            }
-            List<Map.Entry<PartitionId, List<Integer>>> work = new ArrayList<>(byPartition.entrySet());
-            List<CompletableFuture<PartitionOutcome>> pending = new ArrayList<>(work.size());
-            for (int k = 0; k < work.size(); k++) {
-                EpochIngester ingester = ingesters.computeIfAbsent(work.get(k).getKey(), p -> new EpochIngester(p, epochs, knownIndex, config));
-                List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
-                pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester.ingest(mine))
-                        : CompletableFuture.supplyAsync(CapacityTally.within(tally, batch, () -> ingester.ingest(mine)), PARTITIONS));
-            }
-            List<PartitionOutcome> outcomes = new ArrayList<>();
-            int firstFailed = Integer.MAX_VALUE;
-            for (int k = 0; k < work.size(); k++) {
-                PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
-                outcomes.add(o);
-                if (!o.ok() && o.settled() < o.spans()) { // a failure after every span settled (recording the next epoch) loses nothing
-                    firstFailed = Math.min(firstFailed, work.get(k).getValue().get(o.settled()));
-                }
-            }
-            String first = firstFailed < spans.size() ? spans.get(firstFailed).position()
-                    : rejected == null ? null : rejected.sequenceNumber();
-            BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first,
-                    batch == null ? Capacity.NONE : batch.total(), Duration.ofNanos(System.nanoTime() - started), newest);
-            Instant now = config.clock().instant();
-            log(outcome, shard, now);
-            report(outcome, shard, now);
-            return outcome;
-        } finally {
-            if (tally != null) {
-                tally.end();
+        Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
+        for (int k = 0; k < spans.size(); k++) {
+            byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
+                    p -> new ArrayList<>()).add(k);
+        }
+        List<Map.Entry<PartitionId, List<Integer>>> work = new ArrayList<>(byPartition.entrySet());
+        List<CompletableFuture<PartitionOutcome>> pending = new ArrayList<>(work.size());
+        for (int k = 0; k < work.size(); k++) {
+            EpochIngester ingester = ingesters.computeIfAbsent(work.get(k).getKey(), p -> new EpochIngester(p, dynamo, knownIndex, config));
+            List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester.ingest(mine))
+                    : CompletableFuture.supplyAsync(withMdc(() -> ingester.ingest(mine)), PARTITIONS));
+        }
+        List<PartitionOutcome> outcomes = new ArrayList<>();
+        Capacity capacity = Capacity.NONE;
+        int firstFailed = Integer.MAX_VALUE;
+        for (int k = 0; k < work.size(); k++) {
+            PartitionOutcome o = pending.get(k).join(); // EpochIngester.ingest never throws: failures are outcomes
+            outcomes.add(o);
+            capacity = capacity == Capacity.NONE ? o.capacity() : capacity.plus(o.capacity()); // NONE: nobody asked
+            if (!o.ok() && o.settled() < o.spans()) { // a failure after every span settled (recording the next epoch) loses nothing
+                firstFailed = Math.min(firstFailed, work.get(k).getValue().get(o.settled()));
             }
         }
+        String first = firstFailed < spans.size() ? spans.get(firstFailed).position()
+                : rejected == null ? null : rejected.sequenceNumber();
+        BatchOutcome outcome = new BatchOutcome(records, skipped, outcomes, rejected, first, capacity,
+                Duration.ofNanos(System.nanoTime() - started), newest);
+        Instant now = config.clock().instant();
+        log(outcome, shard, now);
+        report(outcome, shard, now);
+        return outcome;
+    }
+
+    /** {@code work} with the calling thread's MDC (the shard, the request id), for another thread. */
+    private static <T> Supplier<T> withMdc(Supplier<T> work) {
+        Map<String, String> mdc = MDC.getCopyOfContextMap();
+        return () -> {
+            if (mdc != null) {
+                MDC.setContextMap(mdc);
+            }
+            try {
+                return work.get();
+            } finally {
+                MDC.clear();
+            }
+        };
     }
 
     /** The batch's figures to the metrics: the one place the indexer reports them, whichever source called. */
@@ -294,8 +288,7 @@ public final class Indexer {
         try {
             metrics.record(IndexerMetrics.sample(outcome, config.indexTable(), shard, now));
             metrics.flush();
-        } catch (RuntimeException e) {
-            // the batch is in the feed whatever the metrics do: failing it would only redeliver it
+        } catch (RuntimeException e) { // the batch is in the feed whatever the metrics do: failing it would only redeliver it
             log.warn("metrics {} failed to take the batch's figures: {}", metrics, e.toString());
         }
     }

@@ -12,25 +12,18 @@ import java.util.Objects;
  *
  * @param indexTable the index table (store format, Streams off)
  * @param partitions partitions of the feed, recorded in {@code $AppendsIndex-0} when the index is created and
- *                   never changed after: an indexer configured with another count refuses to start.
- *                   {@link #PARTITIONS_AS_RECORDED} (the default) takes the index's count (1 for a new index)
+ *                   never changed; {@link #PARTITIONS_AS_RECORDED} (the default) takes the index's count
  * @param limits when an epoch closes
- * @param allowGaps let a span that starts after its stream's known next index through, with a WARN, instead of
- *                  failing the batch with {@link FeedGapException}
+ * @param allowGaps let a span that starts past its stream's next index through with a WARN, instead of a {@link FeedGapException}
  * @param maxConflictRetries conditional-write conflicts tolerated per partition per batch before giving up
- * @param redeliveryWindow how long a source may redeliver a record after it was written (Streams keeps records
- *                         24 hours); bounds the look-back over closed epochs for a span without a record time
- * @param clockSkew allowance between DynamoDB's clock (a record's {@code ApproximateCreationDateTime}) and the
- *                  clocks of the indexers that stamp an epoch's close; writers' clocks play no part
- * @param clock stamps epoch events and measures the redelivery window
- * @param meter told the capacity of every call to the index table
- * @param storeTable the store table the records come from, or null: named in messages, refused as the index table
- * @param storePredatesFeed the store holds events from before the feed began, indexed by a backfill: a stream the
- *                          feed never held is accepted as it starts, not healed from its Tip or refused as a gap
- * @param metrics where each batch's figures go ({@link IndexerMetrics}); {@link Metrics#NONE} by default
- * @param conflictBackoff after a conflict, a partition's write waits a random time up to this before it goes
- *                        again, so that racing writers spread out and fewer of their (charged) writes are refused;
- *                        {@link Duration#ZERO} retries at once
+ * @param redeliveryWindow how long a source may redeliver a record (Streams keeps records 24 hours); bounds the
+ *                         look-back over closed epochs
+ * @param clockSkew allowed between DynamoDB's clock (a record's {@code ApproximateCreationDateTime}) and the
+ *                  indexers' clocks that stamp an epoch's close; writers' clocks play no part
+ * @param storeTable the store table the records come from, or null; refused as the index table
+ * @param storePredatesFeed the store holds events from before the feed began (indexed by a backfill): a stream the
+ *                          feed never held is taken as it starts, not healed or refused as a gap
+ * @param conflictBackoff after a conflict, a write waits a random time up to this, so that racing writers spread out
  */
 public record IndexerConfig(String indexTable, int partitions, EpochLimits limits, boolean allowGaps,
                             int maxConflictRetries, Duration redeliveryWindow, Duration clockSkew, Clock clock,
@@ -102,7 +95,6 @@ public record IndexerConfig(String indexTable, int partitions, EpochLimits limit
             this.indexTable = indexTable;
         }
 
-        /** @param v the feed's partitions; {@link #PARTITIONS_AS_RECORDED} (the default) for the count the index records */
         public Builder partitions(int v) { this.partitions = v; return this; }
         public Builder limits(EpochLimits v) { this.limits = v; return this; }
         public Builder allowGaps(boolean v) { this.allowGaps = v; return this; }

@@ -7,15 +7,12 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What the indexer reports, once per batch (the {@link BatchOutcome} of each {@link Indexer#ingest}
- * call), whichever source delivered it. Dimensions: {@value #FEED} (the index table) and, from the
- * poller and the KCL worker, {@value #SHARD}. Named here once; the README's table lists the same.
+ * What the indexer reports, once per batch, whichever source delivered it. Dimensions: {@value #FEED} (the
+ * index table) and, from the poller and the KCL worker, {@value #SHARD}. The README's table lists the same.
  */
 public final class IndexerMetrics {
 
-    /** Dimension: the index table, i.e. which feed. */
     public static final String FEED = "feed";
-    /** Dimension: the DynamoDB Streams shard the batch came from (poller, KCL worker). */
     public static final String SHARD = "shard";
 
     public static final Metric RECORDS = Metric.counter("indexer.records", Unit.COUNT,
@@ -53,13 +50,7 @@ public final class IndexerMetrics {
 
     private IndexerMetrics() {}
 
-    /**
-     * The figures of one batch.
-     *
-     * @param feed the index table
-     * @param shard the shard it came from, or null when the source does not say (Lambda, backfill)
-     * @param now when it was ingested
-     */
+    /** The figures of one batch; {@code shard} null when the source does not say (Lambda, backfill). */
     public static Sample sample(BatchOutcome o, String feed, String shard, Instant now) {
         Sample.Builder b = Sample.at(now).dimension(FEED, feed);
         if (shard != null) {

@@ -1,27 +1,23 @@
 package io.appendsfeed.indexer;
 
 /**
- * An indexer was configured with the store table as its index table, and refuses to start: anyone allowed
- * to append to the store could then append an {@code Ingested} to an epoch stream and so forge the feed.
+ * The store table was given as the index table: anyone allowed to append to the store could then append
+ * an {@code Ingested} to an epoch stream and so forge the feed.
  */
 public class SameTableException extends IllegalArgumentException {
 
     private final String storeTable;
-    private final String indexTable;
 
     public SameTableException(String storeTable, String indexTable) {
         super("the store table '" + storeTable + "' and the index table '" + indexTable + "' are the same table: a writer"
                 + " of the store could then append entries to the feed's epochs and forge it. Give the index a table of"
                 + " its own, which only the indexer writes (e.g. '" + tableName(storeTable) + "-index')");
         this.storeTable = storeTable;
-        this.indexTable = indexTable;
     }
 
     /**
-     * Refuses a store table that is the index table. Names or ARNs may be given: two ARNs are compared
-     * whole (tables of other accounts or regions may share a name), otherwise the table names.
-     *
-     * @throws SameTableException when they name the same table
+     * Refuses a store table that is the index table, by name or ARN: two ARNs are compared whole (tables of
+     * other accounts or regions may share a name), otherwise the table names.
      */
     public static void check(String storeTable, String indexTable) {
         if (storeTable == null || indexTable == null) {
@@ -36,7 +32,6 @@ public class SameTableException extends IllegalArgumentException {
     }
 
     public String storeTable() { return storeTable; }
-    public String indexTable() { return indexTable; }
 
     /** The table name in a table or stream ARN ({@code arn:...:table/<name>[/stream/...]}), or the name given. */
     public static String tableName(String nameOrArn) {

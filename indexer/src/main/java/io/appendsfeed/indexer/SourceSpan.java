@@ -7,16 +7,14 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * A span to index, with what the indexer needs to index it exactly once: parsed from a {@link ChangeRecord},
- * or built by a source that reads the store table itself (a backfill).
+ * A span to index, parsed from a {@link ChangeRecord} or built by a backfill.
  *
  * @param span the newly appended events
- * @param tipSource builds every event type the stream's Tip held after the append, or null for none: when the
- *                  feed is behind the start of {@code span} and the Tip still holds the missing events, they are
- *                  indexed from there instead of reporting a gap. Built only when read (a Tip holds many more
- *                  types than a write appends)
- * @param writtenAt DynamoDB's {@code ApproximateCreationDateTime} of the record (never later than the write), or
- *                  null: it bounds the earlier epochs consulted to recognise a redelivery; never a writer's clock
+ * @param tipSource builds every event type the stream's Tip held after the append, or null: when the feed is
+ *                  behind the span's start and the Tip holds the missing events, they are indexed from there.
+ *                  Built only when a gap asks for it (a Tip holds many more types than a write appends)
+ * @param writtenAt DynamoDB's {@code ApproximateCreationDateTime} of the record, or null: it bounds the closed
+ *                  epochs consulted for a redelivery; never a writer's clock
  * @param position where the span came from (a Streams sequence number), reported back in outcomes
  */
 public record SourceSpan(Span span, Supplier<Span> tipSource, Instant writtenAt, String position) implements AppendsEpoch.Input {
@@ -30,12 +28,7 @@ public record SourceSpan(Span span, Supplier<Span> tipSource, Instant writtenAt,
         return new SourceSpan(span, null, null, position);
     }
 
-    /**
-     * The tip, built from {@code tipSource} on every call (read only when healing a gap), or null.
-     *
-     * @throws IllegalArgumentException when it cannot be built (an event type that is not one: the message
-     *         names the record), or does not fit the span
-     */
+    /** The tip, built on every call, or null. @throws IllegalArgumentException when it cannot be built, or does not fit the span */
     @Override
     public Span tip() {
         Span tip = tipSource == null ? null : tipSource.get();

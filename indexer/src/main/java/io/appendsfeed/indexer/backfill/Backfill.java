@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -37,18 +38,13 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Indexes a store table from a scan of its items ({@link #run()}) or from a DynamoDB export of it
- * to S3 ({@link #run(ExportFiles)}), for events written before Streams was enabled, or whose 24
- * hours on the stream were lost. Reads Tips and calves in parallel (scan segments, or export
- * files) without their bodies, assembles each stream (its items may come from any segment or
- * file) and ingests its spans in index order, from one thread. Safe to run again, and alongside a
- * live indexer: the indexer drops what the feed already holds, so every event ends up in the feed
- * once, in order.
+ * Indexes a store table from a scan of its items ({@link #run()}) or from a DynamoDB export of it to S3
+ * ({@link #run(ExportFiles)}): events written before Streams was enabled, or whose 24 hours on the stream
+ * were lost. Reads Tips and calves in parallel without their bodies, assembles each stream and ingests its
+ * spans in index order. Safe to run again and beside a live indexer, which drops what the feed holds.
  *
- * <p>When Streams was enabled late, or a live indexer was down past the 24 h: run the backfill, then
- * start the live indexer from {@code TRIM_HORIZON}. A live indexer that meets a stream the feed does
- * not hold yet starts it wherever its first record is, and the backfill cannot put earlier events in
- * front of them afterwards.
+ * <p>Run it before the live indexer starts from {@code TRIM_HORIZON}: a live indexer that meets a stream the
+ * feed does not hold starts it where its first record is, and no backfill can put earlier events before them.
  */
 public final class Backfill {
 
@@ -56,29 +52,16 @@ public final class Backfill {
     /** A redelivery window reaching back past any epoch, so that every closed epoch is consulted for duplicates. */
     static final Duration ALL_EPOCHS = Duration.ofDays(365L * 100);
     private static final int QUEUED_STREAMS = 4096;
-    private static final int EVENTS_PER_SPAN = 256;
     /** Attempts per batch after a failure that may pass (throttling, conflicts with a live indexer). */
     static final int MAX_RETRIES = 10;
     /** The AWS SDK's policy, appendsfeed's one retry policy: doubling from 200 ms, half jitter, at most a minute. */
     private static final BackoffStrategy BACKOFF = BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(200), Duration.ofMinutes(1));
 
-    /**
-     * The backfill stopped: a batch could not be ingested after every retry (DynamoDB failing or
-     * throttling, or too many conflicts with other indexers). What was ingested before stays; running
-     * the backfill again is safe (the indexer drops what the feed already holds) and carries on.
-     */
+    /** A batch was not ingested after every retry; what was ingested before stays, and running again carries on. */
     public static class BackfillFailedException extends RuntimeException {
-        private final String position;
-
         public BackfillFailedException(String position, int attempts, Throwable cause) {
             super("backfill stopped: the span " + position + " was not ingested after " + attempts + " attempts ("
                     + cause + "); fix the cause and run the backfill again: it skips what the feed already holds", cause);
-            this.position = position;
-        }
-
-        /** The first span not ingested, as {@code stream@index}. */
-        public String position() {
-            return position;
         }
     }
 
@@ -86,32 +69,34 @@ public final class Backfill {
     private final IndexerConfig indexerConfig;
     private final BackfillConfig config;
 
-    /** The figures of one run, counted as it goes. */
+    /** One run, counted as it goes. */
     private final class Run {
         final Indexer indexer = Indexer.start(dynamo, indexerConfig);
         final StreamAssembler assembler = new StreamAssembler();
         final long started = System.nanoTime();
+        final long estimated;
         final AtomicLong scanned = new AtomicLong();
         final AtomicLong reserved = new AtomicLong();
         final AtomicLong streams = new AtomicLong();
         final AtomicLong spans = new AtomicLong();
         final AtomicLong accepted = new AtomicLong();
         final AtomicLong duplicates = new AtomicLong();
-        final List<FeedGapException> gaps = new ArrayList<>();
+        final List<FeedGapException> gaps = new CopyOnWriteArrayList<>();
+        volatile long readAgain;
 
-        BackfillProgress progress(long estimated, boolean done) {
-            return new BackfillProgress(scanned.get(), estimated, streams.get(), accepted.get(), duplicates.get(), elapsed(), done);
+        Run(long estimated) {
+            this.estimated = estimated;
         }
 
-        Duration elapsed() {
-            return Duration.ofNanos(System.nanoTime() - started);
+        BackfillResult result() {
+            return new BackfillResult(scanned.get(), estimated, reserved.get(), streams.get(), spans.get(), accepted.get(),
+                    duplicates.get(), readAgain, assembler.rejected(), gaps, Duration.ofNanos(System.nanoTime() - started));
         }
     }
 
     /**
      * @param dynamo the caller's client, for both tables; the caller closes it
-     * @param indexer the index to fill; its redelivery window is widened to every epoch for the
-     *                backfill, since the events may be older than any epoch
+     * @param indexer the index to fill; its redelivery window is widened to every epoch (the events may be older than any)
      * @throws SameTableException when the store table is the index table
      */
     public Backfill(DynamoDbClient dynamo, IndexerConfig indexer, BackfillConfig config) {
@@ -126,8 +111,7 @@ public final class Backfill {
      *
      * @return the counts, and the streams left out (items not of the store format, gaps)
      * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
-     * @throws RuntimeException from DynamoDB (a table missing, the scan failing after the SDK's
-     *         retries); what was ingested stays, and running again is safe
+     * @throws RuntimeException from DynamoDB; what was ingested stays, and running again is safe
      */
     public BackfillResult run() {
         RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
@@ -141,14 +125,11 @@ public final class Backfill {
     }
 
     /**
-     * Runs the backfill to the end from a DynamoDB export of the store table to S3 (full export,
-     * DynamoDB JSON), read from S3 or from a copy of its files, {@code segments} files at a time.
-     * It costs no read capacity of the table, and goes through the same ingestion as the scan.
-     * Streams the export does not hold whole are read again from the table, as after a scan.
+     * Runs the backfill to the end from a full DynamoDB JSON export of the store table, {@code segments} files
+     * at a time: no read capacity of the table. Streams the export does not hold whole are read from the table.
      *
      * @throws ExportFiles.ExportFormatException when the export is not a full DynamoDB JSON export of this
-     *         store table, or a file is not what its manifest says (count, checksum); what was
-     *         ingested before stays and is right: every item ingested was read whole
+     *         store table, or a file is not what its manifest says; what was ingested before stays and is right
      * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
      * @throws java.io.UncheckedIOException when a file cannot be read
      */
@@ -160,10 +141,7 @@ public final class Backfill {
         return run("export " + export.describe() + " (" + files.size() + " files)", manifest.itemCount(), files);
     }
 
-    /**
-     * One part of where the items come from (a scan segment, an export file), read from one thread: hands
-     * each item to {@code sink} and counts it in {@code scanned}, until done or {@code cancelled}.
-     */
+    /** A scan segment or an export file, read on one thread: each item to {@code sink}, counted, until done or cancelled. */
     @FunctionalInterface
     private interface Task {
         void read(Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled);
@@ -171,12 +149,12 @@ public final class Backfill {
 
     /** @param estimated how many items to expect, or -1 when unknown */
     private BackfillResult run(String source, long estimated, List<Task> tasks) {
-        Run run = new Run();
+        Run run = new Run(estimated);
         BlockingQueue<List<Span>> assembled = new ArrayBlockingQueue<>(QUEUED_STREAMS);
         ExecutorService readers = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
         long every = config.progressInterval().toMillis();
-        reporter.scheduleAtFixedRate(() -> config.progress().accept(run.progress(estimated, false)), every, every, TimeUnit.MILLISECONDS);
+        reporter.scheduleAtFixedRate(() -> config.progress().accept(run.result()), every, every, TimeUnit.MILLISECONDS);
         log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(), source, estimated);
         try {
             List<Future<?>> reads = new ArrayList<>();
@@ -195,16 +173,17 @@ public final class Backfill {
                 ingest(run, batch);
                 reading = !allDone(reads);
             }
-            List<StreamName> incomplete = run.assembler.incomplete();
             StoreClient store = new StoreClient(dynamo, StoreConfig.builder(config.storeTable()).build());
-            for (StreamName s : incomplete) {
+            for (StreamName s : run.assembler.incomplete()) {
                 run.streams.incrementAndGet();
+                run.readAgain++;
                 ingest(run, readAgain(store, s).stream().map(Backfill::source).toList());
             }
             run.assembler.rejected().forEach((key, why) -> log.error("backfill: stream of item {} left out: {}", key, why));
-            config.progress().accept(run.progress(estimated, true));
-            return new BackfillResult(run.scanned.get(), run.reserved.get(), run.streams.get(), run.spans.get(), run.accepted.get(),
-                    run.duplicates.get(), incomplete.size(), run.assembler.rejected(), run.gaps, run.elapsed());
+            BackfillResult result = run.result();
+            reporter.shutdownNow();
+            config.progress().accept(result);
+            return result;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("backfill interrupted; run it again to finish", e);
@@ -238,8 +217,7 @@ public final class Backfill {
     }
 
     /**
-     * Hands a batch to the indexer, retrying what was not ingested; a stream the feed holds past a gap is
-     * set aside and reported, the rest goes on.
+     * Hands a batch to the indexer, retrying what was not ingested; a stream with a gap is left out and reported.
      *
      * @throws BackfillFailedException when a span is still not ingested after every retry
      */
@@ -290,29 +268,17 @@ public final class Backfill {
         return all;
     }
 
-    /** A stream the scan did not see whole, read with a query (types only), in spans of up to 256 events. */
+    /** A stream the scan did not see whole, read with a query (types only); the indexer splits a span too big for one write. */
     private List<Span> readAgain(StoreClient store, StreamName stream) {
-        List<Span> out = new ArrayList<>();
-        List<String> types = new ArrayList<>();
-        long first = -1;
-        for (StoredEvent e : (Iterable<StoredEvent>) store.read(stream, Read.forward(0).typesOnly().strongly())::iterator) {
-            if (first < 0) {
-                first = e.index();
-                if (first > 0) {
-                    log.warn("backfill: {} starts at index {}: its earlier events are no longer stored", stream, first);
-                }
-            }
-            types.add(e.type());
-            if (types.size() == EVENTS_PER_SPAN) {
-                out.add(new Span(stream, first, types));
-                first += types.size();
-                types = new ArrayList<>();
-            }
+        List<StoredEvent> events = store.readAll(stream, Read.forward(0).typesOnly().strongly());
+        if (events.isEmpty()) {
+            return List.of();
         }
-        if (!types.isEmpty()) {
-            out.add(new Span(stream, first, types));
+        long first = events.get(0).index();
+        if (first > 0) {
+            log.warn("backfill: {} starts at index {}: its earlier events are no longer stored", stream, first);
         }
-        return out;
+        return List.of(new Span(stream, first, events.stream().map(StoredEvent::type).toList()));
     }
 
     private long estimateItems() {

@@ -9,18 +9,15 @@ import java.util.function.Consumer;
  *
  * @param storeTable the event-store table to scan (Streams on or off)
  * @param segments parallel Scan segments (DynamoDB's {@code TotalSegments}), or export files read at once; one thread each
- * @param pageSize items per Scan page ({@code Limit})
  * @param maxItemsPerSecond a cap on items read per second over all segments, to spare the table's read capacity; 0 for none
  * @param spansPerBatch spans per call to the indexer (the indexer splits them into writes of at most 64 KB)
- * @param progress told how far the backfill is, every {@code progressInterval} and once at the end (from another
+ * @param progress told what the backfill did so far, every {@code progressInterval} and once at the end (from another
  *                 thread); the default logs a line
- * @param progressInterval how often {@code progress} is told
  */
 public record BackfillConfig(String storeTable, int segments, int pageSize, int maxItemsPerSecond, int spansPerBatch,
-                             Consumer<BackfillProgress> progress, Duration progressInterval) {
+                             Consumer<BackfillResult> progress, Duration progressInterval) {
 
     public static final int DEFAULT_SEGMENTS = 4;
-    /** DynamoDB returns at most 1 MB per page whatever the limit; without bodies that is thousands of items. */
     public static final int DEFAULT_PAGE_SIZE = 1000;
     public static final int DEFAULT_SPANS_PER_BATCH = 1000;
     /** DynamoDB's own limit on {@code TotalSegments}. */
@@ -42,7 +39,7 @@ public record BackfillConfig(String storeTable, int segments, int pageSize, int 
 
     /** The defaults: no cap on items per second, progress logged every 10 s. */
     public static BackfillConfig of(String storeTable) {
-        return new BackfillConfig(storeTable, DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE, 0, DEFAULT_SPANS_PER_BATCH, BackfillProgress::log,
+        return new BackfillConfig(storeTable, DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE, 0, DEFAULT_SPANS_PER_BATCH, BackfillResult::log,
                 Duration.ofSeconds(10));
     }
 
@@ -50,6 +47,6 @@ public record BackfillConfig(String storeTable, int segments, int pageSize, int 
     public BackfillConfig withPageSize(int v) { return new BackfillConfig(storeTable, segments, v, maxItemsPerSecond, spansPerBatch, progress, progressInterval); }
     public BackfillConfig withMaxItemsPerSecond(int v) { return new BackfillConfig(storeTable, segments, pageSize, v, spansPerBatch, progress, progressInterval); }
     public BackfillConfig withSpansPerBatch(int v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, v, progress, progressInterval); }
-    public BackfillConfig withProgress(Consumer<BackfillProgress> v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, v, progressInterval); }
+    public BackfillConfig withProgress(Consumer<BackfillResult> v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, v, progressInterval); }
     public BackfillConfig withProgressInterval(Duration v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, progress, v); }
 }

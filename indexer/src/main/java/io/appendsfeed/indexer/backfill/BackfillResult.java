@@ -3,29 +3,31 @@ package io.appendsfeed.indexer.backfill;
 import io.appendsfeed.indexer.FeedGapException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What a {@link Backfill} did. Every stream not named in {@code rejected} or {@code gaps} is in
- * the feed from its first stored event up to where its Tip was when it was scanned.
+ * What a {@link Backfill} did, so far (its progress reports) or in the end. Every stream not named in
+ * {@code rejected} or {@code gaps} is in the feed from its first stored event up to where its Tip was when read.
  *
  * @param itemsScanned store items read (Tips and calves)
+ * @param itemsEstimated the table's item count as DynamoDB last reported it (about every six hours), or -1 when unknown
  * @param reservedItemsSkipped items of {@code $} streams (appendsfeed's own), never indexed
  * @param streams streams handed to the indexer
- * @param spans spans handed to the indexer (one per item, overlaps trimmed)
+ * @param spans spans handed to the indexer
  * @param eventsIngested events the backfill added to the feed
  * @param duplicatesDropped events the feed already held (a re-run, or a live indexer got there first)
- * @param streamsReadAgain streams whose items the scan did not see whole (written to while scanned,
- *                         or with their first events removed), read again with a query
- * @param rejected items not of the store format, by key, with what is wrong; their streams are left
- *                 out entirely, since they cannot be indexed in order
- * @param gaps streams the indexer refused because the feed holds them up to an index their stored
- *             events no longer reach
- * @param elapsed how long the backfill took
+ * @param streamsReadAgain streams the scan did not see whole (written to while scanned), read again with a query
+ * @param rejected items not of the store format, by key, with what is wrong; their streams are left out
+ * @param gaps streams the indexer refused: the feed holds them up to an index their stored events no longer reach
  */
-public record BackfillResult(long itemsScanned, long reservedItemsSkipped, long streams, long spans, long eventsIngested,
-                             long duplicatesDropped, long streamsReadAgain, Map<String, String> rejected,
+public record BackfillResult(long itemsScanned, long itemsEstimated, long reservedItemsSkipped, long streams, long spans,
+                             long eventsIngested, long duplicatesDropped, long streamsReadAgain, Map<String, String> rejected,
                              List<FeedGapException> gaps, Duration elapsed) {
+
+    private static final Logger log = LoggerFactory.getLogger(Backfill.class);
 
     public BackfillResult {
         rejected = Map.copyOf(rejected);
@@ -38,10 +40,18 @@ public record BackfillResult(long itemsScanned, long reservedItemsSkipped, long 
     }
 
     public double itemsPerSecond() {
-        return perSecond(itemsScanned, elapsed);
+        return elapsed.isZero() ? 0 : itemsScanned * 1e9 / elapsed.toNanos();
     }
 
-    static double perSecond(long items, Duration elapsed) {
-        return elapsed.isZero() ? 0 : items * 1e9 / elapsed.toNanos();
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%,d items%s, %,d streams, %,d events ingested, %,d duplicates, %,.0f items/s, %ds",
+                itemsScanned, itemsEstimated > 0 ? String.format(Locale.ROOT, " of ~%,d", itemsEstimated) : "", streams,
+                eventsIngested, duplicatesDropped, itemsPerSecond(), elapsed.toSeconds());
+    }
+
+    /** The default progress report: one INFO line. */
+    public static void log(BackfillResult r) {
+        log.info("backfill: {}", r);
     }
 }

@@ -2,11 +2,9 @@ package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.backfill.Backfill;
 import io.appendsfeed.indexer.backfill.BackfillConfig;
-import io.appendsfeed.indexer.backfill.BackfillProgress;
 import io.appendsfeed.indexer.backfill.BackfillResult;
 import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.backfill.ExportFiles;
-import io.appendsfeed.indexer.backfill.S3ExportFiles;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +50,7 @@ final class BackfillCommand extends FeedCommand {
             BackfillSettings settings = IndexerOptions.settings(() -> BackfillSettings.from(indexer.variables(c, ctx,
                     BackfillSettings.SEGMENTS, segments, BackfillSettings.PAGE_SIZE, pageSize, BackfillSettings.MAX_ITEMS_PER_SECOND,
                     maxItemsPerSecond)));
-            AtomicReference<BackfillProgress> latest = new AtomicReference<>();
+            AtomicReference<BackfillResult> latest = new AtomicReference<>();
             BackfillConfig config = ctx.terminal()
                     ? settings.backfill().withProgress(latest::set).withProgressInterval(Duration.ofMillis(200))
                     : settings.backfill();
@@ -87,7 +85,7 @@ final class BackfillCommand extends FeedCommand {
             connection.region().ifPresent(s3::region);
             connection.credentials().ifPresent(s3::credentialsProvider);
             try {
-                return S3ExportFiles.at(s3.build(), export);
+                return ExportFiles.s3(s3.build(), export);
             } catch (IllegalArgumentException e) {
                 throw new CliException("--export " + e.getMessage(), e);
             }

@@ -4,17 +4,23 @@ import io.appendsfeed.indexer.BatchOutcome.PartitionOutcome;
 import io.appendsfeed.indexer.FeedGapException;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.SourceSpan;
+import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochState;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochWrite;
 import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.CapacityMeter;
+import io.appendsfeed.model.store.CapacityMeter.Capacity;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Ingests spans into one partition exactly once, walking its epochs as Propulsion's
@@ -28,18 +34,24 @@ public final class EpochIngester {
     private static final Logger log = LoggerFactory.getLogger(EpochIngester.class);
 
     private final PartitionId partition;
+    private final StoreClient store;
     private final AppendsEpoch epochs;
     private final KnownIndex index;
     private final PriorEpochs prior;
     private final IndexerConfig config;
+    /** What this partition's calls consumed in the batch at hand; null when nobody asks (no metrics, no meter). */
+    private final Tally tally;
     private EpochState state; // the active epoch as last seen, a valid prefix of it even after a failed write; null: load it
 
-    public EpochIngester(PartitionId partition, AppendsEpoch epochs, KnownIndex index, IndexerConfig config) {
+    public EpochIngester(PartitionId partition, DynamoDbClient dynamo, KnownIndex index, IndexerConfig config) {
         this.partition = partition;
-        this.epochs = epochs;
         this.index = index;
-        this.prior = new PriorEpochs(epochs, partition);
         this.config = config;
+        this.tally = config.metrics().enabled() || config.meter() != CapacityMeter.NONE ? new Tally(config.meter()) : null;
+        this.store = new StoreClient(dynamo, StoreConfig.builder(config.indexTable()).reservedStreams(true)
+                .meter(tally == null ? CapacityMeter.NONE : tally).clock(config.clock()).build());
+        this.epochs = new AppendsEpoch(store, config.clock(), new Decider.Conflicts(config.maxConflictRetries(), config.conflictBackoff()));
+        this.prior = new PriorEpochs(epochs, partition);
     }
 
     /**
@@ -55,7 +67,7 @@ public final class EpochIngester {
             Instant horizon = horizon(spans);
             List<SourceSpan> rest = spans;
             if (state == null) {
-                state = moveOnIfClosed(epochs.load(partition, index.activeEpoch(partition)));
+                state = moveOnIfClosed(epochs.load(partition, index.activeEpoch(store, partition)));
             }
             while (!rest.isEmpty()) {
                 var prior = this.prior.lookup(state, rest.stream().map(x -> x.span().stream()).toList(), horizon, config.storePredatesFeed());
@@ -102,7 +114,7 @@ public final class EpochIngester {
             error = error == null ? e : error;
         }
         return new PartitionOutcome(partition, state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, accepted,
-                duplicates, healed, closed, writes, conflicts, error);
+                duplicates, healed, closed, writes, conflicts, tally == null ? Capacity.NONE : tally.take(), error);
     }
 
     /** Rolls on from a closed epoch: heals a crash between closing it and recording its successor, and follows other writers' closes. */
@@ -116,7 +128,7 @@ public final class EpochIngester {
             }
             prior.remember(s);
             EpochId next = s.epoch().next();
-            index.start(partition, next);
+            index.start(store, partition, next);
             log.info("partition {}: epoch {} closed, {} active", partition, s.epoch(), next);
             s = epochs.begun(partition, next); // taken as empty, not read: an epoch's roll reads nothing
         }
@@ -124,9 +136,8 @@ public final class EpochIngester {
     }
 
     /**
-     * Epochs closed before this hold none of the batch's events: the earliest time a span's record was made,
-     * per DynamoDB (never a writer's clock), less the clock skew allowed between DynamoDB and the indexers that
-     * stamp an epoch's close; bounded by the redelivery window (a span with no time looks back that far).
+     * Epochs closed before this hold none of the batch's events: the earliest time a span's record was made, per
+     * DynamoDB, bounded by the redelivery window (a span with no time looks back that far), less the clock skew.
      */
     private Instant horizon(List<SourceSpan> spans) {
         Instant now = config.clock().instant();
@@ -134,5 +145,33 @@ public final class EpochIngester {
         Instant earliest = Stream.concat(Stream.of(now), spans.stream().map(s -> s.writtenAt() == null || s.writtenAt().isBefore(floor)
                 ? floor : s.writtenAt())).min(Comparator.naturalOrder()).orElseThrow();
         return earliest.minus(config.clockSkew());
+    }
+
+    /** Adds up the capacity of this partition's calls, passing each on to the user's meter. */
+    private static final class Tally implements CapacityMeter {
+        private final CapacityMeter next;
+        private Capacity total = Capacity.NONE;
+
+        Tally(CapacityMeter next) {
+            this.next = next;
+        }
+
+        @Override
+        public synchronized void consumed(String operation, String table, Capacity capacity) {
+            total = total.plus(capacity);
+            next.consumed(operation, table, capacity);
+        }
+
+        @Override
+        public void refused(String operation, String table) {
+            next.refused(operation, table);
+        }
+
+        /** The total since the last call. */
+        synchronized Capacity take() {
+            Capacity t = total;
+            total = Capacity.NONE;
+            return t;
+        }
     }
 }

@@ -14,21 +14,19 @@ import io.appendsfeed.model.store.StoreClient;
  */
 public final class KnownIndex {
 
-    private final StoreClient index;
     private Decider.Loaded<IndexState> known;
 
-    public KnownIndex(StoreClient index, Decider.Loaded<IndexState> loaded) {
-        this.index = index;
+    public KnownIndex(Decider.Loaded<IndexState> loaded) {
         this.known = loaded;
     }
 
     /** Records {@code epoch} as the partition's active epoch (see {@link AppendsIndex#start}). */
-    public synchronized void start(PartitionId partition, EpochId epoch) {
+    public synchronized void start(StoreClient index, PartitionId partition, EpochId epoch) {
         known = AppendsIndex.start(index, known, partition, epoch);
     }
 
     /** The partition's active epoch, read again (strongly consistent): after a failure of unknown effect, or at first. */
-    public synchronized EpochId activeEpoch(PartitionId partition) {
+    public synchronized EpochId activeEpoch(StoreClient index, PartitionId partition) {
         known = AppendsIndex.load(index, true);
         return known.state().activeEpoch(partition);
     }

@@ -14,13 +14,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where streams stand in a partition's closed epochs, for streams the active epoch does not hold
- * (DESIGN.md, "Exactly once across epochs"). The closed epochs from the active one's predecessor backwards,
- * without a hole, are merged into one map stream → (next index, newest epoch holding it): a stream's events
- * are in the feed in stream order, so the newest epoch holding it says where the feed has it. The look-up
- * goes back, while a stream of the batch is missing, down to the first epoch closed before the batch's
- * horizon: an epoch closed before a record was made cannot hold any of its events. Closed epochs never
- * change, so each is read at most once while the map stays under {@link #MAX_STREAMS}. Not thread-safe.
+ * Where streams the active epoch does not hold stand in the partition's closed epochs (DESIGN.md, "Exactly
+ * once across epochs"). The closed epochs below the active one, without a hole, are merged into one map
+ * stream → (next index, newest epoch holding it): a stream's events are in the feed in stream order, so the
+ * newest epoch holding it says where the feed has it. The look-up goes back, while a stream is missing,
+ * down to the first epoch closed before the batch's horizon: an epoch closed before a record was made holds
+ * none of its events. Closed epochs never change, so each is read once while the map stays under
+ * {@link #MAX_STREAMS}. Not thread-safe.
  */
 public final class PriorEpochs {
 
@@ -42,10 +42,7 @@ public final class PriorEpochs {
         this.partition = partition;
     }
 
-    /**
-     * Merges a state this indexer closed itself (or saw closed) when it extends the range, or starts
-     * the range with it when there is none, saving a read of that epoch at the first lookup after.
-     */
+    /** Merges an epoch this indexer saw closed when it extends the range (or starts it), saving a read of it. */
     public void remember(EpochState closed) {
         if (closed.isClosed()) {
             closedAt.put(closed.epoch(), Optional.of(closed.closedAt()));
@@ -59,13 +56,11 @@ public final class PriorEpochs {
     }
 
     /**
-     * Where the streams the active epoch does not hold stand in the closed epochs back to the horizon. A
-     * stream none of them holds is no redelivery and is left out, to be taken as it starts; when every epoch
-     * was consulted it was never in the feed, so it starts at 0 (a later span is healed or refused), unless
-     * the operator declared a store older than the feed.
+     * Where the streams the active epoch does not hold stand in the closed epochs back to the horizon. A stream
+     * none of them holds is left out, to be taken as it starts; when every epoch was read it was never in the
+     * feed, so it starts at 0 (a later span is healed or refused), unless the store predates the feed.
      *
-     * @param active the active epoch; epochs before it are consulted
-     * @param horizon epochs closed before this cannot hold any of the batch's events
+     * @param horizon epochs closed before this hold none of the batch's events
      */
     public Map<StreamName, Long> lookup(EpochState active, Collection<StreamName> streams, Instant horizon, boolean storePredatesFeed) {
         Set<StreamName> missing = new HashSet<>();

@@ -22,7 +22,7 @@ public final class RejectedLog {
         this.index = index;
     }
 
-    /** @throws RuntimeException from DynamoDB: then the record is not recorded, and the poller must not move past it */
+    /** @throws RuntimeException from DynamoDB: the record is not recorded, and the source must not move past it */
     public void record(String storeTable, String shardId, RejectedRecord r) {
         ObjectNode o = JSON.createObjectNode();
         o.put("table", storeTable).put("shard", shardId).put("sequenceNumber", r.sequenceNumber())

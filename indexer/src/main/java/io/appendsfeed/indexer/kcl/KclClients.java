@@ -12,13 +12,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * The clients a {@link KclIndexer} works with: build them yourself (and close them yourself), or with
- * {@link #of(DynamoClients.Settings)}, whose clients {@link #close()} closes.
+ * The clients a {@link KclIndexer} works with; {@link #close()} closes them.
  *
- * @param dynamo the index table ({@code $AppendsRejected-0}) and the store table's description
+ * @param dynamo the index table and the store table's description
  * @param leases KCL's lease, worker-metrics and coordinator-state tables
- * @param streams the store table's stream
- * @param cloudWatch required by KCL's configuration; with {@link KclConfig#kclMetrics()} {@code NONE} it is never called
+ * @param cloudWatch required by KCL; never called while {@link KclConfig#kclMetrics()} is {@code NONE}
  * @param region the region of the stream
  */
 public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, DynamoDbStreamsClient streams,
@@ -32,7 +30,7 @@ public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, Dyna
         Objects.requireNonNull(region, "region");
     }
 
-    /** Every client from one setting: with an endpoint (DynamoDB Local), all of them, CloudWatch included, point at it. */
+    /** Every client from one setting; an endpoint (DynamoDB Local) applies to all of them. */
     public static KclClients of(DynamoClients.Settings settings) {
         Region region = settings.region().orElseGet(() -> new DefaultAwsRegionProviderChain().getRegion());
         DynamoDbAsyncClientBuilder leases = DynamoDbAsyncClient.builder().region(region);

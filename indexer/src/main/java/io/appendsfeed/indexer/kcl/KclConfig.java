@@ -12,18 +12,13 @@ import software.amazon.kinesis.metrics.MetricsLevel;
  * Configuration of a {@link KclIndexer}; build with {@link #builder(String, String)}.
  *
  * @param applicationName the KCL application: workers with the same name share the shards
- * @param leaseTable the KCL lease table (created, on demand billing, when missing); one per application and stream
- * @param streamArn the store table's stream ({@code LatestStreamArn}; see {@link KclIndexer#streamArn})
+ * @param leaseTable the KCL lease table (created when missing); one per application and stream
+ * @param streamArn the store table's stream ({@link KclIndexer#streamArn})
  * @param workerId this worker's name in the lease table; unique per process
- * @param idleTimeBetweenReads wait between {@code GetRecords} calls on a shard
  * @param failoverTime how long a lease lives without renewal before another worker takes the shard
- * @param shardSyncInterval how often shards are listed to find new ones (children after a rollover)
- * @param retryBackoff first wait before retrying a batch not fully ingested (doubles up to {@link #MAX_RETRY_BACKOFF})
- * @param onRejected what to do with a record the indexer cannot read
- * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before stopping
- *                        it outright (safe: every batch is checkpointed as soon as it is ingested)
- * @param kclMetrics what KCL itself publishes to CloudWatch: {@code NONE} by default, since the indexer reports
- *                   its own; {@code SUMMARY} or {@code DETAILED} need {@code cloudwatch:PutMetricData}
+ * @param retryBackoff first wait before retrying a batch not wholly ingested (doubles up to {@link #MAX_RETRY_BACKOFF})
+ * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before stopping it
+ * @param kclMetrics what KCL itself publishes to CloudWatch ({@code NONE} by default: the indexer reports its own)
  */
 public record KclConfig(String applicationName, String leaseTable, String streamArn, String workerId,
                         Duration idleTimeBetweenReads, Duration failoverTime, Duration shardSyncInterval,
@@ -63,7 +58,7 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         Objects.requireNonNull(kclMetrics, "kclMetrics");
     }
 
-    /** Defaults: lease table named after the application, worker id from the host and a random suffix. */
+    /** Defaults: the lease table named after the application, a worker id from the host and a random suffix. */
     public static Builder builder(String applicationName, String streamArn) {
         return new Builder(applicationName).streamArn(streamArn);
     }
@@ -108,7 +103,7 @@ public record KclConfig(String applicationName, String leaseTable, String stream
             try {
                 return InetAddress.getLocalHost().getHostName();
             } catch (UnknownHostException e) {
-                return "unknown-host"; // the random suffix keeps the id unique; the host only helps people reading the lease table
+                return "unknown-host"; // the random suffix keeps the id unique
             }
         }
     }

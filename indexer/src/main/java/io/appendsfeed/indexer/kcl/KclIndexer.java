@@ -36,12 +36,9 @@ import software.amazon.kinesis.metrics.MetricsLevel;
 import software.amazon.kinesis.metrics.NullMetricsFactory;
 
 /**
- * A long-running indexer over the DynamoDB Streams Kinesis adapter and KCL 3: any number of
- * workers share the store table's shards through a lease table, each shard is read parents
- * first (the adapter's shard syncer creates a child's lease only once its parent has ended), and
- * every batch goes to the {@link Indexer}; KCL's checkpoint moves only over what is durably in the
- * feed. Reads from the start of the stream's 24 hours ({@code TRIM_HORIZON}) the first time, from
- * the lease checkpoints after. {@link #close()} shuts down gracefully.
+ * A long-running indexer over KCL 3 and the DynamoDB Streams Kinesis adapter: workers share the store
+ * table's shards through a lease table, parents before children, and KCL's checkpoint moves only over what
+ * is durably in the feed. Reads from {@code TRIM_HORIZON} the first time, from the checkpoints after.
  */
 public final class KclIndexer implements AutoCloseable {
 
@@ -69,9 +66,8 @@ public final class KclIndexer implements AutoCloseable {
      * Creates the lease table when missing and starts the worker on a thread of its own.
      *
      * @param clients the clients; the caller closes them, after {@link #close()}
-     * @param indexer the indexer batches go to
      * @throws SameTableException when the stream is the index table's own; nothing was created
-     * @throws IllegalArgumentException when the stream is DynamoDB Local's (see {@link #requireAwsStreamArn}); nothing was created
+     * @throws IllegalArgumentException when the stream is DynamoDB Local's ({@link #requireAwsStreamArn}); nothing was created
      * @throws RuntimeException from DynamoDB when the lease table cannot be described or created
      */
     public static KclIndexer start(KclClients clients, Indexer indexer, KclConfig config) {
@@ -105,12 +101,7 @@ public final class KclIndexer implements AutoCloseable {
         return worker;
     }
 
-    /**
-     * The store table's current stream ARN ({@code LatestStreamArn}).
-     *
-     * @throws IllegalArgumentException when the table has no stream enabled
-     * @throws RuntimeException from DynamoDB, e.g. when the table does not exist
-     */
+    /** The store table's {@code LatestStreamArn}. @throws IllegalArgumentException when the table has no stream enabled */
     public static String streamArn(DynamoDbClient dynamo, String storeTable) {
         var t = dynamo.describeTable(b -> b.tableName(storeTable)).table();
         if (t.latestStreamArn() == null || t.streamSpecification() == null || !Boolean.TRUE.equals(t.streamSpecification().streamEnabled())) {
@@ -121,12 +112,10 @@ public final class KclIndexer implements AutoCloseable {
     }
 
     /**
-     * Refuses a DynamoDB Local stream ARN ({@code arn:aws:dynamodb:ddblocal:...}): the Streams Kinesis
-     * adapter rejects it ("Invalid DynamoDB stream ARN format") on every shard sync, so the worker
-     * would log that forever and index nothing.
+     * Refuses a DynamoDB Local stream ARN ({@code arn:aws:dynamodb:ddblocal:...}), which the adapter rejects on
+     * every shard sync: the worker would log that forever and index nothing.
      *
      * @return the ARN
-     * @throws IllegalArgumentException saying so, and to use the poller ({@code feed poll}) locally
      */
     public static String requireAwsStreamArn(String streamArn) {
         String[] parts = streamArn.split(":", 6);
@@ -138,10 +127,7 @@ public final class KclIndexer implements AutoCloseable {
         return streamArn;
     }
 
-    /**
-     * Creates KCL's lease table in KCL 3's shape (hash key {@code leaseKey}, index {@code LeaseOwnerToLeaseKeyIndex}
-     * on {@code leaseOwner} + {@code leaseKey}, keys only): KCL creates it only after a random wait of up to 30 s.
-     */
+    /** Creates KCL 3's lease table, which KCL itself creates only after a random wait of up to 30 s. */
     private static void ensureLeaseTable(DynamoDbAsyncClient dynamo, String table) {
         try {
             dynamo.describeTable(b -> b.tableName(table)).join();
@@ -183,9 +169,8 @@ public final class KclIndexer implements AutoCloseable {
     }
 
     /**
-     * Shuts down gracefully (batches being retried are given up, not checkpointed; each shard's processor
-     * checkpoints what it ingested; leases are released), up to {@link KclConfig#shutdownTimeout()}, then stops
-     * the scheduler outright; nothing unacknowledged is lost either way.
+     * Shuts down gracefully (batches being retried are given up; each shard checkpoints what it ingested),
+     * up to {@link KclConfig#shutdownTimeout()}, then stops outright; nothing unacknowledged is lost either way.
      */
     @Override
     public void close() {

@@ -9,12 +9,10 @@ import java.util.function.Function;
 import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
- * The KCL worker's settings, read in this one place from variables (or the matching options of {@code feed kcl}).
- * {@code APPENDS_STORE_TABLE} and {@code APPENDS_INDEX_TABLE} are required, the common indexer variables are
- * {@link IndexerSettings}'; the rest default as {@link KclConfig} does: the application to
- * {@code appendsfeed-<store table>}, the stream to the table's {@code LatestStreamArn}.
+ * The KCL worker's settings, from variables (or the options of {@code feed kcl}): {@link IndexerSettings}'
+ * and the worker's, which default as {@link KclConfig} does, the application to {@code appendsfeed-<store table>}.
  *
- * @param streamArn null: look up the store table's latest stream
+ * @param streamArn null: the store table's latest stream
  * @param worker the worker's configuration but for the stream, which {@link #config} adds
  */
 public record KclSettings(String storeTable, String streamArn, IndexerConfig indexer, DynamoClients.Settings dynamo,

@@ -17,17 +17,15 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The Lambda indexer the template deploys: subscribe it to the store table's stream with
- * {@code ReportBatchItemFailures} on. It reads the event with {@link LambdaEvent} and reports the first
- * record not durably in the feed as the one batch item failure, so that Lambda retries from there. A record
- * without a sequence number (which Lambda never sends for a DynamoDB stream) is reported, once the records
- * before it are in, with an empty identifier: Lambda then retries the batch, bisecting until it is alone.
- * Input that is not a DynamoDB stream event fails the invocation before anything is written. While a batch
- * is handled the MDC holds {@value #REQUEST_ID}; each batch writes one EMF metrics line to stdout by default.
+ * The Lambda indexer the template deploys, mapped to the store table's stream with
+ * {@code ReportBatchItemFailures}: reports the first record not durably in the feed as the batch item
+ * failure, so that Lambda retries from there. A record without a sequence number is reported, once the
+ * records before it are in, with an empty identifier: Lambda then bisects the batch until it is alone.
+ * Input that is not a DynamoDB stream event fails the invocation before anything is written.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
 
-    /** The MDC key of the request id: the name Lambda's own JSON log lines give it. */
+    /** The MDC key of the request id, as Lambda's own JSON log lines name it. */
     public static final String REQUEST_ID = "AWSRequestId";
 
     private static final Logger log = LoggerFactory.getLogger(IndexerStreamHandler.class);
@@ -37,10 +35,9 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     private final String storeTable;
 
     /**
-     * Used by Lambda: settings from the environment ({@link LambdaSettings}); the index is opened at initialisation.
+     * Used by Lambda: settings from the environment ({@link LambdaSettings}); the index is opened here.
      *
      * @throws IllegalArgumentException when a setting is missing or invalid (the store table is required)
-     * @throws SameTableException when the store table is the index table
      * @throws io.appendsfeed.indexer.Indexer.PartitionCountMismatchException when the partitions setting differs from the index
      */
     public IndexerStreamHandler() {
@@ -52,11 +49,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
         this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.indexerConfig()), requireStoreTable(settings));
     }
 
-    /**
-     * @param storeTable the store table whose stream the function is mapped to: records of any other table are
-     *                   refused; null to accept any table but the index
-     * @throws SameTableException when the store table is the index table
-     */
+    /** @param storeTable the store table whose stream the function is mapped to; null to accept any table but the index */
     public IndexerStreamHandler(Indexer indexer, String storeTable) {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.storeTable = storeTable;
@@ -64,12 +57,11 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     /**
-     * Ingests the batch the event holds and writes the response, {@code {"batchItemFailures": [...]}}.
+     * Ingests the event's batch and writes {@code {"batchItemFailures": [...]}}.
      *
      * @throws IllegalArgumentException when the input is not a DynamoDB stream event as Lambda writes it
      * @throws SameTableException when the batch comes from the index table's own stream
-     * @throws IllegalStateException when it comes from another table than the configured store table;
-     *         nothing was written in any of these cases
+     * @throws IllegalStateException when it comes from another table than the store table; nothing was written
      */
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
@@ -80,8 +72,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     private void handle(LambdaEvent event, OutputStream output) throws IOException {
-        // one mapping's records come from one stream: the first record that names it and the last are checked
-        // (in case another source builds events by hand), not every record
+        // one mapping's records come from one stream: the first and the last are checked, not every record
         if (event.first() != null) {
             checkSource(event.first());
             if (event.last() != null && !event.last().arn().equals(event.first().arn())) {
@@ -99,7 +90,6 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
         output.flush();
     }
 
-    /** Refuses a record of the index table's stream, or of another table's than the store table's. */
     private void checkSource(LambdaEvent.Source source) {
         SameTableException.check(source.arn(), indexer.config().indexTable());
         if (storeTable != null && !SameTableException.tableName(source.arn()).equals(SameTableException.tableName(storeTable))) {
@@ -109,7 +99,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
         }
     }
 
-    /** {@code {"batchItemFailures":[{"itemIdentifier":"<sequence number>"}]}}, the identifier escaped as JSON. */
+    /** {@code {"batchItemFailures":[{"itemIdentifier":"<sequence number>"}]}}. */
     static byte[] failureJson(String identifier) {
         return ("{\"batchItemFailures\":[{\"itemIdentifier\":\""
                 + new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(identifier))

@@ -23,22 +23,19 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A DynamoDB stream event as Lambda delivers it, read with Jackson's streaming parser straight into the
- * core's {@link ChangeRecord}s: the keys, sequence number, view type, creation time, and of the new image
- * {@code a}, {@code n} and the event types {@code c}. The rest (event bodies, unfolds, the old image: most
- * of a Tip's bytes) is stepped over, never made into objects.
+ * A DynamoDB stream event as Lambda delivers it, read with Jackson's streaming parser into
+ * {@link ChangeRecord}s: the keys, sequence number, view type, creation time, and the new image's {@code a},
+ * {@code n} and event types {@code c}. Event bodies, unfolds and the old image (most of a Tip's bytes) are
+ * stepped over, never made into objects.
  *
- * <p><b>Strict.</b> What Lambda never writes is refused: a name twice in any object (a second {@code Records}),
- * bytes that are not UTF-8, nesting deeper than {@value #MAX_DEPTH}, an attribute value without exactly one of
- * DynamoDB's types, a number where Lambda writes a string, bad base64, anything not JSON: an
- * {@link IllegalArgumentException} naming the record and saying that nothing was written (the handler reads
- * the whole event first). A record not of the store's format is read, for the indexer to reject it as the
- * batch item failure. A record without a sequence number ({@link Unidentified}) ends the records converted.
+ * <p><b>Strict.</b> What Lambda never writes (a name twice in an object, bytes that are not UTF-8, nesting
+ * deeper than {@value #MAX_DEPTH}, an attribute value without exactly one type, a number where Lambda writes a
+ * string, bad base64, anything not JSON) is an {@link IllegalArgumentException} naming the record; nothing is
+ * written, since the handler reads the whole event first. A record not of the store format is read, for the
+ * indexer to reject it.
  *
- * <p><b>Why Jackson.</b> It replaced a hand-written scanner of 1,100 lines. {@code LambdaEventBench} (Tips of
- * 16 KB; thread CPU, C1 as the template runs it): 6.3 ms a batch of 100 and 19 ms of 300, against 1.2 and 3.8 for
- * the scanner and 10 and 31 for the runtime's {@code aws-lambda-java-events} decoding: less than the batch's one
- * DynamoDB write (5 to 10 ms), for a parser we do not own that is strict where the scanner was not.
+ * <p><b>Why not the runtime's decoding.</b> {@code LambdaEventBench} (Tips of 16 KB, thread CPU, C1 as the
+ * template runs it): 6.3 ms a batch of 100 and 19 ms of 300, against 10 and 31 for {@code aws-lambda-java-events}.
  *
  * @param records the records, up to the first without a sequence number ({@code unidentified}, or null)
  * @param delivered how many records the event holds
@@ -54,7 +51,8 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build();
 
-    public record Source(String eventId, String arn) {} // a record's identity, for the check of where the batch comes from
+    /** Where a record comes from, for the handler's check of the batch's source. */
+    public record Source(String eventId, String arn) {}
 
     /** A record delivered without a sequence number: its place in the batch (0-based), its event id and what is missing. */
     public record Unidentified(int position, int batchSize, String eventId, String missing) {
@@ -65,11 +63,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
     }
 
-    /**
-     * @throws IllegalArgumentException when the input is not a DynamoDB stream event as Lambda writes it, naming
-     *         the record and what is wrong
-     * @throws IOException when the input cannot be read
-     */
+    /** @throws IllegalArgumentException naming the record and what is wrong, when the input is not an event as Lambda writes it */
     public static LambdaEvent read(InputStream in) throws IOException {
         List<ChangeRecord> out = new ArrayList<>();
         Unidentified unidentified = null;
@@ -127,7 +121,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
     }
 
-    /** The refusal of the {@code k}-th (0-based) of {@code size} event types, which is {@code held} and not a non-empty string. */
+    /** The refusal of the {@code k}-th (0-based) of {@code size} event types, {@code held}, which is not a non-empty string. */
     static IllegalArgumentException notAType(String held, int k, int size, String record) {
         return new IllegalArgumentException("attribute c holds " + held + " where a non-empty string (S) event type"
                 + " belongs (event type " + (k + 1) + " of " + size + ", record " + record + "); the item is"
@@ -149,7 +143,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
     }
 
-    /** One record, read from the parser; its facts in fields, so that an error can name it. */
+    /** One record, read from the parser; its facts in fields, so that an error names it. */
     private static final class Reader {
         private final JsonParser p;
         private String eventId;
@@ -326,10 +320,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
     }
 
-    /**
-     * A Tip's event types: the indexer reads the new events' when it parses the record, older ones only to
-     * heal a gap or place a stream; one that is not a non-empty string is refused then, naming the record.
-     */
+    /** A Tip's event types, each checked when read: the older ones are read only to heal a gap. */
     private static List<String> types(Object[] held, String record) {
         return new AbstractList<>() {
             @Override

@@ -7,17 +7,13 @@ import io.appendsfeed.model.DynamoClients;
 import java.util.function.Function;
 
 /**
- * The Lambda's settings from environment variables: those of every indexer ({@link IndexerSettings}; the
- * handler requires {@code APPENDS_STORE_TABLE}) and where its figures go ({@link MetricsSettings}).
+ * The Lambda's settings from environment variables: {@link IndexerSettings} and {@link MetricsSettings}.
  *
  * @param config the indexer's configuration, without the metrics: {@link #indexerConfig()} adds them
  */
 public record LambdaSettings(IndexerConfig config, DynamoClients.Settings dynamo, MetricsSettings metrics) {
 
-    /**
-     * @throws io.appendsfeed.indexer.SameTableException when {@code APPENDS_STORE_TABLE} names the index table
-     * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
-     */
+    /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */
     public static LambdaSettings from(Function<String, String> env) {
         IndexerSettings common = IndexerSettings.from(env);
         return new LambdaSettings(common.config(), common.dynamo(), MetricsSettings.from(env));
@@ -28,7 +24,7 @@ public record LambdaSettings(IndexerConfig config, DynamoClients.Settings dynamo
         return config.storeTable();
     }
 
-    /** What the indexer takes: the configuration with its figures going where {@link #metrics()} says. */
+    /** The configuration with the metrics. */
     public IndexerConfig indexerConfig() {
         return config.toBuilder().metrics(metrics.metrics()).build();
     }

@@ -25,30 +25,18 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The notifier Lambda: subscribe it to the index table's own stream (NEW_IMAGE). Each invocation publishes
- * one notification per partition whose epoch Tip the batch wrote, with the highest position of the batch;
- * it reads no table. The position comes from the Tip's {@code n} alone (never from the events it carries,
- * which a writer may have moved to calves): {@code epoch × 1,000,000 + n}, or the next epoch's start when
- * the last type in {@code c} is {@code Closed}. Every other write to the index table (calves,
- * {@code $AppendsIndex-0}, checkpoints and leases, parked streams, the poller's positions, removals) is
- * ignored, so reactors are never woken by their own commits. A failed publish fails the invocation, so that
- * Lambda delivers the batch again. The event is read by {@link LambdaEvent}, strict on what Lambda never
- * writes; records from the first without a sequence number on are left out (a later write of the same Tips
- * notifies anyway). Settings: {@link NotifierSettings}.
+ * The notifier Lambda, mapped to the index table's own stream (NEW_IMAGE): publishes one notification per
+ * partition whose epoch Tip the batch wrote, at the batch's highest position, reading no table. The position
+ * comes from the Tip's {@code n} alone (a writer may have moved the events to calves): {@code epoch × 1,000,000
+ * + n}, or the next epoch's start when the last type in {@code c} is {@code Closed}. Every other write to the
+ * index table is ignored, so reactors are never woken by their own commits. A failed publish fails the
+ * invocation, so that Lambda delivers the batch again.
  */
 public final class NotifierHandler implements RequestStreamHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(NotifierHandler.class);
 
-    /**
-     * What one batch gave.
-     *
-     * @param published one notification per partition whose epoch Tip was written, in partition order
-     * @param records records in the batch
-     * @param epochTips records that were writes of an epoch's Tip
-     * @param ignored records of anything else
-     * @param rejected records of an epoch's Tip that cannot be read, with why
-     */
+    /** What one batch gave: a notification per partition whose epoch Tip was written, in partition order. */
     public record Outcome(List<FeedNotification> published, int records, int epochTips, int ignored, List<RejectedRecord> rejected) {
         public Outcome {
             published = List.copyOf(published);
@@ -56,11 +44,7 @@ public final class NotifierHandler implements RequestStreamHandler {
         }
     }
 
-    /**
-     * Records of epoch Tips that could not be read (not of the store format, or a stream without new
-     * images), thrown after the other records' notifications were published, so that the invocation
-     * counts as failed and nothing readable waits for it.
-     */
+    /** Records of epoch Tips could not be read; thrown after the other records' notifications were published. */
     public static final class UnreadableEpochTipsException extends RuntimeException {
         private final List<RejectedRecord> rejected;
 
@@ -72,25 +56,15 @@ public final class NotifierHandler implements RequestStreamHandler {
         public List<RejectedRecord> rejected() { return rejected; }
     }
 
-    /** Where the notifier sends its messages, one per notification: {@link SnsPublisher}, or a test's. */
+    /** Where the notifier sends its messages: {@link SnsPublisher}, or a test's. */
     public interface Publisher {
-        /**
-         * Sends each notification as one message (at least once: a retried call may send some again).
-         *
-         * @param notifications at most one per partition
-         * @throws RuntimeException when some were not sent (e.g. {@link SnsPublisher.PublishFailedException}); those
-         *         before may have been
-         */
+        /** Sends each notification as one message, at least once. @throws RuntimeException when some were not sent */
         void publish(List<FeedNotification> notifications);
     }
 
     private final Publisher publisher;
 
-    /**
-     * Used by Lambda: settings from the environment.
-     *
-     * @throws IllegalArgumentException when a setting is missing or invalid
-     */
+    /** Used by Lambda: settings from the environment. @throws IllegalArgumentException when a setting is missing or invalid */
     public NotifierHandler() {
         this(NotifierSettings.from(System::getenv));
     }
@@ -103,26 +77,20 @@ public final class NotifierHandler implements RequestStreamHandler {
         this.publisher = Objects.requireNonNull(publisher, "publisher");
     }
 
-    /**
-     * Writes nothing: Lambda ignores what a stream-mapped function returns.
-     *
-     * @throws RuntimeException as {@link #notify}, or {@link LambdaEvent#read}: the batch is delivered again
-     */
+    /** Writes nothing: Lambda ignores what a stream-mapped function returns. @throws RuntimeException as {@link #notify} or {@link LambdaEvent#read} */
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         notify(LambdaEvent.read(input).records());
     }
 
-    /** What {@link #handleRequest} does with the event's JSON, with the outcome, for local drivers of the function. */
+    /** What {@link #handleRequest} does, with the outcome, for local drivers of the function. */
     public Outcome handle(byte[] event) {
         return notify(LambdaEvent.read(event).records());
     }
 
     /**
-     * @param records the batch, in delivery order
      * @throws RuntimeException of the publisher: not (all) sent; deliver the batch again
-     * @throws UnreadableEpochTipsException after publishing what the other records gave, when records of
-     *         epoch Tips could not be read
+     * @throws UnreadableEpochTipsException when records of epoch Tips could not be read (the others' were published)
      */
     public Outcome notify(List<ChangeRecord> records) {
         Outcome outcome = read(records);
@@ -158,11 +126,7 @@ public final class NotifierHandler implements RequestStreamHandler {
         return new Outcome(published, records.size(), tips, records.size() - tips - rejected.size(), rejected);
     }
 
-    /**
-     * The position an epoch Tip's write shows, or null when the record is not one.
-     *
-     * @throws IllegalArgumentException saying what is wrong with the record of an epoch's Tip
-     */
+    /** The position an epoch Tip's write shows, or null when the record is not one. @throws IllegalArgumentException saying what is wrong */
     private static FeedNotification position(ChangeRecord r) {
         if ("REMOVE".equals(r.eventName())) {
             return null;
@@ -199,7 +163,6 @@ public final class NotifierHandler implements RequestStreamHandler {
         if (c != null && !c.hasL()) {
             throw new IllegalArgumentException("attribute c of the epoch Tip is " + c + ", not a list of event types");
         }
-        // the types as the Lambda reader delivers them (each read when asked for: one that is not a type throws), or from c
         List<String> types = r.eventTypes() != null ? r.eventTypes() : c == null ? List.of() : c.l().stream().map(AttributeValue::s).toList();
         boolean closed = !types.isEmpty() && EpochEvent.CLOSED.equals(types.get(types.size() - 1));
         Checkpoint position = closed || version == Checkpoint.EPOCH_SIZE

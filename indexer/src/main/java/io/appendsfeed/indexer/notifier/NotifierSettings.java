@@ -6,19 +6,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
-/**
- * The notifier Lambda's settings, read from environment variables in this one place (through a
- * {@code Function<String,String>} so that tests pass a map).
- *
- * <table>
- * <tr><td>{@code APPENDS_NOTIFY_TOPIC_ARN}</td><td>required: the SNS topic reactors subscribe to</td></tr>
- * <tr><td>{@code APPENDS_SNS_ENDPOINT}</td><td>optional endpoint override (LocalStack, a local SNS)</td></tr>
- * <tr><td>{@code AWS_REGION}</td><td>set by Lambda</td></tr>
- * </table>
- *
- * @param topicArn the topic
- * @param sns where and how to reach SNS
- */
+/** The notifier Lambda's settings, from environment variables (DEPLOY.md, "The notifier"). */
 public record NotifierSettings(String topicArn, DynamoClients.Settings sns) {
 
     public static final String TOPIC_ARN = "APPENDS_NOTIFY_TOPIC_ARN";

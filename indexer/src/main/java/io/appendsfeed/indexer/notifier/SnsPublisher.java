@@ -16,18 +16,16 @@ import software.amazon.awssdk.services.sns.model.PublishBatchRequestEntry;
 import software.amazon.awssdk.services.sns.model.PublishBatchResponse;
 
 /**
- * Publishes notifications to an SNS topic, up to {@value #MAX_BATCH_ENTRIES} per {@code PublishBatch}
- * call. Each reactor subscribes its own SQS queue (raw message delivery) or its function to the
- * topic, so one notifier serves any number of consumer groups. Each message's body is
- * {@link FeedNotification#toJson()} and it carries the {@code Partition} and {@code Position}
- * attributes (strings), by which a subscription can filter partitions.
+ * Publishes notifications to an SNS topic, {@value #MAX_BATCH_ENTRIES} per {@code PublishBatch}: the body is
+ * {@link FeedNotification#toJson()}, with the {@code Partition} and {@code Position} attributes (strings), by
+ * which a subscription can filter partitions. Each reactor subscribes its own queue or function to the topic.
  */
 public final class SnsPublisher implements NotifierHandler.Publisher, AutoCloseable {
 
     /** SNS's limit of entries per {@code PublishBatch}. */
     public static final int MAX_BATCH_ENTRIES = 10;
 
-    /** SNS refused some notifications: the invocation fails, so that Lambda delivers the index records again. */
+    /** SNS refused some notifications. */
     public static final class PublishFailedException extends RuntimeException {
         private final String destination;
         private final List<String> failures;
@@ -52,7 +50,7 @@ public final class SnsPublisher implements NotifierHandler.Publisher, AutoClosea
         this.topicArn = Objects.requireNonNull(topicArn, "topicArn");
     }
 
-    /** An SNS client built as appendsfeed builds its DynamoDB clients (endpoint override, region, credentials, timeouts). */
+    /** An SNS client built as appendsfeed builds its DynamoDB clients. */
     public static SnsClient client(DynamoClients.Settings settings) {
         SnsClientBuilder b = SnsClient.builder()
                 .httpClientBuilder(ApacheHttpClient.builder().maxConnections(settings.maxConnections()))

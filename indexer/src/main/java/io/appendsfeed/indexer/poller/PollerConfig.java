@@ -9,16 +9,11 @@ import java.util.UUID;
 /**
  * Configuration of a {@link StreamsPoller}; start from {@link #of(String)}.
  *
- * @param storeTable the event-store table whose stream is read (Streams on, new images)
- * @param idleWait the longest wait between polls when no shard returned records: none while records
- *                 flow, then 20 ms, doubling on each empty poll up to this
- * @param recordsPerRead {@code GetRecords} limit, 1..1000
- * @param onRejected what to do with a record the indexer cannot read
+ * @param storeTable the store table whose stream is read (Streams on, new images)
+ * @param idleWait the longest wait between polls while no shard returns records
  * @param retryBackoff wait before retrying a shard after a failure that may pass (throttling, timeouts)
- * @param owner this poller's name in the lease; unique per running instance (a poller that finds
- *              the lease under its own name takes it at once: a restart)
- * @param leaseDuration how long the lease holds without renewal: the holder renews it every third
- *                      of it; a standby checks it as often, and takes over once it has expired
+ * @param owner this poller's name in the lease, unique per instance (one that finds the lease under its own name takes it at once)
+ * @param leaseDuration how long the lease holds without renewal; the holder renews it every third of it
  */
 public record PollerConfig(String storeTable, Duration idleWait, int recordsPerRead, OnRejected onRejected,
                            Duration retryBackoff, String owner, Duration leaseDuration) {
@@ -55,7 +50,7 @@ public record PollerConfig(String storeTable, Duration idleWait, int recordsPerR
         }
     }
 
-    /** The defaults, with an owner made of the host name and a random suffix, so that each instance has its own. */
+    /** The defaults, with an owner made of the host name and a random suffix. */
     public static PollerConfig of(String storeTable) {
         return new PollerConfig(storeTable, IDLE_WAIT, MAX_RECORDS_PER_READ, OnRejected.STOP_SHARD, RETRY_BACKOFF,
                 host() + "-" + UUID.randomUUID().toString().substring(0, 8), LEASE_DURATION);

@@ -23,8 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -34,40 +33,32 @@ import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * Reads a store table's DynamoDB stream with the Streams API and feeds it to an {@link Indexer}: the
- * small source used on DynamoDB Local (the demo, the tests). Follows shard lineage (a child only
- * after its parent is drained), keeps its position per shard in the index table, resumes from it
- * after a restart, and moves a position only over records durably in the feed, once the position's
- * own write has landed. One poller per store table reads and saves: the holder of a lease kept with
- * the positions (conditional writes); others stand by and take over when it stops or its lease
- * expires. Run it with {@link #start()} or drive it with {@link #pollOnce()}; {@link #close()} stops
- * it after the batch in hand and releases the lease.
+ * Reads a store table's DynamoDB stream with the Streams API and feeds it to an {@link Indexer}; the
+ * source used on DynamoDB Local. Reads a shard's children only after it is drained, and moves a shard's
+ * saved position only over records durably in the feed. Only the holder of the lease kept with the
+ * positions reads and saves; other pollers stand by and take over when it stops or its lease expires.
  */
 public final class StreamsPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsPoller.class);
-    /** The first wait after a poll that found nothing; it doubles on each empty poll up to {@link PollerConfig#idleWait()}. */
+    /** The first wait after an empty poll; it doubles on each empty poll up to {@link PollerConfig#idleWait()}. */
     static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
     /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
     static final Duration SHARD_LIST_MAX_AGE = Duration.ofSeconds(30);
 
     /**
      * The poller stopped reading a shard on a failure that retrying cannot fix (a rejected record under
-     * {@link PollerConfig.OnRejected#STOP_SHARD}, or a gap). Its position stays just before the record; fix
-     * the cause and restart the poller.
+     * {@link PollerConfig.OnRejected#STOP_SHARD}, or a gap); its position stays just before the record.
      */
     public static class ShardStoppedException extends RuntimeException {
         private final String shardId;
-        private final String sequenceNumber;
 
         public ShardStoppedException(String shardId, String sequenceNumber, String reason, Throwable cause) {
             super("shard " + shardId + " stopped at record " + sequenceNumber + ": " + reason, cause);
             this.shardId = shardId;
-            this.sequenceNumber = sequenceNumber;
         }
 
         public String shardId() { return shardId; }
-        public String sequenceNumber() { return sequenceNumber; }
     }
 
     private final Indexer indexer;
@@ -78,19 +69,13 @@ public final class StreamsPoller implements AutoCloseable {
     private final Map<String, ShardStoppedException> stopped = new ConcurrentHashMap<>();
     /** Per shard, when it is read again after a failure that may pass. */
     private final Map<String, Instant> backoffUntil = new HashMap<>();
-    /**
-     * The shards as last listed; null to list them again: when a shard was drained (its children may be new),
-     * after a lease change, or after {@link #SHARD_LIST_MAX_AGE}. Listing them every pass would put a
-     * {@code DescribeStream} on the path of every record's latency.
-     */
+    /** The shards as last listed; null to list them again (a shard drained, the lease changed hands): not every pass. */
     private List<Shard> shards;
     private long shardsListedAt;
     /** The next wait after an empty poll; null: {@link #FIRST_IDLE_WAIT}. */
     private Duration idle;
-    private final Object wake = new Object();
-    private volatile boolean running;
-    private Thread thread;
-    private ScheduledExecutorService renewer;
+    /** The polling loop and the lease's renewal; null until started. */
+    private ScheduledThreadPoolExecutor threads;
 
     /**
      * @throws SameTableException when the store table is the index table
@@ -108,41 +93,42 @@ public final class StreamsPoller implements AutoCloseable {
         this.rejectedLog = new RejectedLog(index);
     }
 
-    /**
-     * Polls on a background thread until {@link #close()}, and renews the lease on a second one, so
-     * that a batch slower than the lease does not lose it (a process that dies stops renewing).
-     */
+    /** Polls on a background thread until {@link #close()}; the lease is renewed on another, so that a slow batch keeps it. */
     public synchronized StreamsPoller start() {
-        if (thread == null) {
-            running = true;
-            thread = new Thread(this::run, "appendsfeed-poller-" + config.storeTable());
-            thread.setDaemon(true);
-            thread.start();
-            renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "appendsfeed-poller-lease-" + config.storeTable());
-                t.setDaemon(true);
-                return t;
+        if (threads == null) {
+            ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(2, r -> {
+                Thread thread = new Thread(r, "appendsfeed-poller-" + config.storeTable());
+                thread.setDaemon(true);
+                return thread;
             });
+            t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // close() cancels the next poll, lets the current one end
             long every = Math.max(1, config.leaseDuration().toMillis() / 6);
-            renewer.scheduleWithFixedDelay(() -> {
+            t.scheduleWithFixedDelay(() -> {
                 try {
                     positions.renewIfDue();
                 } catch (RuntimeException e) {
                     log.warn("lease renewal failed, retrying: {}", e.toString());
                 }
             }, every, every, TimeUnit.MILLISECONDS);
+            t.execute(() -> loop(t));
+            threads = t;
         }
         return this;
     }
 
+    private void loop(ScheduledThreadPoolExecutor t) {
+        Duration wait = pollAndWait();
+        if (!t.isShutdown()) {
+            t.schedule(() -> loop(t), wait.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
     /**
-     * One pass: takes (or renews) the lease on the store table, then reads each shard that is ready
-     * once, ingests what it read and saves the shard's position. A standby (another poller holds
-     * the lease) reads nothing.
+     * One pass: takes (or renews) the lease, then reads each ready shard once, ingests what it read and
+     * saves the shard's position.
      *
      * @return records read; 0 on a standby
-     * @throws RuntimeException from DynamoDB (taking the lease, listing shards, reading, saving positions);
-     *         nothing unacknowledged is lost: the next pass reads again from the last saved position
+     * @throws RuntimeException from DynamoDB; the next pass reads again from the last saved position
      */
     public synchronized int pollOnce() {
         boolean held = positions.holdsLease();
@@ -195,10 +181,7 @@ public final class StreamsPoller implements AutoCloseable {
         return Map.copyOf(stopped);
     }
 
-    /**
-     * One read of a shard. The iterator is rewound (the next read starts after the saved position)
-     * whenever the batch is not wholly in the feed with its position saved.
-     */
+    /** One read of a shard; the iterator is rewound unless the batch is wholly in the feed with its position saved. */
     private int poll(String id, Set<String> listed) {
         Position at = positions.get(id);
         String after = at == null ? null : at.sequenceNumber();
@@ -247,11 +230,7 @@ public final class StreamsPoller implements AutoCloseable {
         return k;
     }
 
-    /**
-     * Errors that retrying the same records cannot fix: a gap, an index written by a newer format,
-     * an item DynamoDB would refuse, an item not of the store format. They stop the shard (named,
-     * in {@link #stoppedShards()}) instead of being retried forever; everything else is transient.
-     */
+    /** Errors that retrying the same records cannot fix: they stop the shard instead of being retried forever. */
     private static boolean permanent(RuntimeException e) {
         return e instanceof FeedGapException || e instanceof FeedFormatException
                 || e instanceof ItemTooLargeException || e instanceof StoreFormatException;
@@ -263,10 +242,9 @@ public final class StreamsPoller implements AutoCloseable {
     }
 
     /**
-     * One pass of the polling loop, and how long to wait before the next: no wait while records flow; on
-     * empty polls, a wait doubling from {@link #FIRST_IDLE_WAIT} and kept at {@link PollerConfig#idleWait()}
-     * once there (a doubling without a cap overflowed {@code Duration} after some 70 empty polls); a standby
-     * checks the lease every third of it; after a failure, {@link PollerConfig#retryBackoff()}.
+     * One pass of the loop, and the wait before the next: none while records flow; on empty polls, doubling
+     * from {@link #FIRST_IDLE_WAIT} up to {@link PollerConfig#idleWait()}; a standby checks the lease every
+     * third of it; after a failure, {@link PollerConfig#retryBackoff()}.
      */
     Duration pollAndWait() {
         Duration first = FIRST_IDLE_WAIT.compareTo(config.idleWait()) < 0 ? FIRST_IDLE_WAIT : config.idleWait();
@@ -287,51 +265,21 @@ public final class StreamsPoller implements AutoCloseable {
         }
     }
 
-    /** The background loop: polls, then waits on a monitor that {@link #close()} notifies. */
-    private void run() {
-        while (running) {
-            Duration wait = pollAndWait();
-            synchronized (wake) {
-                try {
-                    if (running && !wait.isZero()) {
-                        wake.wait(Math.max(1, wait.toMillis()));
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /**
-     * Stops after the batch in hand (its position saved), waits for the thread to end and gives the
-     * lease up, so that a standby poller takes over at once.
-     */
+    /** Stops after the batch in hand (its position saved) and gives the lease up, so that a standby takes over at once. */
     @Override
     public void close() {
-        synchronized (wake) {
-            running = false;
-            wake.notifyAll();
-        }
-        Thread t;
-        ScheduledExecutorService r;
+        ScheduledThreadPoolExecutor t;
         synchronized (this) {
-            t = thread;
-            thread = null;
-            r = renewer;
-            renewer = null;
+            t = threads;
+            threads = null;
         }
-        try {
-            if (t != null) {
-                t.join(Duration.ofSeconds(30).toMillis());
+        if (t != null) {
+            t.shutdown();
+            try {
+                t.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-            if (r != null) {
-                r.shutdown(); // a renewal in progress finishes
-                r.awaitTermination(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         synchronized (this) {
             positions.release();

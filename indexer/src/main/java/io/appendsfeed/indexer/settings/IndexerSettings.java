@@ -8,25 +8,8 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The settings every indexer deployable reads alike (the Lambda, the KCL worker, the local poller, a
- * backfill), from variables read in this one place through a {@code Function<String,String>} (tests pass a
- * map; the operations CLI puts its options there). Each deployable adds its own ({@code LambdaSettings},
- * {@code KclSettings}, {@code BackfillSettings}).
- *
- * <table>
- * <tr><td>{@code APPENDS_INDEX_TABLE}</td><td>required: the index table</td></tr>
- * <tr><td>{@code APPENDS_STORE_TABLE}</td><td>the store table whose stream is indexed; never the index table</td></tr>
- * <tr><td>{@code APPENDS_PARTITIONS}</td><td>partition count; unset: the count the index records, 1 for a new index.
- *     A count other than the index records is refused</td></tr>
- * <tr><td>{@code APPENDS_EPOCH_MAX_EVENTS}, {@code _BYTES}, {@code _STREAMS}</td><td>default 999999, 2097152, 100000</td></tr>
- * <tr><td>{@code APPENDS_ALLOW_GAPS}</td><td>{@code true} to index past gaps with a WARN (default false)</td></tr>
- * <tr><td>{@code APPENDS_STORE_PREDATES_FEED}</td><td>{@code true}: the store has events from before the feed, indexed
- *     by a backfill; a stream the feed never held is accepted as it starts (default false)</td></tr>
- * <tr><td>{@code APPENDS_CONFLICT_BACKOFF_MS}</td><td>the random wait before a write retried after a conflict
- *     (default 4; 0 retries at once; at most 1000)</td></tr>
- * <tr><td>{@code APPENDS_DYNAMODB_ENDPOINT}</td><td>optional endpoint override, e.g. {@code http://localhost:8000}</td></tr>
- * <tr><td>{@code AWS_REGION}</td><td>the region (set by Lambda; default: the SDK's region chain)</td></tr>
- * </table>
+ * The settings every indexer deployable reads alike, from variables (the CLI puts its options there).
+ * {@code APPENDS_INDEX_TABLE} is required; the indexer README's "Using it" lists every variable and its default.
  */
 public record IndexerSettings(IndexerConfig config, DynamoClients.Settings dynamo) {
 
@@ -42,10 +25,7 @@ public record IndexerSettings(IndexerConfig config, DynamoClients.Settings dynam
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
-    /**
-     * @throws io.appendsfeed.indexer.SameTableException when {@code APPENDS_STORE_TABLE} names the index table
-     * @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes
-     */
+    /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */
     public static IndexerSettings from(Function<String, String> env) {
         String table = value(env, INDEX_TABLE);
         if (table == null) {

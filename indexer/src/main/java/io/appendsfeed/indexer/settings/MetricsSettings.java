@@ -7,21 +7,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout), read from variables in
- * this one place. Each setting has our name and AWS Lambda Powertools' name, so a function configured for
- * Powertools needs nothing more; ours wins when both are set.
- *
- * <table>
- * <tr><th>ours</th><th>Powertools'</th><th>meaning</th></tr>
- * <tr><td>{@code APPENDS_METRICS}</td><td>{@code POWERTOOLS_METRICS_DISABLED}</td><td>{@code off} (ours) or
- * {@code true} (Powertools') writes no metrics; default on</td></tr>
- * <tr><td>{@code APPENDS_METRICS_NAMESPACE}</td><td>{@code POWERTOOLS_METRICS_NAMESPACE}</td><td>the CloudWatch
- * namespace (default {@value EmfMetrics#NAMESPACE})</td></tr>
- * <tr><td>{@code APPENDS_SERVICE_NAME}</td><td>{@code POWERTOOLS_SERVICE_NAME}</td><td>adds a {@code service}
- * dimension with this value to every figure (default: none)</td></tr>
- * </table>
- *
- * @param service the {@code service} dimension's value, null for none
+ * Where the Lambda and {@code feed kcl} send their figures (EMF lines on stdout). Each variable has our name
+ * and AWS Lambda Powertools', so a function configured for Powertools needs nothing more; ours wins.
  */
 public record MetricsSettings(boolean enabled, String namespace, String service) {
 

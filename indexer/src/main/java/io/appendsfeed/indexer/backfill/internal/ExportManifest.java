@@ -3,6 +3,7 @@ package io.appendsfeed.indexer.backfill.internal;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.indexer.backfill.ExportFiles;
 import io.appendsfeed.indexer.backfill.ExportFiles.ExportFormatException;
 import io.appendsfeed.model.store.DynamoJson;
@@ -21,7 +22,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,23 +32,18 @@ import java.util.zip.ZipException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * What a DynamoDB export says it holds: {@code manifest-summary.json} (one JSON object: the table,
- * the format, the item count, where {@code manifest-files.json} is) and {@code manifest-files.json}
- * (one JSON object per line and data file: its key, item count and base64 MD5), and the reading of its
- * data files. Only a full export in DynamoDB JSON holds items; an incremental one holds changes, and ION
- * is another format.
- *
- * @param tableArn the exported table
- * @param itemCount items in the export
+ * What a DynamoDB export says it holds ({@code manifest-summary.json}, and {@code manifest-files.json} with a
+ * line per data file: key, item count, base64 MD5), and the reading of its data files. Only a full export in
+ * DynamoDB JSON holds items.
  */
 public record ExportManifest(String tableArn, long itemCount, List<DataFile> files) {
 
     public static final String SUMMARY = "manifest-summary.json";
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** What the scan projects: both sources hand the same {@link StoreItem}s on. */
+    /** What the scan projects, so that both sources hand on the same {@link StoreItem}s. */
     private static final List<String> KEPT = List.of(StoreItems.STREAM, StoreItems.RANGE, StoreItems.NEXT, StoreItems.TYPES);
 
-    /** A data file: {@code path} relative to the export's folder, e.g. {@code data/abc.json.gz}. */
+    /** A data file; {@code path} is relative to the export's folder, e.g. {@code data/abc.json.gz}. */
     public record DataFile(String path, long itemCount, String md5Base64) {}
 
     public ExportManifest {
@@ -115,9 +110,8 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
     }
 
     /**
-     * Reads one data file: gzipped, one {@code {"Item": {...}}} per line in DynamoDB JSON, taking from each item
-     * only what the scan projects ({@code p, i, n, c}). Checks the file against its manifest entry: the MD5 of
-     * its bytes and its item count.
+     * Reads one gzipped data file ({@code {"Item": {...}}} a line), each item reduced to {@code p, i, n, c},
+     * and checks its MD5 and item count against the manifest.
      *
      * @throws ExportFormatException for a line that is not an item, or a file whose count or checksum is not the manifest's
      * @throws UncheckedIOException when the file cannot be read
@@ -159,7 +153,7 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
         }
     }
 
-    /** The item of one line, reduced to {@code p, i, n, c} as SDK attribute values (DynamoDB JSON, read by {@link DynamoJson}). */
+    /** The item of one line, reduced to {@code p, i, n, c}. */
     static Map<String, AttributeValue> item(String line, String file, long n) {
         JsonNode item;
         try {
@@ -171,20 +165,14 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
             throw new ExportFormatException(file, "line " + n + " is not {\"Item\": {...}} (an incremental export's lines are"
                     + " changes, not items)", null);
         }
-        Map<String, AttributeValue> out = new HashMap<>();
-        for (String name : KEPT) {
-            JsonNode v = item.get(name);
-            if (v != null) {
-                try (JsonParser p = v.traverse()) {
-                    p.nextToken();
-                    out.put(name, DynamoJson.read(p));
-                } catch (IOException e) {
-                    throw new ExportFormatException(file, "item " + n + " has an attribute value that is not DynamoDB JSON ("
-                            + e.getMessage() + "): " + v, e);
-                }
-            }
+        ObjectNode kept = ((ObjectNode) item).retain(KEPT);
+        try (JsonParser p = kept.traverse()) {
+            p.nextToken();
+            return DynamoJson.readItem(p);
+        } catch (IOException e) {
+            throw new ExportFormatException(file, "item " + n + " has an attribute value that is not DynamoDB JSON ("
+                    + e.getMessage() + "): " + kept, e);
         }
-        return out;
     }
 
     private static JsonNode parse(String text, String where) {

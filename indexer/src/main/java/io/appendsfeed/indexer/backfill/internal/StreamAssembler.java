@@ -13,21 +13,19 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Collects each stream's items, from whichever scan segment they come, until the stream is whole:
- * its Tip seen and its calves covering every index from 0 up to the Tip's. Then hands out the
- * stream's spans in index order, overlaps trimmed (a calf and the Tip it was cut from, seen
- * before and after a concurrent calving, hold the same events). Only streams still open are kept
- * in memory, and in a DynamoDB Scan a stream's items come together, so little is. Thread-safe.
+ * Collects each stream's items, from whichever scan segment they come, until the stream is whole (its
+ * Tip seen, its calves covering every index up to the Tip's), then hands out its spans in index order,
+ * overlaps trimmed (a calf and the Tip it was cut from can hold the same events). Only open streams are
+ * kept, and a Scan brings a stream's items together, so few are. Thread-safe.
  */
 public final class StreamAssembler {
 
-    /** A stream's items so far, by first index, and where its Tip ends (-1: not seen yet). */
+    /** A stream's items by first index, and where its Tip ends (-1: not seen yet). */
     private static final class Pieces {
         final TreeMap<Long, Piece> byFirst = new TreeMap<>();
         long tipNext = -1;
     }
 
-    /** The events of one item: {@code first .. first + types.size() - 1} (a Tip possibly none). */
     private record Piece(StreamName stream, long first, List<String> types) {
         long next() {
             return first + types.size();
@@ -39,10 +37,7 @@ public final class StreamAssembler {
     private final Map<String, String> rejected = new HashMap<>();
     private long lateItems;
 
-    /**
-     * @param item a Tip, or a calf read with its types ({@link io.appendsfeed.model.store.StoreItems#parse})
-     * @return the stream's spans in index order when this item completes it, else null
-     */
+    /** @return the stream's spans in index order when this item (a Tip, or a calf with its types) completes it, else null */
     public synchronized List<Span> add(StoreItem item) {
         Piece events;
         if (item instanceof StoreItem.Tip t) {

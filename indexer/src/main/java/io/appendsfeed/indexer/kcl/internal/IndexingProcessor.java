@@ -30,22 +30,18 @@ import software.amazon.kinesis.lifecycle.events.ShutdownRequestedInput;
 import software.amazon.kinesis.processor.RecordProcessorCheckpointer;
 
 /**
- * One shard's processor: translates the adapter's records, hands them to the indexer and
- * checkpoints only up to what the indexer durably ingested. KCL never redelivers a batch
- * ({@code processRecords} returning, or throwing, moves the shard on), so a batch not fully
- * ingested is retried here, with backoff, until it is in, the worker closes or the lease is lost;
- * in the last two cases, and after a rejected record under {@link KclConfig.OnRejected#STOP_SHARD},
- * the processor checkpoints nothing more, so the next owner of the lease resumes at the first
- * record not ingested. Used by one KCL thread at a time.
+ * One shard's processor: hands the adapter's records to the indexer and checkpoints up to what it durably
+ * ingested. KCL never redelivers a batch (returning or throwing moves the shard on), so a batch not wholly in
+ * is retried here until it is in, the worker closes or the lease is lost; then, and after a rejected record
+ * under {@link KclConfig.OnRejected#STOP_SHARD}, nothing more is checkpointed, and the next owner of the
+ * lease resumes at the first record not ingested. Used by one KCL thread at a time.
  */
 public final class IndexingProcessor implements DynamoDBStreamsShardRecordProcessor {
 
     /**
      * What a worker's record processors share.
      *
-     * @param closing counted down when the worker closes: processors waiting to retry give up their batch without
-     *                checkpointing it
-     * @param recordsIngested records the worker's processors durably ingested
+     * @param closing counted down when the worker closes: processors waiting to retry give their batch up
      */
     public record Worker(Indexer indexer, KclConfig config, RejectedLog rejectedLog, String storeTable, CountDownLatch closing,
                          AtomicLong recordsIngested) {
@@ -65,9 +61,9 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
 
     private final Worker worker;
     private String shardId = "?";
-    private String ingested;      // last sequence number durably ingested
-    private String checkpointed;  // last sequence number checkpointed
-    private String stopped;       // why this processor takes nothing more from the shard, or null
+    private String ingested;
+    private String checkpointed;
+    private String stopped; // why this processor takes nothing more from the shard, or null
 
     public IndexingProcessor(Worker worker) {
         this.worker = worker;
@@ -82,7 +78,6 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
     @Override
     public void processRecords(DynamoDBStreamsProcessRecordsInput input) {
         List<ChangeRecord> rest = translate(input.records());
-        // the AWS SDK's policy, appendsfeed's one retry policy: doubling from retryBackoff up to MAX_RETRY_BACKOFF
         BackoffStrategy backoff = BackoffStrategy.exponentialDelayHalfJitter(worker.config().retryBackoff(), KclConfig.MAX_RETRY_BACKOFF);
         int attempts = 0;
         while (stopped == null && !rest.isEmpty()) {
@@ -164,11 +159,7 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
         }
     }
 
-    /**
-     * The adapter's records (each wrapping the DynamoDB Streams record it was made from) one for one; a record
-     * without its DynamoDB part becomes an empty record under its sequence number, which the indexer rejects
-     * by name: never skipped.
-     */
+    /** The adapter's records one for one; one without its DynamoDB part is kept empty, for the indexer to reject. */
     private static List<ChangeRecord> translate(List<DynamoDBStreamsClientRecord> delivered) {
         return delivered.stream().map(r -> r.getRecord() != null && r.getRecord().dynamodb() != null ? ChangeRecord.from(r.getRecord())
                 : new ChangeRecord(String.valueOf(r.sequenceNumber()), null, null, Map.of(), null, null)).toList();

@@ -29,15 +29,11 @@ import org.slf4j.spi.MDCAdapter;
 import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
- * The Lambda jar's SLF4J binding: every line goes to the Lambda runtime's own logger, which honours the
- * function's logging configuration and sends each line to CloudWatch Logs as one event. The format and
- * level come from the variables Lambda sets: {@code AWS_LAMBDA_LOG_FORMAT} and {@code AWS_LAMBDA_LOG_LEVEL}
- * (INFO when absent). In JSON format a line is {@code {"timestamp", "level", "logger", "message",
- * <MDC entries, e.g. AWSRequestId, shard>, "errorType", "errorMessage", "stackTrace"}}: the fields of
- * Lambda's own JSON lines plus the MDC, each a field Logs Insights can filter on. In text format:
- * {@code LEVEL logger - message key=value...} and the stack trace, one event. The AWS SDK and its HTTP
- * client log at WARN and above only: their DEBUG lines are per request. Registered only in the Lambda jar
- * ({@code deploy/slf4j-provider}); the library leaves the binding to its users.
+ * The Lambda jar's SLF4J binding: every line goes to the Lambda runtime's logger, one CloudWatch Logs event
+ * each, in the format and at the level Lambda sets ({@code AWS_LAMBDA_LOG_FORMAT}, {@code AWS_LAMBDA_LOG_LEVEL},
+ * INFO when absent). A JSON line holds Lambda's own fields ({@code timestamp, level, logger, message, errorType,
+ * errorMessage, stackTrace}) and the MDC's; a text line is {@code LEVEL logger - message key=value...}. The AWS
+ * SDK logs at WARN and above only. Registered only in the Lambda jar; the library leaves the binding to its users.
  */
 public final class LambdaLoggingProvider implements SLF4JServiceProvider {
 
@@ -47,7 +43,6 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
 
     /** Where finished lines go: the Lambda runtime's logger, or a test's list. */
     interface Sink {
-        /** A line already formatted (text, or a JSON object); one CloudWatch Logs event. */
         void write(byte[] line, Level level);
     }
 
@@ -79,10 +74,7 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
         });
     }
 
-    /**
-     * To the Lambda runtime's logger, with the level (so that the runtime applies the function's application
-     * log level too) and as bytes, which it writes as one event. Outside Lambda it writes to stdout.
-     */
+    /** To the Lambda runtime's logger, with the level (the runtime applies the function's log level too); stdout outside Lambda. */
     static void runtime(byte[] line, Level level) {
         LambdaRuntime.getLogger().log(line, LogLevel.valueOf(level.name()));
     }

@@ -25,21 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The poller's lease on a store table and its position in every shard, kept in the Tip of
- * {@code $AppendsPoller-<store table>} in the index table as two unfolds (part of the storage format):
- * {@code Positions {<shard id>: {seq, done}}}, where each shard was left, and {@code Lease {owner, token,
- * expiresAt}}, which poller may write them until when. Changed only by conditional writes on the Tip's etag,
- * and only by the holder of the lease; the positions in memory are always what the item holds as of this
- * poller's last write known to have landed, so they never run ahead of what was saved.
- *
- * <p>A write whose answer was lost (a timeout after the request was sent) leaves this poller uncertain; the
- * next write first reads the item back: if it holds this poller's lease token, the write landed and its
- * positions are taken as saved, otherwise another poller took the lease. A failed condition is resolved the
- * same way. Thread-safe (the poller's thread saves, its lease thread renews); one write at a time.
- *
- * <p>Not written through {@link io.appendsfeed.model.Decider}: the Decider appends events, and the positions
- * are a state rewritten in place (a save per batch, a renewal every few seconds) that would grow a stream
- * by an event each time; and a conflict here is not decided again but resolved by whose lease token the item holds.
+ * The poller's lease on a store table and its position in every shard: the Tip of
+ * {@code $AppendsPoller-<store table>} in the index table, with two unfolds (part of the storage format):
+ * {@code Positions {<shard id>: {seq, done}}} and {@code Lease {owner, token, expiresAt}}. Written only by
+ * the lease's holder, on the Tip's etag; the positions in memory are what the item holds as of this
+ * poller's last write known to have landed. After a lost answer or a failed condition, the next write first
+ * reads the item back: this poller's token there means its write landed, another's that the lease was taken.
+ * Not a {@link io.appendsfeed.model.Decider} stream: rewritten in place on every save and renewal. Thread-safe.
  */
 public final class ShardPositions {
 
@@ -67,7 +59,6 @@ public final class ShardPositions {
     private final Clock clock;
     private Map<String, Position> positions = Map.of();
     private String etag;
-    /** Non-null while this poller holds the lease. */
     private String token;
     private Instant renewedAt = Instant.MIN;
     private boolean uncertain;
@@ -80,7 +71,7 @@ public final class ShardPositions {
         this.clock = clock;
     }
 
-    /** The item as it stands, read strongly consistent; @throws IllegalStateException naming the stream when it is not readable */
+    /** The item, read strongly consistent. @throws IllegalStateException naming the stream when it is not readable */
     public static Saved read(StoreClient index, String storeTable) {
         StreamName stream = StreamName.of(CATEGORY, storeTable);
         Tip tip = index.readTip(stream, true).orElse(null);
@@ -118,12 +109,11 @@ public final class ShardPositions {
     }
 
     /**
-     * Takes the lease when it is free, expired or held under this poller's owner name (a restart),
-     * and loads the saved positions.
+     * Takes the lease when it is free, expired or held under this poller's owner name (a restart), and
+     * loads the saved positions.
      *
-     * @return true when this poller holds the lease; false when another holds it unexpired, or took it first
-     * @throws RuntimeException from DynamoDB; this poller does not hold the lease then (if the write
-     *         landed all the same, the next call finds the lease under its own name and takes it again)
+     * @return false when another poller holds it unexpired, or took it first
+     * @throws RuntimeException from DynamoDB; the lease is not held then (a write that landed is found by the next call)
      */
     public synchronized boolean tryAcquire() {
         if (token != null) {
@@ -163,13 +153,10 @@ public final class ShardPositions {
     }
 
     /**
-     * Saves a shard's position (dropping shards no longer {@code listed}) and renews the lease; the
-     * position in memory moves only once the write landed.
+     * Saves a shard's position (dropping shards no longer {@code listed}) and renews the lease.
      *
-     * @return true when saved; false when this poller does not hold the lease (or lost it to another
-     *         poller on the way): nothing was written
-     * @throws RuntimeException from DynamoDB: the position in memory is unchanged; the write may have
-     *         landed, which the next write finds out
+     * @return false when this poller does not hold the lease (or lost it on the way): nothing was written
+     * @throws RuntimeException from DynamoDB: the position in memory is unchanged; the next write finds out whether it landed
      */
     public synchronized boolean save(String shardId, Position position, Set<String> listed) {
         return write(p -> {
@@ -228,12 +215,7 @@ public final class ShardPositions {
         throw new IllegalStateException("the positions in " + stream + " kept changing under this poller's own lease");
     }
 
-    /**
-     * Reads the item back after an unanswered write or a failed condition.
-     *
-     * @return true when it holds this poller's lease (its positions, from this poller's last write, are taken
-     *         as saved); false when another poller holds the lease, which this poller then no longer holds
-     */
+    /** Reads the item back after an unanswered write or a failed condition; false when another poller took the lease. */
     private boolean resolve() {
         Saved item = read(index, stream.id());
         uncertain = false;

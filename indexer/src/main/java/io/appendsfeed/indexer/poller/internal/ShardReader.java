@@ -64,10 +64,8 @@ public final class ShardReader {
         try {
             r = getRecords(iterators.computeIfAbsent(shardId, id -> iterator(id, after)));
         } catch (ExpiredIteratorException | TrimmedDataAccessException e) {
-            // A kept iterator may expire (15 min), and on DynamoDB Local one taken at TRIM_HORIZON of an
-            // empty shard is reported trimmed once records arrive. Either way, start again from the
-            // position we saved: if that position itself is past the trim horizon (records lost to the
-            // 24 h retention), getting the iterator throws again and the shard stops with that error.
+            // A kept iterator expires (15 min), and DynamoDB Local reports one taken at TRIM_HORIZON of an empty shard
+            // trimmed once records arrive: start again from the saved position (past the trim horizon, this throws again)
             r = getRecords(iterator(shardId, after));
         }
         if (r.nextShardIterator() == null) {
