@@ -44,13 +44,6 @@ public final class Demo {
             description = "how long to wait for indexing and the reactors to catch up after writing (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
-    @Option(names = "--port", defaultValue = "0",
-            description = "port for DynamoDB Local's HTTP endpoint; 0 picks a free one (default: ${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--stay", description = "keep DynamoDB Local, the indexer and the reactors running after the summary, until Ctrl-C")
-    boolean stay;
-
     @Option(names = "--seed", defaultValue = "42", description = "seed of the random workload (default: ${DEFAULT-VALUE})")
     long seed;
 
@@ -90,9 +83,7 @@ public final class Demo {
             e.printStackTrace(err);
             return FAILED;
         } finally {
-            if (!options.stay) {
-                run.close();
-            }
+            run.close();
         }
     }
 
@@ -102,7 +93,6 @@ public final class Demo {
         require(writers >= 1 && writers <= 256, "--writers must be in 1..256, was " + writers);
         require(partitions >= 1 && partitions <= 64, "--partitions must be in 1..64, was " + partitions);
         require(events >= streams, "--events (" + events + ") must be at least --streams (" + streams + "): opening each account is an event");
-        require(port >= 0 && port <= 65535, "--port must be in 0..65535, was " + port);
         require(duration == null || duration.toNanos() > 0, "--duration must be positive");
         require(timeout.toNanos() > 0, "--timeout must be positive");
         require(progress.toNanos() > 0, "--progress must be positive");

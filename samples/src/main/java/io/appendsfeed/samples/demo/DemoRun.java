@@ -29,7 +29,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -83,7 +82,7 @@ final class DemoRun implements AutoCloseable {
 
     /** @return whether everything agrees */
     boolean run() throws InterruptedException {
-        LocalEnvironment server = own(LocalEnvironment.start(o.port));
+        LocalEnvironment server = own(LocalEnvironment.start());
         DynamoDbClient dynamo = server.dynamo();
         LocalFeed local = own(LocalFeed.start(dynamo, server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
         BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
@@ -119,9 +118,6 @@ final class DemoRun implements AutoCloseable {
         out.println();
         out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
         boolean viewed = checkpointsView(server) == FeedCli.OK;
-        if (o.stay) {
-            stay(server);
-        }
         return verdict.report().agrees() && viewed;
     }
 
@@ -247,32 +243,6 @@ final class DemoRun implements AutoCloseable {
                 + " one notification per Overdrawn event; balance table = fold of the store");
         out.print(verdict.report().render(10));
         out.println(verdict.report().agrees() ? "RESULT: OK" : "RESULT: MISMATCH (exit code 1)");
-    }
-
-    private void stay(LocalEnvironment server) throws InterruptedException {
-        out.println();
-        out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
-        out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
-                + String.join(", ", GROUPS) + "):");
-        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar checkpoints --endpoint " + server.endpoint()
-                + " --index-table " + INDEX_TABLE);
-        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar verify --endpoint " + server.endpoint()
-                + " --index-table " + INDEX_TABLE + " --store-table " + STORE_TABLE);
-        out.println("  aws dynamodb scan --table-name " + BALANCE_TABLE + " --endpoint-url " + server.endpoint()
-                + "   (DynamoDB Local runs with -sharedDb: any key and region see these tables)");
-        out.println("Ctrl-C to stop.");
-        CountDownLatch stopped = new CountDownLatch(1);
-        // Ctrl-C (SIGINT) and SIGTERM stop the demo as its normal end: everything closed in order, exit 0, so that
-        // Maven (which runs the demo in a child JVM) reports success instead of the child's "killed by SIGINT" (130)
-        for (String name : new String[] {"INT", "TERM"}) {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
-        }
-        stopped.await();
-        out.println("Stopping (Ctrl-C): reactors, indexer, DynamoDB Local.");
-        out.flush();
-        close();
-        out.println("Stopped.");
-        out.flush();
     }
 
     /** Stops the reactors (committing), the poller, the clients and DynamoDB Local, in that order. */

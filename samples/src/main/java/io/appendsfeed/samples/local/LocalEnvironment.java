@@ -29,18 +29,16 @@ public final class LocalEnvironment implements AutoCloseable {
 
     /** @param args a sample's command line: empty, or an endpoint to use instead of starting DynamoDB Local */
     public static LocalEnvironment fromArgs(String[] args) {
-        return args.length > 0 ? new LocalEnvironment(null, URI.create(args[0])) : start(0);
+        return args.length > 0 ? new LocalEnvironment(null, URI.create(args[0])) : start();
     }
 
-    /** Starts DynamoDB Local on {@code port} (0: a free one); throws IllegalStateException when it cannot. */
-    public static LocalEnvironment start(int port) {
-        int p = port;
-        if (p == 0) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                p = socket.getLocalPort();
-            } catch (IOException e) {
-                throw new IllegalStateException("no free port for DynamoDB Local: " + e.getMessage(), e);
-            }
+    /** Starts DynamoDB Local on a free port; throws IllegalStateException when it cannot. */
+    public static LocalEnvironment start() {
+        int p;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            p = socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port for DynamoDB Local: " + e.getMessage(), e);
         }
         try {
             DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(new String[] {
@@ -50,8 +48,7 @@ public final class LocalEnvironment implements AutoCloseable {
             server.start();
             return new LocalEnvironment(server, URI.create("http://localhost:" + p));
         } catch (Exception e) {
-            throw new IllegalStateException("could not start DynamoDB Local on port " + p
-                    + (port == 0 ? "" : " (is it taken? choose another with --port, or 0 for a free one)") + ": " + e, e);
+            throw new IllegalStateException("could not start DynamoDB Local on port " + p + ": " + e, e);
         }
     }
 

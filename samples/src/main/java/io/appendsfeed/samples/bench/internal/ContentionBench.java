@@ -50,7 +50,7 @@ public final class ContentionBench {
         local.writeWorkload(store, events, streams);
         List<ChangeRecord> records = new ArrayList<>();
         LambdaEventFiles.scan(local.dynamo(), local.streams(), store, (shard, page) -> page.forEach(r -> records.add(ChangeRecord.from(r))), shard -> { });
-        StoreFacts facts = StoreFacts.of(local.dynamo(), store, false);
+        StoreFacts facts = StoreFacts.of(local.dynamo(), store);
         List<Run> runs = new ArrayList<>();
         for (double rtt : roundTrips) {
             for (int n : levels) {

@@ -17,7 +17,6 @@ import java.util.stream.IntStream;
  * @param handlerRecordsPerSecond records over the handler's own time (equinox-js's leaves its decoding out, ours not)
  * @param decodeShare the share of the invocation spent decoding the event before the handler ran
  * @param loadedMs from spawning the process to the handler ready
- * @param floorWriteUnitsPerEvent 1 WCU per started KB of each stored {@code Ingested} body: the least any write carrying it costs
  * @param refused writes refused by their condition (no other indexer runs: more than 0 is a bug)
  * @param cost dollars per million events stored, at AWS prices and the template's memory
  * @param problems how the index differs from the store (every run's); empty when every event is in it once, in order
@@ -26,7 +25,7 @@ public record Indexing(String implementation, String indexTable, int batches, lo
                        double invocationRecordsPerSecond, double invocationRecordsPerSecondMin,
                        double invocationRecordsPerSecondMax, double invocationFirst10RecordsPerSecond,
                        double invocationSteadyRecordsPerSecond, double handlerRecordsPerSecond, double decodeShare, long loadedMs,
-                       double writeUnitsPerEvent, double floorWriteUnitsPerEvent, double overFloor, double readUnitsPerEvent,
+                       double writeUnitsPerEvent, double readUnitsPerEvent,
                        double steadyReadsPerBatch, double steadyReadUnitsPerBatch, double writesPerBatch,
                        double transactionsPerBatch, long refused, long spans, long ingested, int epochs, long indexedEvents,
                        Cost cost, List<String> problems) {
@@ -44,7 +43,6 @@ public record Indexing(String implementation, String indexTable, int batches, lo
         double invocationMicros = sum(all, Batch::invocationMicros);
         double wcuPerEvent = sum(all, Batch::writeUnits) / events;
         double rcuPerEvent = sum(all, Batch::readUnits) / events;
-        double floorPerEvent = (double) check.floorWriteUnits() / events;
         long refused = (long) sum(all, Batch::refused);
         // Lambda bills each invocation's duration rounded up to the millisecond
         double billedSeconds = sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
@@ -53,7 +51,7 @@ public record Indexing(String implementation, String indexTable, int batches, lo
                 runs.stream().mapToDouble(rate).max().orElseThrow(), invocationRate(all.subList(0, Math.min(10, all.size()))),
                 invocationRate(steady), rate(all, Batch::micros),
                 invocationMicros == 0 ? 0 : sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
-                wcuPerEvent, floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent, rcuPerEvent,
+                wcuPerEvent, rcuPerEvent,
                 perBatch(steady, Batch::reads), perBatch(steady, Batch::readUnits),
                 perBatch(all, Batch::writes), perBatch(all, Batch::transactions), refused,
                 check.spans(), check.ingested(), check.epochs(), check.events(),

@@ -42,13 +42,10 @@ public final class PeerBench {
     /** @param peerDir the equinox-js harness, or null for our side alone */
     public record Params(Path peerDir, long events, int streams, List<Integer> batchSizes, int repeats) {}
 
-    /**
-     * @param appends transactions that wrote the events (equinox-js: 1-5 events each; ours: 1 each)
-     * @param bodyFloorReadUnitsPerEvent and {@code streamFloor...}: see {@link StoreFacts}
-     */
+    /** @param appends transactions that wrote the events (equinox-js: 1-5 events each; ours: 1 each) */
     public record Result(String writer, String node, String handlerJvmFlags, int lambdaMemoryMb, double roundTripMs, long events,
                          int streams, long appends, long storeItems, double writeUnitsPerEvent, long records, int shards,
-                         double bodyFloorReadUnitsPerEvent, double streamFloorReadUnitsPerEvent, List<BatchSizeRun> runs) {}
+                         List<BatchSizeRun> runs) {}
 
     /** Both handlers at one batch size ({@code equinoxJs} null without the harness), and every reader on every index. */
     public record BatchSizeRun(int batchSize, int batches, Indexing appendsfeed, Indexing equinoxJs, List<ReadLeg> reads) {}
@@ -85,7 +82,7 @@ public final class PeerBench {
         } else {
             writeUnits = local.writeWorkload(store, p.events(), p.streams());
         }
-        StoreFacts facts = StoreFacts.of(local.dynamo(), store, true);
+        StoreFacts facts = StoreFacts.of(local.dynamo(), store);
         if (facts.events() != p.events()) {
             throw new IllegalStateException("the store holds " + facts.events() + " events; " + p.events() + " were written");
         }
@@ -99,8 +96,7 @@ public final class PeerBench {
         }
         return new Result(harness != null ? PEER : OURS + " (no --peer-dir: our side alone)",
                 harness != null ? harness.nodeVersion() : "", jar.javaToolOptions(), jar.memoryMb(), roundTripMs, facts.events(),
-                facts.versions().size(), appends, facts.items(), writeUnits / facts.events(), w.records(), w.shards(),
-                facts.bodyFloorReadUnits() / facts.events(), facts.streamFloorReadUnits() / facts.events(), runs);
+                facts.versions().size(), appends, facts.items(), writeUnits / facts.events(), w.records(), w.shards(), runs);
     }
 
     /** Alternating, so that the machine's drift hits both sides; our reader warmed by a first read. */

@@ -128,13 +128,11 @@ public final class Report {
 
     private static void peer(StringBuilder sb, PeerBench.Result r) {
         sb.append(String.format("peer: a store written by %s%s (%,d events in %,d appends over %,d streams, %,d items; %s WCU/event"
-                        + " to write; read floor with bodies %s RCU/event item by item, %s stream by stream), its %,d Streams records"
-                        + " (%d shard(s)) cut into Lambda batches of K; the same files to both handlers, each in a fresh process (ours:"
+                        + " to write), its %,d Streams records (%d shard(s)) cut into Lambda batches of K; the same files to both handlers, each in a fresh process (ours:"
                         + " JAVA_TOOL_OPTIONS=%s); added round trip %s; invocation = the runtime decoding the event + the handler;"
                         + " ratio = appendsfeed ÷ equinox-js; $ per million events at AWS on-demand prices, Lambda at %d MB%n%n",
                 r.writer(), r.node().isEmpty() ? "" : " (node " + r.node() + ")", r.events(), r.appends(), r.streams(), r.storeItems(),
-                format(r.writeUnitsPerEvent()), format(r.bodyFloorReadUnitsPerEvent()), format(r.streamFloorReadUnitsPerEvent()),
-                r.records(), r.shards(), r.handlerJvmFlags(), rtt(r.roundTripMs()), r.lambdaMemoryMb()));
+                format(r.writeUnitsPerEvent()), r.records(), r.shards(), r.handlerJvmFlags(), rtt(r.roundTripMs()), r.lambdaMemoryMb()));
         for (BatchSizeRun run : r.runs()) {
             sb.append(String.format("K=%,d: %,d batches; median of %d runs of each handler (fresh index each), alternating%n",
                     run.batchSize(), run.batches(), run.appendsfeed().runs()));
