@@ -48,9 +48,6 @@ public final class Bench implements Callable<Integer> {
     Integer contentionStreams;
     @Option(names = "--contention-indexers", split = ",", description = "indexers on one partition at once, each level in turn. Default: 1,4,16")
     List<Integer> contentionIndexers = List.of(1, 4, 16);
-    @Option(names = "--contention-rtt", split = ",", description = "round trips (ms) the contention scenario runs every level at,"
-            + " e.g. 0,2,5,10. Default: --rtt")
-    List<Double> contentionRtts;
     @Option(names = "--lambda-runs", description = "fresh processes per configuration for the Lambda cold start (quick 1; full 5)")
     Integer lambdaRuns;
     @Option(names = "--lambda-jar", defaultValue = "${sys:bench.lambdaJar}",
@@ -75,7 +72,7 @@ public final class Bench implements Callable<Integer> {
 
     /** The options as the run took them, written into the JSON. */
     public record Settings(String mode, List<String> scenarios, double rttMs, int latencyEvents, long contentionEvents,
-                           int contentionStreams, List<Integer> contentionIndexers, List<Double> contentionRtts, int lambdaRuns,
+                           int contentionStreams, List<Integer> contentionIndexers, int lambdaRuns,
                            String peerDir, long peerEvents, int peerStreams, List<Integer> batchSizes, int repeats) {}
 
     private Path written;
@@ -109,10 +106,10 @@ public final class Bench implements Callable<Integer> {
             step("latency: %d events through the poller and a reader", s.latencyEvents());
             return LatencyBench.run(local, s.latencyEvents(), s.rttMs());
         });
-        ContentionBench.Result contention = scenario(s, "contention", 0, local -> { // each level adds its own round trip
-            step("contention: %,d events over %,d streams, %s indexers on one partition, round trips %s ms", s.contentionEvents(),
-                    s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
-            return ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
+        ContentionBench.Result contention = scenario(s, "contention", s.rttMs(), local -> {
+            step("contention: %,d events over %,d streams, %s indexers on one partition", s.contentionEvents(), s.contentionStreams(),
+                    s.contentionIndexers());
+            return ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(), s.rttMs());
         });
         PeerBench.ColdStart lambda = scenario(s, "lambda", s.rttMs(), local -> PeerBench.coldStart(local, jar,
                 s.lambdaRuns(), peerDir == null ? null : PeerHarness.prepare(peerDir, work), work, s.rttMs(), m -> step("%s", m)));
@@ -142,13 +139,11 @@ public final class Bench implements Callable<Integer> {
     /** @throws ParameterException when an option is out of range, naming it */
     Settings settings() {
         Settings s = new Settings(mode.name(), List.copyOf(scenarios), rttMs, sized(latencyEvents, 300, 2_000),
-                sized(contentionEvents, 2_000L, 20_000L), sized(contentionStreams, 200, 2_000), List.copyOf(contentionIndexers),
-                contentionRtts != null ? List.copyOf(contentionRtts) : List.of(rttMs), sized(lambdaRuns, 1, 5),
+                sized(contentionEvents, 2_000L, 20_000L), sized(contentionStreams, 200, 2_000), List.copyOf(contentionIndexers), sized(lambdaRuns, 1, 5),
                 peerDir == null ? null : peerDir.toString(), sized(peerEvents, 5_000L, 100_000L), sized(peerStreams, 200, 2_000),
                 List.copyOf(batchSizes), sized(repeats, 1, 3));
         check(SCENARIOS.containsAll(s.scenarios()), "--scenarios", "choose from " + SCENARIOS);
         check(rttMs >= 0 && rttMs <= 1000, "--rtt", "0..1000 ms");
-        check(s.contentionRtts().stream().allMatch(ms -> ms >= 0 && ms <= 1000), "--contention-rtt", "0..1000 ms each");
         check(s.latencyEvents() >= 10, "--latency-events", "at least 10");
         check(s.contentionStreams() >= 1 && s.contentionStreams() <= s.contentionEvents(), "--contention-streams", "1..--contention-events");
         check(s.contentionIndexers().stream().allMatch(n -> n >= 1 && n <= 256), "--contention-indexers", "1..256 each");

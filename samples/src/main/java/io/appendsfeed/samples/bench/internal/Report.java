@@ -110,8 +110,9 @@ public final class Report {
         if (r.contention() != null) {
             ContentionBench.Result c = r.contention();
             sb.append(String.format("contention: N indexers (own Indexer and client each) ingesting %,d single-event appends over %,d"
-                    + " streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms%n",
-                    c.events(), c.streams(), c.batchSize(), c.backoffMs())).append(rows(c.runs())).append('\n');
+                    + " streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms, added round"
+                    + " trip %s%n", c.events(), c.streams(), c.batchSize(), c.backoffMs(), rtt(c.roundTripMs()))).append(rows(c.runs()))
+                    .append('\n');
         }
         if (r.lambdaColdStart() != null) {
             PeerBench.ColdStart c = r.lambdaColdStart();
