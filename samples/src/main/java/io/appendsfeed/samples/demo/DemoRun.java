@@ -101,7 +101,7 @@ final class DemoRun implements AutoCloseable {
         out.printf("writing %,d events to %,d accounts with %d writers; indexing live into %d partition(s); reactors: %s%n",
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
 
-        Workload workload = new Workload(new Accounts(store, o.streams), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
+        Workload workload = new Workload(new Accounts(store), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
         Duration writing = write(workload, feed, reactors);
         Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox);
         awaitCommits(new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC()), feed);
