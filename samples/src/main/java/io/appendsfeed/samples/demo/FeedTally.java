@@ -27,7 +27,6 @@ public final class FeedTally {
     private final StoreClient index;
     private final StreamCounter counter = new StreamCounter(true);
     private final List<Checkpoint> tails = new ArrayList<>();
-    private long ingested;
     private long spans;
 
     /**
@@ -49,7 +48,6 @@ public final class FeedTally {
                 boolean closed = false;
                 for (StoredEvent stored : events) {
                     if (AppendsEpoch.decode(stored) instanceof EpochEvent.Ingested i) {
-                        ingested++;
                         for (List<Span> ss : List.of(i.add(), i.app())) {
                             ss.forEach(s -> counter.record(s.stream(), s.index(), s.count()));
                             spans += ss.size();
@@ -71,10 +69,6 @@ public final class FeedTally {
     /** Stream events counted so far. */
     public long events() {
         return counter.total();
-    }
-
-    public synchronized long ingested() {
-        return ingested;
     }
 
     public synchronized long spans() {
