@@ -109,12 +109,11 @@ final class DemoRun implements AutoCloseable {
         Agreement.Verdict verdict = Agreement.verdict(workload, feed, reactors, outbox, balances, store,
                 IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUpAfter != null, o.timeout);
         summary(workload, feed, reactors, outbox, writing, caughtUpAfter, verdict);
-        MetricsReport report = new MetricsReport(metrics);
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!report.lagSampledAtZero(GROUPS, o.partitions) && System.nanoTime() < deadline) {
+        while (!MetricsReport.lagSampledAtZero(metrics, GROUPS.size() * o.partitions) && System.nanoTime() < deadline) {
             Thread.sleep(100); // the readers sample their lag every second: wait for a sample taken after they caught up
         }
-        report.print(out, GROUPS, o.partitions);
+        MetricsReport.print(metrics, out);
         out.println();
         out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
         boolean viewed = checkpointsView(server) == FeedCli.OK;

@@ -24,13 +24,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public final class ContentionBench {
 
-    /**
-     * One concurrency level at one round trip.
-     *
-     * @param conflicts writes lost to another indexer, as the indexers report them; {@code conditionFailures} as the
-     *                  store clients heard them
-     * @param mostConflicts the most conflicts one delivery of a batch met
-     */
+    /** One concurrency level; {@code conditionFailures} are the conflicts as the store clients heard them. */
     public record Run(int indexers, int batches, long records, double seconds, double recordsPerSecond,
                       long conflicts, double conflictsPerBatch, long mostConflicts, long conditionFailures, long redeliveries,
                       double writeUnitsPerEvent, double readUnitsPerBatch, List<String> problems) {}

@@ -33,9 +33,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * appendsfeed beside equinox-js: a store equinox-js wrote, cut into Lambda batches of each size K, the same files to
- * both handlers (fresh processes, own indexes, checked against the store), then both readers on both indexes; each
- * {@code repeats} times, alternating sides. Without the harness, our side alone on a store the benchmark writes.
- * Also the Lambda cold start.
+ * both handlers, then both readers on both indexes, alternating sides; and the Lambda cold start.
  */
 public final class PeerBench {
 
@@ -146,11 +144,7 @@ public final class PeerBench {
                 theirs, legs.values().stream().map(ReadLeg::median).toList());
     }
 
-    /**
-     * Lambda cold start: our handler built as Lambda builds it, with the template's {@code JavaToolOptions} and with the
-     * JVM's defaults, and equinox-js's when {@code peer} is given; {@value #COLD_BATCHES} batches of
-     * {@value #COLD_BATCH_SIZE} records into a fresh index each run, times from spawning the process.
-     */
+    /** Our handler built as Lambda builds it, with the template's flags and the JVM's defaults, and equinox-js's if given. */
     public static ColdStart coldStart(LocalDynamo local, LambdaJar jar, int runs, PeerHarness peer, Path work, double roundTripMs,
                                       Consumer<String> step) {
         String store = "cold-store";
@@ -190,8 +184,7 @@ public final class PeerBench {
     }
 
     /**
-     * One reader ({@code appendsfeed} or {@code equinox-js}) reading the index {@code index} wrote to its tail, with or
-     * without bodies: the read with the median rate of {@code runs}, with their spread.
+     * One reader reading the index {@code index} wrote to its tail, with or without bodies: the median of {@code runs}.
      *
      * @param problems how what it delivered differs from the store (every run's); empty when correct
      */
@@ -202,10 +195,7 @@ public final class PeerBench {
         private static final Duration READ_TIMEOUT = Duration.ofMinutes(30);
         private static final ObjectMapper JSON = new ObjectMapper();
 
-        /**
-         * Our reader at its defaults, metered, checkpoints in memory, checking what the harness checks: per stream every
-         * event once, in order, up to the store's version ({@code stored}), each body JSON.
-         */
+        /** Our reader at its defaults, checking what the harness checks: every event once, in order, each body JSON. */
         static ReadLeg ours(LocalDynamo local, String index, String indexTable, String storeTable, boolean bodies,
                             Map<StreamName, Long> stored) {
             Meter meter = new Meter();

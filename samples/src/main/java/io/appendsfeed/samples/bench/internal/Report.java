@@ -27,18 +27,10 @@ import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
-/**
- * The figures of a run as a JSON file and as tables with the same numbers: a scenario's records one row
- * each, their components the columns (named as in the JSON); beside the peer, one row per figure with
- * equinox-js's value, ours, and ours ÷ theirs.
- */
+/** The figures of a run as a JSON file and as tables of the same records (beside the peer: theirs, ours, the ratio). */
 public final class Report {
 
-    /**
-     * Everything one run measured, serialised as the JSON file; a scenario not run is null (left out).
-     *
-     * @param settings the options the run took, as the command line set them
-     */
+    /** Everything one run measured, serialised as the JSON file; a scenario not run is null (left out). */
     public record Results(Machine machine, Object settings, LatencyBench.Result latency, ContentionBench.Result contention,
                           PeerBench.ColdStart lambdaColdStart, PeerBench.Result peer, double totalSeconds,
                           double loadAverageEnd) {
