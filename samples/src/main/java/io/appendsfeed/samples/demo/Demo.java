@@ -12,12 +12,8 @@ import picocli.CommandLine.Option;
  * written, indexed and handled agree; 1 when they do not; 2 when it could not run.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {
-            "Runs appendsfeed end to end on DynamoDB Local, in this process, with no AWS account:",
-            "writers append a bank's transactions to a store table, the indexer indexes them live from",
-            "the table's DynamoDB Stream into the feed, and three reactors consume the feed (an audit count,",
-            "overdraft notifications, a balance query table). At the end it checks that what was written,",
-            "indexed and handled agree, and exits non-zero if not."})
+        description = "Writes a bank's transactions to DynamoDB Local in this process, indexes them live, consumes the feed with"
+                + " three reactors, and checks that what was written, indexed and handled agree (exit code 1 if not).")
 public final class Demo {
 
     public static final int AGREE = 0;
@@ -71,9 +67,8 @@ public final class Demo {
             cli.usage(err);
             return FAILED;
         }
-        DemoRun run = new DemoRun(options, out);
         try {
-            return run.run() ? AGREE : DISAGREE;
+            return new DemoRun(options, out).run() ? AGREE : DISAGREE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("demo: interrupted");
@@ -82,8 +77,6 @@ public final class Demo {
             err.println("demo failed: " + e);
             e.printStackTrace(err);
             return FAILED;
-        } finally {
-            run.close();
         }
     }
 

@@ -25,15 +25,13 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** One run of the demo: starts everything, writes, waits for the feed and reactors, checks, reports. */
-final class DemoRun implements AutoCloseable {
+final class DemoRun {
 
     static final String STORE_TABLE = "demo-events";
     static final String INDEX_TABLE = "demo-index";
@@ -63,7 +61,6 @@ final class DemoRun implements AutoCloseable {
 
     private final Demo o;
     private final PrintStream out;
-    private final Deque<AutoCloseable> owned = new ArrayDeque<>();
     /** What the indexer and the readers report; printed at the end. */
     private final MicrometerMetrics metrics = new MicrometerMetrics(new SimpleMeterRegistry());
     private final long started = System.nanoTime();
@@ -75,28 +72,29 @@ final class DemoRun implements AutoCloseable {
         this.out = out;
     }
 
-    private <T extends AutoCloseable> T own(T resource) {
-        owned.push(resource);
-        return resource;
+    /** @return whether everything agrees; at the end the reactors stop (committing), then the poller, then DynamoDB Local */
+    boolean run() throws InterruptedException {
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        try (LocalEnvironment server = LocalEnvironment.start();
+             LocalFeed local = LocalFeed.start(server.dynamo(), server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics);
+             // counts every event from the feed alone (types only: no store reads)
+             Reactor audit = Reactor.start(server.dynamo(), readerConfig("audit").loadBodies(false).build(),
+                     (s, events) -> HandlerResult.handled());
+             // only Overdrawn events reach it: the others are filtered out before any body is read
+             Reactor notifier = Reactor.start(server.dynamo(), readerConfig("notifier")
+                     .eventTypes(Set.of(AccountEvent.Overdrawn.class.getSimpleName())).build(), new OverdraftNotifier(outbox));
+             Reactor balances = Reactor.start(server.dynamo(), readerConfig("balances").build(),
+                     new BalanceProjector(new BalanceTable(server.dynamo(), BALANCE_TABLE).ensure(), local.store()))) {
+            return run(server, local, List.of(audit, notifier, balances), outbox);
+        }
     }
 
-    /** @return whether everything agrees */
-    boolean run() throws InterruptedException {
-        LocalEnvironment server = own(LocalEnvironment.start());
+    private boolean run(LocalEnvironment server, LocalFeed local, List<Reactor> reactors, InMemoryOutbox outbox)
+            throws InterruptedException {
         DynamoDbClient dynamo = server.dynamo();
-        LocalFeed local = own(LocalFeed.start(dynamo, server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
-        BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
+        StoreClient store = local.store();
         out.printf("DynamoDB Local %s (in this process, in memory); tables %s (store), %s (index), %s (query table)%n",
                 server.endpoint(), STORE_TABLE, INDEX_TABLE, BALANCE_TABLE);
-        StoreClient store = local.store();
-        InMemoryOutbox outbox = new InMemoryOutbox();
-        List<Reactor> reactors = List.of(
-                // counts every event from the feed alone (types only: no store reads)
-                own(Reactor.start(dynamo, readerConfig("audit").loadBodies(false).build(), (s, events) -> HandlerResult.handled())),
-                // only Overdrawn events reach it: the others are filtered out before any body is read
-                own(Reactor.start(dynamo, readerConfig("notifier").eventTypes(Set.of(AccountEvent.Overdrawn.class.getSimpleName())).build(),
-                        new OverdraftNotifier(outbox))),
-                own(Reactor.start(dynamo, readerConfig("balances").build(), new BalanceProjector(balances, store))));
         FeedTally feed = new FeedTally(local.index(), o.partitions);
         out.printf("writing %,d events to %,d accounts with %d writers; indexing live into %d partition(s); reactors: %s%n",
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
@@ -106,7 +104,7 @@ final class DemoRun implements AutoCloseable {
         Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox);
         awaitCommits(new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC()), feed);
 
-        Agreement.Verdict verdict = Agreement.verdict(workload, feed, reactors, outbox, balances, store,
+        Agreement.Verdict verdict = Agreement.verdict(workload, feed, reactors, outbox, new BalanceTable(dynamo, BALANCE_TABLE), store,
                 IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUpAfter != null, o.timeout);
         summary(workload, feed, reactors, outbox, writing, caughtUpAfter, verdict);
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
@@ -242,18 +240,5 @@ final class DemoRun implements AutoCloseable {
                 + " one notification per Overdrawn event; balance table = fold of the store");
         out.print(verdict.report().render(10));
         out.println(verdict.report().agrees() ? "RESULT: OK" : "RESULT: MISMATCH (exit code 1)");
-    }
-
-    /** Stops the reactors (committing), the poller, the clients and DynamoDB Local, in that order. */
-    @Override
-    public void close() {
-        while (!owned.isEmpty()) {
-            AutoCloseable r = owned.pop();
-            try {
-                r.close();
-            } catch (Exception e) {
-                out.println("while stopping " + r.getClass().getSimpleName() + ": " + e);
-            }
-        }
     }
 }
