@@ -23,8 +23,8 @@ public final class LocalEnvironment implements AutoCloseable {
     private LocalEnvironment(DynamoDBProxyServer server, URI endpoint) {
         this.server = server;
         this.endpoint = endpoint;
-        this.dynamo = DynamoClients.dynamoDb(settings().withMaxConnections(64));
-        this.streams = DynamoClients.streams(settings());
+        this.dynamo = DynamoClients.dynamoDb(DynamoClients.Settings.local(endpoint).withMaxConnections(64));
+        this.streams = DynamoClients.streams(DynamoClients.Settings.local(endpoint));
     }
 
     /** @param args a sample's command line: empty, or an endpoint to use instead of starting DynamoDB Local */
@@ -55,11 +55,6 @@ public final class LocalEnvironment implements AutoCloseable {
     /** E.g. {@code http://localhost:8000}. */
     public URI endpoint() {
         return endpoint;
-    }
-
-    /** Client settings pointing at this endpoint. */
-    public DynamoClients.Settings settings() {
-        return DynamoClients.Settings.local(endpoint);
     }
 
     public DynamoDbClient dynamo() {
