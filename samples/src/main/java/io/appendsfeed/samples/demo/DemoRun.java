@@ -141,25 +141,10 @@ final class DemoRun {
 
     private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors) throws InterruptedException {
         long start = System.nanoTime();
-        RuntimeException[] failed = new RuntimeException[1];
-        Thread writers = new Thread(() -> {
-            try {
-                workload.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                failed[0] = e;
-            }
-        }, "writers");
-        writers.start();
-        while (writers.isAlive()) {
-            writers.join(o.progress.toMillis());
+        workload.run(o.progress, () -> {
             feed.refresh();
             progress(workload, feed, reactors);
-        }
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+        });
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
