@@ -29,10 +29,7 @@ public final class FeedTally {
     private final List<Checkpoint> tails = new ArrayList<>();
     private long spans;
 
-    /**
-     * @param index a client on the index table (with {@code reservedStreams(true)})
-     * @param partitions the feed's partition count
-     */
+    /** @param index a client on the index table (with {@code reservedStreams(true)}) */
     public FeedTally(StoreClient index, int partitions) {
         this.index = index;
         tails.addAll(Collections.nCopies(partitions, Checkpoint.START));

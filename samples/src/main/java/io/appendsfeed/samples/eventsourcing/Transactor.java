@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * The samples' commands over the model's {@link Decider}: load (the Tip's snapshot and the events after
- * it), a pure decide giving events or a rejection, an append with the new snapshot expecting the loaded
- * version, and on a conflict a strongly consistent reload and another decision. Thread-safe.
+ * The samples' commands over the model's {@link Decider}: load, a pure decide giving events or a rejection, an append
+ * with the new snapshot expecting the loaded version; on a conflict, a strongly consistent reload and another decision.
+ * Thread-safe.
  */
 public final class Transactor<S, E> {
 

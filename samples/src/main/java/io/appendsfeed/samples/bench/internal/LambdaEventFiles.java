@@ -28,7 +28,6 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 public final class LambdaEventFiles {
 
-    /** What was written: the batch files, and the stream they were cut from. */
     public record Written(int batchSize, Path dir, int batches, long records, int shards) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,11 +35,7 @@ public final class LambdaEventFiles {
     private LambdaEventFiles() {
     }
 
-    /**
-     * Cuts the table's whole stream into batches of {@code k} in {@code dir}, deleting an earlier run's batch files.
-     *
-     * @throws IllegalArgumentException when {@code k} is not 1..10,000 (Lambda's range for a stream)
-     */
+    /** Cuts the table's stream into batches of {@code k} (1..10,000, Lambda's range) in {@code dir}, replacing earlier ones. */
     public static Written write(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int k, Path dir) {
         if (k < 1 || k > 10_000) {
             throw new IllegalArgumentException("a Lambda batch holds 1..10,000 records, got " + k);
