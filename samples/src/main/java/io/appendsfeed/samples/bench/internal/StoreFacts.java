@@ -40,10 +40,14 @@ public record StoreFacts(Map<StreamName, Long> versions, long events, long items
     public IndexCheck check(DynamoDbClient dynamo, String indexTable) {
         FeedTally feed = new FeedTally(new StoreClient(dynamo, StoreConfig.builder(indexTable).reservedStreams(true).build()), 1);
         feed.refresh();
-        Agreement.Report r = Agreement.check(List.of(Tally.of("store", versions), feed.tally()), List.of());
-        List<String> problems = Stream.concat(r.problems().stream(), r.mismatches().stream().map(m -> m.stream()
-                + ": the store holds " + m.counts().get(0) + " events, the index covers " + m.counts().get(1))).limit(10).toList();
-        return new IndexCheck(indexTable, feed.spans(), feed.events(), problems);
+        return new IndexCheck(indexTable, feed.spans(), feed.events(), differences(feed.tally()));
+    }
+
+    /** The first few differences between {@code seen} and the store; empty when it holds every event once, in order. */
+    public List<String> differences(Tally seen) {
+        Agreement.Report r = Agreement.check(List.of(Tally.of("store", versions), seen), List.of());
+        return Stream.concat(r.problems().stream(), r.mismatches().stream().map(m -> m.stream() + ": the store holds "
+                + m.counts().get(0) + " events, " + seen.name() + " " + m.counts().get(1))).limit(10).toList();
     }
 
     /** @param problems the first few differences from the store; empty when the index is correct */
