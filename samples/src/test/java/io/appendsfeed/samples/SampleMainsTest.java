@@ -2,16 +2,12 @@ package io.appendsfeed.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
-import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.BankSample;
 import io.appendsfeed.samples.bank.Notification;
 import io.appendsfeed.samples.projector.ProjectorSample;
-import io.appendsfeed.samples.replay.ReplaySample;
-import io.appendsfeed.samples.replay.TimeWindowReplay;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -42,13 +38,5 @@ class SampleMainsTest {
     void projector_sample_rebuilds_a_table_equal_to_the_store(LocalDynamo local) throws Exception {
         assertThat(ProjectorSample.run(local.dynamo(), local.streams(), local.freshTableName("projector"), out)).isEmpty();
         assertThat(printed()).contains("the query table EQUALS the fold of every stream in the store");
-    }
-
-    @Test
-    void replay_sample_returns_the_middle_bursts_in_order(LocalDynamo local) {
-        TimeWindowReplay.Window w = ReplaySample.run(local.dynamo(), local.streams(), local.freshTableName("replay"), out);
-        assertThat(w.streams().keySet()).containsExactly(StreamName.parse("Order-1"), StreamName.parse("Order-2"));
-        w.streams().values().forEach(events -> assertThat(events).extracting(FeedEvent::type).containsExactly("Paid", "Packed"));
-        w.streams().values().forEach(events -> assertThat(events).extracting(FeedEvent::index).containsExactly(1L, 2L));
     }
 }

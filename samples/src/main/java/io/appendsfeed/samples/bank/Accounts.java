@@ -23,12 +23,7 @@ public final class Accounts {
     private final Transactor<AccountState, AccountEvent> transactor;
 
     public Accounts(StoreClient store) {
-        this(store, 0);
-    }
-
-    /** @param cacheStreams accounts whose last known state is kept in memory (see {@link Transactor}) */
-    public Accounts(StoreClient store, int cacheStreams) {
-        this.transactor = new Transactor<>(store, CATEGORY, cacheStreams);
+        this.transactor = new Transactor<>(store, CATEGORY);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.appendsfeed.samples.bench;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.appendsfeed.samples.bench.internal.ContentionBench;
 import io.appendsfeed.samples.bench.internal.LatencyBench;
 import io.appendsfeed.samples.bench.internal.LocalDynamo;
@@ -25,6 +27,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Measures appendsfeed (and, with --peer-dir, equinox-js beside it) on DynamoDB Local and writes results-<time>.json.")
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // the JSON's "settings": the options as the run took them
 public final class Bench implements Callable<Integer> {
 
     public enum Mode { quick, full }
@@ -32,6 +35,7 @@ public final class Bench implements Callable<Integer> {
     public static final List<String> SCENARIOS = List.of("latency", "contention", "lambda", "peer");
 
     @Spec
+    @JsonIgnore
     CommandLine.Model.CommandSpec spec;
     @Option(names = "--mode", description = "quick or full: the default sizes below. Default: ${DEFAULT-VALUE}")
     Mode mode = Mode.quick;
@@ -48,9 +52,6 @@ public final class Bench implements Callable<Integer> {
     Integer contentionStreams;
     @Option(names = "--contention-indexers", split = ",", description = "indexers on one partition at once, each level in turn. Default: 1,4,16")
     List<Integer> contentionIndexers = List.of(1, 4, 16);
-    @Option(names = "--contention-rtt", split = ",", description = "round trips (ms) the contention scenario runs every level at,"
-            + " e.g. 0,2,5,10. Default: --rtt")
-    List<Double> contentionRtts;
     @Option(names = "--lambda-runs", description = "fresh processes per configuration for the Lambda cold start (quick 1; full 5)")
     Integer lambdaRuns;
     @Option(names = "--lambda-jar", defaultValue = "${sys:bench.lambdaJar}",
@@ -73,11 +74,7 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--out", description = "directory for the JSON results. Default: ${DEFAULT-VALUE}")
     Path out = Path.of("target", "bench");
 
-    /** The options as the run took them, written into the JSON. */
-    public record Settings(String mode, List<String> scenarios, double rttMs, int latencyEvents, long contentionEvents,
-                           int contentionStreams, List<Integer> contentionIndexers, List<Double> contentionRtts, int lambdaRuns,
-                           String peerDir, long peerEvents, int peerStreams, List<Integer> batchSizes, int repeats) {}
-
+    @JsonIgnore
     private Path written;
 
     public static void main(String[] args) {
@@ -99,26 +96,26 @@ public final class Bench implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Settings s = settings();
+        resolve();
         Report.Machine machine = Report.Machine.now();
         long start = System.nanoTime();
         Path work = out.resolve("work");
-        boolean lambdaToo = s.scenarios().contains("lambda") || s.scenarios().contains("peer");
+        boolean lambdaToo = scenarios.contains("lambda") || scenarios.contains("peer");
         LambdaJar jar = lambdaToo ? LambdaJar.locate(lambdaJar, lambdaTemplate) : null;
-        LatencyBench.Result latency = scenario(s, "latency", s.rttMs(), local -> {
-            step("latency: %d events through the poller and a reader", s.latencyEvents());
-            return LatencyBench.run(local, s.latencyEvents(), s.rttMs());
+        LatencyBench.Result latency = scenario("latency", local -> {
+            step("latency: %d events through the poller and a reader", latencyEvents);
+            return LatencyBench.run(local, latencyEvents, rttMs);
         });
-        ContentionBench.Result contention = scenario(s, "contention", 0, local -> { // each level adds its own round trip
-            step("contention: %,d events over %,d streams, %s indexers on one partition, round trips %s ms", s.contentionEvents(),
-                    s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
-            return ContentionBench.run(local, s.contentionEvents(), s.contentionStreams(), s.contentionIndexers(), s.contentionRtts());
+        ContentionBench.Result contention = scenario("contention", local -> {
+            step("contention: %,d events over %,d streams, %s indexers on one partition", contentionEvents, contentionStreams,
+                    contentionIndexers);
+            return ContentionBench.run(local, contentionEvents, contentionStreams, contentionIndexers, rttMs);
         });
-        PeerBench.ColdStart lambda = scenario(s, "lambda", s.rttMs(), local -> PeerBench.coldStart(local, jar,
-                s.lambdaRuns(), peerDir == null ? null : PeerHarness.prepare(peerDir, work), work, s.rttMs(), m -> step("%s", m)));
-        PeerBench.Result peer = scenario(s, "peer", s.rttMs(), local -> PeerBench.run(local, new PeerBench.Params(peerDir,
-                s.peerEvents(), s.peerStreams(), s.batchSizes(), s.repeats()), jar, work, s.rttMs(), m -> step("%s", m)));
-        Report.Results results = new Report.Results(machine, s, latency, contention, lambda, peer, (System.nanoTime() - start) / 1e9,
+        PeerBench.ColdStart lambda = scenario("lambda", local -> PeerBench.coldStart(local, jar, lambdaRuns,
+                peerDir == null ? null : PeerHarness.prepare(peerDir, work), work, rttMs, m -> step("%s", m)));
+        PeerBench.Result peer = scenario("peer", local -> PeerBench.run(local, new PeerBench.Params(peerDir, peerEvents,
+                peerStreams, batchSizes, repeats), jar, work, rttMs, m -> step("%s", m)));
+        Report.Results results = new Report.Results(machine, this, latency, contention, lambda, peer, (System.nanoTime() - start) / 1e9,
                 Report.loadAverage());
         System.out.println();
         System.out.print(Report.tables(results));
@@ -129,9 +126,9 @@ public final class Bench implements Callable<Integer> {
         return problems.isEmpty() ? 0 : 1;
     }
 
-    /** Runs {@code name} on a fresh DynamoDB Local when asked for; null when not. */
-    private static <T> T scenario(Settings s, String name, double rttMs, Function<LocalDynamo, T> run) {
-        if (!s.scenarios().contains(name)) {
+    /** Runs {@code name} on a fresh DynamoDB Local, with the round trip added, when asked for; null when not. */
+    private <T> T scenario(String name, Function<LocalDynamo, T> run) {
+        if (!scenarios.contains(name)) {
             return null;
         }
         try (LocalDynamo local = new LocalDynamo(rttMs)) {
@@ -139,24 +136,28 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
-    /** @throws ParameterException when an option is out of range, naming it */
-    Settings settings() {
-        Settings s = new Settings(mode.name(), List.copyOf(scenarios), rttMs, sized(latencyEvents, 300, 2_000),
-                sized(contentionEvents, 2_000L, 20_000L), sized(contentionStreams, 200, 2_000), List.copyOf(contentionIndexers),
-                contentionRtts != null ? List.copyOf(contentionRtts) : List.of(rttMs), sized(lambdaRuns, 1, 5),
-                peerDir == null ? null : peerDir.toString(), sized(peerEvents, 5_000L, 100_000L), sized(peerStreams, 200, 2_000),
-                List.copyOf(batchSizes), sized(repeats, 1, 3));
-        check(SCENARIOS.containsAll(s.scenarios()), "--scenarios", "choose from " + SCENARIOS);
+    /**
+     * Gives each size the mode's default where none was given.
+     *
+     * @throws ParameterException when an option is out of range, naming it
+     */
+    void resolve() {
+        latencyEvents = sized(latencyEvents, 300, 2_000);
+        contentionEvents = sized(contentionEvents, 2_000L, 20_000L);
+        contentionStreams = sized(contentionStreams, 200, 2_000);
+        lambdaRuns = sized(lambdaRuns, 1, 5);
+        peerEvents = sized(peerEvents, 5_000L, 100_000L);
+        peerStreams = sized(peerStreams, 200, 2_000);
+        repeats = sized(repeats, 1, 3);
+        check(SCENARIOS.containsAll(scenarios), "--scenarios", "choose from " + SCENARIOS);
         check(rttMs >= 0 && rttMs <= 1000, "--rtt", "0..1000 ms");
-        check(s.contentionRtts().stream().allMatch(ms -> ms >= 0 && ms <= 1000), "--contention-rtt", "0..1000 ms each");
-        check(s.latencyEvents() >= 10, "--latency-events", "at least 10");
-        check(s.contentionStreams() >= 1 && s.contentionStreams() <= s.contentionEvents(), "--contention-streams", "1..--contention-events");
-        check(s.contentionIndexers().stream().allMatch(n -> n >= 1 && n <= 256), "--contention-indexers", "1..256 each");
-        check(s.lambdaRuns() >= 1, "--lambda-runs", "at least 1");
-        check(s.peerStreams() >= 1 && s.peerStreams() <= s.peerEvents(), "--peer-streams", "1..--peer-events");
-        check(!s.batchSizes().isEmpty() && s.batchSizes().stream().allMatch(k -> k >= 1 && k <= 10_000), "--lambda-batch-sizes", "1..10,000 records each (Lambda's range)");
-        check(s.repeats() >= 1, "--repeats", "at least 1");
-        return s;
+        check(latencyEvents >= 10, "--latency-events", "at least 10");
+        check(contentionStreams >= 1 && contentionStreams <= contentionEvents, "--contention-streams", "1..--contention-events");
+        check(contentionIndexers.stream().allMatch(n -> n >= 1 && n <= 256), "--contention-indexers", "1..256 each");
+        check(lambdaRuns >= 1, "--lambda-runs", "at least 1");
+        check(peerStreams >= 1 && peerStreams <= peerEvents, "--peer-streams", "1..--peer-events");
+        check(!batchSizes.isEmpty() && batchSizes.stream().allMatch(k -> k >= 1 && k <= 10_000), "--lambda-batch-sizes", "1..10,000 records each (Lambda's range)");
+        check(repeats >= 1, "--repeats", "at least 1");
     }
 
     /** The size given, or the mode's default. */

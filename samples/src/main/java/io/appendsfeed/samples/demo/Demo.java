@@ -12,12 +12,8 @@ import picocli.CommandLine.Option;
  * written, indexed and handled agree; 1 when they do not; 2 when it could not run.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {
-            "Runs appendsfeed end to end on DynamoDB Local, in this process, with no AWS account:",
-            "writers append a bank's transactions to a store table, the indexer indexes them live from",
-            "the table's DynamoDB Stream into the feed, and three reactors consume the feed (an audit count,",
-            "overdraft notifications, a balance query table). At the end it checks that what was written,",
-            "indexed and handled agree, and exits non-zero if not."})
+        description = "Writes a bank's transactions to DynamoDB Local in this process, indexes them live, consumes the feed with"
+                + " three reactors, and checks that what was written, indexed and handled agree (exit code 1 if not).")
 public final class Demo {
 
     public static final int AGREE = 0;
@@ -43,13 +39,6 @@ public final class Demo {
     @Option(names = "--timeout", defaultValue = "120s", converter = DurationConverter.class,
             description = "how long to wait for indexing and the reactors to catch up after writing (default: ${DEFAULT-VALUE})")
     Duration timeout;
-
-    @Option(names = "--port", defaultValue = "0",
-            description = "port for DynamoDB Local's HTTP endpoint; 0 picks a free one (default: ${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--stay", description = "keep DynamoDB Local, the indexer and the reactors running after the summary, until Ctrl-C")
-    boolean stay;
 
     @Option(names = "--seed", defaultValue = "42", description = "seed of the random workload (default: ${DEFAULT-VALUE})")
     long seed;
@@ -78,9 +67,8 @@ public final class Demo {
             cli.usage(err);
             return FAILED;
         }
-        DemoRun run = new DemoRun(options, out);
         try {
-            return run.run() ? AGREE : DISAGREE;
+            return new DemoRun(options, out).run() ? AGREE : DISAGREE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("demo: interrupted");
@@ -89,10 +77,6 @@ public final class Demo {
             err.println("demo failed: " + e);
             e.printStackTrace(err);
             return FAILED;
-        } finally {
-            if (!options.stay) {
-                run.close();
-            }
         }
     }
 
@@ -102,7 +86,6 @@ public final class Demo {
         require(writers >= 1 && writers <= 256, "--writers must be in 1..256, was " + writers);
         require(partitions >= 1 && partitions <= 64, "--partitions must be in 1..64, was " + partitions);
         require(events >= streams, "--events (" + events + ") must be at least --streams (" + streams + "): opening each account is an event");
-        require(port >= 0 && port <= 65535, "--port must be in 0..65535, was " + port);
         require(duration == null || duration.toNanos() > 0, "--duration must be positive");
         require(timeout.toNanos() > 0, "--timeout must be positive");
         require(progress.toNanos() > 0, "--progress must be positive");

@@ -25,16 +25,13 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** One run of the demo: starts everything, writes, waits for the feed and reactors, checks, reports. */
-final class DemoRun implements AutoCloseable {
+final class DemoRun {
 
     static final String STORE_TABLE = "demo-events";
     static final String INDEX_TABLE = "demo-index";
@@ -64,7 +61,6 @@ final class DemoRun implements AutoCloseable {
 
     private final Demo o;
     private final PrintStream out;
-    private final Deque<AutoCloseable> owned = new ArrayDeque<>();
     /** What the indexer and the readers report; printed at the end. */
     private final MicrometerMetrics metrics = new MicrometerMetrics(new SimpleMeterRegistry());
     private final long started = System.nanoTime();
@@ -76,52 +72,49 @@ final class DemoRun implements AutoCloseable {
         this.out = out;
     }
 
-    private <T extends AutoCloseable> T own(T resource) {
-        owned.push(resource);
-        return resource;
+    /** @return whether everything agrees; at the end the reactors stop (committing), then the poller, then DynamoDB Local */
+    boolean run() throws InterruptedException {
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        try (LocalEnvironment server = LocalEnvironment.start();
+             LocalFeed local = LocalFeed.start(server.dynamo(), server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics);
+             // counts every event from the feed alone (types only: no store reads)
+             Reactor audit = Reactor.start(server.dynamo(), readerConfig("audit").loadBodies(false).build(),
+                     (s, events) -> HandlerResult.handled());
+             // only Overdrawn events reach it: the others are filtered out before any body is read
+             Reactor notifier = Reactor.start(server.dynamo(), readerConfig("notifier")
+                     .eventTypes(Set.of(AccountEvent.Overdrawn.class.getSimpleName())).build(), new OverdraftNotifier(outbox));
+             Reactor balances = Reactor.start(server.dynamo(), readerConfig("balances").build(),
+                     new BalanceProjector(new BalanceTable(server.dynamo(), BALANCE_TABLE).ensure(), local.store()))) {
+            return run(server, local, List.of(audit, notifier, balances), outbox);
+        }
     }
 
-    /** @return whether everything agrees */
-    boolean run() throws InterruptedException {
-        LocalEnvironment server = own(LocalEnvironment.start(o.port));
+    private boolean run(LocalEnvironment server, LocalFeed local, List<Reactor> reactors, InMemoryOutbox outbox)
+            throws InterruptedException {
         DynamoDbClient dynamo = server.dynamo();
-        LocalFeed local = own(LocalFeed.start(dynamo, server.streams(), STORE_TABLE, INDEX_TABLE, o.partitions, metrics));
-        BalanceTable balances = new BalanceTable(dynamo, BALANCE_TABLE).ensure();
+        StoreClient store = local.store();
         out.printf("DynamoDB Local %s (in this process, in memory); tables %s (store), %s (index), %s (query table)%n",
                 server.endpoint(), STORE_TABLE, INDEX_TABLE, BALANCE_TABLE);
-        StoreClient store = local.store();
-        InMemoryOutbox outbox = new InMemoryOutbox();
-        List<Reactor> reactors = List.of(
-                // counts every event from the feed alone (types only: no store reads)
-                own(Reactor.start(dynamo, readerConfig("audit").loadBodies(false).build(), (s, events) -> HandlerResult.handled())),
-                // only Overdrawn events reach it: the others are filtered out before any body is read
-                own(Reactor.start(dynamo, readerConfig("notifier").eventTypes(Set.of(AccountEvent.Overdrawn.class.getSimpleName())).build(),
-                        new OverdraftNotifier(outbox))),
-                own(Reactor.start(dynamo, readerConfig("balances").build(), new BalanceProjector(balances, store))));
         FeedTally feed = new FeedTally(local.index(), o.partitions);
         out.printf("writing %,d events to %,d accounts with %d writers; indexing live into %d partition(s); reactors: %s%n",
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
 
-        Workload workload = new Workload(new Accounts(store, o.streams), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
+        Workload workload = new Workload(new Accounts(store), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
         Duration writing = write(workload, feed, reactors);
         Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox);
         awaitCommits(new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC()), feed);
 
-        Agreement.Verdict verdict = Agreement.verdict(workload, feed, reactors, outbox, balances, store,
+        Agreement.Verdict verdict = Agreement.verdict(workload, feed, reactors, outbox, new BalanceTable(dynamo, BALANCE_TABLE), store,
                 IntStream.range(0, o.streams).mapToObj(Workload::account).toList(), caughtUpAfter != null, o.timeout);
         summary(workload, feed, reactors, outbox, writing, caughtUpAfter, verdict);
-        MetricsReport report = new MetricsReport(metrics);
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!report.lagSampledAtZero(GROUPS, o.partitions) && System.nanoTime() < deadline) {
+        while (!MetricsReport.lagSampledAtZero(metrics, GROUPS.size() * o.partitions) && System.nanoTime() < deadline) {
             Thread.sleep(100); // the readers sample their lag every second: wait for a sample taken after they caught up
         }
-        report.print(out, GROUPS, o.partitions);
+        MetricsReport.print(metrics, out);
         out.println();
         out.println("$ feed checkpoints --endpoint " + server.endpoint() + " --index-table " + INDEX_TABLE);
         boolean viewed = checkpointsView(server) == FeedCli.OK;
-        if (o.stay) {
-            stay(server);
-        }
         return verdict.report().agrees() && viewed;
     }
 
@@ -148,25 +141,10 @@ final class DemoRun implements AutoCloseable {
 
     private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors) throws InterruptedException {
         long start = System.nanoTime();
-        RuntimeException[] failed = new RuntimeException[1];
-        Thread writers = new Thread(() -> {
-            try {
-                workload.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                failed[0] = e;
-            }
-        }, "writers");
-        writers.start();
-        while (writers.isAlive()) {
-            writers.join(o.progress.toMillis());
+        workload.run(o.progress, () -> {
             feed.refresh();
             progress(workload, feed, reactors);
-        }
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+        });
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -247,44 +225,5 @@ final class DemoRun implements AutoCloseable {
                 + " one notification per Overdrawn event; balance table = fold of the store");
         out.print(verdict.report().render(10));
         out.println(verdict.report().agrees() ? "RESULT: OK" : "RESULT: MISMATCH (exit code 1)");
-    }
-
-    private void stay(LocalEnvironment server) throws InterruptedException {
-        out.println();
-        out.println("Staying up (--stay): DynamoDB Local at " + server.endpoint() + "; the indexer and reactors keep running.");
-        out.println("In another terminal (tables " + STORE_TABLE + ", " + INDEX_TABLE + ", " + BALANCE_TABLE + "; groups "
-                + String.join(", ", GROUPS) + "):");
-        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar checkpoints --endpoint " + server.endpoint()
-                + " --index-table " + INDEX_TABLE);
-        out.println("  java -jar indexer/target/appendsfeed-indexer-*-cli.jar verify --endpoint " + server.endpoint()
-                + " --index-table " + INDEX_TABLE + " --store-table " + STORE_TABLE);
-        out.println("  aws dynamodb scan --table-name " + BALANCE_TABLE + " --endpoint-url " + server.endpoint()
-                + "   (DynamoDB Local runs with -sharedDb: any key and region see these tables)");
-        out.println("Ctrl-C to stop.");
-        CountDownLatch stopped = new CountDownLatch(1);
-        // Ctrl-C (SIGINT) and SIGTERM stop the demo as its normal end: everything closed in order, exit 0, so that
-        // Maven (which runs the demo in a child JVM) reports success instead of the child's "killed by SIGINT" (130)
-        for (String name : new String[] {"INT", "TERM"}) {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
-        }
-        stopped.await();
-        out.println("Stopping (Ctrl-C): reactors, indexer, DynamoDB Local.");
-        out.flush();
-        close();
-        out.println("Stopped.");
-        out.flush();
-    }
-
-    /** Stops the reactors (committing), the poller, the clients and DynamoDB Local, in that order. */
-    @Override
-    public void close() {
-        while (!owned.isEmpty()) {
-            AutoCloseable r = owned.pop();
-            try {
-                r.close();
-            } catch (Exception e) {
-                out.println("while stopping " + r.getClass().getSimpleName() + ": " + e);
-            }
-        }
     }
 }

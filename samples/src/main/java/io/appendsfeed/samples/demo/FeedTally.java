@@ -27,13 +27,9 @@ public final class FeedTally {
     private final StoreClient index;
     private final StreamCounter counter = new StreamCounter(true);
     private final List<Checkpoint> tails = new ArrayList<>();
-    private long ingested;
     private long spans;
 
-    /**
-     * @param index a client on the index table (with {@code reservedStreams(true)})
-     * @param partitions the feed's partition count
-     */
+    /** @param index a client on the index table (with {@code reservedStreams(true)}) */
     public FeedTally(StoreClient index, int partitions) {
         this.index = index;
         tails.addAll(Collections.nCopies(partitions, Checkpoint.START));
@@ -49,7 +45,6 @@ public final class FeedTally {
                 boolean closed = false;
                 for (StoredEvent stored : events) {
                     if (AppendsEpoch.decode(stored) instanceof EpochEvent.Ingested i) {
-                        ingested++;
                         for (List<Span> ss : List.of(i.add(), i.app())) {
                             ss.forEach(s -> counter.record(s.stream(), s.index(), s.count()));
                             spans += ss.size();
@@ -71,10 +66,6 @@ public final class FeedTally {
     /** Stream events counted so far. */
     public long events() {
         return counter.total();
-    }
-
-    public synchronized long ingested() {
-        return ingested;
     }
 
     public synchronized long spans() {

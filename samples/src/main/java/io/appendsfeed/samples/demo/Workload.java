@@ -52,6 +52,11 @@ public final class Workload {
 
     /** Runs the writers to the end; the counters can be read meanwhile. */
     public void run() throws InterruptedException {
+        run(Duration.ofSeconds(1), () -> { });
+    }
+
+    /** As {@link #run()}, calling {@code progress} every {@code interval} meanwhile. */
+    public void run(Duration interval, Runnable progress) throws InterruptedException {
         Instant deadline = plan.duration() == null ? Instant.MAX : Instant.now().plus(plan.duration());
         List<Thread> threads = new ArrayList<>();
         List<RuntimeException> failures = new CopyOnWriteArrayList<>();
@@ -68,7 +73,10 @@ public final class Workload {
             threads.add(t);
         }
         for (Thread t : threads) {
-            t.join();
+            while (t.isAlive()) {
+                t.join(interval.toMillis());
+                progress.run();
+            }
         }
         if (!failures.isEmpty()) {
             throw new IllegalStateException("a writer failed: " + failures.get(0).getMessage(), failures.get(0));

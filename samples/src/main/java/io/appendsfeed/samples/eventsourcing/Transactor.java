@@ -5,17 +5,14 @@ import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.StoreClient;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * The samples' commands over the model's {@link Decider}: load (the Tip's snapshot and the events after
- * it), a pure decide giving events or a rejection, an append with the new snapshot expecting the loaded
- * version, and on a conflict a strongly consistent reload and another decision. Thread-safe.
+ * The samples' commands over the model's {@link Decider}: load, a pure decide giving events or a rejection, an append
+ * with the new snapshot expecting the loaded version; on a conflict, a strongly consistent reload and another decision.
+ * Thread-safe.
  */
 public final class Transactor<S, E> {
 
@@ -27,27 +24,10 @@ public final class Transactor<S, E> {
     private final Decider<S, E> decider;
     private final Decider<S, E> once;
     private final AtomicLong conflicts = new AtomicLong();
-    /**
-     * The last state written or read per stream, least recently used out; null without a cache. Never trusted alone:
-     * an append from it expects its version, and a rejection decided on it is decided again on a fresh read.
-     */
-    private final Map<StreamName, Loaded<S>> cache;
 
-    /** Without a cache: every command reads the stream's Tip first. */
     public Transactor(StoreClient store, Category<S, E> category) {
-        this(store, category, 0);
-    }
-
-    /** @param cacheStreams remember the state of up to this many streams (0: none), so that a command needs no read */
-    public Transactor(StoreClient store, Category<S, E> category, int cacheStreams) {
         this.decider = new Decider<>(store, category.decider(), new Decider.Conflicts(MAX_ATTEMPTS - 1, CONFLICT_BACKOFF));
         this.once = new Decider<>(store, category.decider(), new Decider.Conflicts(0, Duration.ZERO));
-        this.cache = cacheStreams <= 0 ? null : Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<StreamName, Loaded<S>> eldest) {
-                return size() > cacheStreams;
-            }
-        });
     }
 
     /** Conflicts met (and retried) so far. */
@@ -67,17 +47,7 @@ public final class Transactor<S, E> {
      * @throws Decider.TooManyConflictsException after {@link #MAX_ATTEMPTS} lost races; nothing was written
      */
     public Outcome<S, E> transact(StreamName stream, Function<S, CommandDecision<E>> decide) {
-        Loaded<S> cached = cache == null ? null : cache.get(stream);
-        Outcome<S, E> outcome = transact(decider, stream, cached, decide);
-        if (cached != null && !(outcome instanceof Outcome.Committed<S, E> c && !c.events().isEmpty())) {
-            outcome = transact(decider, stream, null, decide); // refused, or nothing to do, on a remembered state: decide on the stored one
-        }
-        Loaded<S> now = outcome instanceof Outcome.Committed<S, E> c ? new Loaded<>(c.state(), c.version())
-                : outcome instanceof Outcome.Rejected<S, E> r ? new Loaded<>(r.state(), r.version()) : null;
-        if (cache != null && now != null) {
-            cache.merge(stream, now, (had, loaded) -> had.version() <= loaded.version() ? loaded : had);
-        }
-        return outcome;
+        return transact(decider, stream, null, decide);
     }
 
     /**

@@ -23,24 +23,22 @@ public final class LocalEnvironment implements AutoCloseable {
     private LocalEnvironment(DynamoDBProxyServer server, URI endpoint) {
         this.server = server;
         this.endpoint = endpoint;
-        this.dynamo = DynamoClients.dynamoDb(settings().withMaxConnections(64));
-        this.streams = DynamoClients.streams(settings());
+        this.dynamo = DynamoClients.dynamoDb(DynamoClients.Settings.local(endpoint).withMaxConnections(64));
+        this.streams = DynamoClients.streams(DynamoClients.Settings.local(endpoint));
     }
 
     /** @param args a sample's command line: empty, or an endpoint to use instead of starting DynamoDB Local */
     public static LocalEnvironment fromArgs(String[] args) {
-        return args.length > 0 ? new LocalEnvironment(null, URI.create(args[0])) : start(0);
+        return args.length > 0 ? new LocalEnvironment(null, URI.create(args[0])) : start();
     }
 
-    /** Starts DynamoDB Local on {@code port} (0: a free one); throws IllegalStateException when it cannot. */
-    public static LocalEnvironment start(int port) {
-        int p = port;
-        if (p == 0) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                p = socket.getLocalPort();
-            } catch (IOException e) {
-                throw new IllegalStateException("no free port for DynamoDB Local: " + e.getMessage(), e);
-            }
+    /** Starts DynamoDB Local on a free port; throws IllegalStateException when it cannot. */
+    public static LocalEnvironment start() {
+        int p;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            p = socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port for DynamoDB Local: " + e.getMessage(), e);
         }
         try {
             DynamoDBProxyServer server = ServerRunner.createServerFromCommandLineArgs(new String[] {
@@ -50,19 +48,13 @@ public final class LocalEnvironment implements AutoCloseable {
             server.start();
             return new LocalEnvironment(server, URI.create("http://localhost:" + p));
         } catch (Exception e) {
-            throw new IllegalStateException("could not start DynamoDB Local on port " + p
-                    + (port == 0 ? "" : " (is it taken? choose another with --port, or 0 for a free one)") + ": " + e, e);
+            throw new IllegalStateException("could not start DynamoDB Local on port " + p + ": " + e, e);
         }
     }
 
     /** E.g. {@code http://localhost:8000}. */
     public URI endpoint() {
         return endpoint;
-    }
-
-    /** Client settings pointing at this endpoint. */
-    public DynamoClients.Settings settings() {
-        return DynamoClients.Settings.local(endpoint);
     }
 
     public DynamoDbClient dynamo() {

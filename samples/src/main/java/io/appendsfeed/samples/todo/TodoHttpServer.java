@@ -21,15 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The todo service over HTTP, on the JDK's own server. A todo's ETag is its stream version in quotes ({@code "3"}):
- * it changes with every event and only then, as a strong validator must.
- * <pre>
- * POST   /todos        {"list":"home","title":"milk"}  201 Created, Location, ETag
- * GET    /todos/{id}                                   200 + ETag | 404 unknown | 410 deleted
- * PUT    /todos/{id}   If-Match: "3"  {"title":"oat milk","completed":true}
- *                                                      200 + ETag | 428 no If-Match | 409 stale | 404 | 410
- * DELETE /todos/{id}   If-Match: "3"                   204 | 428 | 409 | 404 | 410
- * </pre>
+ * The todo service over HTTP ({@code POST /todos}; {@code GET}, {@code PUT}, {@code DELETE /todos/{id}}), on the JDK's
+ * own server. A todo's ETag is its stream version in quotes ({@code "3"}): it changes with every event and only then,
+ * as a strong validator must; PUT and DELETE need it in {@code If-Match}.
  */
 public final class TodoHttpServer implements AutoCloseable {
 
@@ -80,11 +74,7 @@ public final class TodoHttpServer implements AutoCloseable {
         this.threads = threads;
     }
 
-    /**
-     * Starts serving on {@code localhost:port} (0: a free port).
-     *
-     * @throws UncheckedIOException when the port cannot be bound
-     */
+    /** Starts serving on {@code localhost:port} (0: a free port); throws UncheckedIOException when it cannot bind it. */
     public static TodoHttpServer start(Todos todos, int port) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress("localhost", port), 0);

@@ -28,16 +28,13 @@ public final class Todos {
 
     /** Creates a todo under a new id: the write expects no stream, so an id is never reused. */
     public Created create(TodoCommand.Create command) {
-        for (int attempt = 1; ; attempt++) {
-            TodoId id = TodoId.random();
-            Outcome<TodoState, TodoEvent> outcome = transactor.transactAt(id.stream(), 0, s -> decide(s, command));
-            if (outcome instanceof Outcome.Committed<TodoState, TodoEvent> c) {
-                return new Created(id, c.version(), c.state());
-            }
-            if (attempt == 3) { // three random 128-bit ids taken: something else writes these streams
-                throw new IllegalStateException("could not find a free todo id after " + attempt + " tries: " + outcome);
-            }
+        TodoId id = TodoId.random();
+        Outcome<TodoState, TodoEvent> outcome = transactor.transactAt(id.stream(), 0, s -> decide(s, command));
+        if (outcome instanceof Outcome.Committed<TodoState, TodoEvent> c) {
+            return new Created(id, c.version(), c.state());
         }
+        // a random 128-bit id already taken: something else writes these streams
+        throw new IllegalStateException("todo id " + id + " is taken: " + outcome);
     }
 
     public record Created(TodoId id, long version, TodoState state) {}

@@ -95,23 +95,6 @@ class AccountsTest {
     }
 
     @Test
-    void with_a_cache_a_stale_remembered_state_never_wins(LocalDynamo local) {
-        StoreClient store = store(local, StoreConfig.builder(local.freshTableName("bank")));
-        Accounts cached = new Accounts(store, 100);
-        Accounts other = new Accounts(new StoreClient(local.dynamo(), store.config()));
-        cached.execute(ANN, new AccountCommand.Open("ann", 0));
-        cached.execute(ANN, new AccountCommand.Deposit("t1", 100));     // remembered: balance 100, version 2
-        other.execute(ANN, new AccountCommand.Withdraw("o1", 100));     // stored: balance 0, version 3
-
-        // on the remembered state this would pass; the append conflicts, and the stored state rejects it
-        assertThat(cached.execute(ANN, new AccountCommand.Withdraw("t2", 50))).isInstanceOf(Outcome.Rejected.class);
-        other.execute(ANN, new AccountCommand.Deposit("o2", 30));       // stored: balance 30, version 4
-        // remembered balance 0 would refuse 20; a refusal on a remembered state is checked on the stored one
-        assertThat(cached.execute(ANN, new AccountCommand.Withdraw("t3", 20))).isInstanceOf(Outcome.Committed.class);
-        assertThat(other.read(ANN)).isEqualTo(new Loaded<>(new AccountState(true, "ann", 10, 0, 4), 5L));
-    }
-
-    @Test
     void an_accepted_decision_with_no_events_writes_nothing(LocalDynamo local) {
         StoreClient store = store(local, StoreConfig.builder(local.freshTableName("bank")));
         Accounts accounts = new Accounts(store);

@@ -35,7 +35,7 @@ class BenchTest {
     void latency_and_contention_at_tiny_sizes_write_every_figure_with_sane_relations(@TempDir Path out) throws IOException {
         Bench bench = new Bench();
         String printed = run(bench, "--scenarios", "latency,contention", "--latency-events", "30", "--contention-events", "400",
-                "--contention-streams", "40", "--contention-indexers", "1,4", "--contention-rtt", "0,2", "--out", out.toString());
+                "--contention-streams", "40", "--contention-indexers", "1,4", "--out", out.toString());
         JsonNode r = json(bench, out);
         assertThat(printed).contains("latency: append to handler", "added round trip 5.00 ms", "contention: N indexers");
         assertThat(r.at("/settings/rttMs").asDouble()).as("a round trip by default").isEqualTo(5.0);
@@ -49,12 +49,10 @@ class BenchTest {
 
         JsonNode runs = r.at("/contention/runs");
         assertThat(r.at("/contention/backoffMs").asLong()).isEqualTo(IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS);
-        assertThat(runs.findValuesAsText("indexers")).containsExactly("1", "4", "1", "4");
-        assertThat(runs.findValues("roundTripMs")).extracting(JsonNode::asDouble).containsExactly(0.0, 0.0, 2.0, 2.0);
-        for (int one : new int[] {0, 2}) {
-            assertThat(runs.get(one).get("conflicts").asLong()).as("one indexer has nobody to conflict with").isZero();
-            assertThat(runs.get(one).get("conditionFailures").asLong()).isZero();
-        }
+        assertThat(runs.findValuesAsText("indexers")).containsExactly("1", "4");
+        assertThat(r.at("/contention/roundTripMs").asDouble()).isEqualTo(5.0);
+        assertThat(runs.get(0).get("conflicts").asLong()).as("one indexer has nobody to conflict with").isZero();
+        assertThat(runs.get(0).get("conditionFailures").asLong()).isZero();
         for (JsonNode run : runs) {
             assertThat(run.get("records").asLong()).as("every record, whatever the concurrency").isEqualTo(400);
             assertThat(run.get("problems")).as("each event in the index once, in order").isEmpty();
@@ -70,7 +68,7 @@ class BenchTest {
 
     @Test
     void an_option_out_of_range_is_refused_with_the_option_named(@TempDir Path out) {
-        for (String[] bad : new String[][] {{"--rtt", "-1"}, {"--contention-rtt", "0,2000"}, {"--lambda-batch-sizes", "100,20000"},
+        for (String[] bad : new String[][] {{"--rtt", "-1"}, {"--lambda-batch-sizes", "100,20000"},
             {"--scenarios", "memory"}, {"--peer-streams", "9000"}}) {
             StringWriter err = new StringWriter();
             int exit = Bench.commandLine(new Bench()).setErr(new PrintWriter(err)).execute(bad[0], bad[1], "--out", out.toString());
@@ -128,7 +126,6 @@ class BenchTest {
                 "--repeats", Integer.toString(REPEATS), "--lambda-jar", lambdaJar().toString(), "--lambda-template", TEMPLATE.toString(), "--out", out.toString());
         JsonNode p = json(bench, out).get("peer");
         assertThat(p.get("writer").asText()).startsWith("equinox-js");
-        assertThat(p.get("bodyFloorReadUnitsPerEvent").asDouble()).isGreaterThanOrEqualTo(p.get("streamFloorReadUnitsPerEvent").asDouble());
         for (JsonNode run : p.get("runs")) {
             checkIndexing(run.get("appendsfeed"), 300, REPEATS);
             checkIndexing(run.get("equinoxJs"), 300, REPEATS);
@@ -145,8 +142,7 @@ class BenchTest {
         assertThat(i.get("refused").asLong()).as(side + ": no other indexer ran").isZero();
         assertThat(i.get("invocationRecordsPerSecond").asDouble()).isPositive()
                 .isBetween(i.get("invocationRecordsPerSecondMin").asDouble(), i.get("invocationRecordsPerSecondMax").asDouble());
-        assertThat(i.get("writeUnitsPerEvent").asDouble()).as(side + ": never below the floor")
-                .isGreaterThanOrEqualTo(i.get("floorWriteUnitsPerEvent").asDouble()).isPositive();
+        assertThat(i.get("writeUnitsPerEvent").asDouble()).as(side).isPositive();
         JsonNode cost = i.get("cost");
         assertThat(cost.get("writeUnits").asDouble()).isEqualTo(i.get("writeUnitsPerEvent").asDouble() * 1.25, within());
         assertThat(cost.get("lambda").asDouble()).isPositive();

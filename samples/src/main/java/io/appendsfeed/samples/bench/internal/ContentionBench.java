@@ -24,18 +24,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public final class ContentionBench {
 
-    /**
-     * One concurrency level at one round trip.
-     *
-     * @param conflicts writes lost to another indexer, as the indexers report them; {@code conditionFailures} as the
-     *                  store clients heard them
-     * @param mostConflicts the most conflicts one delivery of a batch met
-     */
-    public record Run(int indexers, double roundTripMs, int batches, long records, double seconds, double recordsPerSecond,
+    /** One concurrency level; {@code conditionFailures} are the conflicts as the store clients heard them. */
+    public record Run(int indexers, int batches, long records, double seconds, double recordsPerSecond,
                       long conflicts, double conflictsPerBatch, long mostConflicts, long conditionFailures, long redeliveries,
                       double writeUnitsPerEvent, double readUnitsPerBatch, List<String> problems) {}
 
-    public record Result(long events, int streams, int batchSize, long backoffMs, List<Run> runs) {}
+    public record Result(long events, int streams, int batchSize, long backoffMs, double roundTripMs, List<Run> runs) {}
 
     public static final int BATCH_SIZE = 100;
     /** A batch that keeps failing is a bug, not contention. */
@@ -45,42 +39,36 @@ public final class ContentionBench {
     }
 
     /** @throws IllegalStateException when a batch cannot be ingested */
-    public static Result run(LocalDynamo local, long events, int streams, List<Integer> levels, List<Double> roundTrips) {
+    public static Result run(LocalDynamo local, long events, int streams, List<Integer> levels, double roundTripMs) {
         String store = "contention-store";
         local.writeWorkload(store, events, streams);
-        List<ChangeRecord> records = new ArrayList<>();
-        LambdaEventFiles.scan(local.dynamo(), local.streams(), store, (shard, page) -> page.forEach(r -> records.add(ChangeRecord.from(r))), shard -> { });
-        StoreFacts facts = StoreFacts.of(local.dynamo(), store, false);
+        List<ChangeRecord> records = LambdaEventFiles.scan(local.dynamo(), local.streams(), store).stream()
+                .flatMap(List::stream).map(ChangeRecord::from).toList();
+        StoreFacts facts = StoreFacts.of(local.dynamo(), store);
         List<Run> runs = new ArrayList<>();
-        for (double rtt : roundTrips) {
-            for (int n : levels) {
-                runs.add(level(local, records, n, facts, "contention-" + n + "-" + Math.round(rtt * 1000) + "us", rtt));
-            }
+        for (int n : levels) {
+            runs.add(level(local, records, n, facts));
         }
-        return new Result(events, streams, BATCH_SIZE, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS, runs);
+        return new Result(events, streams, BATCH_SIZE, IndexerConfig.DEFAULT_CONFLICT_BACKOFF_MILLIS, roundTripMs, runs);
     }
 
-    private static Run level(LocalDynamo local, List<ChangeRecord> records, int n, StoreFacts facts, String indexName, double rtt) {
-        String index = local.indexTable(indexName);
+    private static Run level(LocalDynamo local, List<ChangeRecord> records, int n, StoreFacts facts) {
+        String index = local.indexTable("contention-" + n);
         List<List<List<ChangeRecord>>> shards = shards(records, n);
         Meter meter = new Meter();
         List<DynamoDbClient> clients = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(n);
-        try (LatencyProxy proxy = rtt > 0 ? LatencyProxy.to(local.endpoint(), rtt) : null) {
-            List<Indexer> indexers = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                // a client of its own each, as DynamoClients builds a Lambda's: its calls go as a Lambda's go
-                DynamoDbClient c = DynamoClients.dynamoDb(DynamoClients.Settings.local(proxy != null ? proxy.endpoint() : local.endpoint()));
-                clients.add(c);
-                indexers.add(Indexer.start(c, IndexerConfig.builder(index).meter(meter).build())); // one starts the index
-            }
-            meter.take(); // starting the index is not the contention
+        try {
             List<Callable<long[]>> tasks = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                Indexer indexer = indexers.get(i);
+                // a client of its own each, as DynamoClients builds a Lambda's: its calls go as a Lambda's go
+                DynamoDbClient c = DynamoClients.dynamoDb(DynamoClients.Settings.local(local.measured()));
+                clients.add(c);
+                Indexer indexer = Indexer.start(c, IndexerConfig.builder(index).meter(meter).build());
                 List<List<ChangeRecord>> batches = shards.get(i);
                 tasks.add(() -> ingestAll(indexer, batches));
             }
+            meter.take(); // starting the index is not the contention
             long start = System.nanoTime();
             long[] sum = new long[3];
             for (Future<long[]> f : pool.invokeAll(tasks)) {
@@ -93,7 +81,7 @@ public final class ContentionBench {
             Meter.Totals t = meter.take();
             int batches = shards.stream().mapToInt(List::size).sum();
             List<String> problems = facts.check(local.dynamo(), index).problems();
-            return new Run(n, rtt, batches, records.size(), seconds, records.size() / seconds, sum[0], (double) sum[0] / batches,
+            return new Run(n, batches, records.size(), seconds, records.size() / seconds, sum[0], (double) sum[0] / batches,
                     sum[2], t.refused(), sum[1], t.writeUnits() / facts.events(), t.readUnits() / batches, problems);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,18 +17,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * In a fresh JVM, what the Lambda Java runtime does with {@link IndexerStreamHandler}: builds it from the environment
- * and hands it each {@code batch-*.json}'s bytes in name order; writes a {@link Run}, as {@code lambda-batches.mjs} does.
- * Usage: {@code HandlerDriver plain|metered <batch dir> <output file>} ({@code plain}: the no-argument constructor);
- * {@code BENCH_SPAWNED_AT}: epoch ms of the spawn. Exit 3 when a batch is not ingested whole.
+ * What the Lambda Java runtime does with {@link IndexerStreamHandler}, in a fresh JVM: each {@code batch-*.json}'s bytes
+ * in name order; writes a {@link Run}, as {@code lambda-batches.mjs} does. Exit 3 when a batch is not ingested whole.
  */
 public final class HandlerDriver {
 
-    /**
-     * What one handler process reported, ours or equinox-js's, as this record's JSON.
-     *
-     * @param mainMs ms from spawning the process to its first line of code; {@code loadedMs} to the handler ready
-     */
+    /** What one handler process reported; {@code mainMs} from the spawn to main, {@code loadedMs} to the handler ready. */
     public record Run(long mainMs, long loadedMs, List<Batch> batches) {
 
         /**

@@ -8,28 +8,22 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
 /**
- * One implementation's Lambda handler indexing every batch of one size: the run with the median
- * invocation rate of {@code runs} (each into a fresh index), with the spread of their rates.
+ * One implementation's Lambda handler indexing every batch of one size: the run with the median invocation rate of
+ * {@code runs} (each into a fresh index), with the spread of their rates.
  *
- * @param invocationRecordsPerSecond records over invocation time (the event decoded as the runtime does it, then
- *                                   the handler: what Lambda bills), all batches; {@code first10} the first 10
- *                                   batches after the cold start, {@code steady} the second half
- * @param handlerRecordsPerSecond records over the handler's own time (equinox-js's leaves its decoding out, ours not)
+ * @param invocationRecordsPerSecond records over invocation time (the event decoded as the runtime does it, then the
+ *                                   handler: what Lambda bills); {@code first10} the first 10 batches, {@code steady}
+ *                                   the second half
  * @param decodeShare the share of the invocation spent decoding the event before the handler ran
- * @param loadedMs from spawning the process to the handler ready
- * @param floorWriteUnitsPerEvent 1 WCU per started KB of each stored {@code Ingested} body: the least any write carrying it costs
  * @param refused writes refused by their condition (no other indexer runs: more than 0 is a bug)
- * @param cost dollars per million events stored, at AWS prices and the template's memory
  * @param problems how the index differs from the store (every run's); empty when every event is in it once, in order
  */
 public record Indexing(String implementation, String indexTable, int batches, long records, int runs,
                        double invocationRecordsPerSecond, double invocationRecordsPerSecondMin,
                        double invocationRecordsPerSecondMax, double invocationFirst10RecordsPerSecond,
-                       double invocationSteadyRecordsPerSecond, double handlerRecordsPerSecond, double decodeShare, long loadedMs,
-                       double writeUnitsPerEvent, double floorWriteUnitsPerEvent, double overFloor, double readUnitsPerEvent,
-                       double steadyReadsPerBatch, double steadyReadUnitsPerBatch, double writesPerBatch,
-                       double transactionsPerBatch, long refused, long spans, long ingested, int epochs, long indexedEvents,
-                       Cost cost, List<String> problems) {
+                       double invocationSteadyRecordsPerSecond, double decodeShare, long loadedMs, double writeUnitsPerEvent,
+                       double readUnitsPerEvent, double writesPerBatch, double transactionsPerBatch, long refused, long spans,
+                       long indexedEvents, Cost cost, List<String> problems) {
 
     /** The median run (the lower middle of an even count) of {@code runs}, whose indexes {@code checks} checked. */
     static Indexing median(String implementation, List<Run> runs, List<IndexCheck> checks, long events, int memoryMb) {
@@ -40,23 +34,18 @@ public record Indexing(String implementation, String indexTable, int batches, lo
         Run run = runs.get(m);
         IndexCheck check = checks.get(m);
         List<Batch> all = run.batches();
-        List<Batch> steady = all.subList(all.size() / 2, all.size());
         double invocationMicros = sum(all, Batch::invocationMicros);
         double wcuPerEvent = sum(all, Batch::writeUnits) / events;
         double rcuPerEvent = sum(all, Batch::readUnits) / events;
-        double floorPerEvent = (double) check.floorWriteUnits() / events;
         long refused = (long) sum(all, Batch::refused);
         // Lambda bills each invocation's duration rounded up to the millisecond
         double billedSeconds = sum(all, b -> Math.ceil(b.invocationMicros() / 1000.0)) / 1000;
         return new Indexing(implementation, check.indexTable(), all.size(), (long) sum(all, Batch::records), runs.size(),
                 invocationRate(all), runs.stream().mapToDouble(rate).min().orElseThrow(),
                 runs.stream().mapToDouble(rate).max().orElseThrow(), invocationRate(all.subList(0, Math.min(10, all.size()))),
-                invocationRate(steady), rate(all, Batch::micros),
-                invocationMicros == 0 ? 0 : sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(),
-                wcuPerEvent, floorPerEvent, floorPerEvent == 0 ? 0 : wcuPerEvent / floorPerEvent, rcuPerEvent,
-                perBatch(steady, Batch::reads), perBatch(steady, Batch::readUnits),
-                perBatch(all, Batch::writes), perBatch(all, Batch::transactions), refused,
-                check.spans(), check.ingested(), check.epochs(), check.events(),
+                invocationRate(all.subList(all.size() / 2, all.size())),
+                invocationMicros == 0 ? 0 : sum(all, Batch::decodeMicros) / invocationMicros, run.loadedMs(), wcuPerEvent,
+                rcuPerEvent, perBatch(all, Batch::writes), perBatch(all, Batch::transactions), refused, check.spans(), check.events(),
                 Cost.indexing(wcuPerEvent + (double) refused / events, rcuPerEvent, billedSeconds / events, memoryMb), problems);
     }
 

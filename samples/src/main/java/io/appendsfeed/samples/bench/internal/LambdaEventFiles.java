@@ -13,8 +13,6 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -30,7 +28,6 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 public final class LambdaEventFiles {
 
-    /** What was written: the batch files, and the stream they were cut from. */
     public record Written(int batchSize, Path dir, int batches, long records, int shards) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,11 +35,7 @@ public final class LambdaEventFiles {
     private LambdaEventFiles() {
     }
 
-    /**
-     * Cuts the table's whole stream into batches of {@code k} in {@code dir}, deleting an earlier run's batch files.
-     *
-     * @throws IllegalArgumentException when {@code k} is not 1..10,000 (Lambda's range for a stream)
-     */
+    /** Cuts the table's stream into batches of {@code k} (1..10,000, Lambda's range) in {@code dir}, replacing earlier ones. */
     public static Written write(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int k, Path dir) {
         if (k < 1 || k > 10_000) {
             throw new IllegalArgumentException("a Lambda batch holds 1..10,000 records, got " + k);
@@ -58,61 +51,51 @@ public final class LambdaEventFiles {
             throw new UncheckedIOException("could not create or clear " + dir + ": " + e.getMessage(), e);
         }
         String arn = streamArn(dynamo, table);
-        List<Record> batch = new ArrayList<>();
-        int[] batches = {0};
-        long[] records = {0};
-        Runnable flush = () -> {
-            if (!batch.isEmpty()) {
-                records[0] += batch.size();
-                Path file = dir.resolve(String.format("batch-%06d.json", ++batches[0]));
+        List<List<Record>> shards = scan(dynamo, streams, table);
+        int batches = 0;
+        long records = 0;
+        for (List<Record> shard : shards) {
+            for (int from = 0; from < shard.size(); from += k) {
+                Path file = dir.resolve(String.format("batch-%06d.json", ++batches));
                 try {
-                    JSON.writeValue(file.toFile(), event(batch, arn));
+                    JSON.writeValue(file.toFile(), event(shard.subList(from, Math.min(shard.size(), from + k)), arn));
                 } catch (IOException e) {
                     throw new UncheckedIOException("could not write the Lambda event " + file + ": " + e.getMessage(), e);
                 }
-                batch.clear();
             }
-        };
-        int shards = scan(dynamo, streams, table, (shard, page) -> page.forEach(r -> {
-            batch.add(r);
-            if (batch.size() == k) {
-                flush.run();
-            }
-        }), shard -> flush.run());
-        return new Written(k, dir, batches[0], records[0], shards);
+            records += shard.size();
+        }
+        return new Written(k, dir, batches, records, shards.size());
     }
 
     /**
-     * Reads a table's whole stream once its writes are done, parents before children, each shard to its end (or, if
-     * open, to an empty read), handing every page to {@code pages} and then the shard to {@code shardEnd}.
-     *
-     * @return the shards read
+     * A table's whole stream once its writes are done: each shard's records in order, parents before children; an open
+     * shard is read to its first empty read.
      */
-    public static int scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table,
-                           BiConsumer<String, List<Record>> pages, Consumer<String> shardEnd) {
+    public static List<List<Record>> scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table) {
         String arn = streamArn(dynamo, table);
         // one page of shards: DynamoDB Local keeps one open shard, rolling over every 4 hours. A shard's id begins with its
         // creation time, so that in id order a parent comes before its children
         List<Shard> ordered = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().stream()
                 .sorted(Comparator.comparing(Shard::shardId)).toList();
+        List<List<Record>> out = new ArrayList<>();
         for (Shard shard : ordered) {
             boolean closed = shard.sequenceNumberRange() != null && shard.sequenceNumberRange().endingSequenceNumber() != null;
             String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
                     .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            List<Record> records = new ArrayList<>();
             while (iterator != null) {
                 String it = iterator;
                 GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(1000));
                 if (r.records().isEmpty() && !closed) {
                     break;
                 }
-                if (!r.records().isEmpty()) {
-                    pages.accept(shard.shardId(), r.records());
-                }
+                records.addAll(r.records());
                 iterator = r.nextShardIterator();
             }
-            shardEnd.accept(shard.shardId());
+            out.add(records);
         }
-        return ordered.size();
+        return out;
     }
 
     /** @throws IllegalArgumentException when the table has no stream */

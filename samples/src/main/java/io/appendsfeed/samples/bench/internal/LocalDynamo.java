@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 public final class LocalDynamo implements AutoCloseable {
 
-    private final LocalEnvironment server = LocalEnvironment.start(0);
+    private final LocalEnvironment server = LocalEnvironment.start();
     private final LatencyProxy proxy;
 
     /** @param roundTripMs added to every measured call; 0 for none */

@@ -77,11 +77,7 @@ public final class Meter implements CapacityMeter, ExecutionInterceptor {
         }
     }
 
-    /**
-     * @param writes write calls, refused ones included
-     * @param refused writes refused by their condition (DynamoDB Local reports no capacity for them; AWS charges them)
-     * @param transactions {@code TransactWriteItems} calls among the writes (their items are charged twice)
-     */
+    /** {@code writes} include the {@code refused} ones (DynamoDB Local reports no capacity for them; AWS charges them). */
     public record Totals(double readUnits, double writeUnits, long reads, long writes, long refused, long transactions) {}
 
     /** What was counted since the last take, counting from zero again. */

@@ -28,11 +28,7 @@ public final class Processes {
     private Processes() {
     }
 
-    /**
-     * Runs {@code command} in {@code dir}, output to {@code log}, with {@code env} and none of our AWS, JVM or node settings.
-     *
-     * @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT}, with the end of its log
-     */
+    /** @throws IllegalStateException when it exits non-zero or outlives {@link #TIMEOUT}, with the end of its log */
     static void run(List<String> command, Path dir, Map<String, String> env, Path log) {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("AWS_") || k.startsWith("APPENDS_") || k.startsWith("JAVA_")
@@ -116,8 +112,6 @@ public final class Processes {
         }
 
         /**
-         * Our handler over every {@code batch-*.json} of {@code batchDir} in a fresh JVM ({@link HandlerDriver}).
-         *
          * @param jvmFlags {@code JAVA_TOOL_OPTIONS}; empty for the JVM's defaults
          * @param metered {@code true}: capacity summed per batch; {@code false}: built exactly as Lambda builds it
          */
@@ -139,10 +133,7 @@ public final class Processes {
         }
     }
 
-    /**
-     * equinox-js from the harness {@code --peer-dir} names (samples/BENCHMARKS.md), copied under the work directory
-     * without {@code node_modules} (linked, or installed with {@code npm ci}), our {@code lambda-batches.mjs} beside it.
-     */
+    /** equinox-js's harness, copied under the work directory (the source may be read-only) with our driver beside it. */
     public record PeerHarness(Path dir, String nodeVersion) {
 
         private static final String DRIVER = "lambda-batches.mjs";
@@ -167,7 +158,7 @@ public final class Processes {
                         Files.createDirectories(to);
                     } else {
                         Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
-                        to.toFile().setWritable(true, true); // the source may be read-only
+                        to.toFile().setWritable(true, true);
                     }
                 }
                 try (InputStream s = PeerHarness.class.getResourceAsStream("/io/appendsfeed/samples/bench/peer/" + DRIVER)) {
@@ -193,12 +184,7 @@ public final class Processes {
             return json(out.resolve("manifest.json"), JsonNode.class);
         }
 
-        /**
-         * {@code node peer.mjs read --mode both}: equinox-js's reader to the tail, index only and with bodies, each checked
-         * against {@code manifest}; returns its {@code read-result.json}.
-         *
-         * @throws IllegalStateException when the read fails its check
-         */
+        /** equinox-js's reader to the tail, index only and with bodies, each checked against {@code manifest}. */
         public JsonNode read(URI endpoint, String storeTable, String indexTable, Path manifest, Path out) {
             try {
                 Files.createDirectories(out);

@@ -27,18 +27,10 @@ import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
-/**
- * The figures of a run as a JSON file and as tables with the same numbers: a scenario's records one row
- * each, their components the columns (named as in the JSON); beside the peer, one row per figure with
- * equinox-js's value, ours, and ours ÷ theirs.
- */
+/** The figures of a run as a JSON file and as tables of the same records (beside the peer: theirs, ours, the ratio). */
 public final class Report {
 
-    /**
-     * Everything one run measured, serialised as the JSON file; a scenario not run is null (left out).
-     *
-     * @param settings the options the run took, as the command line set them
-     */
+    /** Everything one run measured, serialised as the JSON file; a scenario not run is null (left out). */
     public record Results(Machine machine, Object settings, LatencyBench.Result latency, ContentionBench.Result contention,
                           PeerBench.ColdStart lambdaColdStart, PeerBench.Result peer, double totalSeconds,
                           double loadAverageEnd) {
@@ -110,8 +102,9 @@ public final class Report {
         if (r.contention() != null) {
             ContentionBench.Result c = r.contention();
             sb.append(String.format("contention: N indexers (own Indexer and client each) ingesting %,d single-event appends over %,d"
-                    + " streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms%n",
-                    c.events(), c.streams(), c.batchSize(), c.backoffMs())).append(rows(c.runs())).append('\n');
+                    + " streams, split into N shards by stream, into ONE partition; batches of %d, conflict backoff %d ms, added round"
+                    + " trip %s%n", c.events(), c.streams(), c.batchSize(), c.backoffMs(), rtt(c.roundTripMs()))).append(rows(c.runs()))
+                    .append('\n');
         }
         if (r.lambdaColdStart() != null) {
             PeerBench.ColdStart c = r.lambdaColdStart();
@@ -128,13 +121,11 @@ public final class Report {
 
     private static void peer(StringBuilder sb, PeerBench.Result r) {
         sb.append(String.format("peer: a store written by %s%s (%,d events in %,d appends over %,d streams, %,d items; %s WCU/event"
-                        + " to write; read floor with bodies %s RCU/event item by item, %s stream by stream), its %,d Streams records"
-                        + " (%d shard(s)) cut into Lambda batches of K; the same files to both handlers, each in a fresh process (ours:"
+                        + " to write), its %,d Streams records (%d shard(s)) cut into Lambda batches of K; the same files to both handlers, each in a fresh process (ours:"
                         + " JAVA_TOOL_OPTIONS=%s); added round trip %s; invocation = the runtime decoding the event + the handler;"
                         + " ratio = appendsfeed ÷ equinox-js; $ per million events at AWS on-demand prices, Lambda at %d MB%n%n",
                 r.writer(), r.node().isEmpty() ? "" : " (node " + r.node() + ")", r.events(), r.appends(), r.streams(), r.storeItems(),
-                format(r.writeUnitsPerEvent()), format(r.bodyFloorReadUnitsPerEvent()), format(r.streamFloorReadUnitsPerEvent()),
-                r.records(), r.shards(), r.handlerJvmFlags(), rtt(r.roundTripMs()), r.lambdaMemoryMb()));
+                format(r.writeUnitsPerEvent()), r.records(), r.shards(), r.handlerJvmFlags(), rtt(r.roundTripMs()), r.lambdaMemoryMb()));
         for (BatchSizeRun run : r.runs()) {
             sb.append(String.format("K=%,d: %,d batches; median of %d runs of each handler (fresh index each), alternating%n",
                     run.batchSize(), run.batches(), run.appendsfeed().runs()));
