@@ -188,7 +188,7 @@ public final class Scheduler {
         while (dispatching && runningJobs < maxConcurrent && !ready.isEmpty()) {
             int free = maxConcurrent - runningJobs;
             // every free worker gets a job, of at most the calls one body load (BatchGetItem) serves
-            int size = Math.min(ItemRangeReader.BATCH_GET_KEYS, Math.max(1, (ready.size() + free - 1) / free));
+            int size = Math.min(BodyLoader.BATCH_GET_KEYS, Math.max(1, (ready.size() + free - 1) / free));
             List<StreamCall.Work> job = new ArrayList<>(size);
             while (job.size() < size && !ready.isEmpty()) {
                 StreamState s = ready.pollFirst();
