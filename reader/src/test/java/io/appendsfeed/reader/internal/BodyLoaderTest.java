@@ -142,6 +142,30 @@ class BodyLoaderTest {
     }
 
     @Test
+    void a_later_call_of_a_stream_whose_events_the_tip_read_before_holds_reads_nothing(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1);
+        Span opened = f.write("Account-1", (Instant) null, "Opened");
+        Span later = f.write("Account-1", (Instant) null, "Deposited", "Withdrawn");
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
+
+        StreamCall.Work first = work(opened);
+        assertThat(bodies(loader.loadAll(List.of(first)).get(first))).containsExactly("0:Opened:{\"stream\":\"Account-1\",\"n\":0}");
+        StreamCall.Work next = work(later);
+        Map<StreamCall.Work, BodyLoader.Loaded> loaded = loader.loadAll(List.of(next));
+
+        assertThat(bodies(loaded.get(next))).containsExactly(
+                "1:Deposited:{\"stream\":\"Account-1\",\"n\":1}", "2:Withdrawn:{\"stream\":\"Account-1\",\"n\":2}");
+        assertThat(dynamo.requests).as("one read of the Tip serves both calls").hasValue(1);
+
+        // a call past what the kept Tip holds reads the Tip again
+        Span more = f.write("Account-1", (Instant) null, "Closed");
+        StreamCall.Work last = work(more);
+        assertThat(bodies(loader.loadAll(List.of(last)).get(last))).containsExactly("3:Closed:{\"stream\":\"Account-1\",\"n\":3}");
+        assertThat(dynamo.requests).hasValue(2);
+    }
+
+    @Test
     void an_event_the_store_does_not_have_fails_that_call_only_after_a_strongly_consistent_read(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1);
         StreamCall.Work fine = work(f.write("Account-1", (Instant) null, "Opened"));
