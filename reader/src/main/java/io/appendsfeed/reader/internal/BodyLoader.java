@@ -94,12 +94,10 @@ public final class BodyLoader {
         return out;
     }
 
-    /** The kept Tip of the call's stream when it holds every event of the call, else null. */
+    /** The kept Tip of the call's stream when it reaches the call's last event (earlier ones come from calves), else null. */
     private synchronized Map<String, AttributeValue> kept(Work w) {
         Map<String, AttributeValue> tip = keptTips.get(w.stream());
-        boolean holds = tip != null && StoreItems.firstIndex(w.stream(), tip) <= w.firstIndex()
-                && StoreItems.next(w.stream(), tip) > w.lastIndex();
-        return holds ? tip : null;
+        return tip != null && StoreItems.next(w.stream(), tip) > w.lastIndex() ? tip : null;
     }
 
     /** Keeps {@code tip} (null: none read) while it holds events after {@code last}, within {@link #KEPT_TIPS_BYTES}. */
