@@ -48,9 +48,8 @@ abstract sealed class CheckpointItems implements CheckpointStore, LeaseStore per
     }
 
     /**
-     * Like {@link #override}, but only when the stored checkpoint is still {@code expected}, and
-     * recorded as made by {@code by}: so that two operators, or an operator and a reader's commit,
-     * never overwrite each other's move unseen.
+     * Like {@link #override}, but only when the stored checkpoint is still {@code expected} (so that no
+     * move is overwritten unseen), and recorded as made by {@code by}.
      *
      * @param expected the checkpoint the caller saw; empty when it saw none stored
      * @return {@link OverrideResult.Applied}, or {@link OverrideResult.Moved} with what is stored

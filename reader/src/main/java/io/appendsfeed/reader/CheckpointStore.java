@@ -38,9 +38,8 @@ public interface CheckpointStore {
     CommitResult commit(String group, PartitionId partition, Checkpoint to, String by, Lease fence);
 
     /**
-     * Sets the checkpoint to {@code to}, backwards too, and records the change with its reason. It
-     * revokes the partition's lease: a reader holding it notices at its next commit or renewal,
-     * stops, and (re)starts from {@code to}. Readers without leases must be stopped first, or
+     * Sets the checkpoint to {@code to}, backwards too, records why, and revokes the partition's lease:
+     * its reader stops and restarts from {@code to}. Readers without leases must be stopped first, or
      * their next commit moves the checkpoint forward again.
      *
      * @throws IllegalArgumentException when the reason is blank
@@ -49,10 +48,8 @@ public interface CheckpointStore {
     StoredCheckpoint override(String group, PartitionId partition, Checkpoint to, String reason);
 
     /**
-     * Sets the checkpoint to {@code to}, backwards too, for the reader holding {@code lease}, and
-     * records the change like {@link #override} (made by the lease's owner): in one conditional
-     * write, and only while {@code lease} is the current one. Unlike {@link #override} it keeps the
-     * lease: a reader applying its own configured start position does not revoke itself.
+     * Like {@link #override}, for the reader holding {@code lease} (applying its configured start), in one
+     * write conditioned on {@code lease} being current; it keeps the lease.
      *
      * @return {@link CommitResult.Committed}, or {@link CommitResult.LeaseLost} when {@code lease} is
      *         not current: then nothing was written
@@ -93,10 +90,7 @@ public interface CheckpointStore {
         /** The checkpoint is now {@code stored}. */
         record Committed(StoredCheckpoint stored) implements CommitResult {}
 
-        /**
-         * The stored checkpoint is ahead of the one offered (another reader or an override moved it);
-         * nothing was written: checkpoints never move backwards by accident.
-         */
+        /** The stored checkpoint is ahead of the one offered; nothing was written (never backwards by accident). */
         record Behind(StoredCheckpoint stored) implements CommitResult {}
 
         /** The lease given as fence is no longer held (taken over or released); nothing was written. */
@@ -121,8 +115,7 @@ public interface CheckpointStore {
         }
 
         /**
-         * Nothing was written: the stored checkpoint is not the one the caller expected (someone else,
-         * a reader's commit or another operator, moved it since the caller looked).
+         * Nothing was written: someone moved the checkpoint since the caller looked.
          *
          * @param current what is stored now; empty when the group has no checkpoint in the partition
          */

@@ -105,11 +105,9 @@ public final class DynamoCheckpointStore extends CheckpointItems {
     }
 
     /**
-     * Deletes a consumer group: records {@code Deleted {group, reason, by, at, checkpoints}} in
-     * {@link #GROUPS} (so the deletion and the positions it threw away stay on record), then
-     * deletes its checkpoint streams and its parked streams, so that a group of the same name made
-     * later starts afresh. Refused while a reader holds a live lease on one of its partitions: stop
-     * the group's readers first. Running it again after a failure finishes the job.
+     * Deletes a consumer group: records its deletion and checkpoints in {@link #GROUPS} first, then deletes
+     * its checkpoint and parked streams, so that a group of the same name starts afresh. Refused while a
+     * reader holds a live lease on one of its partitions. Running it again after a failure finishes the job.
      *
      * @return {@link GroupDeletion.Deleted}, or {@link GroupDeletion.Leased} naming the live leases (nothing written)
      * @throws IllegalArgumentException when the reason or {@code by} is blank

@@ -28,17 +28,14 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Walks the feed and drives a {@link StreamHandler}: per partition from a checkpoint, per stream in
- * order and one call at a time, streams in parallel up to {@link FeedReaderConfig#maxConcurrentStreams()}.
+ * Walks the feed and drives a {@link StreamHandler}: per stream in order and one call at a time,
+ * streams in parallel up to {@link FeedReaderConfig#maxConcurrentStreams()}.
  *
- * <p>Delivery is at least once: the checkpoint moves only past epoch events whose every span was
- * handled (or parked) together with everything before them; it is committed every
- * {@link FeedReaderConfig#commitInterval()} and on {@link #close()}. A handler that fails is retried
- * with backoff while other streams go on, then its stream is parked durably (its later events wait
- * behind it; {@link #release} replays it). Nothing is skipped: an epoch event this version cannot read
- * stops its partition ({@link PartitionLag.State#FAILED}). With leases, one instance of the group reads
- * a partition at a time, and an instance that lost a lease can no longer commit it. Log lines carry
- * {@code group}, {@code partition} and {@code stream} in the SLF4J MDC; metrics: {@link ReaderMetrics}.
+ * <p>At least once: the checkpoint moves only past epoch events whose every span was handled (or
+ * parked) together with everything before them. A failing stream is retried with backoff, then
+ * parked durably ({@link #release} replays it). An epoch event this version cannot read stops its
+ * partition; nothing is skipped. With leases, an instance that lost a partition can no longer commit it.
+ * Log lines carry {@code group}, {@code partition} and {@code stream} in the MDC; metrics: {@link ReaderMetrics}.
  *
  * <pre>{@code
  * FeedReaderConfig config = FeedReaderConfig.builder("projector", "my-index", "my-store").build();
@@ -70,8 +67,7 @@ public final class FeedReader implements AutoCloseable {
     }
 
     /**
-     * With other stores. {@code leases} may be null when {@code checkpoints} is also a
-     * {@link LeaseStore} or {@link FeedReaderConfig#leases()} is off.
+     * With other stores; {@code leases} may be null when {@code checkpoints} is also a {@link LeaseStore}.
      *
      * @throws IllegalArgumentException when leases are on and no lease store is given
      */
@@ -80,10 +76,7 @@ public final class FeedReader implements AutoCloseable {
         this(config, handler, checkpoints, leases, parked, dynamo, null);
     }
 
-    /**
-     * Over a feed held elsewhere (in memory, for tests of the core): bodies are not loaded, so
-     * {@link FeedReaderConfig#loadBodies()} must be off and no parked stream may be released.
-     */
+    /** Over a feed held elsewhere (tests of the core): bodies cannot be loaded nor parked streams replayed. */
     FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases, ParkedStreams parked,
                Feed feed) {
         this(config, handler, checkpoints, leases, parked, null, feed);
@@ -142,10 +135,10 @@ public final class FeedReader implements AutoCloseable {
     }
 
     /**
-     * Takes partitions (leases) and starts reading them in the background; returns at once.
+     * Takes partitions and starts reading them in the background; returns at once.
      *
-     * @throws IllegalStateException when already started or closed, or when the index table does
-     *         not exist. Other errors (network, throttling) are logged and retried in the background
+     * @throws IllegalStateException when already started or closed, or the index table does not exist;
+     *         other errors are logged and retried in the background
      */
     public void start() {
         coordinator.start();
@@ -156,9 +149,8 @@ public final class FeedReader implements AutoCloseable {
     }
 
     /**
-     * Stops reading, waits up to {@link FeedReaderConfig#shutdownTimeout()} for running handler
-     * calls, commits what was handled and releases the leases. Work not yet handled is delivered
-     * again by the next reader. Idempotent.
+     * Stops reading, waits up to {@link FeedReaderConfig#shutdownTimeout()} for running handler calls,
+     * commits what was handled and releases the leases. Idempotent.
      */
     @Override
     public void close() {
@@ -172,12 +164,9 @@ public final class FeedReader implements AutoCloseable {
     }
 
     /**
-     * Starts (if not yet), reads every partition this instance holds until it has handled
-     * everything up to the tail, commits and closes: for readers hosted in AWS Lambda. The tail is
-     * the one its reads found: a partition read to its tail is not read again (events appended
-     * meanwhile are the next run's), so a run pays for each epoch's Tip once.
-     *
-     * @return whether it caught up within {@code timeout}, and the lag per partition
+     * Starts if not yet, handles every partition held up to the tail its reads found, commits and
+     * closes: for readers hosted in AWS Lambda. Events appended meanwhile are the next run's, so a run
+     * pays for each epoch's Tip once.
      */
     public CatchUpResult runUntilCaughtUp(Duration timeout) {
         try {
@@ -202,8 +191,7 @@ public final class FeedReader implements AutoCloseable {
     }
 
     /**
-     * Releases a parked stream: its events from where it stopped are replayed from the store table
-     * by the instance holding its partition (this one at once, others at their next look).
+     * Releases a parked stream: the instance holding its partition replays it from where it stopped.
      *
      * @return false when the stream was not parked
      */
@@ -223,12 +211,8 @@ public final class FeedReader implements AutoCloseable {
     /**
      * The outcome of {@link FeedReader#runUntilCaughtUp}.
      *
-     * @param caughtUp every partition this instance held was read to its tail and handled (parked
-     *                 streams count as handled) and committed; false when the time ran out or a
-     *                 partition failed
-     * @param lag per partition, taken when it stopped waiting: a partition read to its tail reports the tail
-     *            its last read found (behind: 0), with no read of the index after the run; the others' tails are
-     *            read then
+     * @param caughtUp every partition held was handled to its tail (parked streams count) and committed
+     * @param lag per partition; one read to its tail reports the tail its last read found, without reading the index again
      */
     public record CatchUpResult(boolean caughtUp, List<PartitionLag> lag) {
         public CatchUpResult {
@@ -241,8 +225,8 @@ public final class FeedReader implements AutoCloseable {
      *
      * @param committed the checkpoint last committed (null when none)
      * @param handled everything before it is handled (what the next commit writes)
-     * @param tail the end of the partition now; null when the index could not be read (then
-     *             {@code eventsBehind} is -1 and {@code oldestUnhandledAge} null, and {@code error} says why)
+     * @param tail the end of the partition now; null when the index could not be read: then {@code eventsBehind}
+     *             is -1, {@code oldestUnhandledAge} null and {@code error} says why
      * @param eventsBehind epoch events from {@code handled} to {@code tail}
      * @param oldestUnhandledAge how long ago the oldest epoch event not yet handled was indexed; zero when caught up
      * @param failingStreams streams being retried after handler failures

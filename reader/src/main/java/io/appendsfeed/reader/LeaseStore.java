@@ -38,10 +38,9 @@ public interface LeaseStore {
     Optional<Lease> current(String group, PartitionId partition);
 
     /**
-     * Records that {@code owner} is a live instance of {@code group} until now + {@code timeout},
-     * forgets instances whose time ran out, and returns the group's live instances: what the group
-     * spreads its partitions over. The default, for stores that do not track instances, answers
-     * {@code owner} alone: such a group takes free leases but does not rebalance.
+     * Records {@code owner} as live in {@code group} until now + {@code timeout}, forgets instances whose
+     * time ran out, and returns the live ones, over which the group spreads its partitions. The default
+     * answers {@code owner} alone: such a group takes free leases but does not rebalance.
      *
      * @return the live owners, {@code owner} included, sorted
      * @throws RuntimeException when the store cannot be read or written; nothing changed
@@ -51,8 +50,8 @@ public interface LeaseStore {
     }
 
     /**
-     * Removes {@code owner} from the group's live instances at once (it is closing), so that the
-     * others take its share without waiting for its heartbeat to run out. Does nothing by default.
+     * Removes a closing {@code owner} from the live instances at once, so that the others take its share
+     * without waiting for its heartbeat to run out. Does nothing by default.
      *
      * @throws RuntimeException when the store cannot be written; the heartbeat then runs out by itself
      */

@@ -14,17 +14,14 @@ import java.util.Objects;
 public interface ParkedStreams {
 
     /**
-     * Records a stream as parked. The reader writes this before it lets the checkpoint pass the
-     * stream's events, so a parked stream is never lost.
+     * Records a stream as parked; the checkpoint passes its events only after this, so none is lost.
      *
-     * @throws RuntimeException when the store cannot be written; the reader then keeps the stream
-     *         failing and the checkpoint held before it
+     * @throws RuntimeException when the store cannot be written; the stream then stays failing
      */
     void park(ParkedStream parked);
 
     /**
-     * Releases a parked stream for replay: a reader holding its partition reads its events from
-     * {@code fromIndex} on from the store table and hands them over again.
+     * Releases a parked stream: a reader holding its partition replays it from {@code fromIndex}.
      *
      * @return false when the stream is not parked
      */
@@ -34,9 +31,8 @@ public interface ParkedStreams {
     List<ParkedStream> list(String group);
 
     /**
-     * A stream whose handler failed {@link FeedReaderConfig#parkAfterAttempts()} times. Its events
-     * from {@code fromIndex} on are held back (later ones too) until it is released; then they are
-     * read from the store table and handed over again, in order.
+     * A stream whose handler failed {@link FeedReaderConfig#parkAfterAttempts()} times: its events from
+     * {@code fromIndex} on wait until it is released, then are read from the store table, in order.
      *
      * @param fromIndex the first event not handled
      * @param position the feed position the stream's first unhandled event came from

@@ -7,28 +7,21 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Handles the new events of one stream. The reader calls it per stream in stream order, never
- * twice at once for the same stream, and for different streams in parallel (up to
- * {@link FeedReaderConfig#maxConcurrentStreams()}); implementations must be thread-safe across
- * streams.
+ * Handles the new events of one stream: called in stream order, never twice at once for one stream,
+ * for different streams in parallel (so implementations must be thread-safe across streams).
  *
- * <p>Delivery is at least once: after a crash or a lost lease, events handled since the last
- * committed checkpoint are delivered again. A handler that records how far it has applied each
- * stream can return that position ({@link HandlerResult#reached(long)}) so that the reader skips
- * events the handler already applied.
+ * <p>At least once: after a crash or a lost lease, events handled since the last committed checkpoint
+ * come again; a handler that knows how far it applied a stream can say so with {@link HandlerResult#reached(long)}.
  */
 @FunctionalInterface
 public interface StreamHandler {
 
     /**
      * @param stream the stream
-     * @param events one or more events of {@code stream}, in index order, never empty. Indices are
-     *               consecutive unless an event type filter left some out
-     * @return {@link HandlerResult#handled()} when all events were applied, or the stream position
-     *         reached
-     * @throws Exception any failure: the reader retries this stream (same events, with backoff)
-     *         while other streams go on; after {@link FeedReaderConfig#parkAfterAttempts()} tries
-     *         the stream is parked (see {@link ParkedStreams}) and nothing of it is skipped
+     * @param events in index order, never empty; consecutive unless an event type filter left some out
+     * @return {@link HandlerResult#handled()} when all events were applied, or the stream position reached
+     * @throws Exception any failure: the stream is retried with backoff while others go on, and parked
+     *         after {@link FeedReaderConfig#parkAfterAttempts()} tries; nothing of it is skipped
      */
     HandlerResult handle(StreamName stream, List<FeedEvent> events) throws Exception;
 
@@ -39,11 +32,9 @@ public interface StreamHandler {
         record Handled() implements HandlerResult {}
 
         /**
-         * The handler has applied its stream up to (not including) {@code nextIndex}. Above the
-         * call's last event: later events below it are skipped (the handler already has them, e.g.
-         * it read the stream itself or applied them before a crash). Inside the call's events: the
-         * events from {@code nextIndex} on are handed over again. At or below the call's first event:
-         * no progress, counted as a failed attempt.
+         * The handler has applied its stream up to (not including) {@code nextIndex}: above the call's
+         * last event, later events below it are skipped; inside the call's events, those from
+         * {@code nextIndex} on come again; at or below its first event, the call counts as failed.
          */
         record Reached(long nextIndex) implements HandlerResult {
             public Reached {
@@ -63,12 +54,8 @@ public interface StreamHandler {
     }
 
     /**
-     * One event of a stream as the reader hands it to a {@link StreamHandler}.
-     *
-     * <p>With {@link FeedReaderConfig#loadBodies()} off, only {@code stream}, {@code index} and
-     * {@code type} are set (from the feed itself); {@code data}, {@code meta}, {@code timestamp} and
-     * the ids are null. With bodies on, they are read from the store table; {@code meta} and the ids
-     * are null when the writer did not set them.
+     * One event of a stream. With {@link FeedReaderConfig#loadBodies()} off, only {@code stream},
+     * {@code index} and {@code type} are set; {@code meta} and the ids are null when the writer set none.
      *
      * @param index the event's index in its stream (0 for the first event)
      */

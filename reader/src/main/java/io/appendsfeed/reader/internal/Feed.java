@@ -12,10 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * What the reader's core needs from the feed: its partitions, epoch events from a position, and
- * positions found in it. {@link #of} reads the index table; tests of the core use one kept in
- * memory. Thread-safe. Every method may throw a {@link RuntimeException} when the feed cannot be
- * read (network, throttling); callers retry at the same position, nothing is skipped.
+ * What the reader's core needs from the feed ({@link #of} reads the index table; tests use one in
+ * memory). Thread-safe. Any method may throw when the feed cannot be read; callers retry at the same
+ * position, nothing is skipped.
  */
 public interface Feed {
 

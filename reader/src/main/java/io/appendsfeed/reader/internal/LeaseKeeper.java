@@ -18,11 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One instance's part in its group, on the coordinator's ticker: records its heartbeat and learns
- * the live instances, renews its runners' leases (a refused or too-late renewal makes the runner
- * lose the partition), hands over partitions beyond its {@link #fairShare} (one per tick: the
- * runner commits and releases at a batch boundary), and takes free or expired leases up to that
- * share. It holds no lock.
+ * One instance's part in its group, on the coordinator's ticker: heartbeat, lease renewal (a refused or
+ * too-late renewal loses the partition), hand-over of partitions beyond its {@link #fairShare} (one per
+ * tick), and taking free or expired leases up to that share.
  */
 final class LeaseKeeper {
 
@@ -131,10 +129,9 @@ final class LeaseKeeper {
     }
 
     /**
-     * How many of a group's partitions one live instance should hold: the floor of partitions ÷
-     * instances, plus one for the first (partitions mod instances) instances in owner order. The shares
-     * add up to the partition count exactly and every instance computes the same ones from the same
-     * list of live instances, so the group settles instead of passing partitions round.
+     * How many partitions one live instance should hold: partitions ÷ instances, plus one for the first
+     * (partitions mod instances) in owner order. The shares add up exactly and every instance computes
+     * the same ones, so the group settles instead of passing partitions round.
      *
      * @param live the group's live instances (any order; {@code self} counts even when missing)
      */

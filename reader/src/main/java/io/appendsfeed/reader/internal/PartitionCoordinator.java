@@ -220,9 +220,8 @@ public final class PartitionCoordinator {
      * The lag of the partitions held, from the runners' snapshots, the scheduler and the index tails.
      *
      * @param tolerant report a partition whose tail cannot be read with an unknown tail instead of throwing
-     * @param readToTail partitions handled up to the tail their last read found (a catch-up run's end):
-     *                   that tail is not read again, as a Tip costs as much as it is big (an equinox-js
-     *                   epoch Tip is up to 48 KiB: 6 RCU, a twentieth of reading 100,000 events index-only)
+     * @param readToTail partitions handled up to the tail their last read found: not read again, as an
+     *                   epoch Tip costs as much as it is big (up to 48 KiB in equinox-js)
      */
     private List<PartitionLag> lag(boolean tolerant, Set<PartitionId> readToTail) {
         List<PartitionLag> ended = caughtUpLag;
@@ -267,10 +266,7 @@ public final class PartitionCoordinator {
         return out;
     }
 
-    /**
-     * Starts (if not yet), waits until the partitions taken are read to the tail and handled (woken
-     * by the scheduler's completions, the runners' changes and the ticks), then closes.
-     */
+    /** Starts if not yet, waits until the partitions taken are read to the tail and handled, then closes. */
     public CatchUpResult runUntilCaughtUp(Duration timeout) {
         boolean fresh;
         synchronized (lock) {
@@ -298,9 +294,8 @@ public final class PartitionCoordinator {
     }
 
     /**
-     * Stops reading, lets running handler calls finish (up to the shutdown timeout), then each runner
-     * commits and releases its lease; finally this instance leaves the group, so that the others take
-     * its share at once.
+     * Stops reading, lets running handler calls finish (up to the shutdown timeout), lets each runner
+     * commit and release its lease, then leaves the group so that the others take its share at once.
      */
     public void close() {
         List<Running> rs;

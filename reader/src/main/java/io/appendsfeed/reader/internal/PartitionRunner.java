@@ -19,13 +19,13 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Reads one partition on its own thread: opens it in the scheduler, submits what it reads, commits
- * the handled position every commit interval, and commits and releases the lease as its way of
- * stopping requires. Every checkpoint and lease write of the partition happens on this thread.
+ * Reads one partition on its own thread: opens it in the scheduler, submits what it reads, and commits
+ * the handled position every commit interval and as its way of stopping requires. Every checkpoint and
+ * lease write of the partition happens on this thread.
  *
- * <p>Other threads read its {@link RunnerSnapshot} and send commands; they write no field of the
- * runner. Phase changes follow {@link Phase#mayBecome}, in {@link #move} only. It waits on the
- * scheduler's monitor, which every phase change signals; no lock is held while it does I/O.
+ * <p>Other threads read its {@link RunnerSnapshot} and send commands; they write no field of the runner.
+ * Phase changes follow {@link Phase#mayBecome}, in {@link #move} only, and signal the scheduler's
+ * monitor, on which it waits; no lock is held while it does I/O.
  */
 public final class PartitionRunner implements Runnable {
 
@@ -187,10 +187,8 @@ public final class PartitionRunner implements Runnable {
                 update(s -> s.withAtTail(page.tail()));
             }
             if (page.tail()) {
-                // a read that took the tail with it waits as an empty one would: reading again at once could only
-                // find nothing, and would pay for the epoch's Tip to say so. While what was read is still being
-                // handled, a read of the tail could only queue more behind it: that is waited for too, at most the
-                // poll interval, so that a partition finishing a catch-up does not pay for its Tip every few ms
+                // reading the tail again at once, or while what was read is still being handled, could only pay
+                // for the epoch's Tip to find nothing: wait for both, each at most the poll interval
                 pause(tailWait);
                 awaitIn(Phase.READING, () -> scheduler.buffered(partition) <= 0, config.pollInterval());
                 tailWait = tailWait(tailWait, config.pollInterval());

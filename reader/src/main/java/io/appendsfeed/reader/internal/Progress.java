@@ -10,11 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One opening of a partition in the scheduler: the streams with work in it and the checkpoint
- * math, the epoch events read and not yet fully handled, in feed order. The handled position moves
- * past an epoch event only when every span of it is handled (or parked) and so is everything
- * before it. A new one each time the partition is opened, so that calls begun under an earlier
- * lease are told apart (their outcomes no longer count). Not thread-safe: the scheduler guards it.
+ * One opening of a partition in the scheduler: its streams with work, and the epoch events read and
+ * not yet fully handled, in feed order. The handled position moves past an epoch event only when every
+ * span of it is handled (or parked) and so is everything before it. A new one per opening, so that
+ * outcomes of calls begun under an earlier lease no longer count. Guarded by the scheduler.
  */
 public final class Progress {
 

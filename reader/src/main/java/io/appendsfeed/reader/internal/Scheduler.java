@@ -27,14 +27,12 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
- * Hands the streams of the epoch events runners {@link #submit} to the handler: per stream in order
- * and one call at a time, streams in parallel up to a limit, a failing stream retried with backoff
- * (parked after too many tries) while the others go on. The handled position ({@link #status}) moves
- * only past work completed together with everything before it ({@link Progress}).
+ * Hands the streams of submitted epoch events to the handler: per stream in order and one call at a
+ * time, streams in parallel, a failing stream retried with backoff (then parked) while the others go
+ * on. The handled position moves only past work completed together with everything before it.
  *
- * <p>State is guarded by this object's monitor, on which everyone waits ({@link #awaitUntil}); no
- * I/O is done holding it. Ready streams go to the workers in jobs of several calls, so that every
- * free worker gets one.
+ * <p>State is guarded by this object's monitor, on which everyone waits ({@link #awaitUntil}); no I/O
+ * is done holding it.
  */
 public final class Scheduler {
 
@@ -102,8 +100,7 @@ public final class Scheduler {
     }
 
     /**
-     * Adds epoch events that follow the partition's last one and starts calls; a stream's call carries
-     * all of its events the read brought (up to the batch limit), so a body load knows what it wants.
+     * Adds epoch events that follow the partition's last one and starts calls.
      *
      * @return false when the partition is not open (it was closed: the caller must stop)
      */
@@ -139,8 +136,7 @@ public final class Scheduler {
 
     /**
      * Whether a partition may read: fewer than {@code maxBuffered} epoch events outstanding, and at the
-     * tail neither when every worker is busy with what was read nor after {@link #endAtTail}. A closed
-     * partition may: its submit says it is closed.
+     * tail neither while every worker is busy nor after {@link #endAtTail}. A closed one may: its submit says so.
      */
     public synchronized boolean mayRead(PartitionId p, boolean atTail, int maxBuffered) {
         int buffered = buffered(p);
@@ -188,7 +184,7 @@ public final class Scheduler {
         while (dispatching && runningJobs < maxConcurrent && !ready.isEmpty()) {
             int free = maxConcurrent - runningJobs;
             // every free worker gets a job, of at most the calls one body load (BatchGetItem) serves
-            int size = Math.min(ItemRangeReader.BATCH_GET_KEYS, Math.max(1, (ready.size() + free - 1) / free));
+            int size = Math.min(BodyLoader.BATCH_GET_KEYS, Math.max(1, (ready.size() + free - 1) / free));
             List<StreamCall.Work> job = new ArrayList<>(size);
             while (job.size() < size && !ready.isEmpty()) {
                 StreamState s = ready.pollFirst();

@@ -11,10 +11,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Where a partition's walk starts. An explicit start applies the first time this reader instance
- * opens the partition and is recorded as an override, written under the runner's own lease (which
- * it keeps); after that (lease lost and taken again, an override by someone else) the stored
- * checkpoint rules.
+ * Where a partition's walk starts. An explicit start applies the first time this instance opens the
+ * partition, recorded as an override under the runner's own lease; after that the stored checkpoint rules.
  *
  * @param explicit whether an explicit position applies this time
  */

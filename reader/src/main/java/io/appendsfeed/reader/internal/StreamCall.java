@@ -35,9 +35,8 @@ public final class StreamCall {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     /**
-     * One handler call, as handed to a worker thread (immutable): feed events (types known, bodies
-     * loaded by the worker when configured) or, for a released parked stream, a chunk to read from
-     * the store table from {@code replayFrom}.
+     * One handler call: feed events (bodies loaded by the worker when configured) or, for a released
+     * parked stream, a chunk to read from the store table from {@code replayFrom}.
      *
      * @param slot the partition's opening it was taken from: an outcome for a closed one does not count
      * @param events the feed events, ascending; empty for a replay
@@ -70,10 +69,7 @@ public final class StreamCall {
             return events.get(events.size() - 1).index();
         }
 
-        /**
-         * Each call is one of its own: calls key the maps a job's loads go through, and the record's
-         * own equality hashed every event on each look-up (5% of a reader's JFR samples with bodies).
-         */
+        /** Identity: calls key a job's load maps, and the record's equality would hash every event. */
         @Override
         public boolean equals(Object o) {
             return o == this;
@@ -85,11 +81,7 @@ public final class StreamCall {
         }
     }
 
-    /**
-     * How one call ended: the stream handled up to (not including) {@code nextIndex}; a replay that
-     * found nothing more in the store table; a failure (the handler threw, or the bodies could not be
-     * loaded); or the last failure allowed, with the stream durably recorded as parked.
-     */
+    /** How one call ended; {@link Outcome.Parked} only once the parked record is durable. */
     sealed interface Outcome {
         record Done(long nextIndex) implements Outcome {}
 
@@ -117,8 +109,7 @@ public final class StreamCall {
 
     /**
      * Loads the job's bodies, then makes its calls one by one, telling {@code completed} how each
-     * ended; a call the job could not make (its load failed, or the worker was stopped) fails, so
-     * that no stream is left waiting on a call that never ends.
+     * ended; a call not made fails, so that no stream waits on a call that never ends.
      */
     void runJob(List<Work> job, BiConsumer<Work, Outcome> completed) {
         int done = 0;
@@ -188,9 +179,8 @@ public final class StreamCall {
     }
 
     /**
-     * A failure that was the stream's last allowed try parks it: the parked record is written here,
-     * and only once it is durable may the checkpoint pass the stream. When it cannot be written the
-     * stream stays failing, holding the checkpoint, and is tried again.
+     * A failure that was the stream's last allowed try parks it. Only once the parked record is durable
+     * may the checkpoint pass the stream; when it cannot be written the stream stays failing.
      */
     private Outcome parkIfLast(Work w, Outcome o) {
         if (!(o instanceof Outcome.Failed failed) || w.attemptsBefore() + 1 < config.parkAfterAttempts()) {
@@ -225,11 +215,9 @@ public final class StreamCall {
     }
 
     /**
-     * Every rule deciding which events reach the handler, in one place: streams of the wanted
-     * categories (never {@code $} streams), events of the wanted types, not yet handled (at or above
-     * the stream's handled index), and, when starting from a time, written at or after it. Streams and
-     * types apply to the feed's spans before anything is loaded ({@link #spans}); the index and time
-     * rules to what a call is about to get ({@link #select}: the write time is known once loaded).
+     * Which events reach the handler: of the wanted categories (never {@code $} streams) and types,
+     * not yet handled, and written at or after a start time. Category and type apply to the feed's
+     * spans ({@link #spans}); index and time to a call's loaded events ({@link #select}).
      */
     record EventFilter(Set<String> categories, Set<String> eventTypes) {
 

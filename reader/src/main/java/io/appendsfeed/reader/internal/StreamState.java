@@ -126,9 +126,8 @@ final class StreamState {
     }
 
     /**
-     * The call ended: handled up to where it reached, a replay found nothing more (the stream is back
-     * to following the feed), failed (the next waits for its backoff), or parked, once the parked
-     * record is durable (RUNNING to PARKED: every epoch event it held back is let go).
+     * The call ended: handled, a replay found nothing more (back to following the feed), failed (the next
+     * waits for its backoff), or parked (every epoch event it held back is let go).
      *
      * @param seq the scheduler's park sequence, recorded when parked
      * @return the epoch events this stream no longer holds back
@@ -170,8 +169,7 @@ final class StreamState {
     }
 
     /**
-     * Released if it was parked by {@code asOf} (and is no longer in the parked store): READY to
-     * replay from where it stopped.
+     * Released if it was parked by {@code asOf}: READY to replay from where it stopped.
      *
      * @return the index the replay starts from, or -1 when it was not parked by then
      */

@@ -108,9 +108,9 @@ public final class Reactor {
     }
 
     /**
-     * Reads the notified partitions whose committed checkpoint is short of the notified position (a
-     * repeated or stale notification costs one read of the checkpoint) to their tails. While another
-     * invocation holds a partition's lease, it backs off and looks again, at most the lease timeout.
+     * Reads the notified partitions whose checkpoint is short of the notified position to their tails
+     * (a repeated or stale notification costs one read of the checkpoint). While another invocation
+     * holds a partition's lease, it backs off and looks again, at most the lease timeout.
      *
      * @param remaining the invocation's time left
      * @param invocation the invocation's id (Lambda's request id)
@@ -152,10 +152,8 @@ public final class Reactor {
     }
 
     /**
-     * Reads every partition behind its tail to the tail (those another invocation holds are left to it):
-     * the safety net that heals a lost notification. On an idle feed it only reads the index, the active
-     * epochs' Tips and the checkpoints. A group that ever parked a stream is always read, so that a
-     * release is replayed.
+     * Reads every partition behind its tail to the tail: the safety net for a lost notification. On an
+     * idle feed it only reads the index, the active epochs' Tips and the checkpoints.
      *
      * @throws RuntimeException when the index cannot be read
      */
@@ -189,10 +187,8 @@ public final class Reactor {
     }
 
     /**
-     * A fresh reader, under this invocation's own owner name, reads the partitions (those whose leases it can
-     * take) until it has handled everything up to their tails or the budget is spent, then commits and releases.
-     * Handler calls still running when reading stops get a quarter of the margin at most; then their work is
-     * left uncommitted (delivered again).
+     * A fresh reader under this invocation's own owner name catches up within {@code budget}; handler calls
+     * still running then get a quarter of the margin at most, else their work is delivered again.
      *
      * @throws RuntimeException when the index table cannot be found (the reader's start)
      */

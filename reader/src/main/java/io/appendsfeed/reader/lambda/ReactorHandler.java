@@ -30,15 +30,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The base of a reactor hosted in AWS Lambda: extend it with your {@link StreamHandler} and
- * {@link FeedReaderConfig} and a public no-arg constructor, and name it as the function's handler.
- * It only translates Lambda's events for the {@link Reactor}, which reads within the time left less
- * {@link ReactorSettings#margin()} and commits before returning; leases keep two concurrent
- * invocations from reading one partition at once:
+ * {@link FeedReaderConfig} in a public no-arg constructor. It only translates Lambda's events for
+ * the {@link Reactor}:
  * <ul>
- * <li><b>SQS</b> (a queue subscribed to the notifier's topic, with {@code ReportBatchItemFailures}):
- *     {@link Reactor#notified}; the messages not reached, and those that are not notifications, are
- *     reported as batch item failures, so that SQS delivers them again (in the end to its dead-letter queue).</li>
- * <li><b>SNS</b> (the function subscribed to the topic): the same; failure is thrown, so that Lambda retries.</li>
+ * <li><b>SQS</b> (with {@code ReportBatchItemFailures}): {@link Reactor#notified}; messages not reached
+ *     or not notifications are reported as batch item failures, so that SQS delivers them again.</li>
+ * <li><b>SNS</b>: the same; a failure is thrown, so that Lambda retries.</li>
  * <li><b>EventBridge scheduled events</b>: {@link Reactor#scheduled}; not caught up is thrown, so that Lambda retries.</li>
  * </ul>
  *
@@ -58,8 +55,7 @@ public abstract class ReactorHandler implements RequestStreamHandler {
     private final Reactor reactor;
 
     /**
-     * Settings from the environment ({@link ReactorSettings}): the DynamoDB client is built from them, and
-     * {@code config} builds the reader's configuration from them.
+     * With the DynamoDB client and {@code config} built from the environment's {@link ReactorSettings}.
      *
      * @throws IllegalArgumentException when a setting is invalid, or the configuration's group is not {@code APPENDS_GROUP}
      */
@@ -171,9 +167,8 @@ public abstract class ReactorHandler implements RequestStreamHandler {
     }
 
     /**
-     * The notification a message carries: from its {@code Partition} and {@code Position} attributes when it
-     * has both, else from its body, whether raw (as the notifier published it) or wrapped in SNS's envelope
-     * ({@code {"Type":"Notification","Message":...}}: a queue subscribed without raw message delivery).
+     * The notification a message carries: from its {@code Partition} and {@code Position} attributes, else
+     * from its body, raw or in SNS's envelope (a queue subscribed without raw message delivery).
      *
      * @throws IllegalArgumentException saying what is wrong when it carries none
      */
@@ -238,9 +233,8 @@ public abstract class ReactorHandler implements RequestStreamHandler {
     }
 
     /**
-     * A scheduled or SNS-triggered invocation that could not do what it was woken for (the time ran out,
-     * a partition failed, another invocation still held a lease). Thrown so that Lambda counts the
-     * invocation as failed and retries it; what was handled before is committed and is not handled again.
+     * A scheduled or SNS-triggered invocation did not do what it was woken for: thrown so that Lambda
+     * retries it. What was handled is committed and not handled again.
      */
     public static class NotCaughtUpException extends RuntimeException {
         private final transient Reactor.Outcome outcome;

@@ -21,12 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A reader's figures ({@link ReaderMetrics}), installed only when metrics are on: each handler call
- * as it happens ({@link #measure}), the read capacity of the reader's calls per partition (the
- * partition the calling thread works on, {@link LogContext#currentPartition()}, or none: lease
- * upkeep, the lag sampler), and every interval (and once more on close) each partition's lag and the
- * group's parked streams ({@link #sample}), then a flush, so that a backend writing lines (EMF)
- * writes one per partition and interval.
+ * A reader's figures ({@link ReaderMetrics}) when metrics are on: each handler call ({@link #measure}),
+ * read capacity per partition (the calling thread's, {@link LogContext#currentPartition()}), and every
+ * interval each partition's lag and the parked streams ({@link #sample}), then a flush, so that an
+ * EMF backend writes one line per partition and interval.
  */
 public final class ReaderMeter implements CapacityMeter {
 
