@@ -45,11 +45,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
     static final String STORE_TABLE_VAR = "APPENDS_STORE_TABLE";
     static final String INDEX_TABLE_VAR = "APPENDS_INDEX_TABLE";
-    /**
-     * A dead endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s ({@value #MAX_ATTEMPTS} attempts of at most
-     * {@link #CONNECT_TIMEOUT} to connect, the SDK's back-off between them well under a second), a refused connection at
-     * once; the SDK's default for DynamoDB is 9 attempts.
-     */
+    /** A dead endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s, not after the SDK's default of 9 attempts. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     static final int MAX_ATTEMPTS = 3;
     static final int DEAD_ENDPOINT_SECONDS = 7;
@@ -60,15 +56,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
     /** The connection options as typed, trimmed; null when not given (or blank). */
-    record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {
-        Options {
-            endpoint = first(endpoint, null);
-            region = first(region, null);
-            profile = first(profile, null);
-            storeTable = first(storeTable, null);
-            indexTable = first(indexTable, null);
-        }
-    }
+    record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {}
 
     /** What a command does with the index table: one it only reads may be new (empty); one it writes must hold a feed. */
     enum Use { READ, WRITE }
@@ -122,10 +110,9 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     }
 
     /**
-     * How to build the client, failing fast. A loopback endpoint (DynamoDB Local) gets static local credentials unless
-     * a profile is named; otherwise the region is {@code --region} or the SDK's chain's (with {@code --profile}: that
-     * profile's), and the credentials the profile's or the SDK's chain's, resolved here once so that their absence is
-     * one line rather than the client's long message at its first call.
+     * How to build the client, failing fast. A loopback endpoint gets DynamoDB Local's credentials unless a profile is
+     * named; otherwise region and credentials are resolved here once, so that their absence is one line rather than the
+     * client's long message at its first call.
      *
      * @throws CliException for a malformed endpoint or region, or a profile not in the AWS config or credentials file
      *         (exit 2); when no region, or no credentials, can be found (exit 3)
@@ -187,8 +174,8 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         return table;
     }
 
-    /** The option if given, else the variable; blanks count as absent. */
-    private static String first(String option, String variable) {
+    /** The option if given, else the variable (or the parent command's option); blanks count as absent. */
+    static String first(String option, String variable) {
         if (option != null && !option.isBlank()) {
             return option.trim();
         }
