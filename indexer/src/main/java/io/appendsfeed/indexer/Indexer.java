@@ -82,9 +82,8 @@ public final class Indexer {
     }
 
     /**
-     * Opens the index in {@code config.indexTable()} (an existing table of the store format), creating
-     * {@code $AppendsIndex-0} with the configured partition count if it does not exist yet (1 when the count
-     * is {@link IndexerConfig#PARTITIONS_AS_RECORDED}, which otherwise takes the index's count).
+     * Opens the index in {@code config.indexTable()}, creating {@code $AppendsIndex-0} with the configured partition
+     * count (1 when {@link IndexerConfig#PARTITIONS_AS_RECORDED}) if it does not exist yet.
      *
      * @param dynamo the caller's client; the caller closes it
      * @throws PartitionCountMismatchException when the index records another partition count than an explicit one
@@ -122,11 +121,7 @@ public final class Indexer {
         return ingest(records, null);
     }
 
-    /**
-     * As {@link #ingest(List)}, for records of one shard: the batch's log line, MDC and metrics name it.
-     *
-     * @param shard the shard id, or null when the source does not know it
-     */
+    /** As {@link #ingest(List)}, for records of one shard (null: not known), which the log line, MDC and metrics name. */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
         try (MDC.MDCCloseable ignored = shard == null ? null : MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
             long started = System.nanoTime();
@@ -215,11 +210,7 @@ public final class Indexer {
         return new Parsed.Rejected(new RejectedRecord(r.sequenceNumber(), r.describeKey(), reason));
     }
 
-    /**
-     * Ingests spans read by other means (a backfill from a table scan), in order.
-     *
-     * @return the outcome, as for {@link #ingest(List)}; positions are the spans' own
-     */
+    /** Ingests spans read by other means (a backfill), in order; the outcome's positions are the spans' own. */
     public BatchOutcome ingestSpans(List<SourceSpan> spans) {
         return run(spans.size(), 0, spans, null, null, null, System.nanoTime());
     }

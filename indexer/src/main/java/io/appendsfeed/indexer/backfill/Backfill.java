@@ -126,10 +126,10 @@ public final class Backfill {
 
     /**
      * Runs the backfill to the end from a full DynamoDB JSON export of the store table, {@code segments} files
-     * at a time: no read capacity of the table. Streams the export does not hold whole are read from the table.
+     * at a time; streams the export does not hold whole are read from the table.
      *
-     * @throws ExportFiles.ExportFormatException when the export is not a full DynamoDB JSON export of this
-     *         store table, or a file is not what its manifest says; what was ingested before stays and is right
+     * @throws ExportFiles.ExportFormatException when the export is not one of this store table, or a file is not
+     *         what its manifest says; what was ingested before stays
      * @throws BackfillFailedException when a batch cannot be ingested after the retries; run again
      * @throws java.io.UncheckedIOException when a file cannot be read
      */

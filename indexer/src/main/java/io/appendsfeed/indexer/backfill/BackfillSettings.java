@@ -12,7 +12,6 @@ import java.util.function.Function;
  */
 public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, DynamoClients.Settings dynamo) {
 
-    public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
     public static final String SEGMENTS = "APPENDS_SEGMENTS";
     public static final String PAGE_SIZE = "APPENDS_PAGE_SIZE";
     public static final String MAX_ITEMS_PER_SECOND = "APPENDS_MAX_ITEMS_PER_SECOND";
@@ -20,7 +19,7 @@ public record BackfillSettings(BackfillConfig backfill, IndexerConfig indexer, D
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static BackfillSettings from(Function<String, String> env) {
         IndexerSettings common = IndexerSettings.from(env);
-        BackfillConfig backfill = BackfillConfig.of(IndexerSettings.text(env, STORE_TABLE, "the event-store table to scan"))
+        BackfillConfig backfill = BackfillConfig.of(IndexerSettings.text(env, IndexerSettings.STORE_TABLE, "the event-store table to scan"))
                 .withSegments(IndexerSettings.number(env, SEGMENTS, BackfillConfig.DEFAULT_SEGMENTS, 1))
                 .withPageSize(IndexerSettings.number(env, PAGE_SIZE, BackfillConfig.DEFAULT_PAGE_SIZE, 1))
                 .withMaxItemsPerSecond(IndexerSettings.number(env, MAX_ITEMS_PER_SECOND, 0, 0));

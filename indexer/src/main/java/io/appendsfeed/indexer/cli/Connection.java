@@ -1,5 +1,9 @@
 package io.appendsfeed.indexer.cli;
 
+import static io.appendsfeed.indexer.settings.IndexerSettings.ENDPOINT;
+import static io.appendsfeed.indexer.settings.IndexerSettings.INDEX_TABLE;
+import static io.appendsfeed.indexer.settings.IndexerSettings.STORE_TABLE;
+
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.FeedPositions;
@@ -42,14 +46,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient dynamo, String where, String indexTable, String storeTable,
                   StoreClient index) implements AutoCloseable {
 
-    static final String ENDPOINT_VAR = "APPENDS_DYNAMODB_ENDPOINT";
-    static final String STORE_TABLE_VAR = "APPENDS_STORE_TABLE";
-    static final String INDEX_TABLE_VAR = "APPENDS_INDEX_TABLE";
-    /**
-     * A dead endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s ({@value #MAX_ATTEMPTS} attempts of at most
-     * {@link #CONNECT_TIMEOUT} to connect, the SDK's back-off between them well under a second), a refused connection at
-     * once; the SDK's default for DynamoDB is 9 attempts.
-     */
+    /** A dead endpoint fails within about {@value #DEAD_ENDPOINT_SECONDS} s, not after the SDK's default of 9 attempts. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     static final int MAX_ATTEMPTS = 3;
     static final int DEAD_ENDPOINT_SECONDS = 7;
@@ -60,15 +57,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
     /** The connection options as typed, trimmed; null when not given (or blank). */
-    record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {
-        Options {
-            endpoint = first(endpoint, null);
-            region = first(region, null);
-            profile = first(profile, null);
-            storeTable = first(storeTable, null);
-            indexTable = first(indexTable, null);
-        }
-    }
+    record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {}
 
     /** What a command does with the index table: one it only reads may be new (empty); one it writes must hold a feed. */
     enum Use { READ, WRITE }
@@ -96,8 +85,8 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
      */
     static Connection open(CliContext ctx, Options o, Use use, boolean needStore) {
         Function<String, String> env = ctx.env();
-        String indexTable = table(first(o.indexTable(), env.apply(INDEX_TABLE_VAR)), "index", INDEX_TABLE_VAR);
-        String storeTable = needStore ? table(first(o.storeTable(), env.apply(STORE_TABLE_VAR)), "store", STORE_TABLE_VAR) : null;
+        String indexTable = table(first(o.indexTable(), env.apply(INDEX_TABLE)), "index");
+        String storeTable = needStore ? table(first(o.storeTable(), env.apply(STORE_TABLE)), "store") : null;
         if (indexTable.equals(storeTable)) {
             throw new CliException("--store-table and --index-table are both '" + indexTable + "': the feed is kept in a"
                     + " table of its own, the index table, never in the event store");
@@ -122,10 +111,9 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     }
 
     /**
-     * How to build the client, failing fast. A loopback endpoint (DynamoDB Local) gets static local credentials unless
-     * a profile is named; otherwise the region is {@code --region} or the SDK's chain's (with {@code --profile}: that
-     * profile's), and the credentials the profile's or the SDK's chain's, resolved here once so that their absence is
-     * one line rather than the client's long message at its first call.
+     * How to build the client, failing fast. A loopback endpoint gets DynamoDB Local's credentials unless a profile is
+     * named; otherwise region and credentials are resolved here once, so that their absence is one line rather than the
+     * client's long message at its first call.
      *
      * @throws CliException for a malformed endpoint or region, or a profile not in the AWS config or credentials file
      *         (exit 2); when no region, or no credentials, can be found (exit 3)
@@ -175,20 +163,24 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
 
     /** The option or variable the endpoint comes from: the SDK's own variables too, service-specific first; null for none. */
     private static String endpointFrom(Options o, Function<String, String> env) {
-        return Stream.of("--endpoint", ENDPOINT_VAR, "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL")
+        return Stream.of("--endpoint", ENDPOINT, "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL")
                 .filter(n -> (n.equals("--endpoint") ? o.endpoint() : first(env.apply(n), null)) != null).findFirst().orElse(null);
     }
 
     /** @throws CliException saying how to name the table ({@code "index"} or {@code "store"}) when none is given */
-    private static String table(String table, String role, String variable) {
+    private static String table(String table, String role) {
         if (table == null) {
-            throw new CliException("no " + role + " table given: pass --" + role + "-table NAME or set " + variable);
+            throw new CliException("no " + role + " table given: pass --" + role + "-table NAME or set " + variable(role));
         }
         return table;
     }
 
-    /** The option if given, else the variable; blanks count as absent. */
-    private static String first(String option, String variable) {
+    private static String variable(String role) {
+        return role.equals("index") ? INDEX_TABLE : STORE_TABLE;
+    }
+
+    /** The option if given, else the variable (or the parent command's option); blanks count as absent. */
+    static String first(String option, String variable) {
         if (option != null && !option.isBlank()) {
             return option.trim();
         }
@@ -196,15 +188,15 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     }
 
     private void checkRoles(Use use, boolean needStore) {
-        Role indexRole = role(describe(indexTable, "index", INDEX_TABLE_VAR));
-        Role storeRole = needStore ? role(describe(storeTable, "store", STORE_TABLE_VAR)) : null;
+        Role indexRole = role(describe(indexTable, "index"));
+        Role storeRole = needStore ? role(describe(storeTable, "store")) : null;
         if (indexRole.kind() == Kind.STORE && storeRole != null && storeRole.kind() == Kind.INDEX) {
             throw new CliException("the tables are swapped: --index-table '" + indexTable + "' is " + indexRole.describe()
                     + " and --store-table '" + storeTable + "' is " + storeRole.describe() + "; exchange the two names");
         }
         if (indexRole.kind() == Kind.STORE) {
             throw new CliException("--index-table '" + indexTable + "' is " + indexRole.describe()
-                    + ": pass the feed's index table (the one the indexer writes), or set " + INDEX_TABLE_VAR);
+                    + ": pass the feed's index table (the one the indexer writes), or set " + INDEX_TABLE);
         }
         if (indexRole.kind() == Kind.EMPTY && use == Use.WRITE) {
             throw new CliException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
@@ -212,7 +204,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         }
         if (storeRole != null && storeRole.kind() == Kind.INDEX) {
             throw new CliException("--store-table '" + storeTable + "' is " + storeRole.describe()
-                    + ": pass the event store table (the one your application writes), or set " + STORE_TABLE_VAR);
+                    + ": pass the event store table (the one your application writes), or set " + STORE_TABLE);
         }
     }
 
@@ -247,12 +239,12 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
     }
 
     /** @throws CliException naming the option and variable when the {@code role} ("index", "store") table does not exist */
-    TableDescription describe(String table, String role, String variable) {
+    TableDescription describe(String table, String role) {
         try {
             return dynamo.describeTable(b -> b.tableName(table)).table();
         } catch (ResourceNotFoundException e) {
             throw new CliException(role + " table '" + table + "' does not exist at " + where + ": pass --" + role + "-table or set "
-                    + variable, e);
+                    + variable(role), e);
         }
     }
 

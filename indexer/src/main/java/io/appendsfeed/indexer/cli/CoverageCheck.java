@@ -14,10 +14,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * The pure part of {@code feed verify}: takes the index's spans in feed order, then the store's
- * stream versions, and names every event that is missing, listed twice or out of order. A stream
- * is read in one partition, so per stream the spans must cover {@code 0 .. version-1} exactly
- * once, in order.
+ * The pure part of {@code feed verify}: per stream, the index's spans must cover {@code 0 .. version-1} of the
+ * store exactly once, in order, in the stream's partition; names every event for which they do not.
  */
 final class CoverageCheck {
 
@@ -60,7 +58,6 @@ final class CoverageCheck {
     private static final class Coverage {
         final PartitionId partition;
         long next;
-        /** Hole start -> hole. */
         final TreeMap<Long, Hole> holes = new TreeMap<>();
 
         Coverage(PartitionId partition) {
@@ -137,8 +134,7 @@ final class CoverageCheck {
      * Compares with the store and returns every problem, in the order found.
      *
      * @param storeVersions each stream's version (event count) in the store; {@code $} streams excluded
-     * @param recheck the store version of a stream read again now, for streams the index lists beyond
-     *                what the scan saw (written after the scan); null when the stream does not exist
+     * @param recheck a stream's version read now, for one indexed beyond what the scan saw; null when it does not exist
      */
     List<Problem> finish(Map<StreamName, Long> storeVersions, Function<StreamName, Long> recheck) {
         List<Problem> out = new ArrayList<>(problems);

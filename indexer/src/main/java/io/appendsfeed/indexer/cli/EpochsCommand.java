@@ -36,11 +36,10 @@ final class EpochsCommand extends FeedCommand {
     record Entry(Checkpoint position, Instant indexedAt, int bytes, EpochEvent event) {}
 
     /**
-     * Reads every epoch of a partition from epoch 0: an epoch ending in {@code Closed} leads to the next one; the
-     * first that does not (or does not exist) is the last, and must be the one the index names active.
+     * Reads a partition's epochs from epoch 0, each ending in {@code Closed} leading to the next; the first that does
+     * not must be the one the index names active.
      *
-     * @return what is wrong with the partition's epochs, or null: an epoch event this version cannot read (what
-     *         precedes it has been handed on), or epochs that do not end at the active epoch
+     * @return null, or what is wrong: an epoch event this version cannot read, or epochs not ending at the active one
      */
     static String walk(StoreClient index, IndexState state, PartitionId p, Consumer<EpochId> started, Consumer<Entry> each) {
         for (EpochId e = EpochId.ZERO; ; e = e.next()) {

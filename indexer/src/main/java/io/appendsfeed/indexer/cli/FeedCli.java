@@ -156,7 +156,7 @@ public final class FeedCli implements Callable<Integer> {
                         + (root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()) + " after "
                         + (sdk.numAttempts() == null ? "its" : sdk.numAttempts()) + " attempts of at most "
                         + Connection.CONNECT_TIMEOUT.toSeconds() + " s each to connect: check --endpoint / --region (or "
-                        + Connection.ENDPOINT_VAR + ", AWS_REGION) and the network", sdk);
+                        + IndexerSettings.ENDPOINT + ", AWS_REGION) and the network", sdk);
             }
         }
         return null;

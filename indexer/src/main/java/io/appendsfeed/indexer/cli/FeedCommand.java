@@ -22,10 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/**
- * What every {@code feed} command shares: the run's {@link CliContext}, the connection options (each falling back
- * to the parent command's, as in {@code feed checkpoints --index-table x set ...}), and the parsing of typed values.
- */
+/** What every {@code feed} command shares: the run's context, the connection options, and the parsing of typed values. */
 abstract class FeedCommand implements Callable<Integer> {
 
     static final String DURATIONS = "give e.g. 500ms, 5s, 2m, 1h, 1m30s or ISO-8601 (PT5S)";
@@ -57,11 +54,12 @@ abstract class FeedCommand implements Callable<Integer> {
     @Option(names = "--index-table", paramLabel = "TABLE", description = "the feed's index table (env APPENDS_INDEX_TABLE)")
     String indexTable;
 
-    /** Connects with the options given here, else on the parent command, else in the environment. */
+    /** Connects with the options given here, else on the parent command ({@code feed checkpoints --index-table x set}), else the environment. */
     Connection connect(Connection.Use use, boolean needStore) {
         FeedCommand up = spec.parent() != null && spec.parent().userObject() instanceof FeedCommand parent ? parent : this;
-        return Connection.open(ctx, new Connection.Options(pick(endpoint, up.endpoint), pick(region, up.region), pick(profile, up.profile),
-                pick(storeTable, up.storeTable), pick(indexTable, up.indexTable)), use, needStore);
+        return Connection.open(ctx, new Connection.Options(Connection.first(endpoint, up.endpoint), Connection.first(region, up.region),
+                Connection.first(profile, up.profile), Connection.first(storeTable, up.storeTable),
+                Connection.first(indexTable, up.indexTable)), use, needStore);
     }
 
     /** Who is recorded as making a change: {@code --by}, else the user running the command. */
@@ -96,11 +94,7 @@ abstract class FeedCommand implements Callable<Integer> {
         return partition != null ? List.of(PartitionId.of(partition)) : IntStream.range(0, partitions).mapToObj(PartitionId::of).toList();
     }
 
-    /**
-     * Every {@code Duration} option's converter: {@code 500ms}, {@code 1m30s}, {@code 1d} and the like, or ISO-8601.
-     *
-     * @throws TypeConversionException saying which forms are accepted
-     */
+    /** Every {@code Duration} option's converter. @throws TypeConversionException saying which forms are accepted */
     static Duration duration(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         try {
@@ -169,9 +163,5 @@ abstract class FeedCommand implements Callable<Integer> {
                     + " (same as " + e.next() + "/0)");
         }
         return target;
-    }
-
-    private static String pick(String given, String parents) {
-        return given != null ? given : parents;
     }
 }

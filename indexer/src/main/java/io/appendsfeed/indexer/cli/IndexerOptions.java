@@ -36,7 +36,7 @@ final class IndexerOptions {
                     + " the index records (1 for a new index)");
         }
         Map<String, String> given = new HashMap<>();
-        Object[] mine = {Connection.STORE_TABLE_VAR, c.storeTable(), Connection.INDEX_TABLE_VAR, c.indexTable(),
+        Object[] mine = {IndexerSettings.STORE_TABLE, c.storeTable(), IndexerSettings.INDEX_TABLE, c.indexTable(),
             IndexerSettings.PARTITIONS, partitions, IndexerSettings.EPOCH_MAX_EVENTS, epochMaxEvents, IndexerSettings.EPOCH_MAX_BYTES,
             epochMaxBytes, IndexerSettings.EPOCH_MAX_STREAMS, epochMaxStreams, IndexerSettings.ALLOW_GAPS, allowGaps ? "true" : null};
         for (Object[] pairs : new Object[][] {mine, more}) {

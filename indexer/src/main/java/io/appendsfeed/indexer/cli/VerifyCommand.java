@@ -44,7 +44,7 @@ final class VerifyCommand extends FeedCommand {
         try (Connection c = connect(Connection.Use.READ, true)) {
             Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
             AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
-            long estimate = c.describe(c.storeTable(), "store", Connection.STORE_TABLE_VAR).itemCount();
+            long estimate = c.describe(c.storeTable(), "store").itemCount();
             Duration scanTime;
             try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
                     scanned::get, () -> estimate, () -> "")) {

@@ -18,7 +18,6 @@ import software.amazon.kinesis.metrics.MetricsLevel;
 public record KclSettings(String storeTable, String streamArn, IndexerConfig indexer, DynamoClients.Settings dynamo,
                           KclConfig.Builder worker) {
 
-    public static final String STORE_TABLE = "APPENDS_STORE_TABLE";
     public static final String STREAM_ARN = "APPENDS_STREAM_ARN";
     public static final String APPLICATION = "APPENDS_APPLICATION";
     public static final String LEASE_TABLE = "APPENDS_LEASE_TABLE";
@@ -32,7 +31,7 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static KclSettings from(Function<String, String> env) {
         IndexerSettings common = IndexerSettings.from(env);
-        String store = IndexerSettings.text(env, STORE_TABLE, "the event-store table whose stream is indexed");
+        String store = IndexerSettings.text(env, IndexerSettings.STORE_TABLE, "the event-store table whose stream is indexed");
         String app = IndexerSettings.value(env, APPLICATION);
         KclConfig.Builder worker = KclConfig.builder(app != null ? app : "appendsfeed-" + store, null)
                 .leaseTable(IndexerSettings.value(env, LEASE_TABLE))
