@@ -69,18 +69,10 @@ public final class Decider<S, E> {
 
     /** Other writers kept winning; nothing of the last decision was written. */
     public static class TooManyConflictsException extends RuntimeException {
-        private final StreamName stream;
-        private final int attempts;
-
         public TooManyConflictsException(StreamName stream, int attempts) {
             super(stream + ": " + attempts + " conditional writes in a row lost to other writers; nothing more was written."
                     + " Retry later, run fewer writers of this stream, or allow more retries");
-            this.stream = stream;
-            this.attempts = attempts;
         }
-
-        public StreamName stream() { return stream; }
-        public int attempts() { return attempts; }
     }
 
     private final StoreClient store;
@@ -159,8 +151,7 @@ public final class Decider<S, E> {
 
     /**
      * Decides on the stream as {@code known} (loaded when null) and appends the events on condition that it is
-     * still there; on a conflict, folds what the winner wrote (as the refusal returned it, then a strongly
-     * consistent read on from there) and decides again.
+     * still there; on a conflict, folds what the winner wrote (a strongly consistent read) and decides again.
      *
      * @throws TooManyConflictsException after {@link Conflicts#maxRetries()} lost races in a row
      * @throws RuntimeException from DynamoDB (after the SDK's retries): the last write may or may not have happened
@@ -186,17 +177,7 @@ public final class Decider<S, E> {
             if (!conflicts.backoff().isZero()) {
                 LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(conflicts.backoff().toNanos() + 1));
             }
-            at = category.snapshot() == null ? catchUp(stream, followRefusal(stream, at, (AppendResult.Conflict) r), true)
-                    : load(stream, true);
-        }
-    }
-
-    /** {@code at} followed by the winner's item the refusal returned, when it can be read (else as read). */
-    private Loaded<S> followRefusal(StreamName stream, Loaded<S> at, AppendResult.Conflict c) {
-        try {
-            return fold(category, stream, at, c.found().stream());
-        } catch (RuntimeException unreadable) {
-            return at; // read as usual, where a broken item is reported
+            at = category.snapshot() == null ? catchUp(stream, at, true) : load(stream, true);
         }
     }
 

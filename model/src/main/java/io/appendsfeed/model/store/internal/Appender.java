@@ -8,7 +8,6 @@ import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.ItemTooLargeException;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreItems;
-import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.model.store.Unfold;
 import java.time.Instant;
 import java.util.List;
@@ -20,7 +19,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * The two ways to append, deciding from the Tip's state (the cache's when it satisfies the expectation, else
@@ -160,11 +158,10 @@ public final class Appender {
         try {
             dynamo.putItem(PutItemRequest.builder().item(calf)
                     .conditionExpression("attribute_not_exists(#p)")
-                    .expressionAttributeNames(Map.of("#p", StoreItems.STREAM))
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+                    .expressionAttributeNames(Map.of("#p", StoreItems.STREAM)));
         } catch (ConditionalCheckFailedException e) {
-            // another writer holds this index: what it wrote is in its item, which the refusal returns
-            return held(dynamo, stream, expected, tip, e);
+            cache.remove(stream); // another writer holds this index
+            return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
         }
         long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
         AppendResult withdrawn = advance(dynamo, stream, next, held, expected);
@@ -173,30 +170,6 @@ public final class Appender {
         }
         TipState known = cache.get(stream);
         return new AppendResult.Written(next, known == null ? null : known.etag(), false, dynamo.spent());
-    }
-
-    /** A calf refused at {@code expected}: the conflict carries the winner's events as the refusal returned them. */
-    private AppendResult.Conflict held(MeteredDynamo dynamo, StreamName stream, long expected, TipState tip,
-                                       ConditionalCheckFailedException e) {
-        if (e.hasItem() && !e.item().isEmpty()) {
-            try {
-                Map<String, AttributeValue> item = e.item();
-                if (!StoreItems.isTip(item) && StoreItems.rangeKey(item) == expected) {
-                    List<StoredEvent> found = StoreItems.events(stream, item, true, expected, Long.MAX_VALUE);
-                    if (!found.isEmpty()) {
-                        TipState known = tip != null ? tip : TipState.NONE;
-                        cache.put(stream, new TipState(known.version(), known.etag(), known.eventCount(), known.eventBytes(),
-                                known.calfBytes() + ItemSize.item(item), known.item()));
-                        return new AppendResult.Conflict(StoreItems.next(stream, item), null, dynamo.spent(), found);
-                    }
-                }
-            } catch (RuntimeException unreadable) {
-                log.debug("{}: the item that refused a calf at {} cannot be read here ({}); the caller reads the stream",
-                        stream, expected, unreadable.toString());
-            }
-        }
-        cache.remove(stream);
-        return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
     }
 
     /** Moves the Tip forwards to {@code next}; after a calf at {@code expected >= 0}, a conflict when the calf had to be withdrawn. */

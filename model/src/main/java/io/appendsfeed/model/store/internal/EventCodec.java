@@ -138,16 +138,15 @@ public final class EventCodec {
     }
 
     public static StoredUnfold storedUnfold(StreamName stream, AttributeValue entry) {
-        long rangeKey = TIP_INDEX;
-        Map<String, AttributeValue> m = map(entry, stream, rangeKey, "an element of u");
+        Map<String, AttributeValue> m = map(entry, stream, TIP_INDEX, "an element of u");
         AttributeValue i = m.get(UNFOLD_INDEX);
         AttributeValue c = m.get(UNFOLD_TYPE);
         if (i == null || i.n() == null || c == null || c.s() == null) {
-            throw new StoreFormatException(stream, rangeKey, "an unfold lacks its index 'i' (N) or type 'c' (S): " + entry);
+            throw new StoreFormatException(stream, TIP_INDEX, "an unfold lacks its index 'i' (N) or type 'c' (S): " + entry);
         }
         long index = Long.parseLong(i.n());
         byte[] data = body(m, DATA, DATA_ENCODING, stream, index, "u");
-        return new StoredUnfold(index, time(m, stream, rangeKey), c.s(), data == null ? new byte[0] : data,
+        return new StoredUnfold(index, time(m, stream, TIP_INDEX), c.s(), data == null ? new byte[0] : data,
                 body(m, META, META_ENCODING, stream, index, "u"));
     }
 
