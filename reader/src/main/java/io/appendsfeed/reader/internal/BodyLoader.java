@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -165,11 +166,8 @@ public final class BodyLoader {
 
     private Map<Long, StoredEvent> slice(StreamName stream, long first, long last, boolean strongly) {
         Read read = Read.forward(first).limit(last - first + 1);
-        Map<Long, StoredEvent> out = new HashMap<>();
-        for (StoredEvent e : store.readAll(stream, strongly ? read.strongly() : read)) {
-            out.put(e.index(), e);
-        }
-        return out;
+        return store.readAll(stream, strongly ? read.strongly() : read).stream()
+                .collect(Collectors.toMap(StoredEvent::index, e -> e));
     }
 
     /**
@@ -241,7 +239,7 @@ public final class BodyLoader {
         return out;
     }
 
-    public static FeedEvent toFeedEvent(StoredEvent e) {
+    private static FeedEvent toFeedEvent(StoredEvent e) {
         return new FeedEvent(e.stream(), e.index(), e.type(), e.data(), e.meta(), e.timestamp(), e.correlationId(),
                 e.causationId());
     }
