@@ -11,11 +11,15 @@ import io.appendsfeed.reader.MissingEventsException;
 import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -25,9 +29,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * Loads the bodies of feed events from the store table for a job's calls: the Tips of its streams
- * with {@code BatchGetItem} (unless a Tip kept from an earlier call holds them), and, for a call whose
- * events start before its stream's Tip, the calves with a forward read. Reads are eventually consistent; a call that misses an event (a
- * lagging replica) is read again once, strongly consistent, and is never handed over with a gap.
+ * with {@code BatchGetItem} and, for a call whose events start before its stream's Tip, the calves with a
+ * forward read, unless events kept from an earlier call hold them. Reads are eventually consistent; a call
+ * that misses an event (a lagging replica) is read again once, strongly consistent, and is never handed over with a gap.
  */
 public final class BodyLoader {
 
@@ -40,8 +44,10 @@ public final class BodyLoader {
     private static final Map<String, String> NAMES = Map.of("#p", StoreItems.STREAM, "#i", StoreItems.RANGE,
             "#n", StoreItems.NEXT, "#c", StoreItems.TYPES, "#e", StoreItems.EVENTS);
     private static final AttributeValue TIP_KEY = AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX));
-    /** Bytes of Tips kept for their streams' next calls, by DynamoDB's item size. */
-    private static final long KEPT_TIPS_BYTES = 32L << 20;
+    /** Bytes of events kept for their streams' next calls (bodies, type and an allowance per event). */
+    private static final long KEPT_BYTES = 32L << 20;
+    /** Most events a call reads of the calves past its own, toward the Tip: bounds one read's memory. */
+    private static final int READ_AHEAD_EVENTS = 1000;
 
     /** A call's events with bodies, or why they could not be loaded. */
     record Loaded(List<FeedEvent> bodies, Exception error) {
@@ -56,11 +62,11 @@ public final class BodyLoader {
 
     private final StoreClient store;
     /**
-     * Tips holding events after the call that read them, by stream, least recently used first out: a
-     * stream's spans often come in several calls, and events never change once written, so a Tip read
-     * before serves any range it holds. Without them the peer run's reads at K=100 took 1.8x the read units.
+     * Events read past the call that read them, by stream, least recently used first out: a stream's spans
+     * often come in several calls, and events never change once written, so what one call read serves the next
+     * without reading an item twice. Calls of one stream never run at once, so a call takes its stream's out.
      */
-    private final LinkedHashMap<StreamName, Map<String, AttributeValue>> keptTips = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<StreamName, NavigableMap<Long, StoredEvent>> kept = new LinkedHashMap<>(256, 0.75f, true);
     private long keptBytes;
 
     public BodyLoader(StoreClient store) {
@@ -70,58 +76,62 @@ public final class BodyLoader {
     /** The bodies of each call's events. Never throws: a call's failure is in its {@link Loaded}. */
     Map<Work, Loaded> loadAll(List<Work> calls) {
         Map<Work, Loaded> out = new HashMap<>();
-        Map<StreamName, Map<String, AttributeValue>> tips = new HashMap<>();
+        Map<Work, NavigableMap<Long, StoredEvent>> held = new HashMap<>();
         List<StreamName> unread = new ArrayList<>();
         for (Work w : calls) {
-            Map<String, AttributeValue> kept = kept(w);
-            if (kept != null) {
-                tips.put(w.stream(), kept);
-            } else {
+            held.put(w, take(w.stream()));
+            if (!held.get(w).containsKey(w.lastIndex())) {
                 unread.add(w.stream());
             }
         }
+        Map<StreamName, Map<String, AttributeValue>> tips;
         try {
-            tips.putAll(tips(unread.stream().distinct().toList()));
+            tips = tips(unread.stream().distinct().toList());
         } catch (RuntimeException e) {
             calls.forEach(w -> out.put(w, new Loaded(null, e)));
             return out;
         }
         for (Work w : calls) {
-            Map<String, AttributeValue> tip = tips.get(w.stream());
-            out.put(w, load(w, tip));
-            keep(w.stream(), tip, w.lastIndex());
+            NavigableMap<Long, StoredEvent> read = held.get(w);
+            out.put(w, load(w, tips.get(w.stream()), read));
+            read.headMap(w.lastIndex(), true).clear();
+            keep(w.stream(), read);
         }
         return out;
     }
 
-    /** The kept Tip of the call's stream when it reaches the call's last event (earlier ones come from calves), else null. */
-    private synchronized Map<String, AttributeValue> kept(Work w) {
-        Map<String, AttributeValue> tip = keptTips.get(w.stream());
-        return tip != null && StoreItems.next(w.stream(), tip) > w.lastIndex() ? tip : null;
+    private synchronized NavigableMap<Long, StoredEvent> take(StreamName stream) {
+        NavigableMap<Long, StoredEvent> events = kept.remove(stream);
+        keptBytes -= events == null ? 0 : bytes(events.values());
+        return events == null ? new TreeMap<>() : events;
     }
 
-    /** Keeps {@code tip} (null: none read) while it holds events after {@code last}, within {@link #KEPT_TIPS_BYTES}. */
-    private synchronized void keep(StreamName stream, Map<String, AttributeValue> tip, long last) {
-        Map<String, AttributeValue> before = keptTips.remove(stream);
-        if (before != null) {
-            keptBytes -= StoreItems.size(before);
-        }
-        if (tip == null || StoreItems.next(stream, tip) <= last + 1) {
+    /** Keeps {@code events} for the stream's next calls, within {@link #KEPT_BYTES}. */
+    private synchronized void keep(StreamName stream, NavigableMap<Long, StoredEvent> events) {
+        if (events.isEmpty()) {
             return;
         }
-        keptTips.put(stream, tip);
-        keptBytes += StoreItems.size(tip);
-        Iterator<Map<String, AttributeValue>> eldest = keptTips.values().iterator();
-        while (keptBytes > KEPT_TIPS_BYTES && eldest.hasNext()) {
-            keptBytes -= StoreItems.size(eldest.next());
+        keptBytes += bytes(events.values());
+        kept.put(stream, events);
+        Iterator<NavigableMap<Long, StoredEvent>> eldest = kept.values().iterator();
+        while (keptBytes > KEPT_BYTES && eldest.hasNext()) {
+            keptBytes -= bytes(eldest.next().values());
             eldest.remove();
         }
     }
 
+    private static long bytes(Collection<StoredEvent> events) {
+        long sum = 0;
+        for (StoredEvent e : events) {
+            sum += 64 + e.type().length() + (e.data() == null ? 0 : e.data().length) + (e.meta() == null ? 0 : e.meta().length);
+        }
+        return sum;
+    }
+
     /** The call's events; a miss is read again strongly consistent, once. */
-    private Loaded load(Work w, Map<String, AttributeValue> tip) {
+    private Loaded load(Work w, Map<String, AttributeValue> tip, NavigableMap<Long, StoredEvent> read) {
         try {
-            List<FeedEvent> events = match(w, read(w, tip), false);
+            List<FeedEvent> events = match(w, read(w, tip, read), false);
             if (events == null) {
                 events = match(w, slice(w.stream(), w.firstIndex(), w.lastIndex(), true), true);
             }
@@ -131,27 +141,33 @@ public final class BodyLoader {
         }
     }
 
-    /** The call's events in {@code tip} (null: none read) and, for those before it, in the calves. */
-    private Map<Long, StoredEvent> read(Work w, Map<String, AttributeValue> tip) {
-        long first = w.firstIndex();
-        long last = w.lastIndex();
+    /**
+     * Adds to {@code read} (the events held) those of {@code tip} (null: none read) from the call's first on and,
+     * for the call's events before the Tip and not held, the calves from the first of them up to the Tip.
+     */
+    private Map<Long, StoredEvent> read(Work w, Map<String, AttributeValue> tip, NavigableMap<Long, StoredEvent> read) {
         long tipFirst = tip == null ? Long.MAX_VALUE : StoreItems.firstIndex(w.stream(), tip);
-        Map<Long, StoredEvent> out = first < tipFirst ? slice(w.stream(), first, Math.min(last, tipFirst - 1), false) : new HashMap<>();
-        if (last >= tipFirst) {
-            for (StoredEvent e : StoreItems.events(w.stream(), tip, true, Math.max(first, tipFirst), last + 1)) {
-                out.put(e.index(), e);
+        if (tip != null) {
+            for (StoredEvent e : StoreItems.events(w.stream(), tip, true, w.firstIndex(), Long.MAX_VALUE)) {
+                read.put(e.index(), e);
             }
         }
-        return out;
+        List<Long> missing = w.events().stream().map(FeedEvent::index).filter(i -> i < tipFirst && !read.containsKey(i)).toList();
+        if (!missing.isEmpty()) {
+            long from = missing.get(0);
+            long to = missing.get(missing.size() - 1);
+            if (tip != null) {
+                to = Math.max(to, Math.min(tipFirst, from + READ_AHEAD_EVENTS) - 1);
+            }
+            read.putAll(slice(w.stream(), from, to, false));
+        }
+        return read;
     }
 
     private Map<Long, StoredEvent> slice(StreamName stream, long first, long last, boolean strongly) {
         Read read = Read.forward(first).limit(last - first + 1);
-        Map<Long, StoredEvent> out = new HashMap<>();
-        for (StoredEvent e : store.readAll(stream, strongly ? read.strongly() : read)) {
-            out.put(e.index(), e);
-        }
-        return out;
+        return store.readAll(stream, strongly ? read.strongly() : read).stream()
+                .collect(Collectors.toMap(StoredEvent::index, e -> e));
     }
 
     /**
@@ -223,7 +239,7 @@ public final class BodyLoader {
         return out;
     }
 
-    public static FeedEvent toFeedEvent(StoredEvent e) {
+    private static FeedEvent toFeedEvent(StoredEvent e) {
         return new FeedEvent(e.stream(), e.index(), e.type(), e.data(), e.meta(), e.timestamp(), e.correlationId(),
                 e.causationId());
     }

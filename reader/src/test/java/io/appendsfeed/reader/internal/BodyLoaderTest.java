@@ -166,6 +166,32 @@ class BodyLoaderTest {
     }
 
     @Test
+    void the_calls_of_a_calved_stream_read_no_item_twice(LocalDynamo local) throws Exception {
+        FeedFixture f = new FeedFixture(local, 1, TIP_MAX_BYTES);
+        List<Span> spans = new ArrayList<>();
+        for (int k = 0; k < 12; k++) {
+            spans.add(f.write("Hot-1", (Instant) null, "A", "B", "C"));
+        }
+        Counting dynamo = new Counting(local.dynamo());
+        BodyLoader loader = new BodyLoader(new StoreClient(dynamo, f.store.config()));
+
+        List<String> got = new ArrayList<>();
+        for (Span s : spans) {
+            StreamCall.Work w = work(s);
+            got.addAll(bodies(loader.loadAll(List.of(w)).get(w)));
+        }
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 36; i++) {
+            expected.add(i + ":" + "ABC".charAt(i % 3) + ":{\"stream\":\"Hot-1\",\"n\":" + i + "}");
+        }
+        assertThat(got).containsExactlyElementsOf(expected);
+        assertThat(dynamo.reads.keySet()).as("calves were read").anyMatch(k -> !k.endsWith("/2147483647"));
+        assertThat(dynamo.reads).as("each item once, whatever call needed it").allSatisfy((item, n) -> assertThat(n).hasValue(1));
+        assertThat(dynamo.requests.get()).as("the Tip, then the calves in a read or two").isLessThanOrEqualTo(3);
+    }
+
+    @Test
     void an_event_the_store_does_not_have_fails_that_call_only_after_a_strongly_consistent_read(LocalDynamo local) throws Exception {
         FeedFixture f = new FeedFixture(local, 1);
         StreamCall.Work fine = work(f.write("Account-1", (Instant) null, "Opened"));
