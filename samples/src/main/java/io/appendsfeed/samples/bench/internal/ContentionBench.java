@@ -42,8 +42,8 @@ public final class ContentionBench {
     public static Result run(LocalDynamo local, long events, int streams, List<Integer> levels, double roundTripMs) {
         String store = "contention-store";
         local.writeWorkload(store, events, streams);
-        List<ChangeRecord> records = LambdaEventFiles.scan(local.dynamo(), local.streams(), store).stream()
-                .flatMap(List::stream).map(ChangeRecord::from).toList();
+        List<ChangeRecord> records = new ArrayList<>();
+        LambdaEventFiles.scan(local.dynamo(), local.streams(), store, (shard, page) -> page.forEach(r -> records.add(ChangeRecord.from(r))), shard -> { });
         StoreFacts facts = StoreFacts.of(local.dynamo(), store);
         List<Run> runs = new ArrayList<>();
         for (int n : levels) {

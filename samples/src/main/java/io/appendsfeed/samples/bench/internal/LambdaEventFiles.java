@@ -13,6 +13,8 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -51,51 +53,61 @@ public final class LambdaEventFiles {
             throw new UncheckedIOException("could not create or clear " + dir + ": " + e.getMessage(), e);
         }
         String arn = streamArn(dynamo, table);
-        List<List<Record>> shards = scan(dynamo, streams, table);
-        int batches = 0;
-        long records = 0;
-        for (List<Record> shard : shards) {
-            for (int from = 0; from < shard.size(); from += k) {
-                Path file = dir.resolve(String.format("batch-%06d.json", ++batches));
+        List<Record> batch = new ArrayList<>();
+        int[] batches = {0};
+        long[] records = {0};
+        Runnable flush = () -> {
+            if (!batch.isEmpty()) {
+                records[0] += batch.size();
+                Path file = dir.resolve(String.format("batch-%06d.json", ++batches[0]));
                 try {
-                    JSON.writeValue(file.toFile(), event(shard.subList(from, Math.min(shard.size(), from + k)), arn));
+                    JSON.writeValue(file.toFile(), event(batch, arn));
                 } catch (IOException e) {
                     throw new UncheckedIOException("could not write the Lambda event " + file + ": " + e.getMessage(), e);
                 }
+                batch.clear();
             }
-            records += shard.size();
-        }
-        return new Written(k, dir, batches, records, shards.size());
+        };
+        int shards = scan(dynamo, streams, table, (shard, page) -> page.forEach(r -> {
+            batch.add(r);
+            if (batch.size() == k) {
+                flush.run();
+            }
+        }), shard -> flush.run());
+        return new Written(k, dir, batches[0], records[0], shards);
     }
 
     /**
-     * A table's whole stream once its writes are done: each shard's records in order, parents before children; an open
-     * shard is read to its first empty read.
+     * Reads a table's whole stream once its writes are done, parents before children, each shard to its end (or, if
+     * open, to an empty read), handing every page to {@code pages} and then the shard to {@code shardEnd}.
+     *
+     * @return the shards read
      */
-    public static List<List<Record>> scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table) {
+    public static int scan(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table,
+                           BiConsumer<String, List<Record>> pages, Consumer<String> shardEnd) {
         String arn = streamArn(dynamo, table);
         // one page of shards: DynamoDB Local keeps one open shard, rolling over every 4 hours. A shard's id begins with its
         // creation time, so that in id order a parent comes before its children
         List<Shard> ordered = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().stream()
                 .sorted(Comparator.comparing(Shard::shardId)).toList();
-        List<List<Record>> out = new ArrayList<>();
         for (Shard shard : ordered) {
             boolean closed = shard.sequenceNumberRange() != null && shard.sequenceNumberRange().endingSequenceNumber() != null;
             String iterator = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
                     .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            List<Record> records = new ArrayList<>();
             while (iterator != null) {
                 String it = iterator;
                 GetRecordsResponse r = streams.getRecords(b -> b.shardIterator(it).limit(1000));
                 if (r.records().isEmpty() && !closed) {
                     break;
                 }
-                records.addAll(r.records());
+                if (!r.records().isEmpty()) {
+                    pages.accept(shard.shardId(), r.records());
+                }
                 iterator = r.nextShardIterator();
             }
-            out.add(records);
+            shardEnd.accept(shard.shardId());
         }
-        return out;
+        return ordered.size();
     }
 
     /** @throws IllegalArgumentException when the table has no stream */

@@ -58,14 +58,11 @@ class LambdaEventFilesTest {
         Map<String, String> shardOf = new HashMap<>();
         Map<String, Record> bySequence = new HashMap<>();
         List<String> order = new ArrayList<>();
-        List<List<Record>> shards = LambdaEventFiles.scan(dynamo, streams, table);
-        for (int shard = 0; shard < shards.size(); shard++) {
-            for (Record r : shards.get(shard)) {
-                shardOf.put(r.dynamodb().sequenceNumber(), "shard " + shard);
-                bySequence.put(r.dynamodb().sequenceNumber(), r);
-                order.add(r.dynamodb().sequenceNumber());
-            }
-        }
+        LambdaEventFiles.scan(dynamo, streams, table, (shardId, page) -> page.forEach(r -> {
+            shardOf.put(r.dynamodb().sequenceNumber(), shardId);
+            bySequence.put(r.dynamodb().sequenceNumber(), r);
+            order.add(r.dynamodb().sequenceNumber());
+        }), shardId -> { });
         assertThat(order).hasSize(9);
         assertThat(shardOf.values().stream().distinct()).as("shards").hasSize(2);
 
