@@ -112,7 +112,8 @@ public final class BodyLoader {
             return;
         }
         keptBytes += bytes(events.values());
-        kept.put(stream, events);
+        NavigableMap<Long, StoredEvent> replaced = kept.put(stream, events);
+        keptBytes -= replaced == null ? 0 : bytes(replaced.values());
         Iterator<NavigableMap<Long, StoredEvent>> eldest = kept.values().iterator();
         while (keptBytes > KEPT_BYTES && eldest.hasNext()) {
             keptBytes -= bytes(eldest.next().values());
