@@ -1,7 +1,5 @@
 package io.appendsfeed.reader;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.AppendsIndex.IndexState;
@@ -25,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -94,7 +93,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
     public List<String> groups() {
         TreeSet<String> groups = new TreeSet<>();
         for (StoredEvent e : index.readAll(GROUPS, Read.forward(0).strongly())) {
-            String group = Json.text(GROUPS.value(), Json.parse(GROUPS.value(), e.type(), e.data()), "group");
+            String group = Json.parse(GROUPS.value(), e.type(), e.data(), GroupBody.class).group();
             if (e.type().equals(DELETED)) {
                 groups.remove(group);
             } else {
@@ -128,10 +127,10 @@ public final class DynamoCheckpointStore extends CheckpointItems {
         if (!live.isEmpty()) {
             return new GroupDeletion.Leased(live);
         }
-        ObjectNode o = Json.object().put("group", group).put("reason", reason).put("by", by).put("at", now.toString());
-        ObjectNode cs = o.putObject("checkpoints");
-        positions.forEach((p, c) -> cs.put(Integer.toString(p.value()), c.value()));
-        appendToGroups(new EventData(DELETED, Json.bytes(o), null, null, null, now), "record the deletion of group " + group);
+        Map<String, Long> checkpoints = new LinkedHashMap<>();
+        positions.forEach((p, c) -> checkpoints.put(Integer.toString(p.value()), c.value()));
+        DeletedBody body = new DeletedBody(group, reason, by, now.toString(), checkpoints);
+        appendToGroups(new EventData(DELETED, Json.bytes(body), null, null, null, now), "record the deletion of group " + group);
         long items = 0;
         for (int k = 0; k < partitions; k++) {
             items += deleteItems(FeedStreams.checkpoint(group, PartitionId.of(k)));
@@ -144,13 +143,11 @@ public final class DynamoCheckpointStore extends CheckpointItems {
     public List<GroupDeletion.Deleted> deletions(String group) {
         List<GroupDeletion.Deleted> out = new ArrayList<>();
         for (StoredEvent e : index.readAll(GROUPS, Read.forward(0).strongly())) {
-            JsonNode o = Json.parse(GROUPS.value(), e.type(), e.data());
-            if (e.type().equals(DELETED) && Json.text(GROUPS.value(), o, "group").equals(group)) {
+            DeletedBody d = e.type().equals(DELETED) ? Json.parse(GROUPS.value(), e.type(), e.data(), DeletedBody.class) : null;
+            if (d != null && d.group().equals(group)) {
                 Map<PartitionId, Checkpoint> positions = new TreeMap<>();
-                o.path("checkpoints").fields().forEachRemaining(f -> positions.put(PartitionId.of(Integer.parseInt(f.getKey())),
-                        new Checkpoint(f.getValue().longValue())));
-                out.add(new GroupDeletion.Deleted(group, positions, 0, Json.instant(GROUPS.value(), o, "at"),
-                        Json.text(GROUPS.value(), o, "by"), Json.text(GROUPS.value(), o, "reason")));
+                d.checkpoints().forEach((p, c) -> positions.put(PartitionId.of(Integer.parseInt(p)), new Checkpoint(c)));
+                out.add(new GroupDeletion.Deleted(group, positions, 0, Instant.parse(d.at()), d.by(), d.reason()));
             }
         }
         return out;
@@ -225,7 +222,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
 
     private void register(String group) {
         if (!groups().contains(group)) {
-            appendToGroups(new EventData(REGISTERED, Json.bytes(Json.object().put("group", group)), null, null, null, null),
+            appendToGroups(new EventData(REGISTERED, Json.bytes(new GroupBody(group)), null, null, null, null),
                     "register group " + group);
         }
     }
@@ -259,10 +256,9 @@ public final class DynamoCheckpointStore extends CheckpointItems {
                     unfolds.add(new Unfold(u.type(), u.data(), u.meta())); // a newer writer's: carried over
                     continue;
                 }
-                JsonNode o = Json.parse(stream.value(), u.type(), u.data());
-                Instant until = Json.instant(stream.value(), o, "until");
-                if (until.isAfter(now)) {
-                    live.put(Json.text(stream.value(), o, "owner"), until);
+                InstanceBody i = Json.parse(stream.value(), u.type(), u.data(), InstanceBody.class);
+                if (Instant.parse(i.until()).isAfter(now)) {
+                    live.put(i.owner(), Instant.parse(i.until()));
                 }
             }
             if (present) {
@@ -270,11 +266,18 @@ public final class DynamoCheckpointStore extends CheckpointItems {
             } else if (live.remove(owner) == null) {
                 return new Attempt<>(List.copyOf(live.keySet()), null);
             }
-            live.forEach((o, until) -> unfolds.add(new Unfold(INSTANCE,
-                    Json.bytes(Json.object().put("owner", o).put("until", until.toString())), null)));
+            live.forEach((o, until) -> unfolds.add(new Unfold(INSTANCE, Json.bytes(new InstanceBody(o, until.toString())), null)));
             return new Attempt<>(List.copyOf(live.keySet()), expected -> index.writeUnfolds(stream, expected, unfolds));
         });
     }
+
+    /** {@code Registered}, and the group of any event of {@link #GROUPS}. */
+    private record GroupBody(String group) {}
+
+    /** @param checkpoints by partition number, in partition order */
+    private record DeletedBody(String group, String reason, String by, String at, Map<String, Long> checkpoints) {}
+
+    private record InstanceBody(String owner, String until) {}
 
     /** The index fold, so that callers learn the partition count too. */
     public IndexState indexState() {

@@ -1,7 +1,5 @@
 package io.appendsfeed.reader;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.FeedStreams;
@@ -15,6 +13,7 @@ import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoredEvent;
 import io.appendsfeed.reader.internal.Json;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,10 +52,9 @@ public final class DynamoParkedStreams implements ParkedStreams {
 
     @Override
     public void park(ParkedStream p) {
-        ObjectNode o = Json.object().put("stream", p.stream().value()).put("partition", p.partition().value())
-                .put("fromIndex", p.fromIndex()).put("position", p.position().value()).put("reason", p.reason())
-                .put("attempts", p.attempts()).put("at", p.parkedAt().toString());
-        write(stream(p.group()), new EventData(PARKED, Json.bytes(o), null, null, null, p.parkedAt()));
+        ParkedBody body = new ParkedBody(p.stream().value(), p.partition().value(), p.fromIndex(), p.position().value(), p.reason(),
+                p.attempts(), p.parkedAt().toString());
+        write(stream(p.group()), new EventData(PARKED, Json.bytes(body), null, null, null, p.parkedAt()));
     }
 
     /** @throws IllegalStateException when the append keeps conflicting; nothing was written */
@@ -65,8 +63,8 @@ public final class DynamoParkedStreams implements ParkedStreams {
         if (list(group).stream().noneMatch(p -> p.stream().equals(stream))) {
             return false;
         }
-        ObjectNode o = Json.object().put("stream", stream.value()).put("by", by).put("at", clock.instant().toString());
-        write(stream(group), new EventData(RELEASED, Json.bytes(o), null, null, null, null));
+        ReleasedBody body = new ReleasedBody(stream.value(), by, clock.instant().toString());
+        write(stream(group), new EventData(RELEASED, Json.bytes(body), null, null, null, null));
         return true;
     }
 
@@ -82,16 +80,14 @@ public final class DynamoParkedStreams implements ParkedStreams {
         StreamName s = stream(group);
         Map<StreamName, ParkedStream> parked = new LinkedHashMap<>();
         for (StoredEvent e : index.readAll(s, Read.forward(0).strongly())) {
-            JsonNode o = Json.parse(s.value(), e.type(), e.data());
-            StreamName stream = StreamName.parse(Json.text(s.value(), o, "stream"));
             if (e.type().equals(PARKED)) {
+                ParkedBody p = Json.parse(s.value(), e.type(), e.data(), ParkedBody.class);
+                StreamName stream = StreamName.parse(p.stream());
                 parked.remove(stream);
-                parked.put(stream, new ParkedStream(group, stream, PartitionId.of((int) Json.number(s.value(), o, "partition")),
-                        Json.number(s.value(), o, "fromIndex"), new Checkpoint(Json.number(s.value(), o, "position")),
-                        Json.text(s.value(), o, "reason"), (int) Json.number(s.value(), o, "attempts"),
-                        Json.instant(s.value(), o, "at")));
+                parked.put(stream, new ParkedStream(group, stream, PartitionId.of(p.partition()), p.fromIndex(),
+                        new Checkpoint(p.position()), p.reason(), p.attempts(), Instant.parse(p.at())));
             } else if (e.type().equals(RELEASED)) {
-                parked.remove(stream);
+                parked.remove(StreamName.parse(Json.parse(s.value(), e.type(), e.data(), ReleasedBody.class).stream()));
             } else {
                 throw new IllegalStateException(s + " holds an event of unknown type '" + e.type()
                         + "' (written by a newer version?); upgrade appendsfeed to read it");
@@ -99,4 +95,8 @@ public final class DynamoParkedStreams implements ParkedStreams {
         }
         return new ArrayList<>(parked.values());
     }
+
+    private record ParkedBody(String stream, int partition, long fromIndex, long position, String reason, int attempts, String at) {}
+
+    private record ReleasedBody(String stream, String by, String at) {}
 }

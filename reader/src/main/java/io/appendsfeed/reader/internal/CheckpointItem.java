@@ -1,7 +1,5 @@
 package io.appendsfeed.reader.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.store.EventData;
@@ -154,13 +152,12 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
         List<Unfold> others = new ArrayList<>();
         for (StoredUnfold u : tip.map(Tip::unfolds).orElse(List.of())) {
             String where = tip.get().stream().value();
-            JsonNode o = u.type().equals(CHECKPOINT) || u.type().equals(LEASE) ? Json.parse(where, u.type(), u.data()) : null;
             if (u.type().equals(CHECKPOINT)) {
-                item = item.withCheckpoint(new StoredCheckpoint(group, partition, new Checkpoint(Json.number(where, o, "pos")),
-                        Json.instant(where, o, "at"), Json.text(where, o, "by")));
+                CheckpointBody c = Json.parse(where, u.type(), u.data(), CheckpointBody.class);
+                item = item.withCheckpoint(new StoredCheckpoint(group, partition, new Checkpoint(c.pos()), Instant.parse(c.at()), c.by()));
             } else if (u.type().equals(LEASE)) {
-                item = item.withLease(new Lease(group, partition, Json.text(where, o, "owner"), Json.text(where, o, "token"),
-                        Json.instant(where, o, "expiresAt")));
+                LeaseBody l = Json.parse(where, u.type(), u.data(), LeaseBody.class);
+                item = item.withLease(new Lease(group, partition, l.owner(), l.token(), Instant.parse(l.expiresAt())));
             } else {
                 others.add(new Unfold(u.type(), u.data(), u.meta()));
             }
@@ -170,25 +167,29 @@ public record CheckpointItem(String group, PartitionId partition, Optional<Store
 
     public List<Unfold> unfolds() {
         List<Unfold> out = new ArrayList<>();
-        checkpoint.ifPresent(c -> out.add(new Unfold(CHECKPOINT, Json.bytes(Json.object().put("pos", c.checkpoint().value())
-                .put("at", c.committedAt().toString()).put("by", c.committedBy())), null)));
-        lease.ifPresent(l -> out.add(new Unfold(LEASE, Json.bytes(Json.object().put("owner", l.owner()).put("token", l.token())
-                .put("expiresAt", l.expiresAt().toString())), null)));
+        checkpoint.ifPresent(c -> out.add(new Unfold(CHECKPOINT, Json.bytes(new CheckpointBody(c.checkpoint().value(),
+                c.committedAt().toString(), c.committedBy())), null)));
+        lease.ifPresent(l -> out.add(new Unfold(LEASE, Json.bytes(new LeaseBody(l.owner(), l.token(), l.expiresAt().toString())), null)));
         out.addAll(others);
         return out;
     }
 
     public static EventData encode(CheckpointOverride o) {
-        ObjectNode json = Json.object().put("from", o.from() == null ? null : o.from().value()).put("to", o.to().value())
-                .put("reason", o.reason()).put("at", o.at().toString()).put("by", o.by());
-        return new EventData(OVERRIDDEN, Json.bytes(json), null, null, null, o.at());
+        OverriddenBody body = new OverriddenBody(o.from() == null ? null : o.from().value(), o.to().value(), o.reason(),
+                o.at().toString(), o.by());
+        return new EventData(OVERRIDDEN, Json.bytes(body), null, null, null, o.at());
     }
 
     public static CheckpointOverride decode(String where, byte[] data) {
-        JsonNode o = Json.parse(where, OVERRIDDEN, data);
-        JsonNode from = o.get("from");
-        return new CheckpointOverride(Json.instant(where, o, "at"),
-                from == null || from.isNull() ? null : new Checkpoint(from.longValue()), new Checkpoint(Json.number(where, o, "to")),
-                Json.text(where, o, "reason"), Json.text(where, o, "by"));
+        OverriddenBody o = Json.parse(where, OVERRIDDEN, data, OverriddenBody.class);
+        return new CheckpointOverride(Instant.parse(o.at()), o.from() == null ? null : new Checkpoint(o.from()),
+                new Checkpoint(o.to()), o.reason(), o.by());
     }
+
+    private record CheckpointBody(long pos, String at, String by) {}
+
+    private record LeaseBody(String owner, String token, String expiresAt) {}
+
+    /** @param from null when no checkpoint was stored */
+    private record OverriddenBody(Long from, long to, String reason, String at, String by) {}
 }
