@@ -21,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
@@ -57,7 +56,6 @@ public final class FeedReader implements AutoCloseable {
     private final PartitionCoordinator coordinator;
     /** Null when metrics are off. */
     private final ReaderMeter meter;
-    private final ScheduledExecutorService sampling;
     private final AtomicBoolean lastSampleTaken = new AtomicBoolean();
 
     /** Keeps checkpoints, leases and parked streams in the index table. The caller owns {@code dynamo}. */
@@ -107,12 +105,11 @@ public final class FeedReader implements AutoCloseable {
         }
         this.workers = Executors.newFixedThreadPool(config.maxConcurrentStreams(), threads("handler"));
         this.timers = Executors.newSingleThreadScheduledExecutor(threads("timer"));
-        this.sampling = meter != null ? Executors.newSingleThreadScheduledExecutor(threads("metrics")) : null;
-        Scheduler scheduler = new Scheduler(new StreamCall(config, handler, loader, parked), config.maxConcurrentStreams(),
+        Scheduler scheduler = new Scheduler(new StreamCall(config, handler, loader, parked, meter), config.maxConcurrentStreams(),
                 config.maxBatchEvents(), BackoffStrategy.exponentialDelayHalfJitter(config.retryBackoffMin(), config.retryBackoffMax()),
                 workers, timers);
         this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
-        this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(threads("leases")));
+        this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(threads("leases")), meter);
     }
 
     /** Named daemon threads, so that a reader never keeps a JVM alive and its threads show in dumps. */
@@ -123,11 +120,6 @@ public final class FeedReader implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    /** One metrics sample; {@code stopped}: include the partitions no longer read (the close's last sample). */
-    private void sample(boolean stopped) {
-        meter.sample(coordinator::lag, () -> ctx.parked().list(config.group()).size(), stopped);
     }
 
     public FeedReaderConfig config() {
@@ -142,10 +134,6 @@ public final class FeedReader implements AutoCloseable {
      */
     public void start() {
         coordinator.start();
-        if (meter != null) {
-            long every = config.lagLogInterval().toMillis();
-            sampling.scheduleWithFixedDelay(() -> sample(false), every, every, TimeUnit.MILLISECONDS);
-        }
     }
 
     /**
@@ -158,8 +146,8 @@ public final class FeedReader implements AutoCloseable {
         workers.shutdownNow();
         timers.shutdownNow();
         if (meter != null && lastSampleTaken.compareAndSet(false, true)) {
-            sampling.shutdownNow();
-            sample(true); // the last figures: what was handled up to the close, and the lag left
+            // the last figures, the partitions no longer read included: what was handled up to the close, and the lag left
+            meter.sample(coordinator::lag, () -> ctx.parked().list(config.group()).size(), true);
         }
     }
 

@@ -23,8 +23,8 @@ import java.util.UUID;
  * @param pollInterval the longest wait at the tail before reading again: right after new events the reader
  *                     reads again within 25 ms, doubling the wait while it finds none, up to this
  * @param maxReadEvents epoch events per read of the index, about: a read also hands over the rest of
- *                      what its {@code Query} pages brought (paid for), at most one page (1 MB) more
- * @param maxBufferedEpochEvents per partition, epoch events read ahead of the handled position
+ *                      what its {@code Query} pages brought (paid for), at most one page (1 MB) more;
+ *                      a partition reads ahead of what is handled by up to ten times this
  * @param maxConcurrentStreams handler calls (with their body loads) in parallel
  * @param maxBatchEvents most events per handler call
  * @param loadBodies load event bodies from the store table (eventually consistent reads)
@@ -45,7 +45,7 @@ import java.util.UUID;
  */
 public record FeedReaderConfig(String group, String indexTable, String storeTable, Set<PartitionId> partitions,
                                boolean leases, String owner, StartPosition start, Duration pollInterval,
-                               int maxReadEvents, int maxBufferedEpochEvents, int maxConcurrentStreams,
+                               int maxReadEvents, int maxConcurrentStreams,
                                int maxBatchEvents, boolean loadBodies, Set<String> categories, Set<String> eventTypes,
                                Duration retryBackoffMin, Duration retryBackoffMax, int parkAfterAttempts,
                                Duration commitInterval, Duration leaseTimeout,
@@ -73,7 +73,6 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         positive(lagLogInterval, "lagLogInterval");
         positive(shutdownTimeout, "shutdownTimeout");
         atLeast(maxReadEvents, 1, "maxReadEvents");
-        atLeast(maxBufferedEpochEvents, 1, "maxBufferedEpochEvents");
         atLeast(maxConcurrentStreams, 1, "maxConcurrentStreams");
         atLeast(maxBatchEvents, 1, "maxBatchEvents");
         atLeast(parkAfterAttempts, 1, "parkAfterAttempts");
@@ -92,9 +91,8 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
     /** A builder holding this configuration, to derive another from it. */
     public Builder toBuilder() {
         return new Builder(group, indexTable, storeTable).partitions(partitions).leases(leases).owner(owner).start(start)
-                .pollInterval(pollInterval).maxReadEvents(maxReadEvents).maxBufferedEpochEvents(maxBufferedEpochEvents)
-                .maxConcurrentStreams(maxConcurrentStreams).maxBatchEvents(maxBatchEvents).loadBodies(loadBodies)
-                .categories(categories).eventTypes(eventTypes).retryBackoff(retryBackoffMin, retryBackoffMax)
+                .pollInterval(pollInterval).maxReadEvents(maxReadEvents).maxConcurrentStreams(maxConcurrentStreams)
+                .maxBatchEvents(maxBatchEvents).loadBodies(loadBodies).categories(categories).eventTypes(eventTypes).retryBackoff(retryBackoffMin, retryBackoffMax)
                 .parkAfterAttempts(parkAfterAttempts).commitInterval(commitInterval)
                 .leaseTimeout(leaseTimeout).parkedPollInterval(parkedPollInterval).lagLogInterval(lagLogInterval)
                 .shutdownTimeout(shutdownTimeout).clock(clock).metrics(metrics);
@@ -129,7 +127,6 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         private StartPosition start = StartPosition.stored();
         private Duration pollInterval = POLL_INTERVAL;
         private int maxReadEvents = 100;
-        private int maxBufferedEpochEvents = 1000;
         private int maxConcurrentStreams = 8;
         private int maxBatchEvents = 500;
         private boolean loadBodies = true;
@@ -158,7 +155,6 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
         public Builder start(StartPosition v) { this.start = v; return this; }
         public Builder pollInterval(Duration v) { this.pollInterval = v; return this; }
         public Builder maxReadEvents(int v) { this.maxReadEvents = v; return this; }
-        public Builder maxBufferedEpochEvents(int v) { this.maxBufferedEpochEvents = v; return this; }
         public Builder maxConcurrentStreams(int v) { this.maxConcurrentStreams = v; return this; }
         public Builder maxBatchEvents(int v) { this.maxBatchEvents = v; return this; }
         public Builder loadBodies(boolean v) { this.loadBodies = v; return this; }
@@ -176,7 +172,7 @@ public record FeedReaderConfig(String group, String indexTable, String storeTabl
 
         public FeedReaderConfig build() {
             return new FeedReaderConfig(group, indexTable, storeTable, partitions, leases, owner, start, pollInterval,
-                    maxReadEvents, maxBufferedEpochEvents, maxConcurrentStreams, maxBatchEvents, loadBodies, categories,
+                    maxReadEvents, maxConcurrentStreams, maxBatchEvents, loadBodies, categories,
                     eventTypes, retryBackoffMin, retryBackoffMax, parkAfterAttempts, commitInterval,
                     leaseTimeout, parkedPollInterval, lagLogInterval, shutdownTimeout, clock, metrics);
         }

@@ -14,7 +14,7 @@ class FeedReaderConfigTest {
     void to_builder_keeps_every_setting() {
         FeedReaderConfig config = FeedReaderConfig.builder("projector", "index", "store")
                 .partitions(Set.of(PartitionId.of(1))).leases(false).owner("me").start(StartPosition.beginning())
-                .pollInterval(Duration.ofMillis(50)).maxReadEvents(7).maxBufferedEpochEvents(70).maxConcurrentStreams(3)
+                .pollInterval(Duration.ofMillis(50)).maxReadEvents(7).maxConcurrentStreams(3)
                 .maxBatchEvents(9).loadBodies(false).categories(Set.of("Order")).eventTypes(Set.of("Paid"))
                 .retryBackoff(Duration.ofMillis(10), Duration.ofSeconds(1)).parkAfterAttempts(4)
                 .commitInterval(Duration.ofSeconds(1)).leaseTimeout(Duration.ofSeconds(9)).parkedPollInterval(Duration.ofSeconds(2))

@@ -29,12 +29,7 @@ public final class LogContext implements AutoCloseable {
         CURRENT.set(partition);
     }
 
-    /** A consumer group's work not tied to one partition (lease upkeep). */
-    public static LogContext group(String group) {
-        return new LogContext(group, null, null);
-    }
-
-    /** A partition's walk. */
+    /** A partition's walk; the group's own work (lease upkeep) when {@code partition} is null. */
     public static LogContext partition(String group, PartitionId partition) {
         return new LogContext(group, partition, null);
     }

@@ -9,6 +9,7 @@ import io.appendsfeed.reader.LeaseStore.Lease;
 import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import io.appendsfeed.reader.FeedReader.PartitionLag;
 import io.appendsfeed.reader.StartPosition;
+import io.appendsfeed.reader.internal.metrics.ReaderMeter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -45,6 +45,8 @@ public final class PartitionCoordinator {
     private final ReaderContext ctx;
     private final FeedReaderConfig config;
     private final ScheduledExecutorService ticker;
+    /** Null when metrics are off. */
+    private final ReaderMeter meter;
     private final Object lock = new Object();
     /** Added under {@link #lock} (so that none is added after close), removed by the ticker; read by anyone. */
     private final Map<PartitionId, Running> runners = new ConcurrentSkipListMap<>();
@@ -60,13 +62,13 @@ public final class PartitionCoordinator {
     private long nextLagLog;
     /** The lag a catch-up run ended with, once it has: what {@link #lag()} says from then on. */
     private volatile List<PartitionLag> caughtUpLag;
-    /** The partitions start() counted, for the first tick (right after it) to use instead of reading the index again. */
-    private final AtomicReference<Integer> countedAtStart = new AtomicReference<>();
 
-    public PartitionCoordinator(ReaderContext ctx, ScheduledExecutorService ticker) {
+    /** @param meter null when metrics are off */
+    public PartitionCoordinator(ReaderContext ctx, ScheduledExecutorService ticker, ReaderMeter meter) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.ticker = ticker;
+        this.meter = meter;
         this.keeper = new LeaseKeeper(ctx);
     }
 
@@ -78,7 +80,7 @@ public final class PartitionCoordinator {
             phase = Phase.STARTING;
         }
         try {
-            countedAtStart.set(ctx.feed().partitions());
+            ctx.feed().partitions(); // the index table exists: anything else is a passing error
         } catch (WrongTableShapeException e) {
             synchronized (lock) {
                 phase = phase == Phase.STARTING ? Phase.NEW : phase;
@@ -97,13 +99,14 @@ public final class PartitionCoordinator {
         }
         nextParkedPoll = System.nanoTime() + config.parkedPollInterval().toNanos();
         nextLagLog = System.nanoTime() + config.lagLogInterval().toNanos();
-        long every = Math.max(10, Math.min(config.leaseTimeout().toMillis() / 3, config.parkedPollInterval().toMillis()));
+        long every = Math.max(10, Math.min(Math.min(config.leaseTimeout().toMillis() / 3, config.parkedPollInterval().toMillis()),
+                config.lagLogInterval().toMillis()));
         tickSafely(); // on the caller's thread, before the ticker starts: start() returns with its first partitions taken
         ticker.scheduleWithFixedDelay(this::tickSafely, every, every, TimeUnit.MILLISECONDS);
     }
 
     private void tickSafely() {
-        try (LogContext ignored = LogContext.group(config.group())) {
+        try (LogContext ignored = LogContext.partition(config.group(), null)) {
             tick();
         } catch (RuntimeException e) {
             settled = false;
@@ -135,7 +138,7 @@ public final class PartitionCoordinator {
         periodic();
     }
 
-    /** Released parked streams and the lag log, each at its own interval. */
+    /** Released parked streams, and the lag logged and sampled for metrics, each at its own interval. */
     private void periodic() {
         long now = System.nanoTime();
         if (now - nextParkedPoll >= 0) {
@@ -144,7 +147,11 @@ public final class PartitionCoordinator {
         }
         if (now - nextLagLog >= 0) {
             nextLagLog = now + config.lagLogInterval().toNanos();
-            for (PartitionLag l : lag(true, Set.of())) {
+            List<PartitionLag> lag = lag(true, Set.of());
+            if (meter != null) {
+                meter.sample(() -> lag, () -> ctx.parked().list(config.group()).size(), false);
+            }
+            for (PartitionLag l : lag) {
                 LOG.info("group {} partition {}: {} epoch events behind, oldest unhandled {} ms ago, handled {}, committed {},"
                         + " {} streams failing, state {}", config.group(), l.partition(), l.eventsBehind(),
                         l.oldestUnhandledAge().toMillis(), l.handled(), l.committed(), l.failingStreams(), l.state());
@@ -166,9 +173,7 @@ public final class PartitionCoordinator {
         if (!config.partitions().isEmpty()) {
             return config.partitions().stream().sorted().toList();
         }
-        // one read of the index per tick; the first tick's is start()'s
-        Integer counted = countedAtStart.getAndSet(null);
-        return IntStream.range(0, counted != null ? counted : ctx.feed().partitions()).mapToObj(PartitionId::of).toList();
+        return IntStream.range(0, ctx.feed().partitions()).mapToObj(PartitionId::of).toList();
     }
 
     /** @return false when the reader closed meanwhile (the lease, if any, is given back) */

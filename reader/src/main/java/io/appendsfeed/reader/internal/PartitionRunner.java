@@ -162,7 +162,7 @@ public final class PartitionRunner implements Runnable {
                 nextCommit = System.nanoTime() + config.commitInterval().toNanos();
             }
             boolean tail = snapshot.get().atTail(); // as the last read found it
-            if (!awaitIn(Phase.READING, () -> scheduler.mayRead(partition, tail, config.maxBufferedEpochEvents()),
+            if (!awaitIn(Phase.READING, () -> scheduler.mayRead(partition, tail, 10 * config.maxReadEvents()),
                     config.pollInterval()) || phase() != Phase.READING) {
                 continue; // the loop's other duties (a commit, a change of phase) between the waits
             }

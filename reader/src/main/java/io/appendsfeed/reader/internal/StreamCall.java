@@ -5,15 +5,13 @@ import io.appendsfeed.model.feed.Checkpoint;
 import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Span;
-import io.appendsfeed.model.metrics.Metrics;
-import io.appendsfeed.model.metrics.Sample;
 import io.appendsfeed.reader.StreamHandler.FeedEvent;
 import io.appendsfeed.reader.FeedReaderConfig;
 import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import io.appendsfeed.reader.ParkedStreams;
-import io.appendsfeed.reader.ReaderMetrics;
 import io.appendsfeed.reader.StreamHandler;
+import io.appendsfeed.reader.internal.metrics.ReaderMeter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -96,14 +94,19 @@ public final class StreamCall {
     private final StreamHandler handler;
     private final BodyLoader loader;
     private final ParkedStreams parkedStore;
+    private final ReaderMeter meter;
     final EventFilter filter;
 
-    /** @param loader null when bodies are not loaded and no replay reads the store (tests of the core) */
-    public StreamCall(FeedReaderConfig config, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore) {
+    /**
+     * @param loader null when bodies are not loaded and no replay reads the store (tests of the core)
+     * @param meter null when metrics are off
+     */
+    public StreamCall(FeedReaderConfig config, StreamHandler handler, BodyLoader loader, ParkedStreams parkedStore, ReaderMeter meter) {
         this.config = config;
         this.handler = handler;
         this.loader = loader;
         this.parkedStore = parkedStore;
+        this.meter = meter;
         this.filter = new EventFilter(config.categories(), config.eventTypes());
     }
 
@@ -196,15 +199,8 @@ public final class StreamCall {
         }
         LOG.warn("{}: parked after {} failed attempts at index {} (feed position {}): {}", w.stream(), p.attempts(),
                 p.fromIndex(), p.position(), p.reason());
-        Metrics metrics = config.metrics();
-        if (metrics.enabled()) {
-            try {
-                metrics.record(Sample.at(p.parkedAt()).dimension(ReaderMetrics.GROUP, config.group())
-                        .dimension(ReaderMetrics.PARTITION, String.valueOf(p.partition().value()))
-                        .value(ReaderMetrics.STREAMS_PARKED, 1).build());
-            } catch (RuntimeException e) {
-                LOG.warn("group {}: metrics {} failed: {}", config.group(), metrics, e.toString()); // parked all the same
-            }
+        if (meter != null) {
+            meter.parked(p);
         }
         return new Outcome.Parked(p);
     }

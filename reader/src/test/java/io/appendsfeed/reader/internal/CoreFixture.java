@@ -61,7 +61,7 @@ final class CoreFixture implements AutoCloseable {
         StreamCall call = new StreamCall(config, (stream, events) -> {
             events.forEach(e -> handled.add(e.toString()));
             return then.handle(stream, events);
-        }, null, parked);
+        }, null, parked, null);
         Scheduler scheduler = new Scheduler(call, 2, config.maxBatchEvents(),
                 BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
         return new ReaderContext(config, scheduler, feed, checkpoints, leases, parked);

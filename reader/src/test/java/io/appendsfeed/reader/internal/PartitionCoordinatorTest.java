@@ -39,7 +39,7 @@ class PartitionCoordinatorTest {
     }
 
     private PartitionCoordinator instance(String owner, ScheduledExecutorService ticker) {
-        PartitionCoordinator c = new PartitionCoordinator(f.context(f.config(GROUP).owner(owner).build()), ticker);
+        PartitionCoordinator c = new PartitionCoordinator(f.context(f.config(GROUP).owner(owner).build()), ticker, null);
         coordinators.add(c);
         tickers.add(ticker);
         c.start();

@@ -54,7 +54,7 @@ class SchedulerTest {
     private Scheduler scheduler(StreamHandler handler, int parkAfter, int maxConcurrent) {
         FeedReaderConfig config = FeedReaderConfig.builder("g", "index", "store").loadBodies(false).maxBatchEvents(100)
                 .parkAfterAttempts(parkAfter).build();
-        return new Scheduler(new StreamCall(config, handler, null, parked), maxConcurrent, 100,
+        return new Scheduler(new StreamCall(config, handler, null, parked, null), maxConcurrent, 100,
                 BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
     }
 

@@ -7,6 +7,7 @@ import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.FeedReader.PartitionLag;
+import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import io.appendsfeed.reader.ReaderMetrics;
 import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.reader.internal.LogContext;
@@ -71,6 +72,11 @@ public final class ReaderMeter implements CapacityMeter {
                 record(s);
             }
         };
+    }
+
+    /** A stream was parked: counted in its partition. */
+    public void parked(ParkedStream p) {
+        record(partition(p.parkedAt(), p.partition()).value(ReaderMetrics.STREAMS_PARKED, 1));
     }
 
     private void record(Sample.Builder s) {
