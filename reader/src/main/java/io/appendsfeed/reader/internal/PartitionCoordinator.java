@@ -128,6 +128,7 @@ public final class PartitionCoordinator {
         if (config.leases()) {
             keeper.renew(running); // before anything that reads the index: leases are kept even while the index cannot be read
         }
+        periodic(); // lag is sampled even while the partition count cannot be read
         List<PartitionId> wanted = wanted();
         if (!config.leases()) {
             wanted.stream().filter(p -> !runners.containsKey(p)).forEach(p -> launch(p, null));
@@ -135,7 +136,6 @@ public final class PartitionCoordinator {
         } else {
             settled = keeper.balance(wanted, running, this::launch);
         }
-        periodic();
     }
 
     /** Released parked streams, and the lag logged and sampled for metrics, each at its own interval. */

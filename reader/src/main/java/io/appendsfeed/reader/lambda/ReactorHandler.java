@@ -23,7 +23,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -128,12 +127,11 @@ public abstract class ReactorHandler implements RequestStreamHandler {
 
     private Reactor.Outcome sns(List<Message> messages, Context context) {
         Map<String, String> unreadable = new LinkedHashMap<>();
-        Reactor.Outcome outcome = reactor.notified(notices(messages, unreadable), remaining(context), context.getAwsRequestId());
+        List<Reactor.Notice> notices = notices(messages, unreadable);
         if (!unreadable.isEmpty()) {
-            throw new IllegalArgumentException(unreadable.entrySet().stream()
-                    .map(e -> "SNS message " + e.getKey() + " is not a feed notification: " + e.getValue()).collect(Collectors.joining("; ")));
+            throw new IllegalArgumentException("SNS messages that are not feed notifications: " + unreadable);
         }
-        return caughtUp(outcome);
+        return caughtUp(reactor.notified(notices, remaining(context), context.getAwsRequestId()));
     }
 
     /** A message of an SQS or SNS event: its id, its text and its string attributes. */
