@@ -13,6 +13,7 @@ import io.appendsfeed.reader.internal.StreamCall.Work;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,10 +74,10 @@ public final class BodyLoader {
         this.store = store;
     }
 
-    /** The bodies of each call's events. Never throws: a call's failure is in its {@link Loaded}. */
+    /** The bodies of each call's events, by call (identity). Never throws: a call's failure is in its {@link Loaded}. */
     Map<Work, Loaded> loadAll(List<Work> calls) {
-        Map<Work, Loaded> out = new HashMap<>();
-        Map<Work, NavigableMap<Long, StoredEvent>> held = new HashMap<>();
+        Map<Work, Loaded> out = new IdentityHashMap<>();
+        Map<Work, NavigableMap<Long, StoredEvent>> held = new IdentityHashMap<>();
         List<StreamName> unread = new ArrayList<>();
         for (Work w : calls) {
             held.put(w, take(w.stream()));

@@ -66,17 +66,6 @@ public final class StreamCall {
         long lastIndex() {
             return events.get(events.size() - 1).index();
         }
-
-        /** Identity: calls key a job's load maps, and the record's equality would hash every event. */
-        @Override
-        public boolean equals(Object o) {
-            return o == this;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(this);
-        }
     }
 
     /** How one call ended; {@link Outcome.Parked} only once the parked record is durable. */
