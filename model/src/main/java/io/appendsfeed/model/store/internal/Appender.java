@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
  * The two ways to append, deciding from the Tip's state (the cache's when it satisfies the expectation, else
@@ -129,13 +130,29 @@ public final class Appender {
         }
     }
 
+    /** @throws SdkException from DynamoDB; the Tip stays where it is */
+    public boolean moveTipToCalves(MeteredDynamo dynamo, StreamName stream) {
+        List<Map<String, AttributeValue>> last = dynamo.query(QueryRequest.builder().keyConditionExpression("#p = :p")
+                .expressionAttributeNames(Map.of("#p", StoreItems.STREAM))
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value())))
+                .scanIndexForward(false).limit(2).consistentRead(true)).items(); // the Tip sorts last, then the last calf
+        TipState tip = last.isEmpty() || !StoreItems.isTip(last.get(0)) ? null : TipState.of(stream, last.get(0));
+        Map<String, AttributeValue> calf = last.stream().filter(i -> !StoreItems.isTip(i)).findFirst().orElse(null);
+        if (calf != null && (tip == null || tip.eventCount() == 0 && tip.version() < StoreItems.next(stream, calf))) {
+            cache.remove(stream);
+            advance(dynamo, stream, StoreItems.next(stream, calf), tip == null ? 0 : tip.calfBytes(), -1);
+            return true;
+        }
+        return false;
+    }
+
     public void assumeNoTip(StreamName stream) {
         if (cache.get(stream) == null) {
             cache.put(stream, TipState.NONE);
         }
     }
 
-    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events) {
+    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events, boolean moveTip) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
@@ -164,6 +181,11 @@ public final class Appender {
             return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
         }
         long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
+        if (!moveTip) { // the Tip stays where it was; what the calves hold is counted for when it moves
+            TipState behind = tip == null ? TipState.NONE : tip;
+            cache.put(stream, new TipState(behind.version(), behind.etag(), 0, 0, held, null));
+            return new AppendResult.Written(next, behind.etag(), false, dynamo.spent());
+        }
         AppendResult withdrawn = advance(dynamo, stream, next, held, expected);
         if (withdrawn != null) {
             return withdrawn;
