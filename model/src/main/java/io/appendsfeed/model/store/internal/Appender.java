@@ -208,6 +208,10 @@ public final class Appender {
                 cache.remove(stream);
                 return withdraw(dynamo, stream, expected, next, now);
             }
+            if (now != null && now.eventCount() > 0 && now.version() < next) {
+                log.error("{}: a Tip-first writer appended events {}..{} to a Tip behind this stream's calves (to {}); only one"
+                        + " kind of writer may write a stream", stream, now.version() - now.eventCount(), now.version() - 1, next);
+            }
             if (now != null) {
                 cache.put(stream, now);
             } else {
