@@ -122,7 +122,10 @@ public final class Appender {
         return unfolds.stream().map(u -> EventCodec.unfold(u, version, now, config.compress())).toList();
     }
 
-    /** @throws SdkException from DynamoDB; the Tip stays where it is */
+    /**
+     * @throws SdkException from DynamoDB; the Tip stays where it is
+     * @throws IllegalStateException when a Tip-first writer appended to the Tip at indexes calves hold
+     */
     public void ensureTip(MeteredDynamo dynamo, StreamName stream, long version) {
         TipState tip = cache.get(stream);
         if (tip == null || tip.version() < version) {
@@ -208,9 +211,11 @@ public final class Appender {
                 cache.remove(stream);
                 return withdraw(dynamo, stream, expected, next, now);
             }
-            if (now != null && now.eventCount() > 0 && now.version() < next) {
-                log.error("{}: a Tip-first writer appended events {}..{} to a Tip behind this stream's calves (to {}); only one"
-                        + " kind of writer may write a stream", stream, now.version() - now.eventCount(), now.version() - 1, next);
+            if (now != null && now.eventCount() > 0 && now.version() - now.eventCount() < next) { // moving a Tip left behind
+                cache.remove(stream);
+                throw new IllegalStateException(stream + ": a Tip-first writer appended events " + (now.version() - now.eventCount())
+                        + ".." + (now.version() - 1) + " to the Tip while calves held indexes up to " + (next - 1) + ". Only one kind"
+                        + " of writer may write a stream: stop the other writer (another indexer on this index table?)");
             }
             if (now != null) {
                 cache.put(stream, now);
