@@ -5,8 +5,10 @@ import io.appendsfeed.indexer.BatchOutcome.RejectedRecord;
 import io.appendsfeed.indexer.internal.EpochIngester;
 import io.appendsfeed.indexer.internal.KnownIndex;
 import io.appendsfeed.model.Decider;
+import io.appendsfeed.model.feed.AppendsEpoch;
 import io.appendsfeed.model.feed.AppendsIndex;
 import io.appendsfeed.model.feed.AppendsIndex.IndexState;
+import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.model.feed.Partitioner;
 import io.appendsfeed.model.feed.Span;
@@ -72,12 +74,14 @@ public final class Indexer {
 
     private final DynamoDbClient dynamo;
     private final IndexerConfig config;
+    private final StoreClient index;
     private final KnownIndex knownIndex;
     private final Map<PartitionId, EpochIngester> ingesters = new ConcurrentHashMap<>();
 
-    private Indexer(DynamoDbClient dynamo, IndexerConfig config, KnownIndex knownIndex) {
+    private Indexer(DynamoDbClient dynamo, IndexerConfig config, StoreClient index, KnownIndex knownIndex) {
         this.dynamo = dynamo;
         this.config = config;
+        this.index = index;
         this.knownIndex = knownIndex;
     }
 
@@ -104,7 +108,7 @@ public final class Indexer {
         } else if (recorded != config.partitions()) {
             throw new PartitionCountMismatchException(config.indexTable(), recorded, config.partitions());
         }
-        return new Indexer(dynamo, config, new KnownIndex(loaded));
+        return new Indexer(dynamo, config, index, new KnownIndex(loaded));
     }
 
     public IndexerConfig config() {
@@ -123,6 +127,15 @@ public final class Indexer {
 
     /** As {@link #ingest(List)}, for records of one shard (null: not known), which the log line, MDC and metrics name. */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard) {
+        return ingest(records, shard, false);
+    }
+
+    /**
+     * As {@link #ingest(List, String)}, saying whether the source has more records waiting now (a Lambda batch as
+     * large as the mapping allows): the epochs' Tips may then stay behind their calves for up to a second. Saying so
+     * wrongly only delays what Tip-first readers see, until the next batch or {@link #moveTips()}.
+     */
+    public BatchOutcome ingest(List<ChangeRecord> records, String shard, boolean moreWaiting) {
         try (MDC.MDCCloseable ignored = shard == null ? null : MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
             long started = System.nanoTime();
             List<SourceSpan> spans = new ArrayList<>();
@@ -145,8 +158,33 @@ public final class Indexer {
                     break;
                 }
             }
-            return run(records.size(), skipped, spans, rejected, newest, shard, started);
+            return run(records.size(), skipped, spans, rejected, newest, shard, started, moreWaiting && rejected == null);
         }
+    }
+
+    /**
+     * Moves each partition's epoch Tips to their calves' end as read now: the active epoch's, and the closed ones'
+     * before it back to the first found at its end (a source whose last batch said more was waiting, then went
+     * quiet, left them behind). A strongly consistent query an epoch, two a partition as a rule, and a write where a
+     * Tip was behind. The Lambda's schedule calls it every minute.
+     *
+     * @throws RuntimeException from DynamoDB, after the partitions before it were moved
+     */
+    public void moveTips() {
+        IndexState state = AppendsIndex.read(index);
+        for (int p = 0; p < state.partitions(); p++) {
+            PartitionId partition = PartitionId.of(p);
+            EpochId active = state.activeEpoch(partition);
+            index.moveTipToCalves(AppendsEpoch.stream(partition, active));
+            for (int e = active.value() - 1; e >= 0 && index.moveTipToCalves(AppendsEpoch.stream(partition, EpochId.of(e))); e--) {
+                log.info("partition {} epoch {}: its Tip was behind its calves, now moved", partition, e);
+            }
+        }
+    }
+
+    /** As {@link #ingestSpans(List)}, saying whether the source has more waiting ({@link #ingest(List, String, boolean)}). */
+    public BatchOutcome ingestSpans(List<SourceSpan> spans, boolean moreWaiting) {
+        return run(spans.size(), 0, spans, null, null, null, System.nanoTime(), moreWaiting);
     }
 
     /** What {@link #parse} made of one record. */
@@ -212,7 +250,7 @@ public final class Indexer {
 
     /** Ingests spans read by other means (a backfill), in order; the outcome's positions are the spans' own. */
     public BatchOutcome ingestSpans(List<SourceSpan> spans) {
-        return run(spans.size(), 0, spans, null, null, null, System.nanoTime());
+        return ingestSpans(spans, false);
     }
 
     /**
@@ -220,7 +258,7 @@ public final class Indexer {
      * batch is in up to the first span of a failed partition, or up to the rejected record that ended it.
      */
     private BatchOutcome run(int records, int skipped, List<SourceSpan> spans, RejectedRecord rejected, Instant newest,
-                             String shard, long started) {
+                             String shard, long started, boolean moreWaiting) {
         Map<PartitionId, List<Integer>> byPartition = new TreeMap<>();
         for (int k = 0; k < spans.size(); k++) {
             byPartition.computeIfAbsent(Partitioner.route(spans.get(k).span().stream(), config.partitions()),
@@ -231,8 +269,19 @@ public final class Indexer {
         for (int k = 0; k < work.size(); k++) {
             EpochIngester ingester = ingesters.computeIfAbsent(work.get(k).getKey(), p -> new EpochIngester(p, dynamo, knownIndex, config));
             List<SourceSpan> mine = work.get(k).getValue().stream().map(spans::get).toList();
-            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester.ingest(mine))
-                    : CompletableFuture.supplyAsync(withMdc(() -> ingester.ingest(mine)), PARTITIONS));
+            pending.add(k == work.size() - 1 ? CompletableFuture.completedFuture(ingester.ingest(mine, moreWaiting))
+                    : CompletableFuture.supplyAsync(withMdc(() -> ingester.ingest(mine, moreWaiting)), PARTITIONS));
+        }
+        if (!moreWaiting) { // a partition an earlier batch left behind, which this one did not touch
+            ingesters.forEach((p, ingester) -> {
+                if (!byPartition.containsKey(p)) {
+                    try {
+                        ingester.moveTip();
+                    } catch (RuntimeException e) {
+                        log.warn("partition {}: its epoch Tip is behind its calves and could not be moved ({}); moveTips moves it", p, e.toString());
+                    }
+                }
+            });
         }
         List<PartitionOutcome> outcomes = new ArrayList<>();
         Capacity capacity = Capacity.NONE;

@@ -26,10 +26,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Every epoch keeps its Tip at its calves' end once a batch is done: Tip-first readers (equinox-js,
- * Propulsion) and the notifier, which wakes on Tip changes, see every epoch whole, however the
- * batches come (full ones back to back, then nothing), and a Tip whose update failed is moved by the
- * retry of the batch, warm or cold.
+ * Every epoch's Tip reaches its calves' end: Tip-first readers (equinox-js, Propulsion) and the notifier,
+ * which wakes on Tip changes, see every epoch whole. A batch that does not say more is waiting leaves every
+ * Tip there; batches that do may leave the active epoch's behind (never ahead), and {@link Indexer#moveTips()},
+ * the Lambda's schedule, moves it, from any process. A Tip whose update failed is moved by the retry of the
+ * batch, warm or cold.
  */
 @ExtendWith(LocalDynamoExtension.class)
 class EpochTipTest {
@@ -100,6 +101,63 @@ class EpochTipTest {
         assertThat(assertEveryEpochHasItsTip(local, table, 2)).as("epochs closed along the way").isGreaterThanOrEqualTo(4);
     }
 
+    /** Asserts that no epoch's Tip is ahead of its calves; returns how many epochs have their Tip behind. */
+    static int tipsBehind(LocalDynamo local, String table, int partitions) {
+        StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(table).reservedStreams(true).build());
+        int behind = 0;
+        for (int p = 0; p < partitions; p++) {
+            for (int e = 0; ; e++) {
+                StreamName epoch = FeedStreams.epoch(PartitionId.of(p), EpochId.of(e));
+                long calves = index.readAll(epoch, Read.forward(0).strongly()).size();
+                if (calves == 0) {
+                    break;
+                }
+                long tip = index.readTip(epoch, true).map(Tip::version).orElse(0L);
+                assertThat(tip).as("%s: the Tip is never ahead of its calves", epoch).isLessThanOrEqualTo(calves);
+                behind += tip < calves ? 1 : 0;
+            }
+        }
+        return behind;
+    }
+
+    @Test
+    void full_batches_that_say_more_is_waiting_leave_the_tip_behind_until_the_schedule_moves_it(LocalDynamo local) {
+        String table = IndexerTables.index(local);
+        UnknownStreamTest.TestClock clock = new UnknownStreamTest.TestClock();
+        IndexerConfig config = IndexerConfig.builder(table).partitions(2).limits(new EpochLimits(10, 1 << 20, 1000)).clock(clock).build();
+        Indexer indexer = Indexer.start(local.dynamo(), config);
+
+        List<List<ChangeRecord>> batches = batches(17, 100, 300);
+        for (List<ChangeRecord> batch : batches.subList(0, 15)) { // a backlog within a second (an epoch closed), then quiet
+            assertThat(indexer.ingest(batch, "shard-1", true).complete()).isTrue();
+        }
+
+        assertThat(tipsBehind(local, table, 2)).as("the active epochs' Tips").isEqualTo(2);
+        Indexer.start(local.dynamo(), config).moveTips(); // the schedule's invocation, in another process
+        assertThat(tipsBehind(local, table, 2)).isZero();
+        assertEveryEpochHasItsTip(local, table, 2);
+
+        indexer.ingest(batches.get(15), "shard-1", true);
+        assertThat(tipsBehind(local, table, 2)).as("within a second of the last move").isEqualTo(2);
+        clock.advance(java.time.Duration.ofMillis(1001));
+        indexer.ingest(batches.get(16), "shard-1", true);
+        assertThat(tipsBehind(local, table, 2)).as("a second on, the batch moves them though more is waiting").isZero();
+    }
+
+    @Test
+    void a_batch_that_does_not_say_more_is_waiting_moves_every_tip_an_earlier_one_left_behind(LocalDynamo local) {
+        String table = IndexerTables.index(local);
+        Indexer indexer = Indexer.start(local.dynamo(), IndexerConfig.builder(table).partitions(2).build());
+        List<List<ChangeRecord>> batches = batches(2, 50, 20);
+        assertThat(indexer.ingest(batches.get(0), "shard-1", true).complete()).isTrue();
+        assertThat(tipsBehind(local, table, 2)).as("both partitions' Tips").isEqualTo(2);
+
+        List<ChangeRecord> onePartition = batches.get(1).stream().filter(r -> r.keys().get("p").s().equals("Account-0")).toList();
+        assertThat(indexer.ingest(onePartition, "shard-1", false).complete()).isTrue();
+
+        assertThat(tipsBehind(local, table, 2)).as("the partition the last batch did not touch too").isZero();
+    }
+
     @Test
     void a_tip_update_that_fails_fails_the_batch_and_its_retry_moves_the_tip_warm_or_cold(LocalDynamo local) {
         String table = IndexerTables.index(local);
@@ -112,7 +170,7 @@ class EpochTipTest {
         List<List<ChangeRecord>> batches = batches(3, 10, 7);
         assertThat(warm.ingest(batches.get(0)).complete()).isTrue();
 
-        tipFailures.set(2); // the append's Tip update, and the one at the end of the batch
+        tipFailures.set(1); // the Tip's update at the end of the batch
         BatchOutcome failed = warm.ingest(batches.get(1));
 
         assertThat(failed.complete()).as("the Tip could not be moved: the batch is delivered again").isFalse();
@@ -122,7 +180,7 @@ class EpochTipTest {
         assertThat(retried.duplicateEvents()).as("its events were in").isEqualTo(10);
         assertEveryEpochHasItsTip(local, table, 1);
 
-        tipFailures.set(2);
+        tipFailures.set(1);
         assertThat(warm.ingest(batches.get(2)).complete()).isFalse(); // and the process dies
         BatchOutcome cold = Indexer.start(local.dynamo(), config).ingest(batches.get(2));
         assertThat(cold.complete()).isTrue();

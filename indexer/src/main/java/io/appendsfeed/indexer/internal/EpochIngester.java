@@ -14,6 +14,7 @@ import io.appendsfeed.model.store.CapacityMeter;
 import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -33,6 +34,13 @@ public final class EpochIngester {
 
     private static final Logger log = LoggerFactory.getLogger(EpochIngester.class);
 
+    /**
+     * How long the active epoch's Tip may stay behind its calves while the source says more is waiting: Tip-first
+     * readers (equinox-js, Propulsion) and the notifier see a busy partition at most this late, and a backlog pays
+     * the Tip's write unit and round trip once a second instead of once a batch (DESIGN.md, "The Tip follows").
+     */
+    static final Duration TIP_LAG = Duration.ofSeconds(1);
+
     private final PartitionId partition;
     private final StoreClient store;
     private final AppendsEpoch epochs;
@@ -42,6 +50,7 @@ public final class EpochIngester {
     /** What this partition's calls consumed in the batch at hand; null when nobody asks (no metrics, no meter). */
     private final Tally tally;
     private EpochState state; // the active epoch as last seen, a valid prefix of it even after a failed write; null: load it
+    private Instant tipMoved; // when this ingester last moved (or found) the active epoch's Tip at its calves' end, or began
 
     public EpochIngester(PartitionId partition, DynamoDbClient dynamo, KnownIndex index, IndexerConfig config) {
         this.partition = partition;
@@ -52,14 +61,18 @@ public final class EpochIngester {
                 .meter(tally == null ? CapacityMeter.NONE : tally).clock(config.clock()).build());
         this.epochs = new AppendsEpoch(store, config.clock(), new Decider.Conflicts(config.maxConflictRetries(), config.conflictBackoff()));
         this.prior = new PriorEpochs(epochs, partition);
+        this.tipMoved = config.clock().instant();
     }
 
     /**
      * Never throws: a failure is the outcome's {@code error}, with what was settled before it. The active
-     * epoch's Tip ends up at its calves' end; when it cannot be moved there, the batch fails from its first
-     * span (its spans are in; redelivered, they are duplicates, and the retry moves the Tip).
+     * epoch's Tip ends up at its calves' end, unless {@code moreWaiting} and this ingester moved it less than
+     * {@link #TIP_LAG} ago; when it cannot be moved there, the batch fails from its first span (its spans are in;
+     * redelivered, they are duplicates, and the retry moves the Tip).
+     *
+     * @param moreWaiting the source has more records waiting now: the batch after this one comes at once
      */
-    public synchronized PartitionOutcome ingest(List<SourceSpan> spans) {
+    public synchronized PartitionOutcome ingest(List<SourceSpan> spans, boolean moreWaiting) {
         long accepted = 0, duplicates = 0, healed = 0;
         int settled = 0, closed = 0, writes = 0, conflicts = 0;
         RuntimeException error = null;
@@ -104,8 +117,8 @@ public final class EpochIngester {
             error = e;
         }
         try {
-            if (state != null && !state.isClosed()) {
-                epochs.ensureTip(partition, state);
+            if (!moreWaiting || config.clock().instant().isAfter(tipMoved.plus(TIP_LAG))) {
+                moveTip();
             }
         } catch (RuntimeException e) {
             log.warn("partition {} epoch {}: its Tip cannot be moved to its calves' end ({}); the batch is delivered again to move it",
@@ -115,6 +128,14 @@ public final class EpochIngester {
         }
         return new PartitionOutcome(partition, state == null ? EpochId.ZERO : state.epoch(), spans.size(), settled, accepted,
                 duplicates, healed, closed, writes, conflicts, tally == null ? Capacity.NONE : tally.take(), error);
+    }
+
+    /** Moves the active epoch's Tip to the calves this ingester wrote or read, unless it is known to be there. */
+    public synchronized void moveTip() {
+        if (state != null && !state.isClosed()) {
+            epochs.ensureTip(partition, state);
+            tipMoved = config.clock().instant();
+        }
     }
 
     /** Rolls on from a closed epoch: heals a crash between closing it and recording its successor, and follows other writers' closes. */

@@ -19,7 +19,8 @@ import org.slf4j.MDC;
 /**
  * The Lambda indexer the template deploys, mapped to the store table's stream with
  * {@code ReportBatchItemFailures}: reports the first record not durably in the feed as the batch item
- * failure, so that Lambda retries from there. A record without a sequence number is reported, once the
+ * failure, so that Lambda retries from there. The template's schedule invokes it every minute with an
+ * EventBridge event, to move epoch Tips a full last batch left behind ({@link Indexer#moveTips()}). A record without a sequence number is reported, once the
  * records before it are in, with an empty identifier: Lambda then bisects the batch until it is alone.
  * Input that is not a DynamoDB stream event fails the invocation before anything is written.
  */
@@ -33,6 +34,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
 
     private final Indexer indexer;
     private final String storeTable;
+    private final int batchSize;
 
     /**
      * Used by Lambda: settings from the environment ({@link LambdaSettings}); the index is opened here.
@@ -46,13 +48,23 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
 
     /** As {@link #IndexerStreamHandler()}, from these settings. */
     public IndexerStreamHandler(LambdaSettings settings) {
-        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.indexerConfig()), requireStoreTable(settings));
+        this(Indexer.start(DynamoClients.dynamoDb(settings.dynamo()), settings.indexerConfig()), requireStoreTable(settings),
+                settings.batchSize());
     }
 
     /** @param storeTable the store table whose stream the function is mapped to; null to accept any table but the index */
     public IndexerStreamHandler(Indexer indexer, String storeTable) {
+        this(indexer, storeTable, 0);
+    }
+
+    /**
+     * @param batchSize the mapping's batch size: a batch that large lets the epochs' Tips lag ({@link Indexer#ingest(List,
+     *                  String, boolean)}); 0 moves them with every batch
+     */
+    public IndexerStreamHandler(Indexer indexer, String storeTable, int batchSize) {
         this.indexer = Objects.requireNonNull(indexer, "indexer");
         this.storeTable = storeTable;
+        this.batchSize = batchSize;
         SameTableException.check(storeTable, indexer.config().indexTable());
     }
 
@@ -72,6 +84,12 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
     }
 
     private void handle(LambdaEvent event, OutputStream output) throws IOException {
+        if (event.scheduled()) { // the template's schedule: Tips a full last batch left behind its calves
+            indexer.moveTips();
+            output.write(NO_FAILURE);
+            output.flush();
+            return;
+        }
         // one mapping's records come from one stream: the first and the last are checked, not every record
         if (event.first() != null) {
             checkSource(event.first());
@@ -79,7 +97,7 @@ public final class IndexerStreamHandler implements RequestStreamHandler {
                 checkSource(event.last());
             }
         }
-        BatchOutcome outcome = indexer.ingest(event.records(), null);
+        BatchOutcome outcome = indexer.ingest(event.records(), null, batchSize > 0 && event.delivered() >= batchSize);
         String failure = outcome.firstNotIngested();
         if (failure == null && event.unidentified() != null) {
             log.error("{}: the records before it are in the feed; it is reported as the batch item failure (an empty identifier:"

@@ -40,8 +40,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param records the records, up to the first without a sequence number ({@code unidentified}, or null)
  * @param delivered how many records the event holds
  * @param first the first record that names its stream's ARN, or null; {@code last} the last, when it names it
+ * @param scheduled an EventBridge schedule's event ({@code "source": "aws.events"}, no records), not a stream's
  */
-public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int delivered, Source first, Source last) {
+public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified, int delivered, Source first, Source last,
+                          boolean scheduled) {
 
     /** The deepest JSON nesting read: DynamoDB's 32 levels of attribute values take 64, the event 5 more. */
     static final int MAX_DEPTH = 100;
@@ -70,17 +72,24 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         int delivered = 0;
         Source first = null;
         Source last = null;
+        boolean records = false;
+        String source = null;
         try (JsonParser p = JSON.createParser(in)) {
             JsonToken start = p.nextToken();
             if (start != JsonToken.START_OBJECT) {
                 throw new JsonParseException(p, start == null ? "the input is empty" : "the event is not a JSON object");
             }
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                boolean records = p.currentName().equals("Records");
-                if (p.nextToken() == JsonToken.VALUE_NULL || !records) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("source") && value == JsonToken.VALUE_STRING) {
+                    source = p.getText();
+                }
+                if (value == JsonToken.VALUE_NULL || !name.equals("Records")) {
                     p.skipChildren();
                     continue;
                 }
+                records = true;
                 expect(p, JsonToken.START_ARRAY, "Records is not a JSON array");
                 for (; p.nextToken() != JsonToken.END_ARRAY; delivered++) {
                     Reader r = new Reader(p);
@@ -109,7 +118,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
         return new LambdaEvent(out, unidentified == null ? null
                 : new Unidentified(unidentified.position(), delivered, unidentified.eventId(), unidentified.missing()),
-                delivered, first, last);
+                delivered, first, last, !records && "aws.events".equals(source));
     }
 
     /** @see #read(InputStream) */

@@ -23,6 +23,8 @@ public record IndexerSettings(IndexerConfig config, DynamoClients.Settings dynam
     public static final String STORE_PREDATES_FEED = "APPENDS_STORE_PREDATES_FEED";
     public static final String CONFLICT_BACKOFF_MS = "APPENDS_CONFLICT_BACKOFF_MS";
     public static final String ENDPOINT = "APPENDS_DYNAMODB_ENDPOINT";
+    /** The Lambda mapping's batch size: a batch that large says more records wait (0 or unset: never assumed). */
+    public static final String LAMBDA_BATCH_SIZE = "APPENDS_LAMBDA_BATCH_SIZE";
     public static final String REGION = "AWS_REGION";
 
     /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */

@@ -32,8 +32,7 @@ class DeployPermissionsTest {
         return roleTags.containsKey(GROUP_TAG) && IamStringLike.matchesAny(READER_KEYS, partitionKey, roleTags);
     }
 
-    static final Set<String> INDEXER_INDEX_ACTIONS = Set.of("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem",
-            "dynamodb:DeleteItem");
+    static final Set<String> INDEXER_INDEX_ACTIONS = Set.of("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem");
 
     private static final JsonNode INDEX_ARN = DeployTemplate.json("{\"Fn::GetAtt\":[\"IndexTable\",\"Arn\"]}");
     private static final JsonNode STORE_TABLE_ARN = DeployTemplate.json(

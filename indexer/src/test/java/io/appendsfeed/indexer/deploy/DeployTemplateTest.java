@@ -183,7 +183,7 @@ class DeployTemplateTest {
     @Test
     void event_source_mapping_keeps_shard_order_and_never_drops_a_record_silently() {
         JsonNode events = function.path("Events");
-        assertThat(events.size()).isEqualTo(1);
+        assertThat(events.size()).isEqualTo(2);
         JsonNode esm = events.path("StoreStream");
         assertThat(esm.path("Type").asText()).isEqualTo("DynamoDB");
         JsonNode p = esm.path("Properties");
@@ -204,6 +204,17 @@ class DeployTemplateTest {
         assertThat(DeployTemplate.strings(onFailure.path("Destination").path("Fn::GetAtt"))).containsExactly("FailureQueue", "Arn");
         assertThat(template.resource("FailureQueue").path("Type").asText()).isEqualTo("AWS::SQS::Queue");
         assertThat(template.properties("FailureQueue").path("MessageRetentionPeriod").asInt()).isEqualTo(14 * 24 * 3600);
+    }
+
+    @Test
+    void a_full_batch_lets_the_tips_lag_and_a_schedule_moves_them_every_minute() {
+        JsonNode vars = function.path("Environment").path("Variables");
+        assertThat(vars.path(IndexerSettings.LAMBDA_BATCH_SIZE).path("Ref").asText())
+                .as("the mapping's own batch size").isEqualTo(function.path("Events").path("StoreStream").path("Properties")
+                        .path("BatchSize").path("Ref").asText());
+        JsonNode schedule = function.path("Events").path("TipSchedule");
+        assertThat(schedule.path("Type").asText()).isEqualTo("Schedule");
+        assertThat(schedule.path("Properties").path("Schedule").asText()).isEqualTo("rate(1 minute)");
     }
 
     @Test

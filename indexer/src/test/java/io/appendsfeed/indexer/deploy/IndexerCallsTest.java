@@ -49,16 +49,13 @@ class IndexerCallsTest {
         // small epochs, so that epochs close and the index records their successors
         IndexerConfig config = IndexerConfig.builder(index).limits(new EpochLimits(4, 1 << 20, 1000)).build();
         try (DynamoDbClient dynamo = recordingClient(local, recorder)) {
+            // an index begun by a Tip-first writer (equinox-js's indexer, before this one took over): the first write
+            // drains its Tip into a calf (TransactWriteItems)
+            Indexer.start(dynamo, config);
+            new StoreClient(local.dynamo(), StoreConfig.builder(index).reservedStreams(true).build()).append(
+                    StreamName.parse("$AppendsEpoch-0_0"), Expected.version(0), List.of(EventData.json("Ingested", "{\"add\":[],\"app\":[]}")));
             Indexer first = Indexer.start(dynamo, config);
             for (int from = 0; from < records.size(); from += 5) {
-                if (from == 10) {
-                    // an older, Tip-first writer appends to the active epoch behind the indexer's back: the
-                    // indexer's next calf meets it (withdrawn: DeleteItem), then drains the Tip (TransactWriteItems)
-                    StoreClient tipFirst = new StoreClient(local.dynamo(), StoreConfig.builder(index).reservedStreams(true).build());
-                    StreamName active = activeEpoch(tipFirst);
-                    long version = tipFirst.readTip(active, true).map(t -> t.version()).orElse(0L);
-                    tipFirst.append(active, Expected.version(version), List.of(EventData.json("Ingested", "{\"add\":[],\"app\":[]}")));
-                }
                 assertThat(first.ingest(records.subList(from, Math.min(records.size(), from + 5))).complete()).isTrue();
             }
             // a cold instance handed the whole stream again (Lambda's retry after a timeout): nothing new
@@ -66,8 +63,7 @@ class IndexerCallsTest {
             assertThat(again.complete()).isTrue();
         }
         assertThat(new FeedReadback(local.dynamo(), index, 1).streams().values().stream().mapToInt(List::size).sum()).isEqualTo(24);
-        assertThat(recorder.operations()).as("the run covers draining a Tip and withdrawing a calf")
-                .contains("TransactWriteItems", "DeleteItem");
+        assertThat(recorder.operations()).as("the run covers draining a Tip").contains("TransactWriteItems");
 
         List<CallRecorder.Authorisation> needed = recorder.authorisations();
         assertThat(needed).extracting(CallRecorder.Authorisation::table).containsOnly(index);
@@ -77,15 +73,6 @@ class IndexerCallsTest {
             assertThat(IamStringLike.matchesAny(DeployPermissionsTest.INDEXER_KEYS, a.partitionKey()))
                     .as(a + " is admitted by the template's dynamodb:LeadingKeys").isTrue();
         }
-    }
-
-    /** The highest epoch of partition 0 that has a Tip. */
-    private static StreamName activeEpoch(StoreClient index) {
-        int e = 0;
-        while (index.readTip(StreamName.parse("$AppendsEpoch-0_" + (e + 1)), true).isPresent()) {
-            e++;
-        }
-        return StreamName.parse("$AppendsEpoch-0_" + e);
     }
 
     private static DynamoDbClient recordingClient(LocalDynamo local, CallRecorder recorder) {

@@ -14,6 +14,13 @@ import io.appendsfeed.indexer.IndexerTables;
 import io.appendsfeed.indexer.SameTableException;
 import io.appendsfeed.indexer.deploy.AwsEventJson;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.model.feed.EpochId;
+import io.appendsfeed.model.feed.FeedStreams;
+import io.appendsfeed.model.feed.PartitionId;
+import io.appendsfeed.model.store.Read;
+import io.appendsfeed.model.store.StoreClient;
+import io.appendsfeed.model.store.StoreConfig;
+import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.io.ByteArrayInputStream;
@@ -68,6 +75,32 @@ class IndexerStreamHandlerTest {
     private static void assertAccount17Whole(LocalDynamo local, String index) {
         new FeedReadback(local.dynamo(), index, 1).assertExactly(Map.of(
                 StreamName.parse("Account-17"), List.of("Opened", "Deposited", "Withdrawn")));
+    }
+
+    @Test
+    void a_batch_as_large_as_the_mapping_allows_leaves_the_tip_behind_and_the_schedules_event_moves_it(LocalDynamo local)
+            throws IOException {
+        String index = IndexerTables.index(local);
+        IndexerStreamHandler handler = new IndexerStreamHandler(LambdaSettings.from(Map.of("APPENDS_INDEX_TABLE", index,
+                "APPENDS_STORE_TABLE", "store", "APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString(),
+                "APPENDS_LAMBDA_BATCH_SIZE", "5")::get)); // the fixture's 5 records: a full batch
+        StoreClient feed = new StoreClient(local.dynamo(), StoreConfig.builder(index).reservedStreams(true).build());
+        StreamName epoch = FeedStreams.epoch(PartitionId.of(0), EpochId.ZERO);
+
+        assertThat(failures(handler, resource("two-appends-and-noise.json"))).isEmpty();
+        long calves = feed.readAll(epoch, Read.forward(0).strongly()).size();
+        assertThat(calves).isPositive();
+        assertThat(feed.readTip(epoch, true).map(Tip::version).orElse(0L)).as("behind its calves").isLessThan(calves);
+
+        ObjectNode scheduled = JSON.createObjectNode().put("version", "0").put("id", "53dc4d37-cffa-4f76-80c9-8b7d4a4d2eaa")
+                .put("detail-type", "Scheduled Event").put("source", "aws.events").put("account", "123456789012")
+                .put("time", "2026-11-27T21:00:00Z").put("region", "eu-west-1");
+        scheduled.putArray("resources").add("arn:aws:events:eu-west-1:123456789012:rule/indexer-TipSchedule");
+        scheduled.putObject("detail");
+        assertThat(failures(handler, scheduled)).isEmpty();
+
+        assertThat(feed.readTip(epoch, true).map(Tip::version)).as("at its calves' end").contains(calves);
+        assertAccount17Whole(local, index);
     }
 
     @Test

@@ -54,7 +54,7 @@ final class RuntimeEvent {
             }
             k++;
         }
-        return new LambdaEvent(out, unidentified, records.size(), first, last);
+        return new LambdaEvent(out, unidentified, records.size(), first, last, false);
     }
 
     private static ChangeRecord record(String eventName, StreamRecord d) {

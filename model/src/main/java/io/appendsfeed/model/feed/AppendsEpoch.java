@@ -299,7 +299,7 @@ public final class AppendsEpoch {
     public AppendsEpoch(StoreClient index, Clock clock, Decider.Conflicts conflicts) {
         this.index = index;
         this.decider = new Decider<>(index, new Decider.Category<>(EpochState.empty(EpochId.ZERO), EpochState::evolve,
-                e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null), conflicts);
+                e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null, true), conflicts);
     }
 
     /** The whole epoch, eventually consistent (a stale read costs a conflict on the next write). */
@@ -337,7 +337,10 @@ public final class AppendsEpoch {
         return EpochState.empty(epoch);
     }
 
-    /** Moves the Tip up to {@code state} unless known to be there: Tip-first readers and the notifier see an epoch only that far. */
+    /**
+     * Moves the Tip up to {@code state} unless known to be there: Tip-first readers and the notifier see an epoch only
+     * that far. A write ({@link #transact}) leaves the Tip behind its calf; its writer moves it.
+     */
     public void ensureTip(PartitionId partition, EpochState state) {
         if (state.version() > 0) {
             index.ensureTip(stream(partition, state.epoch()), state.version());

@@ -78,6 +78,14 @@ public final class StoreClient {
      * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
      */
     public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events) {
+        return appendAsCalf(stream, expectedVersion, events, true);
+    }
+
+    /**
+     * As {@link #appendAsCalf(StreamName, long, List)}; with {@code moveTip} false only the calf is written and the Tip
+     * stays behind it until {@link #ensureTip} or {@link #moveTipToCalves} moves it.
+     */
+    public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events, boolean moveTip) {
         checkWritable(stream);
         Objects.requireNonNull(events, "events");
         if (events.isEmpty()) {
@@ -86,7 +94,7 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events));
+        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events), moveTip);
     }
 
     /** {@code stream}, written calf-first, was just begun: its first {@link #appendAsCalf} need not read the Tip. */
@@ -101,6 +109,17 @@ public final class StoreClient {
         MeteredDynamo calls = calls();
         appender.ensureTip(calls, stream, version);
         return calls.spent();
+    }
+
+    /**
+     * Moves the Tip of a calf-first {@code stream} forwards to its last calf's end, as read now (one strongly consistent
+     * query), for a writer that did not know where the calves end.
+     *
+     * @return whether the Tip was behind its calves (and is now moved)
+     */
+    public boolean moveTipToCalves(StreamName stream) {
+        checkWritable(stream);
+        return appender.moveTipToCalves(calls(), stream);
     }
 
     /**

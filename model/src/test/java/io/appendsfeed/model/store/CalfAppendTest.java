@@ -185,6 +185,25 @@ class CalfAppendTest {
     }
 
     @Test
+    void a_calf_left_ahead_of_its_tip_is_moved_to_later_and_a_tip_first_write_there_is_refused_when_it_moves(LocalDynamo local) {
+        StoreFixture f = StoreFixture.fresh(local);
+        StoreClient calfFirst = client(f);
+        calfFirst.appendAsCalf(STREAM, 0, events("A", 2));
+        var w = (AppendResult.Written) calfFirst.appendAsCalf(STREAM, 2, events("B", 1), false);
+        assertThat(w.capacity()).as("the calf alone").isEqualTo(new Capacity(0, 1));
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).as("left behind").isEqualTo(2);
+        assertThat(client(f).moveTipToCalves(STREAM)).isTrue();
+        assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
+        assertThat(client(f).moveTipToCalves(STREAM)).as("already there").isFalse();
+
+        calfFirst.appendAsCalf(STREAM, 3, events("C", 1), false);
+        client(f).append(STREAM, Expected.version(3), events("TipFirst", 1)); // at the Tip left behind
+
+        assertThatThrownBy(() -> calfFirst.ensureTip(STREAM, 4)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Tip-first writer appended events 3..3").hasMessageContaining("Only one kind of writer");
+    }
+
+    @Test
     void every_append_moves_the_tip_to_its_end_for_the_calf_and_one_write_unit(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
         StoreClient client = client(f);

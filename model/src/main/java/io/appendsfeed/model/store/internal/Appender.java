@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
  * The two ways to append, deciding from the Tip's state (the cache's when it satisfies the expectation, else
@@ -121,12 +122,31 @@ public final class Appender {
         return unfolds.stream().map(u -> EventCodec.unfold(u, version, now, config.compress())).toList();
     }
 
-    /** @throws SdkException from DynamoDB; the Tip stays where it is */
+    /**
+     * @throws SdkException from DynamoDB; the Tip stays where it is
+     * @throws IllegalStateException when a Tip-first writer appended to the Tip at indexes calves hold
+     */
     public void ensureTip(MeteredDynamo dynamo, StreamName stream, long version) {
         TipState tip = cache.get(stream);
         if (tip == null || tip.version() < version) {
             advance(dynamo, stream, version, tip == null ? 0 : tip.calfBytes(), -1);
         }
+    }
+
+    /** @throws SdkException from DynamoDB; the Tip stays where it is */
+    public boolean moveTipToCalves(MeteredDynamo dynamo, StreamName stream) {
+        List<Map<String, AttributeValue>> last = dynamo.query(QueryRequest.builder().keyConditionExpression("#p = :p")
+                .expressionAttributeNames(Map.of("#p", StoreItems.STREAM))
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value())))
+                .scanIndexForward(false).limit(2).consistentRead(true)).items(); // the Tip sorts last, then the last calf
+        TipState tip = last.isEmpty() || !StoreItems.isTip(last.get(0)) ? null : TipState.of(stream, last.get(0));
+        Map<String, AttributeValue> calf = last.stream().filter(i -> !StoreItems.isTip(i)).findFirst().orElse(null);
+        if (calf != null && (tip == null || tip.eventCount() == 0 && tip.version() < StoreItems.next(stream, calf))) {
+            cache.remove(stream);
+            advance(dynamo, stream, StoreItems.next(stream, calf), tip == null ? 0 : tip.calfBytes(), -1);
+            return true;
+        }
+        return false;
     }
 
     public void assumeNoTip(StreamName stream) {
@@ -135,7 +155,7 @@ public final class Appender {
         }
     }
 
-    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events) {
+    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events, boolean moveTip) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
@@ -164,6 +184,11 @@ public final class Appender {
             return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
         }
         long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
+        if (!moveTip) { // the Tip stays where it was; what the calves hold is counted for when it moves
+            TipState behind = tip == null ? TipState.NONE : tip;
+            cache.put(stream, new TipState(behind.version(), behind.etag(), 0, 0, held, null));
+            return new AppendResult.Written(next, behind.etag(), false, dynamo.spent());
+        }
         AppendResult withdrawn = advance(dynamo, stream, next, held, expected);
         if (withdrawn != null) {
             return withdrawn;
@@ -185,6 +210,12 @@ public final class Appender {
                     && now.version() - now.eventCount() < next) {
                 cache.remove(stream);
                 return withdraw(dynamo, stream, expected, next, now);
+            }
+            if (now != null && now.eventCount() > 0 && now.version() - now.eventCount() < next) { // moving a Tip left behind
+                cache.remove(stream);
+                throw new IllegalStateException(stream + ": a Tip-first writer appended events " + (now.version() - now.eventCount())
+                        + ".." + (now.version() - 1) + " to the Tip while calves held indexes up to " + (next - 1) + ". Only one kind"
+                        + " of writer may write a stream: stop the other writer (another indexer on this index table?)");
             }
             if (now != null) {
                 cache.put(stream, now);

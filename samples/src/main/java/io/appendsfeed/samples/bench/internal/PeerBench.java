@@ -108,7 +108,7 @@ public final class PeerBench {
                 step.accept(String.format("peer: K=%d: %s's handler (fresh process) indexes %,d batches (run %d of %d)", k, side,
                         w.batches(), r, repeats));
                 runs.computeIfAbsent(side, s -> new ArrayList<>()).add(side.equals(OURS)
-                        ? jar.run(jar.javaToolOptions(), true, w.dir(), work, local.measured(), store, index)
+                        ? jar.run(jar.javaToolOptions(), true, w.dir(), work, local.measured(), store, index, k)
                         : harness.index(w.dir(), work, local.measured(), index));
                 checks.computeIfAbsent(side, s -> new ArrayList<>()).add(facts.check(local.dynamo(), index));
             }
@@ -152,7 +152,7 @@ public final class PeerBench {
         int[] table = {0};
         for (String flags : List.of(jar.javaToolOptions(), "")) {
             configs.add(coldStarts(OURS, flags.isBlank() ? "(JVM defaults)" : flags, runs, step, () -> jar.run(flags, false, dir, work,
-                    local.measured(), store, local.indexTable("cold-af-" + table[0]++))));
+                    local.measured(), store, local.indexTable("cold-af-" + table[0]++), COLD_BATCH_SIZE)));
         }
         if (peer != null) {
             configs.add(coldStarts(THEIRS, "node " + peer.nodeVersion(), runs, step,

@@ -114,11 +114,13 @@ public final class Processes {
         /**
          * @param jvmFlags {@code JAVA_TOOL_OPTIONS}; empty for the JVM's defaults
          * @param metered {@code true}: capacity summed per batch; {@code false}: built exactly as Lambda builds it
+         * @param batchSize the mapping's, as the template passes it
          */
         public HandlerDriver.Run run(String jvmFlags, boolean metered, Path batchDir, Path work, URI endpoint, String storeTable,
-                                     String indexTable) {
+                                     String indexTable, int batchSize) {
             Map<String, String> env = new HashMap<>(Map.of("APPENDS_INDEX_TABLE", indexTable, "APPENDS_STORE_TABLE", storeTable,
-                    "APPENDS_DYNAMODB_ENDPOINT", endpoint.toString(), "AWS_REGION", "us-east-1"));
+                    "APPENDS_DYNAMODB_ENDPOINT", endpoint.toString(), "AWS_REGION", "us-east-1",
+                    "APPENDS_LAMBDA_BATCH_SIZE", Integer.toString(batchSize)));
             if (!jvmFlags.isBlank()) {
                 env.put("JAVA_TOOL_OPTIONS", jvmFlags);
             }
