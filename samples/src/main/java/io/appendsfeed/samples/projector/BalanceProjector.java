@@ -49,13 +49,13 @@ public final class BalanceProjector implements StreamHandler {
                         + missing.size() + " of the " + (first - version) + " events before them from " + version);
             }
             for (StoredEvent e : missing) {
-                state = state.evolve(Accounts.CATEGORY.codec().decode(e));
+                state = state.evolve(Accounts.CODEC.decode(e));
             }
             version = first;
         }
         for (FeedEvent e : events) {
             if (e.index() == version) {
-                state = state.evolve(Accounts.CATEGORY.codec().decode(stream, e.index(), e.type(), e.data()));
+                state = state.evolve(Accounts.CODEC.decode(stream, e.index(), e.type(), e.data()));
                 version++;
             }
         }
