@@ -37,7 +37,6 @@ final class DemoRun {
     static final String INDEX_TABLE = "demo-index";
     static final String BALANCE_TABLE = "demo-balances";
     static final List<String> GROUPS = List.of("audit", "notifier", "balances");
-    static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
 
     /** A consumer group counting what its handler got through; a {@code complete} one sees every event, others filter. */
     record Reactor(String group, boolean complete, StreamCounter handled, FeedReader reader) implements AutoCloseable {
@@ -99,7 +98,12 @@ final class DemoRun {
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
 
         Workload workload = new Workload(new Accounts(store), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
-        Duration writing = write(workload, feed, reactors);
+        long writingStarted = System.nanoTime();
+        workload.run(() -> {
+            feed.refresh();
+            progress(workload, feed, reactors);
+        });
+        Duration writing = Duration.ofNanos(System.nanoTime() - writingStarted);
         Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox);
         awaitCommits(new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC()), feed);
 
@@ -138,36 +142,21 @@ final class DemoRun {
                 .lagLogInterval(Duration.ofSeconds(1)); // how often lag is sampled (and logged, at INFO: not shown here)
     }
 
-    private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors) throws InterruptedException {
-        long start = System.nanoTime();
-        workload.run(PROGRESS_EVERY, () -> {
-            feed.refresh();
-            progress(workload, feed, reactors);
-        });
-        return Duration.ofNanos(System.nanoTime() - start);
-    }
-
     /** @return how long after the last write everything was indexed and handled; null when not within the timeout */
     private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox)
             throws InterruptedException {
         long start = System.nanoTime();
-        long nextPrint = start + PROGRESS_EVERY.toNanos();
-        while (true) {
+        for (int polls = 1; ; polls++) {
             feed.refresh();
             long target = workload.written();
-            if (feed.events() >= target && outbox.published().size() >= workload.overdrafts()
-                    && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target)) {
+            boolean caughtUp = feed.events() >= target && outbox.published().size() >= workload.overdrafts()
+                    && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target);
+            boolean timedOut = System.nanoTime() > start + o.timeout.toNanos();
+            if (caughtUp || timedOut || polls % 20 == 0) { // 20 polls: about a second
                 progress(workload, feed, reactors);
-                return Duration.ofNanos(System.nanoTime() - start);
             }
-            long now = System.nanoTime();
-            if (now > start + o.timeout.toNanos()) {
-                progress(workload, feed, reactors);
-                return null;
-            }
-            if (now > nextPrint) {
-                progress(workload, feed, reactors);
-                nextPrint = now + PROGRESS_EVERY.toNanos();
+            if (caughtUp || timedOut) {
+                return caughtUp ? Duration.ofNanos(System.nanoTime() - start) : null;
             }
             Thread.sleep(50); // polling DynamoDB Local; the feed has no push
         }

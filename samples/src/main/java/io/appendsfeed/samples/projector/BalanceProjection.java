@@ -56,7 +56,6 @@ public final class BalanceProjection {
      */
     public CatchUpResult rebuild(Duration timeout) {
         table.clear();
-        projector.forget();
         return new FeedReader(dynamo, config(StartPosition.beginning()), projector).runUntilCaughtUp(timeout);
     }
 }

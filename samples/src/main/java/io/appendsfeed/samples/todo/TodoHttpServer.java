@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,8 @@ public final class TodoHttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TodoHttpServer.class);
     private static final String COLLECTION = "/todos";
     private static final int MAX_BODY_BYTES = 64 * 1024;
+    /** A version in quotes; versions start at 1. */
+    private static final Pattern ETAG = Pattern.compile("\"([1-9][0-9]{0,17})\"");
 
     /** A todo as returned by GET, POST and PUT. */
     record Representation(String id, String list, String title, boolean completed, long version) {
@@ -90,7 +94,7 @@ public final class TodoHttpServer implements AutoCloseable {
      * What an {@code If-Match} asks for: a version, or any ({@code *}: empty).
      *
      * @return null when the header is absent
-     * @throws IllegalArgumentException saying what a valid header looks like
+     * @throws IllegalArgumentException when it is not {@code *} or one strong ETag this service gave out (weak ones never match)
      */
     static OptionalLong parseIfMatch(String header) {
         if (header == null) {
@@ -100,21 +104,11 @@ public final class TodoHttpServer implements AutoCloseable {
         if (h.equals("*")) {
             return OptionalLong.empty();
         }
-        if (h.startsWith("W/")) {
-            throw new IllegalArgumentException("If-Match needs a strong ETag; weak ones (W/...) never match. Send the ETag from the last GET");
+        Matcher etag = ETAG.matcher(h);
+        if (!etag.matches()) {
+            throw new IllegalArgumentException("If-Match must be * or one strong ETag as a GET returned it (e.g. \"3\"), was " + h);
         }
-        if (h.length() < 3 || h.charAt(0) != '"' || h.charAt(h.length() - 1) != '"') {
-            throw new IllegalArgumentException("If-Match must be one quoted ETag as a GET returned it (e.g. \"3\") or *, was " + h);
-        }
-        try {
-            long v = Long.parseLong(h.substring(1, h.length() - 1));
-            if (v < 1) {
-                throw new IllegalArgumentException("no todo has the ETag " + h + ": versions start at \"1\"");
-            }
-            return OptionalLong.of(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("If-Match " + h + " is not an ETag this service gave out (they look like \"3\")", e);
-        }
+        return OptionalLong.of(Long.parseLong(etag.group(1)));
     }
 
     private void serve(HttpExchange exchange) throws IOException {
