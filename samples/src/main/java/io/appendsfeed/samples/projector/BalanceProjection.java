@@ -39,10 +39,6 @@ public final class BalanceProjection {
                 .build();
     }
 
-    public BalanceTable table() {
-        return table;
-    }
-
     /** A reader that keeps the table up to date from the group's checkpoint on; start it, close it to stop. */
     public FeedReader reader() {
         return new FeedReader(dynamo, config(StartPosition.stored()), projector);
