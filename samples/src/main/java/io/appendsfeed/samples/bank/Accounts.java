@@ -1,14 +1,14 @@
 package io.appendsfeed.samples.bank;
 
+import io.appendsfeed.model.Decider;
+import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.model.store.StoreClient;
-import java.util.ArrayList;
-import java.util.List;
-import io.appendsfeed.samples.eventsourcing.Category;
 import io.appendsfeed.samples.eventsourcing.CommandDecision;
 import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
-import io.appendsfeed.model.Decider.Loaded;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import io.appendsfeed.samples.eventsourcing.Transactor;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The bank's accounts, each a stream {@code Account-<id>}: the rules ({@link #decide}) and the service. Thread-safe. */
 public final class Accounts {
@@ -16,9 +16,10 @@ public final class Accounts {
     /** The snapshot unfold's type; the version suffix changes whenever {@link AccountState}'s shape does. */
     public static final String SNAPSHOT_TYPE = "Snapshot.v1";
 
-    public static final Category<AccountState, AccountEvent> CATEGORY = new Category<>(
-            AccountId.CATEGORY, AccountState.INITIAL, AccountState::evolve,
-            JsonEventCodec.forSealed(AccountEvent.class), AccountState.class, SNAPSHOT_TYPE);
+    public static final JsonEventCodec<AccountEvent> CODEC = JsonEventCodec.forSealed(AccountEvent.class);
+
+    public static final Decider.Category<AccountState, AccountEvent> CATEGORY = CODEC.category(AccountState.INITIAL,
+            AccountState::evolve, AccountState.class, SNAPSHOT_TYPE);
 
     private final Transactor<AccountState, AccountEvent> transactor;
 

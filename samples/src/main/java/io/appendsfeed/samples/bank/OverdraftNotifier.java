@@ -28,7 +28,7 @@ public final class OverdraftNotifier implements StreamHandler {
     public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
         for (FeedEvent e : events) {
             if (e.type().equals(OVERDRAWN)) {
-                AccountEvent.Overdrawn o = (AccountEvent.Overdrawn) Accounts.CATEGORY.codec().decode(stream, e.index(), e.type(), e.data());
+                AccountEvent.Overdrawn o = (AccountEvent.Overdrawn) Accounts.CODEC.decode(stream, e.index(), e.type(), e.data());
                 Notification n = new Notification(stream + "@" + e.index(), AccountId.of(stream), o.balance(), o.overdraftLimit(), o.txId());
                 if (outbox.publish(n)) {
                     log.debug("notified {}: overdrawn at {}", n.account(), n.balance());

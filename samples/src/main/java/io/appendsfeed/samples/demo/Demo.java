@@ -43,10 +43,6 @@ public final class Demo {
     @Option(names = "--seed", defaultValue = "42", description = "seed of the random workload (default: ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--progress", defaultValue = "1s", converter = DurationConverter.class,
-            description = "how often to print progress (default: ${DEFAULT-VALUE})")
-    Duration progress;
-
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
     }
@@ -88,7 +84,6 @@ public final class Demo {
         require(events >= streams, "--events (" + events + ") must be at least --streams (" + streams + "): opening each account is an event");
         require(duration == null || duration.toNanos() > 0, "--duration must be positive");
         require(timeout.toNanos() > 0, "--timeout must be positive");
-        require(progress.toNanos() > 0, "--progress must be positive");
     }
 
     private static void require(boolean ok, String message) {

@@ -64,8 +64,6 @@ final class DemoRun {
     /** What the indexer and the readers report; printed at the end. */
     private final MicrometerMetrics metrics = new MicrometerMetrics(new SimpleMeterRegistry());
     private final long started = System.nanoTime();
-    private long lastWritten;
-    private long lastAt = started;
 
     DemoRun(Demo options, PrintStream out) {
         this.o = options;
@@ -100,7 +98,12 @@ final class DemoRun {
                 o.events, o.streams, o.writers, o.partitions, String.join(", ", GROUPS));
 
         Workload workload = new Workload(new Accounts(store), new Workload.Plan(o.events, o.streams, o.writers, o.duration, o.seed));
-        Duration writing = write(workload, feed, reactors);
+        long writingStarted = System.nanoTime();
+        workload.run(() -> {
+            feed.refresh();
+            progress(workload, feed, reactors);
+        });
+        Duration writing = Duration.ofNanos(System.nanoTime() - writingStarted);
         Duration caughtUpAfter = catchUp(workload, feed, reactors, outbox);
         awaitCommits(new DynamoCheckpointStore(dynamo, INDEX_TABLE, Clock.systemUTC()), feed);
 
@@ -139,36 +142,21 @@ final class DemoRun {
                 .lagLogInterval(Duration.ofSeconds(1)); // how often lag is sampled (and logged, at INFO: not shown here)
     }
 
-    private Duration write(Workload workload, FeedTally feed, List<Reactor> reactors) throws InterruptedException {
-        long start = System.nanoTime();
-        workload.run(o.progress, () -> {
-            feed.refresh();
-            progress(workload, feed, reactors);
-        });
-        return Duration.ofNanos(System.nanoTime() - start);
-    }
-
     /** @return how long after the last write everything was indexed and handled; null when not within the timeout */
     private Duration catchUp(Workload workload, FeedTally feed, List<Reactor> reactors, InMemoryOutbox outbox)
             throws InterruptedException {
         long start = System.nanoTime();
-        long nextPrint = start + o.progress.toNanos();
-        while (true) {
+        for (int polls = 1; ; polls++) {
             feed.refresh();
             long target = workload.written();
-            if (feed.events() >= target && outbox.published().size() >= workload.overdrafts()
-                    && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target)) {
+            boolean caughtUp = feed.events() >= target && outbox.published().size() >= workload.overdrafts()
+                    && reactors.stream().filter(Reactor::complete).allMatch(r -> r.handled().total() >= target);
+            boolean timedOut = System.nanoTime() > start + o.timeout.toNanos();
+            if (caughtUp || timedOut || polls % 20 == 0) { // 20 polls: about a second
                 progress(workload, feed, reactors);
-                return Duration.ofNanos(System.nanoTime() - start);
             }
-            long now = System.nanoTime();
-            if (now > start + o.timeout.toNanos()) {
-                progress(workload, feed, reactors);
-                return null;
-            }
-            if (now > nextPrint) {
-                progress(workload, feed, reactors);
-                nextPrint = now + o.progress.toNanos();
+            if (caughtUp || timedOut) {
+                return caughtUp ? Duration.ofNanos(System.nanoTime() - start) : null;
             }
             Thread.sleep(50); // polling DynamoDB Local; the feed has no push
         }
@@ -186,15 +174,10 @@ final class DemoRun {
         }
     }
 
-    /** One line: what has been written, indexed and handled so far, and how fast. */
+    /** One line: what has been written, indexed and handled so far. */
     private void progress(Workload workload, FeedTally feed, List<Reactor> reactors) {
-        long now = System.nanoTime();
-        long written = workload.written();
-        double rate = (written - lastWritten) / Math.max(1e-9, (now - lastAt) / 1e9);
-        lastWritten = written;
-        lastAt = now;
-        StringBuilder b = new StringBuilder(String.format("%6.1fs  written %,8d (%,6.0f/s)  indexed %,8d",
-                (now - started) / 1e9, written, rate, feed.events()));
+        StringBuilder b = new StringBuilder(String.format("%6.1fs  written %,8d  indexed %,8d",
+                (System.nanoTime() - started) / 1e9, workload.written(), feed.events()));
         for (Reactor r : reactors) {
             b.append(String.format(r.complete() ? "  %s %,8d" : "  %s %,d", r.group(), r.handled().total()));
         }

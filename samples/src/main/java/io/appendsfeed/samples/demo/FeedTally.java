@@ -133,10 +133,5 @@ public final class FeedTally {
         public Tally tally(String name) {
             return new Tally(name, Map.copyOf(next), new ArrayList<>(problems));
         }
-
-        public List<String> problems() {
-            return List.copyOf(problems);
-        }
-
     }
 }

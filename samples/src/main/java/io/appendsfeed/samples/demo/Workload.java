@@ -50,13 +50,8 @@ public final class Workload {
         return AccountId.of(String.format("%06d", k));
     }
 
-    /** Runs the writers to the end; the counters can be read meanwhile. */
-    public void run() throws InterruptedException {
-        run(Duration.ofSeconds(1), () -> { });
-    }
-
-    /** As {@link #run()}, calling {@code progress} every {@code interval} meanwhile. */
-    public void run(Duration interval, Runnable progress) throws InterruptedException {
+    /** Runs the writers to the end, calling {@code progress} every second meanwhile; the counters can be read meanwhile. */
+    public void run(Runnable progress) throws InterruptedException {
         Instant deadline = plan.duration() == null ? Instant.MAX : Instant.now().plus(plan.duration());
         List<Thread> threads = new ArrayList<>();
         List<RuntimeException> failures = new CopyOnWriteArrayList<>();
@@ -74,7 +69,7 @@ public final class Workload {
         }
         for (Thread t : threads) {
             while (t.isAlive()) {
-                t.join(interval.toMillis());
+                t.join(1000);
                 progress.run();
             }
         }

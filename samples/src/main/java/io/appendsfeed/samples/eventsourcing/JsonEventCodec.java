@@ -1,11 +1,13 @@
 package io.appendsfeed.samples.eventsourcing;
 
+import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.StoredEvent;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * JSON bodies for a sealed interface of records: the event type is the record's simple name
@@ -59,5 +61,17 @@ public final class JsonEventCodec<E> {
 
     public E decode(StoredEvent event) {
         return decode(event.stream(), event.index(), event.type(), event.data());
+    }
+
+    /**
+     * Streams of these events as the model's {@link Decider} loads and writes them: the state kept as JSON in the Tip's
+     * unfold, so that a load reads one item however long the stream is.
+     *
+     * @param snapshotType the unfold's type; change it when the state's shape changes, and old snapshots are ignored
+     *                     (the state is then folded from the events)
+     */
+    public <S> Decider.Category<S, E> category(S initial, BiFunction<S, E, S> evolve, Class<S> stateType, String snapshotType) {
+        return new Decider.Category<>(initial, (s, e) -> evolve.apply(s, decode(e)), this::encode,
+                new Decider.Snapshot<>(snapshotType, Json::bytes, data -> Json.read(data, stateType)));
     }
 }

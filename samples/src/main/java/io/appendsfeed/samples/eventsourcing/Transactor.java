@@ -25,9 +25,9 @@ public final class Transactor<S, E> {
     private final Decider<S, E> once;
     private final AtomicLong conflicts = new AtomicLong();
 
-    public Transactor(StoreClient store, Category<S, E> category) {
-        this.decider = new Decider<>(store, category.decider(), new Decider.Conflicts(MAX_ATTEMPTS - 1, CONFLICT_BACKOFF));
-        this.once = new Decider<>(store, category.decider(), new Decider.Conflicts(0, Duration.ZERO));
+    public Transactor(StoreClient store, Decider.Category<S, E> category) {
+        this.decider = new Decider<>(store, category, new Decider.Conflicts(MAX_ATTEMPTS - 1, CONFLICT_BACKOFF));
+        this.once = new Decider<>(store, category, new Decider.Conflicts(0, Duration.ZERO));
     }
 
     /** Conflicts met (and retried) so far. */

@@ -39,10 +39,6 @@ public final class BalanceProjection {
                 .build();
     }
 
-    public BalanceTable table() {
-        return table;
-    }
-
     /** A reader that keeps the table up to date from the group's checkpoint on; start it, close it to stop. */
     public FeedReader reader() {
         return new FeedReader(dynamo, config(StartPosition.stored()), projector);
@@ -56,7 +52,6 @@ public final class BalanceProjection {
      */
     public CatchUpResult rebuild(Duration timeout) {
         table.clear();
-        projector.forget();
         return new FeedReader(dynamo, config(StartPosition.beginning()), projector).runUntilCaughtUp(timeout);
     }
 }

@@ -11,8 +11,6 @@ import io.appendsfeed.samples.bank.AccountId;
 import io.appendsfeed.samples.bank.AccountState;
 import io.appendsfeed.samples.bank.Accounts;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the {@link BalanceTable} up to date from the feed, telling the reader how far each row is. Idempotent: the
@@ -23,8 +21,6 @@ public final class BalanceProjector implements StreamHandler {
 
     private final BalanceTable table;
     private final StoreClient store;
-    /** Rows this projector wrote last, so that an account's next span needs no read (a stale one costs a refused write). */
-    private final Map<AccountId, BalanceRow> written = new ConcurrentHashMap<>();
 
     public BalanceProjector(BalanceTable table, StoreClient store) {
         this.table = table;
@@ -38,7 +34,7 @@ public final class BalanceProjector implements StreamHandler {
     @Override
     public HandlerResult handle(StreamName stream, List<FeedEvent> events) {
         AccountId id = AccountId.of(stream);
-        BalanceRow row = written.containsKey(id) ? written.get(id) : table.get(id).orElse(null);
+        BalanceRow row = table.get(id).orElse(null);
         AccountState state = row == null ? AccountState.INITIAL : row.state();
         long version = row == null ? 0 : row.version();
         long first = events.get(0).index();
@@ -49,29 +45,20 @@ public final class BalanceProjector implements StreamHandler {
                         + missing.size() + " of the " + (first - version) + " events before them from " + version);
             }
             for (StoredEvent e : missing) {
-                state = state.evolve(Accounts.CATEGORY.codec().decode(e));
+                state = state.evolve(Accounts.CODEC.decode(e));
             }
             version = first;
         }
         for (FeedEvent e : events) {
             if (e.index() == version) {
-                state = state.evolve(Accounts.CATEGORY.codec().decode(stream, e.index(), e.type(), e.data()));
+                state = state.evolve(Accounts.CODEC.decode(stream, e.index(), e.type(), e.data()));
                 version++;
             }
         }
-        if (row == null || version > row.version()) {
-            BalanceRow next = BalanceRow.of(id, state, version);
-            if (!table.put(next)) { // someone else wrote a newer row (another instance, a rebuild): go by it
-                written.remove(id);
-                return HandlerResult.reached(table.get(id).map(BalanceRow::version).orElse(version));
-            }
-            written.put(id, next);
+        if ((row == null || version > row.version()) && !table.put(BalanceRow.of(id, state, version))) {
+            // someone else wrote a newer row since the read (another instance, a rebuild): go by it
+            return HandlerResult.reached(table.get(id).map(BalanceRow::version).orElse(version));
         }
         return HandlerResult.reached(version);
-    }
-
-    /** Forgets the rows it remembers writing: call after the table was changed behind its back (cleared). */
-    public void forget() {
-        written.clear();
     }
 }

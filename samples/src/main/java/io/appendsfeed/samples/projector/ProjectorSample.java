@@ -34,7 +34,7 @@ public final class ProjectorSample {
         List<AccountId> ids = IntStream.range(0, ACCOUNTS).mapToObj(Workload::account).toList();
         try (LocalFeed feed = LocalFeed.start(dynamo, streams, prefix + "-events", prefix + "-index", 1)) {
             Workload workload = new Workload(new Accounts(feed.store()), new Workload.Plan(300, ACCOUNTS, 2, null, 1));
-            workload.run();
+            workload.run(() -> { });
             out.printf("wrote %d events to %d accounts%n", workload.written(), ACCOUNTS);
 
             BalanceTable table = new BalanceTable(dynamo, prefix + "-balances").ensure();

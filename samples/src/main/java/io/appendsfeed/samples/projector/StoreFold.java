@@ -35,7 +35,7 @@ public record StoreFold(Map<AccountId, Loaded<AccountState>> accounts, Map<Accou
             AccountState state = AccountState.INITIAL;
             long version = 0;
             for (StoredEvent e : store.readAll(id.stream(), Read.forward(0).strongly())) {
-                AccountEvent event = Accounts.CATEGORY.codec().decode(e);
+                AccountEvent event = Accounts.CODEC.decode(e);
                 if (event instanceof AccountEvent.Overdrawn) {
                     overdrawn.merge(id, 1L, Long::sum);
                 }

@@ -8,15 +8,15 @@ import io.appendsfeed.samples.eventsourcing.Json;
 import io.appendsfeed.samples.eventsourcing.Outcome;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +30,8 @@ public final class TodoHttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TodoHttpServer.class);
     private static final String COLLECTION = "/todos";
     private static final int MAX_BODY_BYTES = 64 * 1024;
+    /** A version in quotes; versions start at 1. */
+    private static final Pattern ETAG = Pattern.compile("\"([1-9][0-9]{0,17})\"");
 
     /** A todo as returned by GET, POST and PUT. */
     record Representation(String id, String list, String title, boolean completed, long version) {
@@ -47,47 +49,34 @@ public final class TodoHttpServer implements AutoCloseable {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Problem(String error, String currentEtag) {}
 
-    /** A response to send: status, headers, and a JSON body (null for none). */
-    record Reply(int status, Map<String, String> headers, byte[] body) {
+    /** A response to send: status, headers, and a body sent as JSON (null for none). */
+    record Reply(int status, Object body, Map<String, String> headers) {
 
-        static Reply json(int status, Object body) {
-            return new Reply(status, new LinkedHashMap<>(Map.of("Content-Type", "application/json")), Json.bytes(body));
+        static Reply problem(int status, String error, Map<String, String> headers) {
+            return new Reply(status, new Problem(error, null), headers);
         }
 
         static Reply problem(int status, String error) {
-            return json(status, new Problem(error, null));
-        }
-
-        Reply header(String name, String value) {
-            headers.put(name, value);
-            return this;
+            return problem(status, error, Map.of());
         }
     }
 
     private final Todos todos;
     private final HttpServer server;
-    private final ExecutorService threads;
+    private final ExecutorService threads = Executors.newFixedThreadPool(8);
 
-    private TodoHttpServer(Todos todos, HttpServer server, ExecutorService threads) {
+    private TodoHttpServer(Todos todos, HttpServer server) {
         this.todos = todos;
         this.server = server;
-        this.threads = threads;
+        server.createContext("/", this::serve);
+        server.setExecutor(threads);
+        server.start();
     }
 
     /** Starts serving on {@code localhost:port} (0: a free port); throws UncheckedIOException when it cannot bind it. */
     public static TodoHttpServer start(Todos todos, int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("localhost", port), 0);
-            ExecutorService threads = Executors.newFixedThreadPool(8, r -> {
-                Thread t = new Thread(r, "todo-http");
-                t.setDaemon(true);
-                return t;
-            });
-            TodoHttpServer s = new TodoHttpServer(todos, server, threads);
-            server.createContext("/", s::serve);
-            server.setExecutor(threads);
-            server.start();
-            return s;
+            return new TodoHttpServer(todos, HttpServer.create(new InetSocketAddress("localhost", port), 0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve todos on port " + port + ": " + e.getMessage(), e);
         }
@@ -105,7 +94,7 @@ public final class TodoHttpServer implements AutoCloseable {
      * What an {@code If-Match} asks for: a version, or any ({@code *}: empty).
      *
      * @return null when the header is absent
-     * @throws IllegalArgumentException saying what a valid header looks like
+     * @throws IllegalArgumentException when it is not {@code *} or one strong ETag this service gave out (weak ones never match)
      */
     static OptionalLong parseIfMatch(String header) {
         if (header == null) {
@@ -115,21 +104,11 @@ public final class TodoHttpServer implements AutoCloseable {
         if (h.equals("*")) {
             return OptionalLong.empty();
         }
-        if (h.startsWith("W/")) {
-            throw new IllegalArgumentException("If-Match needs a strong ETag; weak ones (W/...) never match. Send the ETag from the last GET");
+        Matcher etag = ETAG.matcher(h);
+        if (!etag.matches()) {
+            throw new IllegalArgumentException("If-Match must be * or one strong ETag as a GET returned it (e.g. \"3\"), was " + h);
         }
-        if (h.length() < 3 || h.charAt(0) != '"' || h.charAt(h.length() - 1) != '"') {
-            throw new IllegalArgumentException("If-Match must be one quoted ETag as a GET returned it (e.g. \"3\") or *, was " + h);
-        }
-        try {
-            long v = Long.parseLong(h.substring(1, h.length() - 1));
-            if (v < 1) {
-                throw new IllegalArgumentException("no todo has the ETag " + h + ": versions start at \"1\"");
-            }
-            return OptionalLong.of(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("If-Match " + h + " is not an ETag this service gave out (they look like \"3\")", e);
-        }
+        return OptionalLong.of(Long.parseLong(etag.group(1)));
     }
 
     private void serve(HttpExchange exchange) throws IOException {
@@ -137,17 +116,20 @@ public final class TodoHttpServer implements AutoCloseable {
             Reply reply;
             try {
                 reply = route(exchange);
+            } catch (IllegalArgumentException | UncheckedIOException e) { // a bad header or body
+                reply = Reply.problem(400, e.getMessage());
             } catch (RuntimeException e) {
                 log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
                 reply = Reply.problem(500, "internal error: " + e.getMessage());
             }
             reply.headers().forEach(exchange.getResponseHeaders()::set);
-            boolean noBody = reply.body() == null || exchange.getRequestMethod().equals("HEAD");
-            exchange.sendResponseHeaders(reply.status(), noBody ? -1 : reply.body().length);
-            if (!noBody) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(reply.body());
-                }
+            byte[] body = reply.body() == null || exchange.getRequestMethod().equals("HEAD") ? null : Json.bytes(reply.body());
+            if (body != null) {
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+            }
+            exchange.sendResponseHeaders(reply.status(), body == null ? -1 : body.length);
+            if (body != null) {
+                exchange.getResponseBody().write(body);
             }
         }
     }
@@ -156,47 +138,34 @@ public final class TodoHttpServer implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
         if (path.equals(COLLECTION) || path.equals(COLLECTION + "/")) {
-            return method.equals("POST") ? create(exchange) : Reply.problem(405, method + " is not allowed on " + path).header("Allow", "POST");
+            return method.equals("POST") ? create(exchange) : Reply.problem(405, method + " is not allowed on " + path, Map.of("Allow", "POST"));
         }
-        if (!path.startsWith(COLLECTION + "/")) {
-            return Reply.problem(404, "no resource at " + path + "; todos live under " + COLLECTION);
-        }
-        TodoId id = TodoId.parseOrNull(path.substring(COLLECTION.length() + 1));
+        TodoId id = path.startsWith(COLLECTION + "/") ? TodoId.parseOrNull(path.substring(COLLECTION.length() + 1)) : null;
         if (id == null) {
-            return Reply.problem(404, "no todo at " + path);
+            return Reply.problem(404, "no todo at " + path + "; todos live under " + COLLECTION + "/{id}");
         }
-        try {
-            return switch (method) {
-                case "GET", "HEAD" -> get(id);
-                case "PUT" -> change(id, exchange, false);
-                case "DELETE" -> change(id, exchange, true);
-                default -> Reply.problem(405, method + " is not allowed on a todo").header("Allow", "GET, HEAD, PUT, DELETE");
-            };
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            return Reply.problem(400, e.getMessage());
-        }
+        return switch (method) {
+            case "GET", "HEAD" -> get(id);
+            case "PUT" -> change(id, exchange, false);
+            case "DELETE" -> change(id, exchange, true);
+            default -> Reply.problem(405, method + " is not allowed on a todo", Map.of("Allow", "GET, HEAD, PUT, DELETE"));
+        };
     }
 
     private Reply create(HttpExchange exchange) throws IOException {
-        TodoCommand.Create command;
-        try {
-            CreateRequest body = Json.read(body(exchange), CreateRequest.class);
-            command = new TodoCommand.Create(body.list(), body.title());
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            return Reply.problem(400, e.getMessage() + "; send {\"list\":\"home\",\"title\":\"milk\"}");
-        }
-        Todos.Created created = todos.create(command);
-        return Reply.json(201, Representation.of(created.id(), created.state(), created.version()))
-                .header("Location", COLLECTION + "/" + created.id())
-                .header("ETag", etag(created.version()));
+        CreateRequest body = Json.read(body(exchange), CreateRequest.class);
+        Todos.Created created = todos.create(new TodoCommand.Create(body.list(), body.title()));
+        return new Reply(201, Representation.of(created.id(), created.state(), created.version()),
+                Map.of("Location", COLLECTION + "/" + created.id(), "ETag", etag(created.version())));
     }
 
     private Reply get(TodoId id) {
         Loaded<TodoState> loaded = todos.get(id);
+        Map<String, String> etag = Map.of("ETag", etag(loaded.version()));
         return switch (loaded.state().status()) {
             case NONE -> Reply.problem(404, "no todo " + id);
-            case DELETED -> Reply.problem(410, "todo " + id + " was deleted").header("ETag", etag(loaded.version()));
-            case ACTIVE -> Reply.json(200, Representation.of(id, loaded.state(), loaded.version())).header("ETag", etag(loaded.version()));
+            case DELETED -> Reply.problem(410, "todo " + id + " was deleted", etag);
+            case ACTIVE -> new Reply(200, Representation.of(id, loaded.state(), loaded.version()), etag);
         };
     }
 
@@ -215,18 +184,16 @@ public final class TodoHttpServer implements AutoCloseable {
         }
         Outcome<TodoState, TodoEvent> outcome = todos.change(id, ifMatch, command);
         if (outcome instanceof Outcome.Committed<TodoState, TodoEvent> c) {
-            return delete
-                    ? new Reply(204, new LinkedHashMap<>(), null)
-                    : Reply.json(200, Representation.of(id, c.state(), c.version())).header("ETag", etag(c.version()));
+            return delete ? new Reply(204, null, Map.of())
+                    : new Reply(200, Representation.of(id, c.state(), c.version()), Map.of("ETag", etag(c.version())));
         }
         if (outcome instanceof Outcome.Stale<TodoState, TodoEvent> s) {
             if (s.actualVersion() == 0) {
                 return Reply.problem(404, "no todo " + id);
             }
             String current = etag(s.actualVersion());
-            return Reply.json(409, new Problem("todo " + id + " changed since you read it (you sent "
-                    + etag(s.expectedVersion()) + ", it is now " + current + "): GET it again, then retry", current))
-                    .header("ETag", current);
+            return new Reply(409, new Problem("todo " + id + " changed since you read it (you sent " + etag(s.expectedVersion())
+                    + ", it is now " + current + "): GET it again, then retry", current), Map.of("ETag", current));
         }
         Outcome.Rejected<TodoState, TodoEvent> r = (Outcome.Rejected<TodoState, TodoEvent>) outcome;
         return switch (r.state().status()) {
@@ -236,14 +203,12 @@ public final class TodoHttpServer implements AutoCloseable {
         };
     }
 
+    /** @throws IllegalArgumentException when the body is empty or too large */
     private static byte[] body(HttpExchange exchange) throws IOException {
         try (InputStream in = exchange.getRequestBody()) {
             byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-            if (bytes.length > MAX_BODY_BYTES) {
-                throw new IllegalArgumentException("body over " + MAX_BODY_BYTES + " bytes");
-            }
-            if (bytes.length == 0) {
-                throw new IllegalArgumentException("the request needs a JSON body");
+            if (bytes.length == 0 || bytes.length > MAX_BODY_BYTES) {
+                throw new IllegalArgumentException("the request needs a JSON body of at most " + MAX_BODY_BYTES + " bytes");
             }
             return bytes;
         }

@@ -1,7 +1,6 @@
 package io.appendsfeed.samples.todo;
 
 import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.samples.eventsourcing.Category;
 import io.appendsfeed.samples.eventsourcing.CommandDecision;
 import io.appendsfeed.samples.eventsourcing.JsonEventCodec;
 import io.appendsfeed.model.Decider.Loaded;
@@ -16,14 +15,11 @@ public final class Todos {
 
     public static final String SNAPSHOT_TYPE = "Snapshot.v1";
 
-    public static final Category<TodoState, TodoEvent> CATEGORY = new Category<>(
-            TodoId.CATEGORY, TodoState.INITIAL, TodoState::evolve,
-            JsonEventCodec.forSealed(TodoEvent.class), TodoState.class, SNAPSHOT_TYPE);
-
     private final Transactor<TodoState, TodoEvent> transactor;
 
     public Todos(StoreClient store) {
-        this.transactor = new Transactor<>(store, CATEGORY);
+        this.transactor = new Transactor<>(store, JsonEventCodec.forSealed(TodoEvent.class)
+                .category(TodoState.INITIAL, TodoState::evolve, TodoState.class, SNAPSHOT_TYPE));
     }
 
     /** Creates a todo under a new id: the write expects no stream, so an id is never reused. */

@@ -64,9 +64,9 @@ class AccountsTest {
     void without_a_snapshot_the_state_folds_every_event_from_the_calves(LocalDynamo local) {
         StoreClient store = store(local, StoreConfig.builder(local.freshTableName("bank")).tipMaxEvents(3));
         StreamName s = ANN.stream();
-        store.append(s, Expected.noStream(), List.of(Accounts.CATEGORY.codec().encode(new AccountEvent.Opened("ann", 0))));
+        store.append(s, Expected.noStream(), List.of(Accounts.CODEC.encode(new AccountEvent.Opened("ann", 0))));
         for (int k = 1; k <= 7; k++) { // appends without unfolds, as another writer of the format might; the Tip calves
-            store.append(s, Expected.version(k), List.of(Accounts.CATEGORY.codec().encode(new AccountEvent.Deposited("t" + k, 10))));
+            store.append(s, Expected.version(k), List.of(Accounts.CODEC.encode(new AccountEvent.Deposited("t" + k, 10))));
         }
         assertThat(store.readTip(s, true).orElseThrow().events()).hasSizeLessThan(8);
         assertThat(new Accounts(store).read(ANN)).isEqualTo(new Loaded<>(new AccountState(true, "ann", 70, 0, 7), 8L));

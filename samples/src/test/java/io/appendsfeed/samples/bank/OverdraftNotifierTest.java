@@ -17,7 +17,7 @@ class OverdraftNotifierTest {
     private static List<FeedEvent> events(long from, AccountEvent... events) {
         List<FeedEvent> out = new ArrayList<>();
         for (AccountEvent e : events) {
-            EventData d = Accounts.CATEGORY.codec().encode(e);
+            EventData d = Accounts.CODEC.encode(e);
             out.add(new FeedEvent(ANN, from + out.size(), d.type(), d.data(), null, Instant.EPOCH, null, null));
         }
         return out;

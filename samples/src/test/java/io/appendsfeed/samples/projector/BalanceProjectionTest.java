@@ -27,7 +27,7 @@ class BalanceProjectionTest {
     void query_table_equals_the_fold_of_every_stream_and_a_rebuild_from_the_start_restores_it(LocalDynamo local) throws Exception {
         try (LocalFeed feed = Feeds.fresh(local, 2)) {
             Workload workload = new Workload(new Accounts(feed.store()), new Workload.Plan(150, STREAMS, 2, null, 7));
-            workload.run();
+            workload.run(() -> { });
             BalanceTable table = new BalanceTable(local.dynamo(), local.freshTableName("balances")).ensure();
             BalanceProjection projection = new BalanceProjection(local.dynamo(), table, feed.store(), feed.indexTable(), "balances");
 

@@ -73,18 +73,19 @@ public final class LocalDynamo implements AutoCloseable {
         Meter meter = new Meter();
         StoreClient store = new StoreClient(dynamo(), StoreConfig.builder(storeTable(table)).meter(meter).build());
         for (long k = 0; k < events; k++) {
-            StreamName s = StreamName.of("Account", Long.toString(k % streams));
-            if (!(store.append(s, Expected.version(k / streams), List.of(event(k))) instanceof AppendResult.Written)) {
-                throw new IllegalStateException("append to " + s + " conflicted");
-            }
+            append(store, "Account", k, streams);
         }
         return meter.take().writeUnits();
     }
 
-    /** Event {@code k} of a workload: a small JSON body (~80 bytes). */
-    static EventData event(long k) {
-        return EventData.json(k % 3 == 0 ? "Withdrawn" : "Deposited",
+    /** Event {@code k} of a workload, a small JSON body (~80 bytes), appended as event {@code k / streams} of stream {@code k mod streams}. */
+    static void append(StoreClient store, String category, long k, int streams) {
+        StreamName s = StreamName.of(category, Long.toString(k % streams));
+        EventData event = EventData.json(k % 3 == 0 ? "Withdrawn" : "Deposited",
                 "{\"amount\":" + (k % 1000) + ",\"currency\":\"EUR\",\"ref\":\"bench-" + k + "\"}");
+        if (!(store.append(s, Expected.version(k / streams), List.of(event)) instanceof AppendResult.Written)) {
+            throw new IllegalStateException("append to " + s + " conflicted");
+        }
     }
 
     @Override

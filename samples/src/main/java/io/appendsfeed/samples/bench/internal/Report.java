@@ -1,6 +1,7 @@
 package io.appendsfeed.samples.bench.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.appendsfeed.indexer.cli.Output.Table;
@@ -10,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -19,7 +19,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -64,6 +63,8 @@ public final class Report {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    /** The tables' view of the same records: every field, nulls too, so that the columns line up. */
+    private static final ObjectMapper TABLE = new ObjectMapper();
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private Report() {
@@ -137,48 +138,45 @@ public final class Report {
         }
     }
 
-    /** One row per component of {@code ours}: theirs (blank when null), ours, ours ÷ theirs. */
+    /** One row per field of {@code ours} (nested records left out): theirs (blank when null), ours, ours ÷ theirs. */
     private static void beside(List<String[]> rows, String prefix, Record theirs, Record ours) {
-        for (RecordComponent c : ours.getClass().getRecordComponents()) {
-            Object a = value(c, ours);
-            Object e = theirs == null ? null : value(c, theirs);
-            if (!(a instanceof Record)) {
-                String ratio = a instanceof Number x && e instanceof Number y && y.doubleValue() != 0
-                        ? format(x.doubleValue() / y.doubleValue()) + "x" : "";
-                rows.add(new String[] {prefix + c.getName(), cell(e), cell(a), ratio});
+        JsonNode e = theirs == null ? null : TABLE.valueToTree(theirs);
+        TABLE.valueToTree(ours).fields().forEachRemaining(f -> {
+            JsonNode a = f.getValue();
+            JsonNode t = e == null ? null : e.get(f.getKey());
+            if (!a.isObject()) {
+                String ratio = a.isNumber() && t != null && t.isNumber() && t.asDouble() != 0 ? format(a.asDouble() / t.asDouble()) + "x" : "";
+                rows.add(new String[] {prefix + f.getKey(), cell(t), cell(a), ratio});
             }
-        }
+        });
     }
 
-    /** The records as rows, their components as columns. */
+    /** The records as rows, their fields as columns. */
     private static String rows(List<? extends Record> records) {
+        List<JsonNode> nodes = records.stream().map(r -> (JsonNode) TABLE.valueToTree(r)).toList();
+        List<String> names = new ArrayList<>();
+        nodes.get(0).fieldNames().forEachRemaining(names::add);
         List<String[]> rows = new ArrayList<>();
-        RecordComponent[] cs = records.get(0).getClass().getRecordComponents();
-        rows.add(Arrays.stream(cs).map(RecordComponent::getName).toArray(String[]::new));
-        records.forEach(x -> rows.add(Arrays.stream(cs).map(c -> cell(value(c, x))).toArray(String[]::new)));
+        rows.add(names.toArray(String[]::new));
+        nodes.forEach(n -> rows.add(names.stream().map(k -> cell(n.get(k))).toArray(String[]::new)));
         return render(rows);
     }
 
-    private static Object value(RecordComponent c, Record r) {
-        try {
-            return c.getAccessor().invoke(r);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** A figure for reading; a list of problems as whether the check passed. */
-    private static String cell(Object c) {
-        if (c instanceof Double d) {
-            return format(d);
+    private static String cell(JsonNode c) {
+        if (c == null || c.isNull()) {
+            return "";
         }
-        if (c instanceof Long || c instanceof Integer) {
-            return String.format(Locale.ROOT, "%,d", ((Number) c).longValue());
+        if (c.isIntegralNumber()) {
+            return String.format(Locale.ROOT, "%,d", c.asLong());
         }
-        if (c instanceof Collection<?> problems) {
-            return problems.isEmpty() ? "correct" : "NO: " + problems.size() + " problems";
+        if (c.isNumber()) {
+            return format(c.asDouble());
         }
-        return c == null ? "" : String.valueOf(c);
+        if (c.isArray()) {
+            return c.isEmpty() ? "correct" : "NO: " + c.size() + " problems";
+        }
+        return c.asText();
     }
 
     private static String format(double d) {
