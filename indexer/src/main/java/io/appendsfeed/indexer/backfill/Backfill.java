@@ -52,6 +52,7 @@ public final class Backfill {
     /** A redelivery window reaching back past any epoch, so that every closed epoch is consulted for duplicates. */
     static final Duration ALL_EPOCHS = Duration.ofDays(365L * 100);
     private static final int QUEUED_STREAMS = 4096;
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
     /** Attempts per batch after a failure that may pass (throttling, conflicts with a live indexer). */
     static final int MAX_RETRIES = 10;
     /** The AWS SDK's policy, appendsfeed's one retry policy: doubling from 200 ms, half jitter, at most a minute. */
@@ -153,8 +154,8 @@ public final class Backfill {
         BlockingQueue<List<Span>> assembled = new ArrayBlockingQueue<>(QUEUED_STREAMS);
         ExecutorService readers = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
-        long every = config.progressInterval().toMillis();
-        reporter.scheduleAtFixedRate(() -> config.progress().accept(run.result()), every, every, TimeUnit.MILLISECONDS);
+        reporter.scheduleAtFixedRate(() -> log.info("backfill: {}", run.result()), PROGRESS_EVERY.toMillis(), PROGRESS_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
         log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(), source, estimated);
         try {
             List<Future<?>> reads = new ArrayList<>();
@@ -181,8 +182,7 @@ public final class Backfill {
             }
             run.assembler.rejected().forEach((key, why) -> log.error("backfill: stream of item {} left out: {}", key, why));
             BackfillResult result = run.result();
-            reporter.shutdownNow();
-            config.progress().accept(result);
+            log.info("backfill done: {}", result);
             return result;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -286,7 +286,7 @@ public final class Backfill {
             Long n = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().itemCount();
             return n == null ? -1 : n;
         } catch (RuntimeException e) {
-            log.warn("backfill: no item count for {} ({}); progress shows no percentage", config.storeTable(), e.toString());
+            log.warn("backfill: no item count for {} ({}); progress shows no total", config.storeTable(), e.toString());
             return -1;
         }
     }

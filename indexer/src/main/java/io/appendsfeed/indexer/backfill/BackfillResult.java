@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link Backfill} did, so far (its progress reports) or in the end. Every stream not named in
@@ -27,8 +25,6 @@ public record BackfillResult(long itemsScanned, long itemsEstimated, long reserv
                              long eventsIngested, long duplicatesDropped, long streamsReadAgain, Map<String, String> rejected,
                              List<FeedGapException> gaps, Duration elapsed) {
 
-    private static final Logger log = LoggerFactory.getLogger(Backfill.class);
-
     public BackfillResult {
         rejected = Map.copyOf(rejected);
         gaps = List.copyOf(gaps);
@@ -48,10 +44,5 @@ public record BackfillResult(long itemsScanned, long itemsEstimated, long reserv
         return String.format(Locale.ROOT, "%,d items%s, %,d streams, %,d events ingested, %,d duplicates, %,.0f items/s, %ds",
                 itemsScanned, itemsEstimated > 0 ? String.format(Locale.ROOT, " of ~%,d", itemsEstimated) : "", streams,
                 eventsIngested, duplicatesDropped, itemsPerSecond(), elapsed.toSeconds());
-    }
-
-    /** The default progress report: one INFO line. */
-    public static void log(BackfillResult r) {
-        log.info("backfill: {}", r);
     }
 }

@@ -1,16 +1,13 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.backfill.Backfill;
-import io.appendsfeed.indexer.backfill.BackfillConfig;
 import io.appendsfeed.indexer.backfill.BackfillResult;
 import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.backfill.ExportFiles;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,19 +47,9 @@ final class BackfillCommand extends FeedCommand {
             BackfillSettings settings = IndexerOptions.settings(() -> BackfillSettings.from(indexer.variables(c, ctx,
                     BackfillSettings.SEGMENTS, segments, BackfillSettings.PAGE_SIZE, pageSize, BackfillSettings.MAX_ITEMS_PER_SECOND,
                     maxItemsPerSecond)));
-            AtomicReference<BackfillResult> latest = new AtomicReference<>();
-            BackfillConfig config = ctx.terminal()
-                    ? settings.backfill().withProgress(latest::set).withProgressInterval(Duration.ofMillis(200))
-                    : settings.backfill();
-            Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), config);
-            BackfillResult r;
-            try (Output.Progress progress = ctx.terminal() ? new Output.Progress(ctx.err(), true, "backfill of " + c.storeTable(),
-                    () -> latest.get() == null ? 0 : latest.get().itemsScanned(),
-                    () -> latest.get() == null ? 0 : latest.get().itemsEstimated(),
-                    () -> latest.get() == null ? "" : String.format(Locale.ROOT, "%,d streams, %,d events ingested, %,d duplicates",
-                            latest.get().streams(), latest.get().eventsIngested(), latest.get().duplicatesDropped())) : null) {
-                r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
-            }
+            // progress goes to the log, an INFO line every 10 s
+            Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), settings.backfill());
+            BackfillResult r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
             ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
                             + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),
                     r.duplicatesDropped(), r.streamsReadAgain(), r.rejected().size() + r.gaps().size(), r.elapsed().toSeconds(),

@@ -11,10 +11,10 @@ import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreItems;
+import io.appendsfeed.model.store.StoreTables;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -30,9 +30,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
  * The DynamoDB client and the feed's tables for one command run. The endpoint and the tables come from the
@@ -61,19 +59,6 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
 
     /** What a command does with the index table: one it only reads may be new (empty); one it writes must hold a feed. */
     enum Use { READ, WRITE }
-
-    private enum Kind { INDEX, STORE, EMPTY }
-
-    /** What a table holds, told from a few cheap reads; {@code example} is a stream it holds, for messages. */
-    private record Role(Kind kind, String example) {
-        String describe() {
-            return switch (kind) {
-                case INDEX -> "an index table (it holds " + example + ")";
-                case STORE -> "a store table (it holds event streams such as '" + example + "' and no " + FeedStreams.INDEX + ")";
-                case EMPTY -> "empty";
-            };
-        }
-    }
 
     /**
      * Connects and checks the index table (and the store table when {@code needStore}).
@@ -187,65 +172,61 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         return variable == null || variable.isBlank() ? null : variable.trim();
     }
 
-    private void checkRoles(Use use, boolean needStore) {
-        Role indexRole = role(describe(indexTable, "index"));
-        Role storeRole = needStore ? role(describe(storeTable, "store")) : null;
-        if (indexRole.kind() == Kind.STORE && storeRole != null && storeRole.kind() == Kind.INDEX) {
-            throw new CliException("the tables are swapped: --index-table '" + indexTable + "' is " + indexRole.describe()
-                    + " and --store-table '" + storeTable + "' is " + storeRole.describe() + "; exchange the two names");
-        }
-        if (indexRole.kind() == Kind.STORE) {
-            throw new CliException("--index-table '" + indexTable + "' is " + indexRole.describe()
-                    + ": pass the feed's index table (the one the indexer writes), or set " + INDEX_TABLE);
-        }
-        if (indexRole.kind() == Kind.EMPTY && use == Use.WRITE) {
-            throw new CliException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
-                    + "): nothing was indexed into it. Start the indexer first, or check the name");
-        }
-        if (storeRole != null && storeRole.kind() == Kind.INDEX) {
-            throw new CliException("--store-table '" + storeTable + "' is " + storeRole.describe()
-                    + ": pass the event store table (the one your application writes), or set " + STORE_TABLE);
-        }
-    }
-
     /**
-     * An index table holds {@code $AppendsIndex-0}, a store table event streams (names without {@code $}), a new table
-     * nothing yet; both have the store format's keys.
-     *
-     * @throws CliException when the table does not have the store format's keys
+     * Refuses a table for a role it cannot hold: an index table that holds event streams (a store table), or no feed
+     * when the command changes it; a store table that holds a feed.
      */
-    private Role role(TableDescription description) {
-        String table = description.tableName();
-        String option = table.equals(indexTable) ? "--index-table" : "--store-table";
-        List<KeySchemaElement> keys = description.keySchema();
-        if (keys.size() != 2 || keys.stream().noneMatch(k -> k.attributeName().equals("p") && k.keyTypeAsString().equals("HASH"))
-                || keys.stream().noneMatch(k -> k.attributeName().equals("i") && k.keyTypeAsString().equals("RANGE"))) {
-            throw new CliException(option + " '" + table + "' is not an appendsfeed table: its keys are "
-                    + keys.stream().map(k -> k.attributeName() + " (" + k.keyTypeAsString() + ")").toList()
-                    + ", where the store format has p (HASH) and i (RANGE)");
+    private void checkRoles(Use use, boolean needStore) {
+        check(indexTable, "index");
+        if (needStore) {
+            check(storeTable, "store");
         }
-        Map<String, AttributeValue> tip = dynamo.getItem(b -> b.tableName(table).consistentRead(true).projectionExpression("p")
-                .key(Map.of("p", AttributeValue.fromS(FeedStreams.INDEX.value()), "i", AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX)))))
-                .item();
-        if (tip != null && !tip.isEmpty()) {
-            return new Role(Kind.INDEX, FeedStreams.INDEX.value());
+        boolean storeHoldsFeed = needStore && holdsFeed(storeTable);
+        if (!holdsFeed(indexTable)) {
+            String event = eventStream(indexTable);
+            if (event != null) {
+                throw new CliException("--index-table '" + indexTable + "' is a store table (it holds event streams such as '" + event + "')"
+                        + (storeHoldsFeed ? " and --store-table '" + storeTable + "' is an index table: exchange the two names"
+                        : ": pass the feed's index table (the one the indexer writes), or set " + INDEX_TABLE));
+            }
+            if (use == Use.WRITE) {
+                throw new CliException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
+                        + "): nothing was indexed into it. Start the indexer first, or check the name");
+            }
         }
-        // a store's first items are streams: a few tell it from the feed's own streams
-        List<String> sample = dynamo.scan(b -> b.tableName(table).limit(25).projectionExpression("p")).items().stream()
-                .map(i -> i.get("p")).filter(p -> p != null && p.s() != null).map(AttributeValue::s).toList();
-        return sample.stream().filter(p -> !p.startsWith(StreamName.RESERVED_PREFIX)).findFirst().map(s -> new Role(Kind.STORE, s))
-                // only the feed's own streams (checkpoints written before any indexing), or nothing at all
-                .orElseGet(() -> sample.isEmpty() ? new Role(Kind.EMPTY, null) : new Role(Kind.INDEX, sample.get(0)));
+        if (storeHoldsFeed) {
+            throw new CliException("--store-table '" + storeTable + "' is an index table (it holds " + FeedStreams.INDEX
+                    + "): pass the event store table (the one your application writes), or set " + STORE_TABLE);
+        }
     }
 
-    /** @throws CliException naming the option and variable when the {@code role} ("index", "store") table does not exist */
-    TableDescription describe(String table, String role) {
+    /** @throws CliException when the {@code role} ("index", "store") table does not exist here, or is not of the store format */
+    private void check(String table, String role) {
         try {
-            return dynamo.describeTable(b -> b.tableName(table)).table();
+            dynamo.describeTable(b -> b.tableName(table));
         } catch (ResourceNotFoundException e) {
             throw new CliException(role + " table '" + table + "' does not exist at " + where + ": pass --" + role + "-table or set "
                     + variable(role), e);
         }
+        try {
+            StoreTables.verify(dynamo, table, false);
+        } catch (StoreTables.WrongTableShapeException e) {
+            throw new CliException("--" + role + "-table: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean holdsFeed(String table) {
+        Map<String, AttributeValue> tip = dynamo.getItem(b -> b.tableName(table).consistentRead(true).projectionExpression("p")
+                .key(Map.of("p", AttributeValue.fromS(FeedStreams.INDEX.value()), "i", AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX)))))
+                .item();
+        return tip != null && !tip.isEmpty();
+    }
+
+    /** An event stream among the table's first items, or null: a store's first items are streams, an index holds only {@code $} ones. */
+    private String eventStream(String table) {
+        return dynamo.scan(b -> b.tableName(table).limit(25).projectionExpression("p")).items().stream()
+                .map(i -> i.get("p")).filter(p -> p != null && p.s() != null).map(AttributeValue::s)
+                .filter(p -> !p.startsWith(StreamName.RESERVED_PREFIX)).findFirst().orElse(null);
     }
 
     DynamoCheckpointStore checkpoints() {

@@ -47,12 +47,12 @@ public final class FeedCli implements Callable<Integer> {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-        System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null)).execute(args));
+        System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC())).execute(args));
     }
 
     /** A command line writing to {@code out}/{@code err} and reading variables from {@code env}. */
     public static CommandLine commandLine(Function<String, String> env, PrintWriter out, PrintWriter err) {
-        return commandLine(new CliContext(env, out, err, Clock.systemUTC(), false));
+        return commandLine(new CliContext(env, out, err, Clock.systemUTC()));
     }
 
     /** The {@code feed} command line for one run, every command running with {@code ctx}. */

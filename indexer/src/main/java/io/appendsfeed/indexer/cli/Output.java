@@ -16,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /** How the CLI prints: plain-text tables, JSON, durations and times, and the progress of a long step. */
 public final class Output {
@@ -117,48 +116,29 @@ public final class Output {
         }
     }
 
-    /**
-     * The progress of a long step on stderr: on a terminal a bar redrawn in place (with a percentage once {@code total}
-     * is above 0), elsewhere nothing while it runs, so that logs stay clean; one plain line when it ends.
-     */
+    /** The progress of a long step on stderr: a plain line every {@link #EVERY} while it runs, and one when it ends. */
     static final class Progress implements AutoCloseable {
-        private static final int BAR_WIDTH = 30;
+        static final Duration EVERY = Duration.ofSeconds(10);
         private final PrintWriter err;
         private final String label;
         private final LongSupplier done;
-        private final LongSupplier total;
-        private final Supplier<String> detail;
         private final long started = System.nanoTime();
-        private final ScheduledExecutorService redraw;
+        private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "feed-progress");
+            t.setDaemon(true);
+            return t;
+        });
 
-        Progress(PrintWriter err, boolean terminal, String label, LongSupplier done, LongSupplier total, Supplier<String> detail) {
+        Progress(PrintWriter err, String label, LongSupplier done) {
             this.err = err;
             this.label = label;
             this.done = done;
-            this.total = total;
-            this.detail = detail;
-            redraw = terminal ? Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "feed-progress");
-                t.setDaemon(true);
-                return t;
-            }) : null;
-            if (redraw != null) {
-                redraw.scheduleAtFixedRate(this::draw, 0, 200, TimeUnit.MILLISECONDS);
-            }
+            ticker.scheduleAtFixedRate(() -> line("so far"), EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
         }
 
-        private synchronized void draw() {
-            long n = done.getAsLong();
-            long all = total.getAsLong();
-            int filled = all > 0 ? (int) Math.min(BAR_WIDTH, n * BAR_WIDTH / all) : 0;
-            String bar = all > 0 ? "[" + "#".repeat(filled) + " ".repeat(BAR_WIDTH - filled) + "] " + Math.min(100, n * 100 / all) + "% " : "";
-            err.print("\r" + label + " " + bar + figures(n) + "  ");
+        private synchronized void line(String when) {
+            err.println(label + ": " + done.getAsLong() + " items " + when);
             err.flush();
-        }
-
-        private String figures(long n) {
-            String more = detail.get();
-            return n + " items" + (more.isEmpty() ? "" : ", " + more);
         }
 
         Duration elapsed() {
@@ -166,14 +146,9 @@ public final class Output {
         }
 
         @Override
-        public synchronized void close() {
-            if (redraw != null) {
-                redraw.shutdownNow();
-                draw();
-                err.println();
-            }
-            err.println(label + ": " + figures(done.getAsLong()) + " in " + duration(elapsed()));
-            err.flush();
+        public void close() {
+            ticker.shutdownNow();
+            line("in " + duration(elapsed()));
         }
     }
 }

@@ -44,10 +44,8 @@ final class VerifyCommand extends FeedCommand {
         try (Connection c = connect(Connection.Use.READ, true)) {
             Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
             AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
-            long estimate = c.describe(c.storeTable(), "store").itemCount();
             Duration scanTime;
-            try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
-                    scanned::get, () -> estimate, () -> "")) {
+            try (Output.Progress progress = new Output.Progress(ctx.err(), "scanning store table '" + c.storeTable() + "'", scanned::get)) {
                 new StoreScan(c.dynamo(), c.storeTable(), segments, 0, true).run(item -> {
                     if (item instanceof StoreItem.Tip t) {
                         versions.put(t.stream(), t.next());
@@ -64,8 +62,7 @@ final class VerifyCommand extends FeedCommand {
             AtomicLong entries = new AtomicLong();
             AtomicLong epochs = new AtomicLong();
             Duration indexTime;
-            try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable() + "'",
-                    entries::get, () -> 0, () -> "")) {
+            try (Output.Progress progress = new Output.Progress(ctx.err(), "reading index table '" + c.indexTable() + "'", entries::get)) {
                 for (PartitionId p : partitions(null, state.partitions())) {
                     String problem = EpochsCommand.walk(c.index(), state, p, e -> epochs.incrementAndGet(), e -> {
                         entries.incrementAndGet();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class OutputTest {
@@ -29,21 +28,9 @@ class OutputTest {
     }
 
     @Test
-    void progress_on_a_terminal_redraws_a_bar_in_place_and_ends_with_the_total() {
+    void progress_prints_one_plain_line_when_done() {
         StringWriter s = new StringWriter();
-        AtomicLong done = new AtomicLong();
-        try (Output.Progress p = new Output.Progress(new PrintWriter(s), true, "scanning", done::get, () -> 200, () -> "")) {
-            done.set(100);
-        }
-        String text = s.toString();
-        assertThat(text).contains("\rscanning [" + "#".repeat(15) + " ".repeat(15) + "] 50% 100 items");
-        assertThat(text).containsPattern("\nscanning: 100 items in \\S+\n$");
-    }
-
-    @Test
-    void progress_elsewhere_prints_one_plain_line_when_done() {
-        StringWriter s = new StringWriter();
-        try (Output.Progress p = new Output.Progress(new PrintWriter(s), false, "scanning", () -> 7, () -> 0, () -> "")) {
+        try (Output.Progress p = new Output.Progress(new PrintWriter(s), "scanning", () -> 7)) {
             assertThat(s.toString()).isEmpty();
         }
         assertThat(s.toString()).matches("scanning: 7 items in \\S+\\R");
