@@ -22,10 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -158,11 +158,8 @@ public final class Backfill {
                 TimeUnit.MILLISECONDS);
         log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(), source, estimated);
         try {
-            List<Future<?>> reads = new ArrayList<>();
-            for (Task task : tasks) {
-                reads.add(readers.submit(() -> task.read(item -> route(item, run, assembled), run.scanned,
-                        Thread.currentThread()::isInterrupted)));
-            }
+            List<CompletableFuture<Void>> reads = tasks.stream().map(task -> CompletableFuture.runAsync(() -> task.read(
+                    item -> route(item, run, assembled), run.scanned, Thread.currentThread()::isInterrupted), readers)).toList();
             boolean reading = true;
             while (reading || !assembled.isEmpty()) {
                 List<SourceSpan> batch = new ArrayList<>();
@@ -251,21 +248,16 @@ public final class Backfill {
         }
     }
 
-    /** @throws RuntimeException the first failure of a read */
-    private static boolean allDone(List<Future<?>> reads) throws InterruptedException {
-        boolean all = true;
-        for (Future<?> f : reads) {
-            if (!f.isDone()) {
-                all = false;
-                continue;
-            }
+    /** @throws RuntimeException the first failure of a read, as soon as it is seen */
+    private static boolean allDone(List<CompletableFuture<Void>> reads) {
+        for (CompletableFuture<Void> f : reads) {
             try {
-                f.get();
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                f.getNow(null);
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
             }
         }
-        return all;
+        return reads.stream().allMatch(CompletableFuture::isDone);
     }
 
     /** A stream the scan did not see whole, read with a query (types only); the indexer splits a span too big for one write. */

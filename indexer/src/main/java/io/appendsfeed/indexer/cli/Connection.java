@@ -54,7 +54,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
             + " and AWS_SECRET_ACCESS_KEY (or run where a role provides them)";
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
-    /** The connection options as typed, trimmed; null when not given (or blank). */
+    /** The connection options as typed; null (or blank) when not given. */
     record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {}
 
     /** What a command does with the index table: one it only reads may be new (empty); one it writes must hold a feed. */
@@ -164,7 +164,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         return role.equals("index") ? INDEX_TABLE : STORE_TABLE;
     }
 
-    /** The option if given, else the variable (or the parent command's option); blanks count as absent. */
+    /** The option if given, else the variable; blanks count as absent. */
     static String first(String option, String variable) {
         if (option != null && !option.isBlank()) {
             return option.trim();

@@ -13,7 +13,9 @@ import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -43,6 +45,25 @@ public final class FeedCli implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    // the connection options, on every command (picocli sets these fields wherever they are typed)
+    @Option(names = "--endpoint", scope = ScopeType.INHERIT, paramLabel = "URL",
+            description = {"DynamoDB endpoint, e.g. http://localhost:8000 (env APPENDS_DYNAMODB_ENDPOINT, then the SDK's"
+                    + " AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL; default: AWS). A loopback endpoint gets static local"
+                    + " credentials unless --profile is given."})
+    String endpoint;
+
+    @Option(names = "--region", scope = ScopeType.INHERIT, paramLabel = "REGION", description = "AWS region (env AWS_REGION; default: the profile's, then the SDK's chain)")
+    String region;
+
+    @Option(names = "--profile", scope = ScopeType.INHERIT, paramLabel = "NAME", description = "AWS profile for credentials and region (default: the SDK's chain, which reads AWS_PROFILE)")
+    String profile;
+
+    @Option(names = "--store-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", description = "the event store table (env APPENDS_STORE_TABLE)")
+    String storeTable;
+
+    @Option(names = "--index-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", description = "the feed's index table (env APPENDS_INDEX_TABLE)")
+    String indexTable;
 
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
