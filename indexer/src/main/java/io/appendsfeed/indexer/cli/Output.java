@@ -12,12 +12,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
-/** How the CLI prints: plain-text tables, JSON, durations and times, and the progress of a long step. */
+/** How the CLI prints: plain-text tables, JSON, durations and times. */
 public final class Output {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -113,42 +109,6 @@ public final class Output {
                 }
                 out.println(b.toString().stripTrailing());
             }
-        }
-    }
-
-    /** The progress of a long step on stderr: a plain line every {@link #EVERY} while it runs, and one when it ends. */
-    static final class Progress implements AutoCloseable {
-        static final Duration EVERY = Duration.ofSeconds(10);
-        private final PrintWriter err;
-        private final String label;
-        private final LongSupplier done;
-        private final long started = System.nanoTime();
-        private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "feed-progress");
-            t.setDaemon(true);
-            return t;
-        });
-
-        Progress(PrintWriter err, String label, LongSupplier done) {
-            this.err = err;
-            this.label = label;
-            this.done = done;
-            ticker.scheduleAtFixedRate(() -> line("so far"), EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
-        }
-
-        private synchronized void line(String when) {
-            err.println(label + ": " + done.getAsLong() + " items " + when);
-            err.flush();
-        }
-
-        Duration elapsed() {
-            return Duration.ofNanos(System.nanoTime() - started);
-        }
-
-        @Override
-        public void close() {
-            ticker.shutdownNow();
-            line("in " + duration(elapsed()));
         }
     }
 }

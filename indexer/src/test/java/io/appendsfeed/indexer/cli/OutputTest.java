@@ -26,13 +26,4 @@ class OutputTest {
         assertThat(Output.duration(java.time.Duration.ofMinutes(125))).isEqualTo("2h05m");
         assertThat(Output.duration(java.time.Duration.ofHours(76))).isEqualTo("3d04h");
     }
-
-    @Test
-    void progress_prints_one_plain_line_when_done() {
-        StringWriter s = new StringWriter();
-        try (Output.Progress p = new Output.Progress(new PrintWriter(s), "scanning", () -> 7)) {
-            assertThat(s.toString()).isEmpty();
-        }
-        assertThat(s.toString()).matches("scanning: 7 items in \\S+\\R");
-    }
 }
