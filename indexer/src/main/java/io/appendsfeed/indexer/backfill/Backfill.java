@@ -79,7 +79,6 @@ public final class Backfill {
         final AtomicLong scanned = new AtomicLong();
         final AtomicLong reserved = new AtomicLong();
         final AtomicLong streams = new AtomicLong();
-        final AtomicLong spans = new AtomicLong();
         final AtomicLong accepted = new AtomicLong();
         final AtomicLong duplicates = new AtomicLong();
         final List<FeedGapException> gaps = new CopyOnWriteArrayList<>();
@@ -90,7 +89,7 @@ public final class Backfill {
         }
 
         BackfillResult result() {
-            return new BackfillResult(scanned.get(), estimated, reserved.get(), streams.get(), spans.get(), accepted.get(),
+            return new BackfillResult(scanned.get(), estimated, reserved.get(), streams.get(), accepted.get(),
                     duplicates.get(), readAgain, assembler.rejected(), gaps, Duration.ofNanos(System.nanoTime() - started));
         }
     }
@@ -219,7 +218,6 @@ public final class Backfill {
      * @throws BackfillFailedException when a span is still not ingested after every retry
      */
     private void ingest(Run run, List<SourceSpan> batch) throws InterruptedException {
-        run.spans.addAndGet(batch.size());
         List<SourceSpan> rest = batch;
         for (int attempts = 0; !rest.isEmpty(); ) {
             BatchOutcome o = run.indexer.ingestSpans(rest);

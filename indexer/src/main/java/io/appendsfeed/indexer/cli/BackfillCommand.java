@@ -8,7 +8,6 @@ import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,10 +53,7 @@ final class BackfillCommand extends FeedCommand {
             // progress goes to the log, an INFO line every 10 s
             Backfill backfill = new Backfill(c.dynamo(), settings.config(), config);
             BackfillResult r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
-            ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
-                            + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),
-                    r.duplicatesDropped(), r.streamsReadAgain(), r.rejected().size() + r.gaps().size(), r.elapsed().toSeconds(),
-                    r.itemsPerSecond());
+            ctx.out().println("backfill: " + r);
             r.rejected().forEach((key, why) -> ctx.out().println("left out: the stream of item " + key + ": " + why));
             r.gaps().forEach(g -> ctx.out().println("left out: " + g.getMessage()));
             return r.complete() ? 0 : 1;
