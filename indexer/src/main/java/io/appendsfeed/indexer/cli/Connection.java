@@ -6,14 +6,11 @@ import static io.appendsfeed.indexer.settings.IndexerSettings.STORE_TABLE;
 
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreItems;
 import io.appendsfeed.model.store.StoreTables;
-import io.appendsfeed.reader.DynamoCheckpointStore;
-import io.appendsfeed.reader.DynamoParkedStreams;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -227,18 +224,6 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         return dynamo.scan(b -> b.tableName(table).limit(25).projectionExpression("p")).items().stream()
                 .map(i -> i.get("p")).filter(p -> p != null && p.s() != null).map(AttributeValue::s)
                 .filter(p -> !p.startsWith(StreamName.RESERVED_PREFIX)).findFirst().orElse(null);
-    }
-
-    DynamoCheckpointStore checkpoints() {
-        return new DynamoCheckpointStore(index, ctx.clock());
-    }
-
-    DynamoParkedStreams parked() {
-        return new DynamoParkedStreams(index, ctx.clock());
-    }
-
-    FeedPositions positions() {
-        return new FeedPositions(index);
     }
 
     @Override

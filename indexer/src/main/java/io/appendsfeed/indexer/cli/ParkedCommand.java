@@ -2,6 +2,7 @@ package io.appendsfeed.indexer.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.ParkedStreams.ParkedStream;
 import java.util.ArrayList;
@@ -26,8 +27,8 @@ final class ParkedCommand extends FeedCommand {
     public Integer call() {
         String only = group == null ? null : group(group);
         try (Connection c = connect(Connection.Use.READ, false)) {
-            DynamoParkedStreams parked = c.parked();
-            List<String> groups = only == null ? c.checkpoints().groups() : List.of(only);
+            DynamoParkedStreams parked = new DynamoParkedStreams(c.index(), ctx.clock());
+            List<String> groups = only == null ? new DynamoCheckpointStore(c.index(), ctx.clock()).groups() : List.of(only);
             List<ParkedStream> all = new ArrayList<>();
             for (String g : groups) {
                 all.addAll(parked.list(g));
@@ -78,7 +79,7 @@ final class ParkedCommand extends FeedCommand {
             StreamName one = which.stream == null ? null : stream("--stream", which.stream);
             String releaser = who(by);
             try (Connection c = connect(Connection.Use.WRITE, false)) {
-                DynamoParkedStreams parked = c.parked();
+                DynamoParkedStreams parked = new DynamoParkedStreams(c.index(), ctx.clock());
                 if (one != null && !parked.release(g, one, releaser)) {
                     List<ParkedStream> now = parked.list(g);
                     ctx.err().println("feed: " + one + " is not parked in group " + g + "; " + (now.isEmpty() ? "nothing is parked there"
