@@ -134,8 +134,7 @@ public final class Backfill {
      * @throws java.io.UncheckedIOException when a file cannot be read
      */
     public BackfillResult run(ExportFiles export) {
-        ExportManifest manifest = ExportManifest.read(export);
-        manifest.requireTable(config.storeTable());
+        ExportManifest manifest = ExportManifest.read(export, config.storeTable());
         List<Task> files = manifest.files().stream().<Task>map(f ->
                 (sink, scanned, cancelled) -> ExportManifest.readItems(export, f, sink, scanned, cancelled)).toList();
         return run("export " + export.describe() + " (" + files.size() + " files)", manifest.itemCount(), files);
