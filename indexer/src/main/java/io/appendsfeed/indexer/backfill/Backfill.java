@@ -32,6 +32,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
@@ -116,11 +117,8 @@ public final class Backfill {
     public BackfillResult run() {
         RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
         StoreScan scan = new StoreScan(dynamo, config.storeTable(), config.segments(), config.pageSize(), false);
-        List<Task> segments = new ArrayList<>();
-        for (int s = 0; s < config.segments(); s++) {
-            int segment = s;
-            segments.add((sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire));
-        }
+        List<Task> segments = IntStream.range(0, config.segments()).<Task>mapToObj(segment ->
+                (sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire)).toList();
         return run("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments);
     }
 

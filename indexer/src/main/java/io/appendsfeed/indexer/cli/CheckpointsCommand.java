@@ -169,7 +169,7 @@ final class CheckpointsCommand extends FeedCommand {
                             + (groups.isEmpty() ? "there are no groups" : "groups: " + String.join(", ", groups)) + ")");
                 }
                 PrintWriter out = ctx.out();
-                out.println("group " + g + ": " + (held.isEmpty() ? "no checkpoints" : held.size() + (held.size() == 1 ? " checkpoint" : " checkpoints")));
+                out.println("group " + g + ": " + (held.isEmpty() ? "no checkpoints" : Output.plural(held.size(), "checkpoint")));
                 for (StoredCheckpoint s : held) {
                     out.println("  partition " + s.partition() + ": " + s.checkpoint() + ", committed " + Output.time(s.committedAt())
                             + " by " + s.committedBy());

@@ -67,8 +67,8 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
      */
     static Connection open(CliContext ctx, Options o, Use use, boolean needStore) {
         Function<String, String> env = ctx.env();
-        String indexTable = table(first(o.indexTable(), env.apply(INDEX_TABLE)), "index");
-        String storeTable = needStore ? table(first(o.storeTable(), env.apply(STORE_TABLE)), "store") : null;
+        String indexTable = table(o.indexTable(), env, "index");
+        String storeTable = needStore ? table(o.storeTable(), env, "store") : null;
         if (indexTable.equals(storeTable)) {
             throw new CliException("--store-table and --index-table are both '" + indexTable + "': the feed is kept in a"
                     + " table of its own, the index table, never in the event store");
@@ -149,8 +149,9 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
                 .filter(n -> (n.equals("--endpoint") ? o.endpoint() : first(env.apply(n), null)) != null).findFirst().orElse(null);
     }
 
-    /** @throws CliException saying how to name the table ({@code "index"} or {@code "store"}) when none is given */
-    private static String table(String table, String role) {
+    /** The {@code role} ("index", "store") table named by its option, else its variable. @throws CliException saying how to name it */
+    private static String table(String option, Function<String, String> env, String role) {
+        String table = first(option, env.apply(variable(role)));
         if (table == null) {
             throw new CliException("no " + role + " table given: pass --" + role + "-table NAME or set " + variable(role));
         }

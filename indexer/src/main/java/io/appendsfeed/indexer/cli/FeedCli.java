@@ -148,8 +148,8 @@ public final class FeedCli implements Callable<Integer> {
     /** One line naming the option (or the variable the count came from) and the count the index records. */
     private static CliException partitionCount(PartitionCountMismatchException m, CommandLine cmd) {
         String given = cmd.getParseResult().hasMatchedOption("--partitions") ? "--partitions " : IndexerSettings.PARTITIONS + "=";
-        return new CliException(given + m.configured() + ": the index table '" + m.indexTable() + "' records " + m.recorded()
-                + (m.recorded() == 1 ? " partition" : " partitions") + ", fixed when it was created; leave --partitions out"
+        return new CliException(given + m.configured() + ": the index table '" + m.indexTable() + "' records " + Output.plural(m.recorded(), "partition")
+                + ", fixed when it was created; leave --partitions out"
                 + " to take the index's count, or give --partitions " + m.recorded(), m);
     }
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/** What every {@code feed} command shares: the run's context, the connection options, and the parsing of typed values. */
+/** What every {@code feed} command shares: the run's context, the connection, and the parsing of typed values. */
 abstract class FeedCommand implements Callable<Integer> {
 
     static final String DURATIONS = "give e.g. 500ms, 5s, 2m, 1h, 1m30s or ISO-8601 (PT5S)";

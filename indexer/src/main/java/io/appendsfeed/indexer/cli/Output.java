@@ -41,6 +41,11 @@ public final class Output {
         return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
+    /** {@code 1 stream}, {@code 2 streams}. */
+    static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     /** Per second, as a whole number. */
     static long rate(long count, Duration elapsed) {
         return count * 1000 / Math.max(1, elapsed.toMillis());

@@ -5,7 +5,6 @@ import io.appendsfeed.model.StreamName;
 import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.ParkedStreams.ParkedStream;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -29,10 +28,7 @@ final class ParkedCommand extends FeedCommand {
         try (Connection c = connect(Connection.Use.READ, false)) {
             DynamoParkedStreams parked = new DynamoParkedStreams(c.index(), ctx.clock());
             List<String> groups = only == null ? new DynamoCheckpointStore(c.index(), ctx.clock()).groups() : List.of(only);
-            List<ParkedStream> all = new ArrayList<>();
-            for (String g : groups) {
-                all.addAll(parked.list(g));
-            }
+            List<ParkedStream> all = groups.stream().flatMap(g -> parked.list(g).stream()).toList();
             ArrayNode a = Output.array();
             Output.Table t = new Output.Table("GROUP", "STREAM", "PARTITION>", "FROM INDEX>", "POSITION>", "ATTEMPTS>", "PARKED AT", "REASON");
             for (ParkedStream p : all) {
@@ -45,7 +41,7 @@ final class ParkedCommand extends FeedCommand {
             }
             Output.print(ctx.out(), json, a, t, only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
             if (!json && !all.isEmpty()) {
-                ctx.out().println(all.size() + (all.size() == 1 ? " stream" : " streams")
+                ctx.out().println(Output.plural(all.size(), "stream")
                         + " parked; after fixing the cause: feed parked release --group GROUP --stream STREAM (or --all)");
             }
             return all.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
@@ -97,9 +93,8 @@ final class ParkedCommand extends FeedCommand {
                         released++;
                     }
                 }
-                ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + released
-                        + (released == 1 ? " stream" : " streams") + " in group " + g
-                        + ": readers holding their partitions replay them from where they stopped");
+                ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + Output.plural(released, "stream")
+                        + " in group " + g + ": readers holding their partitions replay them from where they stopped");
                 return FeedCli.OK;
             }
         }

@@ -110,7 +110,7 @@ final class VerifyCommand extends FeedCommand {
             }
             out.println("store: " + scanned.get() + " items scanned, " + versions.size() + " streams, " + storeEvents + " events in "
                     + Output.duration(scanTime) + " (" + Output.rate(scanned.get(), scanTime) + " items/s, " + segments + " segments)");
-            out.println("index: " + plural(state.partitions(), "partition") + ", " + plural(epochs.get(), "epoch") + ", " + entries.get()
+            out.println("index: " + Output.plural(state.partitions(), "partition") + ", " + Output.plural(epochs.get(), "epoch") + ", " + entries.get()
                     + " epoch events, " + check.spans() + " spans, " + check.events() + " events in " + Output.duration(indexTime)
                     + " (" + Output.rate(entries.get(), indexTime) + " epoch events/s)");
             if (problems.isEmpty()) {
@@ -118,7 +118,7 @@ final class VerifyCommand extends FeedCommand {
             } else {
                 Map<Problem.Kind, Integer> counts = new EnumMap<>(Problem.Kind.class);
                 problems.forEach(p -> counts.merge(p.kind(), 1, Integer::sum));
-                out.println(plural(problems.size(), "problem") + ": " + String.join(", ",
+                out.println(Output.plural(problems.size(), "problem") + ": " + String.join(", ",
                         counts.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()));
                 if (counts.containsKey(Problem.Kind.NOT_INDEXED) || counts.containsKey(Problem.Kind.MISSING_STREAM)) {
                     out.println("NOT_INDEXED / MISSING_STREAM can also mean the indexer is behind the writers: run verify again to tell");
@@ -134,9 +134,5 @@ final class VerifyCommand extends FeedCommand {
             ctx.err().println(step + ": " + items.get() + " items so far");
             ctx.err().flush();
         }
-    }
-
-    private static String plural(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -131,7 +131,9 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
                     g.writeStringField("errorType", thrown.getClass().getName());
                     g.writeStringField("errorMessage", String.valueOf(thrown.getMessage()));
                     g.writeArrayFieldStart("stackTrace");
-                    for (String line : stackTrace(thrown).split("\\R")) {
+                    StringWriter trace = new StringWriter();
+                    thrown.printStackTrace(new PrintWriter(trace));
+                    for (String line : trace.toString().split("\\R")) {
                         g.writeString(line.strip());
                     }
                     g.writeEndArray();
@@ -142,12 +144,6 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
             }
             out.write('\n');
             sink.write(out.toByteArray(), level);
-        }
-
-        private static String stackTrace(Throwable t) {
-            StringWriter w = new StringWriter();
-            t.printStackTrace(new PrintWriter(w));
-            return w.toString();
         }
     }
 }
