@@ -22,16 +22,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
@@ -52,6 +53,7 @@ public final class Backfill {
     /** A redelivery window reaching back past any epoch, so that every closed epoch is consulted for duplicates. */
     static final Duration ALL_EPOCHS = Duration.ofDays(365L * 100);
     private static final int QUEUED_STREAMS = 4096;
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
     /** Attempts per batch after a failure that may pass (throttling, conflicts with a live indexer). */
     static final int MAX_RETRIES = 10;
     /** The AWS SDK's policy, appendsfeed's one retry policy: doubling from 200 ms, half jitter, at most a minute. */
@@ -78,7 +80,6 @@ public final class Backfill {
         final AtomicLong scanned = new AtomicLong();
         final AtomicLong reserved = new AtomicLong();
         final AtomicLong streams = new AtomicLong();
-        final AtomicLong spans = new AtomicLong();
         final AtomicLong accepted = new AtomicLong();
         final AtomicLong duplicates = new AtomicLong();
         final List<FeedGapException> gaps = new CopyOnWriteArrayList<>();
@@ -89,7 +90,7 @@ public final class Backfill {
         }
 
         BackfillResult result() {
-            return new BackfillResult(scanned.get(), estimated, reserved.get(), streams.get(), spans.get(), accepted.get(),
+            return new BackfillResult(scanned.get(), estimated, reserved.get(), streams.get(), accepted.get(),
                     duplicates.get(), readAgain, assembler.rejected(), gaps, Duration.ofNanos(System.nanoTime() - started));
         }
     }
@@ -116,11 +117,8 @@ public final class Backfill {
     public BackfillResult run() {
         RateLimiter limiter = new RateLimiter(config.maxItemsPerSecond());
         StoreScan scan = new StoreScan(dynamo, config.storeTable(), config.segments(), config.pageSize(), false);
-        List<Task> segments = new ArrayList<>();
-        for (int s = 0; s < config.segments(); s++) {
-            int segment = s;
-            segments.add((sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire));
-        }
+        List<Task> segments = IntStream.range(0, config.segments()).<Task>mapToObj(segment ->
+                (sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire)).toList();
         return run("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments);
     }
 
@@ -134,8 +132,7 @@ public final class Backfill {
      * @throws java.io.UncheckedIOException when a file cannot be read
      */
     public BackfillResult run(ExportFiles export) {
-        ExportManifest manifest = ExportManifest.read(export);
-        manifest.requireTable(config.storeTable());
+        ExportManifest manifest = ExportManifest.read(export, config.storeTable());
         List<Task> files = manifest.files().stream().<Task>map(f ->
                 (sink, scanned, cancelled) -> ExportManifest.readItems(export, f, sink, scanned, cancelled)).toList();
         return run("export " + export.describe() + " (" + files.size() + " files)", manifest.itemCount(), files);
@@ -153,15 +150,12 @@ public final class Backfill {
         BlockingQueue<List<Span>> assembled = new ArrayBlockingQueue<>(QUEUED_STREAMS);
         ExecutorService readers = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
-        long every = config.progressInterval().toMillis();
-        reporter.scheduleAtFixedRate(() -> config.progress().accept(run.result()), every, every, TimeUnit.MILLISECONDS);
+        reporter.scheduleAtFixedRate(() -> log.info("backfill: {}", run.result()), PROGRESS_EVERY.toMillis(), PROGRESS_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
         log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(), source, estimated);
         try {
-            List<Future<?>> reads = new ArrayList<>();
-            for (Task task : tasks) {
-                reads.add(readers.submit(() -> task.read(item -> route(item, run, assembled), run.scanned,
-                        Thread.currentThread()::isInterrupted)));
-            }
+            List<CompletableFuture<Void>> reads = tasks.stream().map(task -> CompletableFuture.runAsync(() -> task.read(
+                    item -> route(item, run, assembled), run.scanned, Thread.currentThread()::isInterrupted), readers)).toList();
             boolean reading = true;
             while (reading || !assembled.isEmpty()) {
                 List<SourceSpan> batch = new ArrayList<>();
@@ -181,8 +175,7 @@ public final class Backfill {
             }
             run.assembler.rejected().forEach((key, why) -> log.error("backfill: stream of item {} left out: {}", key, why));
             BackfillResult result = run.result();
-            reporter.shutdownNow();
-            config.progress().accept(result);
+            log.info("backfill done: {}", result);
             return result;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -222,7 +215,6 @@ public final class Backfill {
      * @throws BackfillFailedException when a span is still not ingested after every retry
      */
     private void ingest(Run run, List<SourceSpan> batch) throws InterruptedException {
-        run.spans.addAndGet(batch.size());
         List<SourceSpan> rest = batch;
         for (int attempts = 0; !rest.isEmpty(); ) {
             BatchOutcome o = run.indexer.ingestSpans(rest);
@@ -251,21 +243,16 @@ public final class Backfill {
         }
     }
 
-    /** @throws RuntimeException the first failure of a read */
-    private static boolean allDone(List<Future<?>> reads) throws InterruptedException {
-        boolean all = true;
-        for (Future<?> f : reads) {
-            if (!f.isDone()) {
-                all = false;
-                continue;
-            }
+    /** @throws RuntimeException the first failure of a read, as soon as it is seen */
+    private static boolean allDone(List<CompletableFuture<Void>> reads) {
+        for (CompletableFuture<Void> f : reads) {
             try {
-                f.get();
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                f.getNow(null);
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
             }
         }
-        return all;
+        return reads.stream().allMatch(CompletableFuture::isDone);
     }
 
     /** A stream the scan did not see whole, read with a query (types only); the indexer splits a span too big for one write. */
@@ -286,7 +273,7 @@ public final class Backfill {
             Long n = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().itemCount();
             return n == null ? -1 : n;
         } catch (RuntimeException e) {
-            log.warn("backfill: no item count for {} ({}); progress shows no percentage", config.storeTable(), e.toString());
+            log.warn("backfill: no item count for {} ({}); progress shows no total", config.storeTable(), e.toString());
             return -1;
         }
     }

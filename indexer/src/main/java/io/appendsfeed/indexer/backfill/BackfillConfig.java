@@ -1,9 +1,5 @@
 package io.appendsfeed.indexer.backfill;
 
-import java.time.Duration;
-import java.util.Objects;
-import java.util.function.Consumer;
-
 /**
  * Configuration of a {@link Backfill}; start from {@link #of(String)}.
  *
@@ -11,11 +7,8 @@ import java.util.function.Consumer;
  * @param segments parallel Scan segments (DynamoDB's {@code TotalSegments}), or export files read at once; one thread each
  * @param maxItemsPerSecond a cap on items read per second over all segments, to spare the table's read capacity; 0 for none
  * @param spansPerBatch spans per call to the indexer (the indexer splits them into writes of at most 64 KB)
- * @param progress told what the backfill did so far, every {@code progressInterval} and once at the end (from another
- *                 thread); the default logs a line
  */
-public record BackfillConfig(String storeTable, int segments, int pageSize, int maxItemsPerSecond, int spansPerBatch,
-                             Consumer<BackfillResult> progress, Duration progressInterval) {
+public record BackfillConfig(String storeTable, int segments, int pageSize, int maxItemsPerSecond, int spansPerBatch) {
 
     public static final int DEFAULT_SEGMENTS = 4;
     public static final int DEFAULT_PAGE_SIZE = 1000;
@@ -31,22 +24,15 @@ public record BackfillConfig(String storeTable, int segments, int pageSize, int 
             throw new IllegalArgumentException("segments must be in [1, " + MAX_SEGMENTS + "], pageSize and spansPerBatch >= 1,"
                     + " maxItemsPerSecond >= 0 (0: no cap); were " + segments + ", " + pageSize + ", " + spansPerBatch + ", " + maxItemsPerSecond);
         }
-        Objects.requireNonNull(progress, "progress");
-        if (progressInterval == null || progressInterval.isNegative() || progressInterval.isZero()) {
-            throw new IllegalArgumentException("progressInterval must be > 0, was " + progressInterval);
-        }
     }
 
-    /** The defaults: no cap on items per second, progress logged every 10 s. */
+    /** The defaults: no cap on items per second. */
     public static BackfillConfig of(String storeTable) {
-        return new BackfillConfig(storeTable, DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE, 0, DEFAULT_SPANS_PER_BATCH, BackfillResult::log,
-                Duration.ofSeconds(10));
+        return new BackfillConfig(storeTable, DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE, 0, DEFAULT_SPANS_PER_BATCH);
     }
 
-    public BackfillConfig withSegments(int v) { return new BackfillConfig(storeTable, v, pageSize, maxItemsPerSecond, spansPerBatch, progress, progressInterval); }
-    public BackfillConfig withPageSize(int v) { return new BackfillConfig(storeTable, segments, v, maxItemsPerSecond, spansPerBatch, progress, progressInterval); }
-    public BackfillConfig withMaxItemsPerSecond(int v) { return new BackfillConfig(storeTable, segments, pageSize, v, spansPerBatch, progress, progressInterval); }
-    public BackfillConfig withSpansPerBatch(int v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, v, progress, progressInterval); }
-    public BackfillConfig withProgress(Consumer<BackfillResult> v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, v, progressInterval); }
-    public BackfillConfig withProgressInterval(Duration v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, spansPerBatch, progress, v); }
+    public BackfillConfig withSegments(int v) { return new BackfillConfig(storeTable, v, pageSize, maxItemsPerSecond, spansPerBatch); }
+    public BackfillConfig withPageSize(int v) { return new BackfillConfig(storeTable, segments, v, maxItemsPerSecond, spansPerBatch); }
+    public BackfillConfig withMaxItemsPerSecond(int v) { return new BackfillConfig(storeTable, segments, pageSize, v, spansPerBatch); }
+    public BackfillConfig withSpansPerBatch(int v) { return new BackfillConfig(storeTable, segments, pageSize, maxItemsPerSecond, v); }
 }

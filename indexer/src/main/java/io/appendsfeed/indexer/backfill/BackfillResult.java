@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link Backfill} did, so far (its progress reports) or in the end. Every stream not named in
@@ -16,18 +14,15 @@ import org.slf4j.LoggerFactory;
  * @param itemsEstimated the table's item count as DynamoDB last reported it (about every six hours), or -1 when unknown
  * @param reservedItemsSkipped items of {@code $} streams (appendsfeed's own), never indexed
  * @param streams streams handed to the indexer
- * @param spans spans handed to the indexer
  * @param eventsIngested events the backfill added to the feed
  * @param duplicatesDropped events the feed already held (a re-run, or a live indexer got there first)
  * @param streamsReadAgain streams the scan did not see whole (written to while scanned), read again with a query
  * @param rejected items not of the store format, by key, with what is wrong; their streams are left out
  * @param gaps streams the indexer refused: the feed holds them up to an index their stored events no longer reach
  */
-public record BackfillResult(long itemsScanned, long itemsEstimated, long reservedItemsSkipped, long streams, long spans,
+public record BackfillResult(long itemsScanned, long itemsEstimated, long reservedItemsSkipped, long streams,
                              long eventsIngested, long duplicatesDropped, long streamsReadAgain, Map<String, String> rejected,
                              List<FeedGapException> gaps, Duration elapsed) {
-
-    private static final Logger log = LoggerFactory.getLogger(Backfill.class);
 
     public BackfillResult {
         rejected = Map.copyOf(rejected);
@@ -45,13 +40,9 @@ public record BackfillResult(long itemsScanned, long itemsEstimated, long reserv
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%,d items%s, %,d streams, %,d events ingested, %,d duplicates, %,.0f items/s, %ds",
-                itemsScanned, itemsEstimated > 0 ? String.format(Locale.ROOT, " of ~%,d", itemsEstimated) : "", streams,
-                eventsIngested, duplicatesDropped, itemsPerSecond(), elapsed.toSeconds());
-    }
-
-    /** The default progress report: one INFO line. */
-    public static void log(BackfillResult r) {
-        log.info("backfill: {}", r);
+        return String.format(Locale.ROOT, "%,d items%s, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
+                        + " %d left out, in %ds (%,.0f items/s)", itemsScanned, itemsEstimated > 0 ? String.format(Locale.ROOT, " of ~%,d",
+                itemsEstimated) : "", streams, eventsIngested, duplicatesDropped, streamsReadAgain, rejected.size() + gaps.size(),
+                elapsed.toSeconds(), itemsPerSecond());
     }
 }

@@ -12,32 +12,32 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 /**
  * The files of a DynamoDB export to S3 (full export, DynamoDB JSON), by their path relative to the export's
  * folder (the one holding {@code manifest-summary.json}), in S3 or copied to a local folder.
+ *
+ * @param describe where the export is, for messages
  */
-public interface ExportFiles {
+public record ExportFiles(String describe, Opener opener) {
+
+    /** Opens a file of the export. */
+    @FunctionalInterface
+    public interface Opener {
+        /** @throws NoSuchFileException when there is no such file */
+        InputStream open(String path) throws IOException;
+    }
 
     /** @throws NoSuchFileException when there is no such file */
-    InputStream open(String path) throws IOException;
-
-    /** Where the export is, for messages. */
-    String describe();
+    public InputStream open(String path) throws IOException {
+        return opener.open(path);
+    }
 
     /** The export's files in a local folder, the one holding {@code manifest-summary.json}. */
-    static ExportFiles folder(Path folder) {
-        return new ExportFiles() {
-            @Override
-            public InputStream open(String path) throws IOException {
-                Path file = folder.resolve(path).normalize();
-                if (!file.startsWith(folder.normalize())) {
-                    throw new NoSuchFileException(path, null, "outside the export folder " + folder);
-                }
-                return Files.newInputStream(file);
+    public static ExportFiles folder(Path folder) {
+        return new ExportFiles(folder.toString(), path -> {
+            Path file = folder.resolve(path).normalize();
+            if (!file.startsWith(folder.normalize())) {
+                throw new NoSuchFileException(path, null, "outside the export folder " + folder);
             }
-
-            @Override
-            public String describe() {
-                return folder.toString();
-            }
-        };
+            return Files.newInputStream(file);
+        });
     }
 
     /**
@@ -47,7 +47,7 @@ public interface ExportFiles {
      * @param location {@code s3://bucket/path/to/AWSDynamoDB/<export id>/}
      * @throws IllegalArgumentException when it is not an {@code s3://} URL with a bucket
      */
-    static ExportFiles s3(S3Client s3, String location) {
+    public static ExportFiles s3(S3Client s3, String location) {
         URI uri = URI.create(location.trim());
         if (!"s3".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
             throw new IllegalArgumentException("'" + location + "' is not an s3://bucket/prefix/ location");
@@ -55,30 +55,23 @@ public interface ExportFiles {
         String bucket = uri.getHost();
         String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
         String prefix = path.isEmpty() || path.endsWith("/") ? path : path + "/";
-        return new ExportFiles() {
-            @Override
-            public InputStream open(String file) throws IOException {
-                try {
-                    return s3.getObject(b -> b.bucket(bucket).key(prefix + file));
-                } catch (NoSuchKeyException e) {
-                    NoSuchFileException missing = new NoSuchFileException(describe() + file);
-                    missing.initCause(e);
-                    throw missing;
-                }
+        String where = "s3://" + bucket + "/" + prefix;
+        return new ExportFiles(where, file -> {
+            try {
+                return s3.getObject(b -> b.bucket(bucket).key(prefix + file));
+            } catch (NoSuchKeyException e) {
+                NoSuchFileException missing = new NoSuchFileException(where + file);
+                missing.initCause(e);
+                throw missing;
             }
-
-            @Override
-            public String describe() {
-                return "s3://" + bucket + "/" + prefix;
-            }
-        };
+        });
     }
 
     /**
      * An export that is not the store table's items: not a full DynamoDB JSON export, of another table, or a
      * file that is not what its manifest says (item count, MD5). The message names the file and what is wrong.
      */
-    class ExportFormatException extends RuntimeException {
+    public static class ExportFormatException extends RuntimeException {
         /** @param cause null when there is none */
         public ExportFormatException(String file, String problem, Throwable cause) {
             super(file + ": " + problem, cause);

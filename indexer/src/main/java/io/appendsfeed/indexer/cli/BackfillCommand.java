@@ -1,16 +1,13 @@
 package io.appendsfeed.indexer.cli;
 
 import io.appendsfeed.indexer.backfill.Backfill;
-import io.appendsfeed.indexer.backfill.BackfillConfig;
 import io.appendsfeed.indexer.backfill.BackfillResult;
-import io.appendsfeed.indexer.backfill.BackfillSettings;
+import io.appendsfeed.indexer.backfill.BackfillConfig;
 import io.appendsfeed.indexer.backfill.ExportFiles;
+import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Locale;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,14 +29,17 @@ final class BackfillCommand extends FeedCommand {
                     + " local or s3://bucket/prefix/AWSDynamoDB/<export id>/")
     String export;
 
-    @Option(names = "--segments", paramLabel = "N", description = "parallel scan segments, or export files read at once (env APPENDS_SEGMENTS, default 4)")
-    Integer segments;
+    @Option(names = "--segments", paramLabel = "N", defaultValue = "" + BackfillConfig.DEFAULT_SEGMENTS,
+            description = "parallel scan segments, or export files read at once (default ${DEFAULT-VALUE})")
+    int segments;
 
-    @Option(names = "--page-size", paramLabel = "N", description = "items per scan page (env APPENDS_PAGE_SIZE, default 1000)")
-    Integer pageSize;
+    @Option(names = "--page-size", paramLabel = "N", defaultValue = "" + BackfillConfig.DEFAULT_PAGE_SIZE,
+            description = "items per scan page (default ${DEFAULT-VALUE})")
+    int pageSize;
 
-    @Option(names = "--max-items-per-second", paramLabel = "N", description = "cap on items scanned per second, to spare the table (env APPENDS_MAX_ITEMS_PER_SECOND, default none)")
-    Integer maxItemsPerSecond;
+    @Option(names = "--max-items-per-second", paramLabel = "N", defaultValue = "0",
+            description = "cap on items scanned per second, to spare the table (default 0: none)")
+    int maxItemsPerSecond;
 
     @Override
     public Integer call() {
@@ -47,34 +47,21 @@ final class BackfillCommand extends FeedCommand {
         atLeast("--page-size", pageSize, 1);
         atLeast("--max-items-per-second", maxItemsPerSecond, 0);
         try (Connection c = connect(Connection.Use.READ, true)) {
-            BackfillSettings settings = IndexerOptions.settings(() -> BackfillSettings.from(indexer.variables(c, ctx,
-                    BackfillSettings.SEGMENTS, segments, BackfillSettings.PAGE_SIZE, pageSize, BackfillSettings.MAX_ITEMS_PER_SECOND,
-                    maxItemsPerSecond)));
-            AtomicReference<BackfillResult> latest = new AtomicReference<>();
-            BackfillConfig config = ctx.terminal()
-                    ? settings.backfill().withProgress(latest::set).withProgressInterval(Duration.ofMillis(200))
-                    : settings.backfill();
-            Backfill backfill = new Backfill(c.dynamo(), settings.indexer(), config);
-            BackfillResult r;
-            try (Output.Progress progress = ctx.terminal() ? new Output.Progress(ctx.err(), true, "backfill of " + c.storeTable(),
-                    () -> latest.get() == null ? 0 : latest.get().itemsScanned(),
-                    () -> latest.get() == null ? 0 : latest.get().itemsEstimated(),
-                    () -> latest.get() == null ? "" : String.format(Locale.ROOT, "%,d streams, %,d events ingested, %,d duplicates",
-                            latest.get().streams(), latest.get().eventsIngested(), latest.get().duplicatesDropped())) : null) {
-                r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
-            }
-            ctx.out().printf(Locale.ROOT, "backfill: %,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
-                            + " %d left out, in %ds (%,.0f items/s)%n", r.itemsScanned(), r.streams(), r.eventsIngested(),
-                    r.duplicatesDropped(), r.streamsReadAgain(), r.rejected().size() + r.gaps().size(), r.elapsed().toSeconds(),
-                    r.itemsPerSecond());
+            IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
+            BackfillConfig config = BackfillConfig.of(c.storeTable()).withSegments(segments).withPageSize(pageSize)
+                    .withMaxItemsPerSecond(maxItemsPerSecond);
+            // progress goes to the log, an INFO line every 10 s
+            Backfill backfill = new Backfill(c.dynamo(), settings.config(), config);
+            BackfillResult r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
+            ctx.out().println("backfill: " + r);
             r.rejected().forEach((key, why) -> ctx.out().println("left out: the stream of item " + key + ": " + why));
             r.gaps().forEach(g -> ctx.out().println("left out: " + g.getMessage()));
             return r.complete() ? 0 : 1;
         }
     }
 
-    private static void atLeast(String option, Integer value, int min) {
-        if (value != null && value < min) {
+    private static void atLeast(String option, int value, int min) {
+        if (value < min) {
             throw new CliException(option + " " + value + ": give a whole number of at least " + min);
         }
     }

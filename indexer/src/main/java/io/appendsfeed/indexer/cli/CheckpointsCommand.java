@@ -8,6 +8,7 @@ import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.CheckpointStore.CheckpointOverride;
 import io.appendsfeed.reader.DynamoCheckpointStore;
+import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.DynamoCheckpointStore.GroupDeletion;
 import io.appendsfeed.reader.LeaseStore.Lease;
 import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
@@ -38,10 +39,10 @@ final class CheckpointsCommand extends FeedCommand {
     public Integer call() {
         String only = group == null ? null : group(group);
         try (Connection c = connect(Connection.Use.READ, false)) {
-            DynamoCheckpointStore store = c.checkpoints();
+            DynamoCheckpointStore store = new DynamoCheckpointStore(c.index(), ctx.clock());
             List<String> known = store.groups();
             int partitions = store.indexState().partitions();
-            FeedPositions positions = c.positions();
+            FeedPositions positions = new FeedPositions(c.index());
             Map<PartitionId, Checkpoint> tails = new HashMap<>(); // read once, for the first group that needs it
             Instant now = ctx.clock().instant();
             Output.Table t = new Output.Table("GROUP", "PARTITION>", "CHECKPOINT>", "RAW>", "TAIL>", "LAG EVENTS>", "LAG TIME>", "COMMITTED", "BY", "LEASE");
@@ -101,7 +102,7 @@ final class CheckpointsCommand extends FeedCommand {
         public Integer call() {
             String g = group(group);
             try (Connection c = connect(Connection.Use.READ, false)) {
-                DynamoCheckpointStore store = c.checkpoints();
+                DynamoCheckpointStore store = new DynamoCheckpointStore(c.index(), ctx.clock());
                 List<PartitionId> shown = partitions(partition, store.indexState().partitions());
                 Output.Table t = new Output.Table("AT", "PARTITION>", "FROM>", "TO>", "BY", "REASON");
                 ArrayNode a = Output.array();
@@ -160,7 +161,7 @@ final class CheckpointsCommand extends FeedCommand {
             }
             String who = who(by);
             try (Connection c = connect(Connection.Use.WRITE, false)) {
-                DynamoCheckpointStore store = c.checkpoints();
+                DynamoCheckpointStore store = new DynamoCheckpointStore(c.index(), ctx.clock());
                 List<String> groups = store.groups();
                 List<StoredCheckpoint> held = store.list(g);
                 if (!groups.contains(g) && held.isEmpty()) {
@@ -168,12 +169,12 @@ final class CheckpointsCommand extends FeedCommand {
                             + (groups.isEmpty() ? "there are no groups" : "groups: " + String.join(", ", groups)) + ")");
                 }
                 PrintWriter out = ctx.out();
-                out.println("group " + g + ": " + (held.isEmpty() ? "no checkpoints" : held.size() + (held.size() == 1 ? " checkpoint" : " checkpoints")));
+                out.println("group " + g + ": " + (held.isEmpty() ? "no checkpoints" : Output.plural(held.size(), "checkpoint")));
                 for (StoredCheckpoint s : held) {
                     out.println("  partition " + s.partition() + ": " + s.checkpoint() + ", committed " + Output.time(s.committedAt())
                             + " by " + s.committedBy());
                 }
-                out.println("  parked streams: " + c.parked().list(g).size());
+                out.println("  parked streams: " + new DynamoParkedStreams(c.index(), ctx.clock()).list(g).size());
                 out.println("  reason: " + reason);
                 out.println("  by:     " + who);
                 if (!yes) {
@@ -241,7 +242,7 @@ final class CheckpointsCommand extends FeedCommand {
             }
             String who = who(by);
             try (Connection c = connect(Connection.Use.WRITE, false)) {
-                DynamoCheckpointStore store = c.checkpoints();
+                DynamoCheckpointStore store = new DynamoCheckpointStore(c.index(), ctx.clock());
                 PartitionId p = partitions(partition, store.indexState().partitions()).get(0);
                 List<String> groups = store.groups();
                 if (!groups.contains(g) && !createGroup) {
@@ -249,7 +250,7 @@ final class CheckpointsCommand extends FeedCommand {
                             + (groups.isEmpty() ? "no group has one yet" : "groups: " + String.join(", ", groups))
                             + "): check the name, or pass --create-group to start a new group");
                 }
-                FeedPositions positions = c.positions();
+                FeedPositions positions = new FeedPositions(c.index());
                 Checkpoint target = reachable("--to", positions, p, position);
                 Optional<StoredCheckpoint> current = store.read(g, p);
                 Optional<Checkpoint> seen = current.map(StoredCheckpoint::checkpoint);

@@ -6,15 +6,12 @@ import static io.appendsfeed.indexer.settings.IndexerSettings.STORE_TABLE;
 
 import io.appendsfeed.model.DynamoClients;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
 import io.appendsfeed.model.store.StoreItems;
-import io.appendsfeed.reader.DynamoCheckpointStore;
-import io.appendsfeed.reader.DynamoParkedStreams;
+import io.appendsfeed.model.store.StoreTables;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -30,9 +27,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
  * The DynamoDB client and the feed's tables for one command run. The endpoint and the tables come from the
@@ -56,24 +51,11 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
             + " and AWS_SECRET_ACCESS_KEY (or run where a role provides them)";
     private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z0-9]+)+-\\d+");
 
-    /** The connection options as typed, trimmed; null when not given (or blank). */
+    /** The connection options as typed; null (or blank) when not given. */
     record Options(String endpoint, String region, String profile, String storeTable, String indexTable) {}
 
     /** What a command does with the index table: one it only reads may be new (empty); one it writes must hold a feed. */
     enum Use { READ, WRITE }
-
-    private enum Kind { INDEX, STORE, EMPTY }
-
-    /** What a table holds, told from a few cheap reads; {@code example} is a stream it holds, for messages. */
-    private record Role(Kind kind, String example) {
-        String describe() {
-            return switch (kind) {
-                case INDEX -> "an index table (it holds " + example + ")";
-                case STORE -> "a store table (it holds event streams such as '" + example + "' and no " + FeedStreams.INDEX + ")";
-                case EMPTY -> "empty";
-            };
-        }
-    }
 
     /**
      * Connects and checks the index table (and the store table when {@code needStore}).
@@ -85,8 +67,8 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
      */
     static Connection open(CliContext ctx, Options o, Use use, boolean needStore) {
         Function<String, String> env = ctx.env();
-        String indexTable = table(first(o.indexTable(), env.apply(INDEX_TABLE)), "index");
-        String storeTable = needStore ? table(first(o.storeTable(), env.apply(STORE_TABLE)), "store") : null;
+        String indexTable = table(o.indexTable(), env, "index");
+        String storeTable = needStore ? table(o.storeTable(), env, "store") : null;
         if (indexTable.equals(storeTable)) {
             throw new CliException("--store-table and --index-table are both '" + indexTable + "': the feed is kept in a"
                     + " table of its own, the index table, never in the event store");
@@ -167,8 +149,9 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
                 .filter(n -> (n.equals("--endpoint") ? o.endpoint() : first(env.apply(n), null)) != null).findFirst().orElse(null);
     }
 
-    /** @throws CliException saying how to name the table ({@code "index"} or {@code "store"}) when none is given */
-    private static String table(String table, String role) {
+    /** The {@code role} ("index", "store") table named by its option, else its variable. @throws CliException saying how to name it */
+    private static String table(String option, Function<String, String> env, String role) {
+        String table = first(option, env.apply(variable(role)));
         if (table == null) {
             throw new CliException("no " + role + " table given: pass --" + role + "-table NAME or set " + variable(role));
         }
@@ -179,7 +162,7 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         return role.equals("index") ? INDEX_TABLE : STORE_TABLE;
     }
 
-    /** The option if given, else the variable (or the parent command's option); blanks count as absent. */
+    /** The option if given, else the variable; blanks count as absent. */
     static String first(String option, String variable) {
         if (option != null && !option.isBlank()) {
             return option.trim();
@@ -187,77 +170,61 @@ record Connection(CliContext ctx, DynamoClients.Settings client, DynamoDbClient 
         return variable == null || variable.isBlank() ? null : variable.trim();
     }
 
-    private void checkRoles(Use use, boolean needStore) {
-        Role indexRole = role(describe(indexTable, "index"));
-        Role storeRole = needStore ? role(describe(storeTable, "store")) : null;
-        if (indexRole.kind() == Kind.STORE && storeRole != null && storeRole.kind() == Kind.INDEX) {
-            throw new CliException("the tables are swapped: --index-table '" + indexTable + "' is " + indexRole.describe()
-                    + " and --store-table '" + storeTable + "' is " + storeRole.describe() + "; exchange the two names");
-        }
-        if (indexRole.kind() == Kind.STORE) {
-            throw new CliException("--index-table '" + indexTable + "' is " + indexRole.describe()
-                    + ": pass the feed's index table (the one the indexer writes), or set " + INDEX_TABLE);
-        }
-        if (indexRole.kind() == Kind.EMPTY && use == Use.WRITE) {
-            throw new CliException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
-                    + "): nothing was indexed into it. Start the indexer first, or check the name");
-        }
-        if (storeRole != null && storeRole.kind() == Kind.INDEX) {
-            throw new CliException("--store-table '" + storeTable + "' is " + storeRole.describe()
-                    + ": pass the event store table (the one your application writes), or set " + STORE_TABLE);
-        }
-    }
-
     /**
-     * An index table holds {@code $AppendsIndex-0}, a store table event streams (names without {@code $}), a new table
-     * nothing yet; both have the store format's keys.
-     *
-     * @throws CliException when the table does not have the store format's keys
+     * Refuses a table for a role it cannot hold: an index table that holds event streams (a store table), or no feed
+     * when the command changes it; a store table that holds a feed.
      */
-    private Role role(TableDescription description) {
-        String table = description.tableName();
-        String option = table.equals(indexTable) ? "--index-table" : "--store-table";
-        List<KeySchemaElement> keys = description.keySchema();
-        if (keys.size() != 2 || keys.stream().noneMatch(k -> k.attributeName().equals("p") && k.keyTypeAsString().equals("HASH"))
-                || keys.stream().noneMatch(k -> k.attributeName().equals("i") && k.keyTypeAsString().equals("RANGE"))) {
-            throw new CliException(option + " '" + table + "' is not an appendsfeed table: its keys are "
-                    + keys.stream().map(k -> k.attributeName() + " (" + k.keyTypeAsString() + ")").toList()
-                    + ", where the store format has p (HASH) and i (RANGE)");
+    private void checkRoles(Use use, boolean needStore) {
+        check(indexTable, "index");
+        if (needStore) {
+            check(storeTable, "store");
         }
-        Map<String, AttributeValue> tip = dynamo.getItem(b -> b.tableName(table).consistentRead(true).projectionExpression("p")
-                .key(Map.of("p", AttributeValue.fromS(FeedStreams.INDEX.value()), "i", AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX)))))
-                .item();
-        if (tip != null && !tip.isEmpty()) {
-            return new Role(Kind.INDEX, FeedStreams.INDEX.value());
+        boolean storeHoldsFeed = needStore && holdsFeed(storeTable);
+        if (!holdsFeed(indexTable)) {
+            String event = eventStream(indexTable);
+            if (event != null) {
+                throw new CliException("--index-table '" + indexTable + "' is a store table (it holds event streams such as '" + event + "')"
+                        + (storeHoldsFeed ? " and --store-table '" + storeTable + "' is an index table: exchange the two names"
+                        : ": pass the feed's index table (the one the indexer writes), or set " + INDEX_TABLE));
+            }
+            if (use == Use.WRITE) {
+                throw new CliException("--index-table '" + indexTable + "' holds no feed yet (no " + FeedStreams.INDEX
+                        + "): nothing was indexed into it. Start the indexer first, or check the name");
+            }
         }
-        // a store's first items are streams: a few tell it from the feed's own streams
-        List<String> sample = dynamo.scan(b -> b.tableName(table).limit(25).projectionExpression("p")).items().stream()
-                .map(i -> i.get("p")).filter(p -> p != null && p.s() != null).map(AttributeValue::s).toList();
-        return sample.stream().filter(p -> !p.startsWith(StreamName.RESERVED_PREFIX)).findFirst().map(s -> new Role(Kind.STORE, s))
-                // only the feed's own streams (checkpoints written before any indexing), or nothing at all
-                .orElseGet(() -> sample.isEmpty() ? new Role(Kind.EMPTY, null) : new Role(Kind.INDEX, sample.get(0)));
+        if (storeHoldsFeed) {
+            throw new CliException("--store-table '" + storeTable + "' is an index table (it holds " + FeedStreams.INDEX
+                    + "): pass the event store table (the one your application writes), or set " + STORE_TABLE);
+        }
     }
 
-    /** @throws CliException naming the option and variable when the {@code role} ("index", "store") table does not exist */
-    TableDescription describe(String table, String role) {
+    /** @throws CliException when the {@code role} ("index", "store") table does not exist here, or is not of the store format */
+    private void check(String table, String role) {
         try {
-            return dynamo.describeTable(b -> b.tableName(table)).table();
+            dynamo.describeTable(b -> b.tableName(table));
         } catch (ResourceNotFoundException e) {
             throw new CliException(role + " table '" + table + "' does not exist at " + where + ": pass --" + role + "-table or set "
                     + variable(role), e);
         }
+        try {
+            StoreTables.verify(dynamo, table, false);
+        } catch (StoreTables.WrongTableShapeException e) {
+            throw new CliException("--" + role + "-table: " + e.getMessage(), e);
+        }
     }
 
-    DynamoCheckpointStore checkpoints() {
-        return new DynamoCheckpointStore(index, ctx.clock());
+    private boolean holdsFeed(String table) {
+        Map<String, AttributeValue> tip = dynamo.getItem(b -> b.tableName(table).consistentRead(true).projectionExpression("p")
+                .key(Map.of("p", AttributeValue.fromS(FeedStreams.INDEX.value()), "i", AttributeValue.fromN(Long.toString(StoreItems.TIP_INDEX)))))
+                .item();
+        return tip != null && !tip.isEmpty();
     }
 
-    DynamoParkedStreams parked() {
-        return new DynamoParkedStreams(index, ctx.clock());
-    }
-
-    FeedPositions positions() {
-        return new FeedPositions(index);
+    /** An event stream among the table's first items, or null: a store's first items are streams, an index holds only {@code $} ones. */
+    private String eventStream(String table) {
+        return dynamo.scan(b -> b.tableName(table).limit(25).projectionExpression("p")).items().stream()
+                .map(i -> i.get("p")).filter(p -> p != null && p.s() != null).map(AttributeValue::s)
+                .filter(p -> !p.startsWith(StreamName.RESERVED_PREFIX)).findFirst().orElse(null);
     }
 
     @Override

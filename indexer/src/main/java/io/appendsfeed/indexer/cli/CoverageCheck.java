@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -45,12 +44,6 @@ final class CoverageCheck {
             WRONG_PARTITION,
             /** An epoch event this version cannot read, or epochs that do not end where the index says. */
             BAD_EPOCH
-        }
-
-        Problem {
-            Objects.requireNonNull(kind, "kind");
-            Objects.requireNonNull(expected, "expected");
-            Objects.requireNonNull(found, "found");
         }
     }
 

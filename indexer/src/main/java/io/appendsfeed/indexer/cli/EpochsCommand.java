@@ -120,8 +120,8 @@ final class EpochsCommand extends FeedCommand {
             if (json) {
                 Output.json(ctx.out(), a, true);
             } else {
-                ctx.out().println("index table '" + c.indexTable() + "': " + state.partitions()
-                        + (state.partitions() == 1 ? " partition" : " partitions") + (state.isCreated() ? "" : " (no $AppendsIndex-0 yet)"));
+                ctx.out().println("index table '" + c.indexTable() + "': " + Output.plural(state.partitions(), "partition")
+                        + (state.isCreated() ? "" : " (no $AppendsIndex-0 yet)"));
                 t.print(ctx.out());
             }
             problems.forEach(problem -> ctx.err().println("feed: " + problem));

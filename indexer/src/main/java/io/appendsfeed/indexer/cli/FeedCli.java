@@ -13,7 +13,9 @@ import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -44,15 +46,34 @@ public final class FeedCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    // the connection options, on every command (picocli sets these fields wherever they are typed)
+    @Option(names = "--endpoint", scope = ScopeType.INHERIT, paramLabel = "URL",
+            description = {"DynamoDB endpoint, e.g. http://localhost:8000 (env APPENDS_DYNAMODB_ENDPOINT, then the SDK's"
+                    + " AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL; default: AWS). A loopback endpoint gets static local"
+                    + " credentials unless --profile is given."})
+    String endpoint;
+
+    @Option(names = "--region", scope = ScopeType.INHERIT, paramLabel = "REGION", description = "AWS region (env AWS_REGION; default: the profile's, then the SDK's chain)")
+    String region;
+
+    @Option(names = "--profile", scope = ScopeType.INHERIT, paramLabel = "NAME", description = "AWS profile for credentials and region (default: the SDK's chain, which reads AWS_PROFILE)")
+    String profile;
+
+    @Option(names = "--store-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", description = "the event store table (env APPENDS_STORE_TABLE)")
+    String storeTable;
+
+    @Option(names = "--index-table", scope = ScopeType.INHERIT, paramLabel = "TABLE", description = "the feed's index table (env APPENDS_INDEX_TABLE)")
+    String indexTable;
+
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-        System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC(), System.console() != null)).execute(args));
+        System.exit(commandLine(new CliContext(System::getenv, out, err, Clock.systemUTC())).execute(args));
     }
 
     /** A command line writing to {@code out}/{@code err} and reading variables from {@code env}. */
     public static CommandLine commandLine(Function<String, String> env, PrintWriter out, PrintWriter err) {
-        return commandLine(new CliContext(env, out, err, Clock.systemUTC(), false));
+        return commandLine(new CliContext(env, out, err, Clock.systemUTC()));
     }
 
     /** The {@code feed} command line for one run, every command running with {@code ctx}. */
@@ -127,8 +148,8 @@ public final class FeedCli implements Callable<Integer> {
     /** One line naming the option (or the variable the count came from) and the count the index records. */
     private static CliException partitionCount(PartitionCountMismatchException m, CommandLine cmd) {
         String given = cmd.getParseResult().hasMatchedOption("--partitions") ? "--partitions " : IndexerSettings.PARTITIONS + "=";
-        return new CliException(given + m.configured() + ": the index table '" + m.indexTable() + "' records " + m.recorded()
-                + (m.recorded() == 1 ? " partition" : " partitions") + ", fixed when it was created; leave --partitions out"
+        return new CliException(given + m.configured() + ": the index table '" + m.indexTable() + "' records " + Output.plural(m.recorded(), "partition")
+                + ", fixed when it was created; leave --partitions out"
                 + " to take the index's count, or give --partitions " + m.recorded(), m);
     }
 

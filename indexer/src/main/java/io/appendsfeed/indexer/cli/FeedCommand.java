@@ -18,11 +18,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/** What every {@code feed} command shares: the run's context, the connection options, and the parsing of typed values. */
+/** What every {@code feed} command shares: the run's context, the connection, and the parsing of typed values. */
 abstract class FeedCommand implements Callable<Integer> {
 
     static final String DURATIONS = "give e.g. 500ms, 5s, 2m, 1h, 1m30s or ISO-8601 (PT5S)";
@@ -36,30 +35,11 @@ abstract class FeedCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "URL",
-            description = {"DynamoDB endpoint, e.g. http://localhost:8000 (env APPENDS_DYNAMODB_ENDPOINT, then the SDK's"
-                    + " AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL; default: AWS). A loopback endpoint gets static local"
-                    + " credentials unless --profile is given."})
-    String endpoint;
-
-    @Option(names = "--region", paramLabel = "REGION", description = "AWS region (env AWS_REGION; default: the profile's, then the SDK's chain)")
-    String region;
-
-    @Option(names = "--profile", paramLabel = "NAME", description = "AWS profile for credentials and region (default: the SDK's chain, which reads AWS_PROFILE)")
-    String profile;
-
-    @Option(names = "--store-table", paramLabel = "TABLE", description = "the event store table (env APPENDS_STORE_TABLE)")
-    String storeTable;
-
-    @Option(names = "--index-table", paramLabel = "TABLE", description = "the feed's index table (env APPENDS_INDEX_TABLE)")
-    String indexTable;
-
-    /** Connects with the options given here, else on the parent command ({@code feed checkpoints --index-table x set}), else the environment. */
+    /** Connects with the connection options, given anywhere on the command line ({@link FeedCli}'s), else the environment. */
     Connection connect(Connection.Use use, boolean needStore) {
-        FeedCommand up = spec.parent() != null && spec.parent().userObject() instanceof FeedCommand parent ? parent : this;
-        return Connection.open(ctx, new Connection.Options(Connection.first(endpoint, up.endpoint), Connection.first(region, up.region),
-                Connection.first(profile, up.profile), Connection.first(storeTable, up.storeTable),
-                Connection.first(indexTable, up.indexTable)), use, needStore);
+        FeedCli o = (FeedCli) spec.root().userObject();
+        return Connection.open(ctx, new Connection.Options(Connection.first(o.endpoint, null), Connection.first(o.region, null),
+                Connection.first(o.profile, null), o.storeTable, o.indexTable), use, needStore);
     }
 
     /** Who is recorded as making a change: {@code --by}, else the user running the command. */

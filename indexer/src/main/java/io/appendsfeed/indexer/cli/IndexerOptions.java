@@ -10,21 +10,13 @@ import picocli.CommandLine.Option;
 /**
  * The indexer's options shared by backfill, the KCL worker and the poller. The operations read them through the
  * settings classes their deployments read the environment with, the command line's values in place of the variables'.
+ * The epoch's limits (APPENDS_EPOCH_MAX_*) come from the environment only, as the deployed indexers read them.
  */
 final class IndexerOptions {
 
     @Option(names = "--partitions", paramLabel = "N", description = "feed partitions (env APPENDS_PARTITIONS; default: the count the index"
             + " records, 1 for a new index); another count than the index records is refused")
     Integer partitions;
-
-    @Option(names = "--epoch-max-events", paramLabel = "N", description = "epoch events before an epoch closes (env APPENDS_EPOCH_MAX_EVENTS, default 999999)")
-    Integer epochMaxEvents;
-
-    @Option(names = "--epoch-max-bytes", paramLabel = "N", description = "bytes of Ingested bodies per epoch (env APPENDS_EPOCH_MAX_BYTES, default 2097152)")
-    Long epochMaxBytes;
-
-    @Option(names = "--epoch-max-streams", paramLabel = "N", description = "distinct streams per epoch (env APPENDS_EPOCH_MAX_STREAMS, default 100000)")
-    Integer epochMaxStreams;
 
     @Option(names = "--allow-gaps", description = "index past a gap with a WARN instead of stopping there (env APPENDS_ALLOW_GAPS)")
     boolean allowGaps;
@@ -37,8 +29,7 @@ final class IndexerOptions {
         }
         Map<String, String> given = new HashMap<>();
         Object[] mine = {IndexerSettings.STORE_TABLE, c.storeTable(), IndexerSettings.INDEX_TABLE, c.indexTable(),
-            IndexerSettings.PARTITIONS, partitions, IndexerSettings.EPOCH_MAX_EVENTS, epochMaxEvents, IndexerSettings.EPOCH_MAX_BYTES,
-            epochMaxBytes, IndexerSettings.EPOCH_MAX_STREAMS, epochMaxStreams, IndexerSettings.ALLOW_GAPS, allowGaps ? "true" : null};
+            IndexerSettings.PARTITIONS, partitions, IndexerSettings.ALLOW_GAPS, allowGaps ? "true" : null};
         for (Object[] pairs : new Object[][] {mine, more}) {
             for (int i = 0; i < pairs.length; i += 2) {
                 if (pairs[i + 1] != null) {

@@ -6,7 +6,6 @@ import io.appendsfeed.indexer.kcl.KclConfig;
 import io.appendsfeed.indexer.kcl.KclIndexer;
 import io.appendsfeed.indexer.kcl.KclSettings;
 import io.appendsfeed.indexer.settings.MetricsSettings;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -18,7 +17,8 @@ import picocli.CommandLine.Option;
         description = {"Runs a KCL worker indexing a store table's stream until stopped (SIGTERM, Ctrl-C: a graceful shutdown)."
                 + " Workers with the same --application share the shards through a lease table."
                 + " Each batch's figures go to stdout as a CloudWatch Embedded Metric Format line per batch and shard"
-                + " (ship stdout to CloudWatch Logs and they become metrics; --metrics off writes none)."})
+                + " (ship stdout to CloudWatch Logs and they become metrics; --metrics off writes none).",
+                "Tuning (APPENDS_IDLE_MILLIS, APPENDS_FAILOVER_MILLIS, APPENDS_SHARD_SYNC_MILLIS) is read from the environment."})
 final class KclCommand extends FeedCommand {
 
     @Mixin
@@ -35,15 +35,6 @@ final class KclCommand extends FeedCommand {
 
     @Option(names = "--worker-id", paramLabel = "ID", description = "this worker's name in the lease table (env APPENDS_WORKER_ID; default: host and a random suffix)")
     String workerId;
-
-    @Option(names = "--idle", paramLabel = "DURATION", description = "wait between reads of a shard (default 1s)")
-    Duration idle;
-
-    @Option(names = "--failover", paramLabel = "DURATION", description = "lease failover time (default 10s)")
-    Duration failover;
-
-    @Option(names = "--shard-sync", paramLabel = "DURATION", description = "interval between shard listings (default 60s)")
-    Duration shardSync;
 
     @Option(names = "--on-rejected", paramLabel = "ACTION", description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
     KclConfig.OnRejected onRejected;
@@ -70,9 +61,7 @@ final class KclCommand extends FeedCommand {
         }
         try (Connection c = connect(Connection.Use.READ, true)) {
             Function<String, String> variables = indexer.variables(c, ctx, KclSettings.STREAM_ARN, streamArn, KclSettings.APPLICATION,
-                    application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.IDLE_MILLIS, millis(idle),
-                    KclSettings.FAILOVER_MILLIS, millis(failover), KclSettings.SHARD_SYNC_MILLIS, millis(shardSync),
-                    KclSettings.ON_REJECTED, onRejected, MetricsSettings.METRICS, metrics, MetricsSettings.NAMESPACE, metricsNamespace,
+                    application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.ON_REJECTED, onRejected, MetricsSettings.METRICS, metrics, MetricsSettings.NAMESPACE, metricsNamespace,
                     MetricsSettings.SERVICE_NAME, serviceName);
             KclSettings settings = IndexerOptions.settings(() -> KclSettings.from(variables));
             MetricsSettings metricsSettings = IndexerOptions.settings(() -> MetricsSettings.from(variables));
@@ -107,9 +96,5 @@ final class KclCommand extends FeedCommand {
             ctx.err().println("feed kcl: the KCL scheduler stopped; see the log");
             return 1;
         }
-    }
-
-    private static Long millis(Duration d) {
-        return d == null ? null : d.toMillis();
     }
 }

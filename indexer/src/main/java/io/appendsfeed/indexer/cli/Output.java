@@ -12,13 +12,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
-/** How the CLI prints: plain-text tables, JSON, durations and times, and the progress of a long step. */
+/** How the CLI prints: plain-text tables, JSON, durations and times. */
 public final class Output {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,6 +39,11 @@ public final class Output {
     /** ISO-8601 UTC to the second, or null. */
     static String time(Instant t) {
         return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    /** {@code 1 stream}, {@code 2 streams}. */
+    static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /** Per second, as a whole number. */
@@ -114,66 +114,6 @@ public final class Output {
                 }
                 out.println(b.toString().stripTrailing());
             }
-        }
-    }
-
-    /**
-     * The progress of a long step on stderr: on a terminal a bar redrawn in place (with a percentage once {@code total}
-     * is above 0), elsewhere nothing while it runs, so that logs stay clean; one plain line when it ends.
-     */
-    static final class Progress implements AutoCloseable {
-        private static final int BAR_WIDTH = 30;
-        private final PrintWriter err;
-        private final String label;
-        private final LongSupplier done;
-        private final LongSupplier total;
-        private final Supplier<String> detail;
-        private final long started = System.nanoTime();
-        private final ScheduledExecutorService redraw;
-
-        Progress(PrintWriter err, boolean terminal, String label, LongSupplier done, LongSupplier total, Supplier<String> detail) {
-            this.err = err;
-            this.label = label;
-            this.done = done;
-            this.total = total;
-            this.detail = detail;
-            redraw = terminal ? Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "feed-progress");
-                t.setDaemon(true);
-                return t;
-            }) : null;
-            if (redraw != null) {
-                redraw.scheduleAtFixedRate(this::draw, 0, 200, TimeUnit.MILLISECONDS);
-            }
-        }
-
-        private synchronized void draw() {
-            long n = done.getAsLong();
-            long all = total.getAsLong();
-            int filled = all > 0 ? (int) Math.min(BAR_WIDTH, n * BAR_WIDTH / all) : 0;
-            String bar = all > 0 ? "[" + "#".repeat(filled) + " ".repeat(BAR_WIDTH - filled) + "] " + Math.min(100, n * 100 / all) + "% " : "";
-            err.print("\r" + label + " " + bar + figures(n) + "  ");
-            err.flush();
-        }
-
-        private String figures(long n) {
-            String more = detail.get();
-            return n + " items" + (more.isEmpty() ? "" : ", " + more);
-        }
-
-        Duration elapsed() {
-            return Duration.ofNanos(System.nanoTime() - started);
-        }
-
-        @Override
-        public synchronized void close() {
-            if (redraw != null) {
-                redraw.shutdownNow();
-                draw();
-                err.println();
-            }
-            err.println(label + ": " + figures(done.getAsLong()) + " in " + duration(elapsed()));
-            err.flush();
         }
     }
 }

@@ -2,9 +2,9 @@ package io.appendsfeed.indexer.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.appendsfeed.model.StreamName;
+import io.appendsfeed.reader.DynamoCheckpointStore;
 import io.appendsfeed.reader.DynamoParkedStreams;
 import io.appendsfeed.reader.ParkedStreams.ParkedStream;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -26,12 +26,9 @@ final class ParkedCommand extends FeedCommand {
     public Integer call() {
         String only = group == null ? null : group(group);
         try (Connection c = connect(Connection.Use.READ, false)) {
-            DynamoParkedStreams parked = c.parked();
-            List<String> groups = only == null ? c.checkpoints().groups() : List.of(only);
-            List<ParkedStream> all = new ArrayList<>();
-            for (String g : groups) {
-                all.addAll(parked.list(g));
-            }
+            DynamoParkedStreams parked = new DynamoParkedStreams(c.index(), ctx.clock());
+            List<String> groups = only == null ? new DynamoCheckpointStore(c.index(), ctx.clock()).groups() : List.of(only);
+            List<ParkedStream> all = groups.stream().flatMap(g -> parked.list(g).stream()).toList();
             ArrayNode a = Output.array();
             Output.Table t = new Output.Table("GROUP", "STREAM", "PARTITION>", "FROM INDEX>", "POSITION>", "ATTEMPTS>", "PARKED AT", "REASON");
             for (ParkedStream p : all) {
@@ -44,7 +41,7 @@ final class ParkedCommand extends FeedCommand {
             }
             Output.print(ctx.out(), json, a, t, only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
             if (!json && !all.isEmpty()) {
-                ctx.out().println(all.size() + (all.size() == 1 ? " stream" : " streams")
+                ctx.out().println(Output.plural(all.size(), "stream")
                         + " parked; after fixing the cause: feed parked release --group GROUP --stream STREAM (or --all)");
             }
             return all.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
@@ -78,7 +75,7 @@ final class ParkedCommand extends FeedCommand {
             StreamName one = which.stream == null ? null : stream("--stream", which.stream);
             String releaser = who(by);
             try (Connection c = connect(Connection.Use.WRITE, false)) {
-                DynamoParkedStreams parked = c.parked();
+                DynamoParkedStreams parked = new DynamoParkedStreams(c.index(), ctx.clock());
                 if (one != null && !parked.release(g, one, releaser)) {
                     List<ParkedStream> now = parked.list(g);
                     ctx.err().println("feed: " + one + " is not parked in group " + g + "; " + (now.isEmpty() ? "nothing is parked there"
@@ -96,9 +93,8 @@ final class ParkedCommand extends FeedCommand {
                         released++;
                     }
                 }
-                ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + released
-                        + (released == 1 ? " stream" : " streams") + " in group " + g
-                        + ": readers holding their partitions replay them from where they stopped");
+                ctx.out().println(released == 0 ? "nothing is parked in group " + g : "released " + Output.plural(released, "stream")
+                        + " in group " + g + ": readers holding their partitions replay them from where they stopped");
                 return FeedCli.OK;
             }
         }

@@ -5,7 +5,6 @@ import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
 import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,15 +19,6 @@ final class PollCommand extends FeedCommand {
     @Mixin
     IndexerOptions indexer;
 
-    @Option(names = "--idle-wait", paramLabel = "DURATION", defaultValue = "200ms", description = "wait between polls when nothing came (default 200ms)")
-    Duration idleWait;
-
-    @Option(names = "--retry-backoff", paramLabel = "DURATION", defaultValue = "1s", description = "wait before retrying a shard after a failure (default 1s)")
-    Duration retryBackoff;
-
-    @Option(names = "--records-per-read", paramLabel = "N", defaultValue = "1000", description = "GetRecords limit, 1..1000 (default 1000)")
-    int recordsPerRead;
-
     @Option(names = "--on-rejected", paramLabel = "ACTION", defaultValue = "STOP_SHARD",
             description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
     PollerConfig.OnRejected onRejected;
@@ -37,8 +27,7 @@ final class PollCommand extends FeedCommand {
     public Integer call() throws InterruptedException {
         try (Connection c = connect(Connection.Use.READ, true)) {
             IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
-            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.of(c.storeTable()).withIdleWait(idleWait).withRetryBackoff(retryBackoff)
-                    .withRecordsPerRead(recordsPerRead).withOnRejected(onRejected));
+            PollerConfig config = IndexerOptions.settings(() -> PollerConfig.of(c.storeTable()).withOnRejected(onRejected));
             CountDownLatch stopped = new CountDownLatch(1);
             Indexer started = Indexer.start(c.dynamo(), settings.config().toBuilder().storeTable(c.storeTable()).build());
             try (DynamoDbStreamsClient streams = DynamoClients.streams(c.client());

@@ -58,7 +58,7 @@ final class TailCommand extends FeedCommand {
             throw new CliException("--poll " + poll + ": give a positive duration, e.g. 500ms");
         }
         try (Connection c = connect(Connection.Use.READ, false)) {
-            FeedPositions positions = c.positions();
+            FeedPositions positions = new FeedPositions(c.index());
             Map<PartitionId, Checkpoint> at = new LinkedHashMap<>();
             for (PartitionId p : partitions(partition, positions.partitions())) {
                 // waiting at a position the feed never reaches would print nothing, forever

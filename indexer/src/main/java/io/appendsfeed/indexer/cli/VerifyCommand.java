@@ -30,6 +30,8 @@ import picocli.CommandLine.Option;
                 "Reports each problem (stream, expected, found) and a summary; exits 1 when it finds any."})
 final class VerifyCommand extends FeedCommand {
 
+    private static final int PROGRESS_EVERY = 100_000;
+
     @Option(names = "--segments", paramLabel = "N", defaultValue = "4", description = "parallel Scan segments (default 4)")
     int segments;
 
@@ -44,40 +46,39 @@ final class VerifyCommand extends FeedCommand {
         try (Connection c = connect(Connection.Use.READ, true)) {
             Map<StreamName, Long> versions = new ConcurrentHashMap<>(); // each stream's version (event count), $ streams left out
             AtomicLong scanned = new AtomicLong(); // Tips and calves: the Scan's filter drops calves after reading them
-            long estimate = c.describe(c.storeTable(), "store").itemCount();
-            Duration scanTime;
-            try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "scanning store table '" + c.storeTable() + "'",
-                    scanned::get, () -> estimate, () -> "")) {
-                new StoreScan(c.dynamo(), c.storeTable(), segments, 0, true).run(item -> {
-                    if (item instanceof StoreItem.Tip t) {
-                        versions.put(t.stream(), t.next());
-                    } else if (item instanceof StoreItem.Malformed m) {
-                        throw new IllegalStateException("table " + c.storeTable() + ": the item " + m.key() + " is not of the store format ("
-                                + m.problem() + "); is this a store table?");
-                    }
-                }, scanned);
-                scanTime = progress.elapsed();
-            }
+            AtomicLong tips = new AtomicLong();
+            String scanning = "scanning store table '" + c.storeTable() + "'";
+            long started = System.nanoTime();
+            new StoreScan(c.dynamo(), c.storeTable(), segments, 0, true).run(item -> {
+                if (item instanceof StoreItem.Tip t) {
+                    versions.put(t.stream(), t.next());
+                    progress(scanning, tips.incrementAndGet(), scanned);
+                } else if (item instanceof StoreItem.Malformed m) {
+                    throw new IllegalStateException("table " + c.storeTable() + ": the item " + m.key() + " is not of the store format ("
+                            + m.problem() + "); is this a store table?");
+                }
+            }, scanned);
+            Duration scanTime = Duration.ofNanos(System.nanoTime() - started);
+            ctx.err().println(scanning + ": " + scanned.get() + " items in " + Output.duration(scanTime));
             IndexState state = AppendsIndex.read(c.index());
             CoverageCheck check = new CoverageCheck(state.partitions());
             List<Problem> problems = new ArrayList<>();
             AtomicLong entries = new AtomicLong();
             AtomicLong epochs = new AtomicLong();
-            Duration indexTime;
-            try (Output.Progress progress = new Output.Progress(ctx.err(), ctx.terminal(), "reading index table '" + c.indexTable() + "'",
-                    entries::get, () -> 0, () -> "")) {
-                for (PartitionId p : partitions(null, state.partitions())) {
-                    String problem = EpochsCommand.walk(c.index(), state, p, e -> epochs.incrementAndGet(), e -> {
-                        entries.incrementAndGet();
-                        EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
-                    });
-                    if (problem != null) {
-                        problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs this version can read, ending at the"
-                                + " active epoch " + state.activeEpoch(p), problem));
-                    }
+            String reading = "reading index table '" + c.indexTable() + "'";
+            started = System.nanoTime();
+            for (PartitionId p : partitions(null, state.partitions())) {
+                String problem = EpochsCommand.walk(c.index(), state, p, e -> epochs.incrementAndGet(), e -> {
+                    progress(reading, entries.incrementAndGet(), entries);
+                    EpochsCommand.spans(e.event()).forEach(s -> check.span(p, e.position(), s));
+                });
+                if (problem != null) {
+                    problems.add(new Problem(Problem.Kind.BAD_EPOCH, null, p, null, "epochs this version can read, ending at the"
+                            + " active epoch " + state.activeEpoch(p), problem));
                 }
-                indexTime = progress.elapsed();
             }
+            Duration indexTime = Duration.ofNanos(System.nanoTime() - started);
+            ctx.err().println(reading + ": " + entries.get() + " items in " + Output.duration(indexTime));
             StoreClient store = new StoreClient(c.dynamo(), StoreConfig.builder(c.storeTable()).build());
             problems.addAll(check.finish(versions, s -> store.readTip(s, true).map(Tip::version).orElse(null)));
             problems.sort(Comparator.comparing((Problem p) -> p.stream() == null ? "" : p.stream()).thenComparing(Problem::kind));
@@ -109,7 +110,7 @@ final class VerifyCommand extends FeedCommand {
             }
             out.println("store: " + scanned.get() + " items scanned, " + versions.size() + " streams, " + storeEvents + " events in "
                     + Output.duration(scanTime) + " (" + Output.rate(scanned.get(), scanTime) + " items/s, " + segments + " segments)");
-            out.println("index: " + plural(state.partitions(), "partition") + ", " + plural(epochs.get(), "epoch") + ", " + entries.get()
+            out.println("index: " + Output.plural(state.partitions(), "partition") + ", " + Output.plural(epochs.get(), "epoch") + ", " + entries.get()
                     + " epoch events, " + check.spans() + " spans, " + check.events() + " events in " + Output.duration(indexTime)
                     + " (" + Output.rate(entries.get(), indexTime) + " epoch events/s)");
             if (problems.isEmpty()) {
@@ -117,7 +118,7 @@ final class VerifyCommand extends FeedCommand {
             } else {
                 Map<Problem.Kind, Integer> counts = new EnumMap<>(Problem.Kind.class);
                 problems.forEach(p -> counts.merge(p.kind(), 1, Integer::sum));
-                out.println(plural(problems.size(), "problem") + ": " + String.join(", ",
+                out.println(Output.plural(problems.size(), "problem") + ": " + String.join(", ",
                         counts.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()));
                 if (counts.containsKey(Problem.Kind.NOT_INDEXED) || counts.containsKey(Problem.Kind.MISSING_STREAM)) {
                     out.println("NOT_INDEXED / MISSING_STREAM can also mean the indexer is behind the writers: run verify again to tell");
@@ -127,7 +128,11 @@ final class VerifyCommand extends FeedCommand {
         }
     }
 
-    private static String plural(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
+    /** A line on stderr at every {@value #PROGRESS_EVERY}th stream or epoch event, so that a long step shows it moves. */
+    private void progress(String step, long n, AtomicLong items) {
+        if (n % PROGRESS_EVERY == 0) {
+            ctx.err().println(step + ": " + items.get() + " items so far");
+            ctx.err().flush();
+        }
     }
 }

@@ -96,7 +96,7 @@ class FeedOperationsTest {
         assertThat(help.exit()).isEqualTo(0);
         assertThat(help.out()).contains("Usage: feed backfill", "--export", "--endpoint", "--profile");
 
-        Run duration = feed("poll", "--store-table", storeTable, "--index-table", indexTable, "--idle-wait", "soon");
+        Run duration = feed("tail", "--index-table", indexTable, "--poll", "soon");
         assertThat(duration.exit()).isEqualTo(2);
         assertThat(duration.err().lines().toList()).hasSize(1);
         assertThat(duration.err()).contains("'soon' is not a duration");
@@ -130,7 +130,7 @@ class FeedOperationsTest {
     private Run feed(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliContext ctx = new CliContext(env::get, new PrintWriter(out, true), new PrintWriter(err, true), Clock.systemUTC(), false);
+        CliContext ctx = new CliContext(env::get, new PrintWriter(out, true), new PrintWriter(err, true), Clock.systemUTC());
         int exit = FeedCli.commandLine(ctx).execute(args);
         return new Run(exit, out.toString(), err.toString());
     }

@@ -34,7 +34,7 @@ class KclMetricsOptionsTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CliContext ctx = new CliContext(Map.<String, String>of()::get, new PrintWriter(out, true), new PrintWriter(err, true),
-                Clock.systemUTC(), false);
+                Clock.systemUTC());
         int exit = FeedCli.commandLine(ctx).execute(args);
         return new Run(exit, out.toString(), err.toString());
     }

@@ -39,7 +39,7 @@ class KclOnDynamoDbLocalTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CliContext ctx = new CliContext(Map.<String, String>of()::get, new PrintWriter(out, true), new PrintWriter(err, true),
-                Clock.systemUTC(), false);
+                Clock.systemUTC());
 
         int exit = assertTimeoutPreemptively(AT_ONCE, () -> FeedCli.commandLine(ctx).execute("kcl",
                 "--endpoint", local.endpoint().toString(), "--store-table", storeTable, "--index-table", indexTable));

@@ -102,7 +102,7 @@ class PartitionsFromIndexTest {
     private Run feed(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliContext ctx = new CliContext(env::get, new PrintWriter(out, true), new PrintWriter(err, true), Clock.systemUTC(), false);
+        CliContext ctx = new CliContext(env::get, new PrintWriter(out, true), new PrintWriter(err, true), Clock.systemUTC());
         int exit = FeedCli.commandLine(ctx).execute(args);
         return new Run(exit, out.toString(), err.toString());
     }

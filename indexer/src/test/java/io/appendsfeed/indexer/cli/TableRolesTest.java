@@ -32,7 +32,7 @@ class TableRolesTest {
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().lines().toList()).hasSize(1);
-        assertThat(r.err()).contains("the tables are swapped: --index-table '" + feed.storeTable + "' is a store table",
+        assertThat(r.err()).contains("--index-table '" + feed.storeTable + "' is a store table",
                 "--store-table '" + feed.indexTable + "' is an index table", "exchange the two names");
         assertThat(r.out()).doesNotContain("OK");
     }
@@ -97,6 +97,6 @@ class TableRolesTest {
         CliFeed.Run r = feed.feed("checkpoints", "--index-table", other);
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("'" + other + "' is not an appendsfeed table: its keys are [orderId (HASH)]");
+        assertThat(r.err()).contains("--index-table: table '" + other + "' is not an appendsfeed store table: its hash key is 'orderId'", "it has no range key");
     }
 }

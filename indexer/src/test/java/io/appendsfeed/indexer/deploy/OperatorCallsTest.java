@@ -110,7 +110,7 @@ class OperatorCallsTest {
         Map<String, String> env = Map.of("APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString(), "APPENDS_INDEX_TABLE", index,
                 "APPENDS_STORE_TABLE", store);
         CliContext ctx = new CliContext(env::get, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
-                Clock.systemUTC(), false).withClients(settings -> recordingClient(settings, recorder));
+                Clock.systemUTC()).withClients(settings -> recordingClient(settings, recorder));
         return FeedCli.commandLine(ctx).execute(args);
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.indexer.IndexerConfig;
-import io.appendsfeed.indexer.backfill.BackfillSettings;
 import io.appendsfeed.indexer.kcl.KclSettings;
 import io.appendsfeed.indexer.lambda.LambdaSettings;
 import java.net.URI;
@@ -35,7 +34,6 @@ class IndexerSettingsTest {
 
         assertThat(LambdaSettings.from(ENV::get).config()).isEqualTo(s.config());
         assertThat(KclSettings.from(ENV::get).indexer()).isEqualTo(s.config());
-        assertThat(BackfillSettings.from(ENV::get).indexer()).isEqualTo(s.config());
         assertThat(KclSettings.from(ENV::get).dynamo()).isEqualTo(s.dynamo());
     }
 

@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * line per data file: key, item count, base64 MD5), and the reading of its data files. Only a full export in
  * DynamoDB JSON holds items.
  */
-public record ExportManifest(String tableArn, long itemCount, List<DataFile> files) {
+public record ExportManifest(long itemCount, List<DataFile> files) {
 
     public static final String SUMMARY = "manifest-summary.json";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,10 +51,10 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
     }
 
     /**
-     * @throws ExportFormatException when it is not a full DynamoDB JSON export, or a manifest is malformed
+     * @throws ExportFormatException when it is not a full DynamoDB JSON export of {@code storeTable}, or a manifest is malformed
      * @throws UncheckedIOException when a manifest cannot be read
      */
-    public static ExportManifest read(ExportFiles export) {
+    public static ExportManifest read(ExportFiles export, String storeTable) {
         JsonNode summary;
         try (InputStream in = export.open(SUMMARY)) {
             summary = parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), SUMMARY);
@@ -73,6 +73,12 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
         if (!type.equals("FULL_EXPORT")) {
             throw new ExportFormatException(SUMMARY, "the export is an " + type + ", which holds changes, not the table's items;"
                     + " backfill from a full export (--export-type FULL_EXPORT, the default)", null);
+        }
+        String tableArn = text(summary, "tableArn", SUMMARY);
+        String table = tableArn.substring(tableArn.lastIndexOf('/') + 1);
+        if (!table.equals(storeTable)) {
+            throw new ExportFormatException(SUMMARY, "the export is of table '" + table + "' (" + tableArn + "), not of the store table '"
+                    + storeTable + "'; pass the export of the store table, or the store table the export is of", null);
         }
         String filesKey = text(summary, "manifestFilesS3Key", SUMMARY);
         // keys in the manifests are from the bucket's root; the export's folder is where manifest-files.json is
@@ -97,16 +103,7 @@ public record ExportManifest(String tableArn, long itemCount, List<DataFile> fil
             throw new UncheckedIOException("cannot read " + filesName + " of the export at " + export.describe(), e);
         }
         long count = summary.path("itemCount").asLong(files.stream().mapToLong(DataFile::itemCount).sum());
-        return new ExportManifest(text(summary, "tableArn", SUMMARY), count, files);
-    }
-
-    /** @throws ExportFormatException when the export is of another table */
-    public void requireTable(String storeTable) {
-        String table = tableArn.substring(tableArn.lastIndexOf('/') + 1);
-        if (!table.equals(storeTable)) {
-            throw new ExportFormatException(SUMMARY, "the export is of table '" + table + "' (" + tableArn + "), not of the store table '"
-                    + storeTable + "'; pass the export of the store table, or the store table the export is of", null);
-        }
+        return new ExportManifest(count, files);
     }
 
     /**

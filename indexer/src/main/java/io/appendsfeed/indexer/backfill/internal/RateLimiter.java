@@ -1,6 +1,6 @@
 package io.appendsfeed.indexer.backfill.internal;
 
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
 
 /** Spreads items over time so that at most {@code perSecond} pass per second, over all threads; 0 lets all through. */
 public final class RateLimiter {
@@ -17,11 +17,10 @@ public final class RateLimiter {
         if (perSecond <= 0 || items <= 0) {
             return;
         }
-        long wait = reserve(items);
-        while (wait > 0 && !Thread.currentThread().isInterrupted()) {
-            long until = System.nanoTime() + wait;
-            LockSupport.parkNanos(wait);
-            wait = until - System.nanoTime();
+        try {
+            TimeUnit.NANOSECONDS.sleep(reserve(items));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the reader stops at its next check
         }
     }
 

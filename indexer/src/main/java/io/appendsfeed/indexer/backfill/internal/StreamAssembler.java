@@ -35,7 +35,6 @@ public final class StreamAssembler {
     private final Map<StreamName, Pieces> open = new HashMap<>();
     private final Set<StreamName> finished = new HashSet<>();
     private final Map<String, String> rejected = new HashMap<>();
-    private long lateItems;
 
     /** @return the stream's spans in index order when this item (a Tip, or a calf with its types) completes it, else null */
     public synchronized List<Span> add(StoreItem item) {
@@ -48,8 +47,7 @@ public final class StreamAssembler {
             throw new IllegalArgumentException("neither a Tip nor a calf: " + item);
         }
         if (finished.contains(events.stream())) {
-            lateItems++; // written after the stream was assembled: a live indexer's business, or the next run's
-            return null;
+            return null; // written after the stream was assembled: a live indexer's business, or the next run's
         }
         Pieces p = open.computeIfAbsent(events.stream(), s -> new Pieces());
         if (item instanceof StoreItem.Tip) {
@@ -81,10 +79,6 @@ public final class StreamAssembler {
 
     public synchronized Map<String, String> rejected() {
         return Map.copyOf(rejected);
-    }
-
-    public synchronized long lateItems() {
-        return lateItems;
     }
 
     /** Contiguous spans from index 0, overlaps trimmed; stops at the first hole. */

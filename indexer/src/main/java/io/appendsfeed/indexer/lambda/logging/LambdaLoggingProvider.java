@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -30,14 +29,14 @@ import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
  * The Lambda jar's SLF4J binding: every line goes to the Lambda runtime's logger, one CloudWatch Logs event
- * each, in the format and at the level Lambda sets ({@code AWS_LAMBDA_LOG_FORMAT}, {@code AWS_LAMBDA_LOG_LEVEL},
- * INFO when absent). A JSON line holds Lambda's own fields ({@code timestamp, level, logger, message, errorType,
- * errorMessage, stackTrace}) and the MDC's; a text line is {@code LEVEL logger - message key=value...}. The AWS
- * SDK logs at WARN and above only. Registered only in the Lambda jar; the library leaves the binding to its users.
+ * each, as a JSON object at the level Lambda sets ({@code AWS_LAMBDA_LOG_LEVEL}, INFO when absent): Lambda's own
+ * fields ({@code timestamp, level, logger, message, errorType, errorMessage, stackTrace}) and the MDC's. JSON
+ * whatever {@code AWS_LAMBDA_LOG_FORMAT} says, as Powertools logs: the template sets JSON, and Logs Insights finds
+ * the fields in a Text log group too. The AWS SDK logs at WARN and above only. Registered only in the Lambda jar;
+ * the library leaves the binding to its users.
  */
 public final class LambdaLoggingProvider implements SLF4JServiceProvider {
 
-    public static final String FORMAT = "AWS_LAMBDA_LOG_FORMAT";
     public static final String LEVEL = "AWS_LAMBDA_LOG_LEVEL";
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -57,8 +56,6 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
 
     /** One logger per name, as the variables say, writing to {@code sink}. */
     static ILoggerFactory loggers(Function<String, String> env, Sink sink) {
-        String format = env.apply(FORMAT);
-        boolean json = format != null && format.trim().equalsIgnoreCase("JSON");
         String level = env.apply(LEVEL);
         Level threshold = switch (level == null ? "" : level.trim().toUpperCase(Locale.ROOT)) {
             case "TRACE" -> Level.TRACE;
@@ -70,7 +67,7 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
         Map<String, Logger> made = new ConcurrentHashMap<>();
         return name -> made.computeIfAbsent(name, n -> {
             boolean quiet = n.startsWith("software.amazon.awssdk") || n.startsWith("org.apache.http");
-            return new LambdaLogger(n, json, quiet && threshold.toInt() < Level.WARN.toInt() ? Level.WARN : threshold, sink);
+            return new LambdaLogger(n, quiet && threshold.toInt() < Level.WARN.toInt() ? Level.WARN : threshold, sink);
         });
     }
 
@@ -88,13 +85,11 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
 
         private static final long serialVersionUID = 1L;
 
-        private final boolean json;
         private final Level threshold;
         private final transient Sink sink;
 
-        LambdaLogger(String name, boolean json, Level threshold, Sink sink) {
+        LambdaLogger(String name, Level threshold, Sink sink) {
             this.name = name;
-            this.json = json;
             this.threshold = threshold;
             this.sink = sink;
         }
@@ -118,10 +113,6 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
         protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] args, Throwable thrown) {
             String message = MessageFormatter.basicArrayFormat(pattern, args);
             Map<String, String> context = MDC.getCopyOfContextMap();
-            sink.write(json ? json(level, message, context, thrown) : text(level, message, context, thrown), level);
-        }
-
-        private byte[] json(Level level, String message, Map<String, String> context, Throwable thrown) {
             ByteArrayOutputStream out = new ByteArrayOutputStream(256);
             try (JsonGenerator g = JSON.createGenerator(out)) {
                 g.writeStartObject();
@@ -140,7 +131,9 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
                     g.writeStringField("errorType", thrown.getClass().getName());
                     g.writeStringField("errorMessage", String.valueOf(thrown.getMessage()));
                     g.writeArrayFieldStart("stackTrace");
-                    for (String line : stackTrace(thrown).split("\\R")) {
+                    StringWriter trace = new StringWriter();
+                    thrown.printStackTrace(new PrintWriter(trace));
+                    for (String line : trace.toString().split("\\R")) {
                         g.writeString(line.strip());
                     }
                     g.writeEndArray();
@@ -150,25 +143,7 @@ public final class LambdaLoggingProvider implements SLF4JServiceProvider {
                 throw new UncheckedIOException("cannot happen: writing to memory", e);
             }
             out.write('\n');
-            return out.toByteArray();
-        }
-
-        private byte[] text(Level level, String message, Map<String, String> context, Throwable thrown) {
-            StringBuilder sb = new StringBuilder(message.length() + 64).append(level.name()).append(' ')
-                    .append(name.substring(name.lastIndexOf('.') + 1)).append(" - ").append(message);
-            if (context != null) {
-                context.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-            }
-            if (thrown != null) {
-                sb.append('\n').append(stackTrace(thrown).stripTrailing());
-            }
-            return sb.append('\n').toString().getBytes(StandardCharsets.UTF_8);
-        }
-
-        private static String stackTrace(Throwable t) {
-            StringWriter w = new StringWriter();
-            t.printStackTrace(new PrintWriter(w));
-            return w.toString();
+            sink.write(out.toByteArray(), level);
         }
     }
 }

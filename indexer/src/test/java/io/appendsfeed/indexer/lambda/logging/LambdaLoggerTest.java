@@ -56,16 +56,20 @@ class LambdaLoggerTest {
     }
 
     @Test
-    void text_format_is_one_event_per_line_with_the_context_appended() {
+    void a_text_log_group_gets_the_same_json_line() throws Exception {
         BasicMdc.install();
-        Logger log = LambdaLoggingProvider.loggers(Map.<String, String>of()::get, sink)
+        Logger log = LambdaLoggingProvider.loggers(Map.of("AWS_LAMBDA_LOG_FORMAT", "Text")::get, sink)
                 .getLogger("io.appendsfeed.indexer.Indexer");
         MDC.put("AWSRequestId", "r1");
         log.error("stopped", new IllegalArgumentException("bad"));
         assertThat(lines).singleElement().satisfies(l -> {
-            assertThat(l.text()).startsWith("ERROR Indexer - stopped AWSRequestId=r1\njava.lang.IllegalArgumentException: bad");
+            assertThat(l.text()).endsWith("}\n").doesNotContain("\n{");
             assertThat(l.level()).isEqualTo(Level.ERROR);
         });
+        JsonNode error = new ObjectMapper().readTree(lines.get(0).text());
+        assertThat(error.get("message").asText()).isEqualTo("stopped");
+        assertThat(error.get("AWSRequestId").asText()).isEqualTo("r1");
+        assertThat(error.get("stackTrace").get(0).asText()).startsWith("java.lang.IllegalArgumentException: bad");
     }
 
     @Test
