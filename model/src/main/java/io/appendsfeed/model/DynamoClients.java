@@ -39,15 +39,7 @@ public final class DynamoClients {
             Objects.requireNonNull(endpoint, "endpoint");
             Objects.requireNonNull(region, "region");
             Objects.requireNonNull(credentials, "credentials");
-            if (maxConnections < 1) {
-                throw new IllegalArgumentException("maxConnections must be at least 1, was " + maxConnections);
-            }
-            if (connectTimeout != null && (connectTimeout.isNegative() || connectTimeout.isZero())) {
-                throw new IllegalArgumentException("connectTimeout must be positive (or null for the default), was " + connectTimeout);
-            }
-            if (maxAttempts < 0) {
-                throw new IllegalArgumentException("maxAttempts must be at least 1 (or 0 for the SDK's default), was " + maxAttempts);
-            }
+            // the SDK's builders refuse maxConnections and maxAttempts (when set) below 1 when the client is built
         }
 
         /** AWS, with the SDK's default region and credential chains. */
@@ -84,9 +76,6 @@ public final class DynamoClients {
 
         /** Fails fast when DynamoDB cannot be reached (a tool's settings). */
         public Settings failingFast(Duration timeout, int attempts) {
-            if (attempts < 1) {
-                throw new IllegalArgumentException("attempts must be at least 1, was " + attempts);
-            }
             return new Settings(endpoint, region, credentials, maxConnections, Objects.requireNonNull(timeout, "timeout"), attempts);
         }
 

@@ -333,7 +333,6 @@ public final class AppendsEpoch {
 
     /** An epoch just recorded as active, taken as empty unread: if another writer began it, the first write conflicts and catches up. */
     public EpochState begun(PartitionId partition, EpochId epoch) {
-        index.assumeNoTip(stream(partition, epoch));
         return EpochState.empty(epoch);
     }
 

@@ -97,12 +97,6 @@ public final class StoreClient {
         return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events), moveTip);
     }
 
-    /** {@code stream}, written calf-first, was just begun: its first {@link #appendAsCalf} need not read the Tip. */
-    public void assumeNoTip(StreamName stream) {
-        checkWritable(stream);
-        appender.assumeNoTip(stream);
-    }
-
     /** Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there; returns the capacity spent. */
     public Capacity ensureTip(StreamName stream, long version) {
         checkWritable(stream);

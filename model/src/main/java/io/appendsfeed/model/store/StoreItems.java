@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.internal.ItemSize;
 import io.appendsfeed.model.store.internal.EventCodec;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,11 +112,6 @@ public final class StoreItems {
         } catch (Bad bad) {
             throw new StoreFormatException(stream, rangeKey(item), bad.getMessage());
         }
-    }
-
-    /** The item's size as DynamoDB counts it. */
-    public static long size(Map<String, AttributeValue> item) {
-        return ItemSize.item(item);
     }
 
     /** A whole item as a scan or an export reads it ({@code p, i, n, c}, {@code a} when present). Never throws. */

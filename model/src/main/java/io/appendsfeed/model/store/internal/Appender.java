@@ -149,12 +149,6 @@ public final class Appender {
         return false;
     }
 
-    public void assumeNoTip(StreamName stream) {
-        if (cache.get(stream) == null) {
-            cache.put(stream, TipState.NONE);
-        }
-    }
-
     public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events, boolean moveTip) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
