@@ -17,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
@@ -53,12 +54,14 @@ public final class KclIndexer implements AutoCloseable {
     private final KclConfig config;
     private final IndexingProcessor.Worker state;
     private final Scheduler scheduler;
+    private final CloudWatchAsyncClient cloudWatch;
     private final Thread thread;
 
-    private KclIndexer(KclConfig config, IndexingProcessor.Worker state, Scheduler scheduler) {
+    private KclIndexer(KclConfig config, IndexingProcessor.Worker state, Scheduler scheduler, CloudWatchAsyncClient cloudWatch) {
         this.config = config;
         this.state = state;
         this.scheduler = scheduler;
+        this.cloudWatch = cloudWatch;
         this.thread = new Thread(scheduler, "appendsfeed-kcl-" + config.workerId());
     }
 
@@ -81,23 +84,23 @@ public final class KclIndexer implements AutoCloseable {
         var adapter = new AmazonDynamoDBStreamsAdapterClient(clients.streams(), clients.region());
         var tracker = StreamsSchedulerFactory.createSingleStreamTracker(config.streamArn(),
                 InitialPositionInStreamExtended.newInitialPosition(InitialPositionInStream.TRIM_HORIZON));
+        // KCL requires a CloudWatch client, but never calls it: its own metrics stay off, the indexer reports its figures itself
+        CloudWatchAsyncClient cloudWatch = CloudWatchAsyncClient.builder().region(clients.region()).build();
         ConfigsBuilder configs = new ConfigsBuilder(tracker, config.applicationName(), adapter, clients.leases(),
-                clients.cloudWatch(), config.workerId(), () -> new IndexingProcessor(state)).tableName(config.leaseTable());
+                cloudWatch, config.workerId(), () -> new IndexingProcessor(state)).tableName(config.leaseTable());
         var leases = configs.leaseManagementConfig()
                 .failoverTimeMillis(config.failoverTime().toMillis())
                 .shardSyncIntervalMillis(config.shardSyncInterval().toMillis());
-        var metrics = config.kclMetrics() == MetricsLevel.NONE
-                ? configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory())
-                : configs.metricsConfig().metricsLevel(config.kclMetrics()); // KCL's CloudWatch publisher, with clients.cloudWatch()
+        var metrics = configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory());
         var retrieval = configs.retrievalConfig().retrievalSpecificConfig(
                 new DynamoDBStreamsPollingConfig(config.streamArn(), adapter)
                         .idleTimeBetweenReadsInMillis(config.idleTimeBetweenReads().toMillis()));
         Scheduler scheduler = StreamsSchedulerFactory.createScheduler(configs.checkpointConfig(), configs.coordinatorConfig(),
                 leases, configs.lifecycleConfig(), metrics, configs.processorConfig(), retrieval, adapter);
-        KclIndexer worker = new KclIndexer(config, state, scheduler);
+        KclIndexer worker = new KclIndexer(config, state, scheduler, cloudWatch);
         worker.thread.start();
-        log.info("KCL worker {} started on {} (application {}, lease table {}, KCL metrics {})", config.workerId(),
-                config.streamArn(), config.applicationName(), config.leaseTable(), config.kclMetrics());
+        log.info("KCL worker {} started on {} (application {}, lease table {})", config.workerId(), config.streamArn(),
+                config.applicationName(), config.leaseTable());
         return worker;
     }
 
@@ -192,6 +195,7 @@ public final class KclIndexer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        cloudWatch.close();
         log.info("KCL worker {} stopped after ingesting {} records", config.workerId(), recordsIngested());
     }
 }
