@@ -41,8 +41,6 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class StreamsPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsPoller.class);
-    /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
-    static final Duration SHARD_LIST_MAX_AGE = Duration.ofSeconds(30);
 
     /**
      * The poller stopped reading a shard on a failure that retrying cannot fix (a rejected record under
@@ -67,9 +65,11 @@ public final class StreamsPoller implements AutoCloseable {
     private final Map<String, ShardStoppedException> stopped = new ConcurrentHashMap<>();
     /** Per shard, when it is read again after a failure that may pass. */
     private final Map<String, Instant> backoffUntil = new HashMap<>();
-    /** The shards as last listed; null to list them again (a shard drained, the lease changed hands): not every pass. */
+    /**
+     * The shards as last listed; null to list them again, not every pass: a shard appears only when another
+     * closes, which this poller sees as that shard drained (or the next holder of the lease lists them afresh).
+     */
     private List<Shard> shards;
-    private long shardsListedAt;
     /** The polling loop and the lease's renewal; null until started. */
     private ScheduledThreadPoolExecutor threads;
 
@@ -139,9 +139,8 @@ public final class StreamsPoller implements AutoCloseable {
         if (!positions.renewIfDue()) {
             return 0;
         }
-        if (shards == null || System.nanoTime() - shardsListedAt > SHARD_LIST_MAX_AGE.toNanos()) {
+        if (shards == null) {
             shards = reader.shards();
-            shardsListedAt = System.nanoTime();
         }
         List<Shard> current = shards; // a pass may drop the field (a shard drained): it goes on with this list
         Set<String> listed = current.stream().map(Shard::shardId).collect(Collectors.toSet());
