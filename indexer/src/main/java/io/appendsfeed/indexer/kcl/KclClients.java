@@ -4,8 +4,6 @@ import io.appendsfeed.model.DynamoClients;
 import java.util.Objects;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
-import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClient;
-import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClientBuilder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -16,17 +14,14 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  *
  * @param dynamo the index table and the store table's description
  * @param leases KCL's lease, worker-metrics and coordinator-state tables
- * @param cloudWatch required by KCL; never called while {@link KclConfig#kclMetrics()} is {@code NONE}
  * @param region the region of the stream
  */
-public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, DynamoDbStreamsClient streams,
-                         CloudWatchAsyncClient cloudWatch, Region region) implements AutoCloseable {
+public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, DynamoDbStreamsClient streams, Region region) implements AutoCloseable {
 
     public KclClients {
         Objects.requireNonNull(dynamo, "dynamo");
         Objects.requireNonNull(leases, "leases");
         Objects.requireNonNull(streams, "streams");
-        Objects.requireNonNull(cloudWatch, "cloudWatch");
         Objects.requireNonNull(region, "region");
     }
 
@@ -34,22 +29,13 @@ public record KclClients(DynamoDbClient dynamo, DynamoDbAsyncClient leases, Dyna
     public static KclClients of(DynamoClients.Settings settings) {
         Region region = settings.region().orElseGet(() -> new DefaultAwsRegionProviderChain().getRegion());
         DynamoDbAsyncClientBuilder leases = DynamoDbAsyncClient.builder().region(region);
-        CloudWatchAsyncClientBuilder cloudWatch = CloudWatchAsyncClient.builder().region(region);
-        settings.endpoint().ifPresent(e -> {
-            leases.endpointOverride(e);
-            cloudWatch.endpointOverride(e);
-        });
-        settings.credentials().ifPresent(c -> {
-            leases.credentialsProvider(c);
-            cloudWatch.credentialsProvider(c);
-        });
-        return new KclClients(DynamoClients.dynamoDb(settings), leases.build(), DynamoClients.streams(settings),
-                cloudWatch.build(), region);
+        settings.endpoint().ifPresent(leases::endpointOverride);
+        settings.credentials().ifPresent(leases::credentialsProvider);
+        return new KclClients(DynamoClients.dynamoDb(settings), leases.build(), DynamoClients.streams(settings), region);
     }
 
     @Override
     public void close() {
-        cloudWatch.close();
         streams.close();
         leases.close();
         dynamo.close();

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.stream.Stream;
-import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
  * Configuration of a {@link KclIndexer}; build with {@link #builder(String, String)}.
@@ -18,11 +17,10 @@ import software.amazon.kinesis.metrics.MetricsLevel;
  * @param failoverTime how long a lease lives without renewal before another worker takes the shard
  * @param retryBackoff first wait before retrying a batch not wholly ingested (doubles up to {@link #MAX_RETRY_BACKOFF})
  * @param shutdownTimeout how long {@link KclIndexer#close()} waits for KCL's graceful shutdown before stopping it
- * @param kclMetrics what KCL itself publishes to CloudWatch ({@code NONE} by default: the indexer reports its own)
  */
 public record KclConfig(String applicationName, String leaseTable, String streamArn, String workerId,
                         Duration idleTimeBetweenReads, Duration failoverTime, Duration shardSyncInterval,
-                        Duration retryBackoff, OnRejected onRejected, Duration shutdownTimeout, MetricsLevel kclMetrics) {
+                        Duration retryBackoff, OnRejected onRejected, Duration shutdownTimeout) {
 
     public static final Duration IDLE_TIME_BETWEEN_READS = Duration.ofSeconds(1);
     public static final Duration FAILOVER_TIME = Duration.ofSeconds(10);
@@ -55,7 +53,6 @@ public record KclConfig(String applicationName, String leaseTable, String stream
                     + " retryBackoff and shutdownTimeout > 0");
         }
         Objects.requireNonNull(onRejected, "onRejected");
-        Objects.requireNonNull(kclMetrics, "kclMetrics");
     }
 
     /** Defaults: the lease table named after the application, a worker id from the host and a random suffix. */
@@ -74,7 +71,6 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         private Duration retryBackoff = RETRY_BACKOFF;
         private OnRejected onRejected = OnRejected.STOP_SHARD;
         private Duration shutdownTimeout = SHUTDOWN_TIMEOUT;
-        private MetricsLevel kclMetrics = MetricsLevel.NONE;
 
         private Builder(String applicationName) {
             this.applicationName = applicationName;
@@ -91,12 +87,11 @@ public record KclConfig(String applicationName, String leaseTable, String stream
         public Builder retryBackoff(Duration v) { this.retryBackoff = v; return this; }
         public Builder onRejected(OnRejected v) { this.onRejected = v; return this; }
         public Builder shutdownTimeout(Duration v) { this.shutdownTimeout = v; return this; }
-        public Builder kclMetrics(MetricsLevel v) { this.kclMetrics = v; return this; }
 
         public KclConfig build() {
             return new KclConfig(applicationName, leaseTable != null ? leaseTable : applicationName, streamArn,
                     workerId != null ? workerId : host() + "-" + UUID.randomUUID(), idleTimeBetweenReads, failoverTime,
-                    shardSyncInterval, retryBackoff, onRejected, shutdownTimeout, kclMetrics);
+                    shardSyncInterval, retryBackoff, onRejected, shutdownTimeout);
         }
 
         private static String host() {

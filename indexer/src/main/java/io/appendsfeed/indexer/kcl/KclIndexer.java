@@ -9,7 +9,6 @@ import io.appendsfeed.indexer.internal.RejectedLog;
 import io.appendsfeed.indexer.kcl.internal.IndexingProcessor;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,17 +16,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.kinesis.common.ConfigsBuilder;
 import software.amazon.kinesis.common.InitialPositionInStream;
 import software.amazon.kinesis.common.InitialPositionInStreamExtended;
@@ -45,35 +35,32 @@ public final class KclIndexer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KclIndexer.class);
     /** The region DynamoDB Local puts in its stream ARNs. */
     static final String DYNAMODB_LOCAL_REGION = "ddblocal";
-    /** KCL 3's names: they define the lease table's format. */
-    private static final String LEASE_KEY = "leaseKey";
-    private static final String LEASE_OWNER = "leaseOwner";
-    private static final String OWNER_INDEX = "LeaseOwnerToLeaseKeyIndex";
 
     private final KclConfig config;
     private final IndexingProcessor.Worker state;
     private final Scheduler scheduler;
+    private final CloudWatchAsyncClient cloudWatch;
     private final Thread thread;
 
-    private KclIndexer(KclConfig config, IndexingProcessor.Worker state, Scheduler scheduler) {
+    private KclIndexer(KclConfig config, IndexingProcessor.Worker state, Scheduler scheduler, CloudWatchAsyncClient cloudWatch) {
         this.config = config;
         this.state = state;
         this.scheduler = scheduler;
+        this.cloudWatch = cloudWatch;
         this.thread = new Thread(scheduler, "appendsfeed-kcl-" + config.workerId());
     }
 
     /**
-     * Creates the lease table when missing and starts the worker on a thread of its own.
+     * Starts the worker on a thread of its own; KCL creates the lease table when missing (and logs and retries
+     * what fails in DynamoDB from then on).
      *
      * @param clients the clients; the caller closes them, after {@link #close()}
      * @throws SameTableException when the stream is the index table's own; nothing was created
      * @throws IllegalArgumentException when the stream is DynamoDB Local's ({@link #requireAwsStreamArn}); nothing was created
-     * @throws RuntimeException from DynamoDB when the lease table cannot be described or created
      */
     public static KclIndexer start(KclClients clients, Indexer indexer, KclConfig config) {
         SameTableException.check(config.streamArn(), indexer.config().indexTable());
         requireAwsStreamArn(config.streamArn());
-        ensureLeaseTable(clients.leases(), config.leaseTable());
         StoreClient index = new StoreClient(clients.dynamo(), StoreConfig.builder(indexer.config().indexTable())
                 .reservedStreams(true).meter(indexer.config().meter()).build());
         var state = new IndexingProcessor.Worker(indexer, config, new RejectedLog(index), SameTableException.tableName(config.streamArn()),
@@ -81,23 +68,23 @@ public final class KclIndexer implements AutoCloseable {
         var adapter = new AmazonDynamoDBStreamsAdapterClient(clients.streams(), clients.region());
         var tracker = StreamsSchedulerFactory.createSingleStreamTracker(config.streamArn(),
                 InitialPositionInStreamExtended.newInitialPosition(InitialPositionInStream.TRIM_HORIZON));
+        // KCL requires a CloudWatch client, but never calls it: its own metrics stay off, the indexer reports its figures itself
+        CloudWatchAsyncClient cloudWatch = CloudWatchAsyncClient.builder().region(clients.region()).build();
         ConfigsBuilder configs = new ConfigsBuilder(tracker, config.applicationName(), adapter, clients.leases(),
-                clients.cloudWatch(), config.workerId(), () -> new IndexingProcessor(state)).tableName(config.leaseTable());
+                cloudWatch, config.workerId(), () -> new IndexingProcessor(state)).tableName(config.leaseTable());
         var leases = configs.leaseManagementConfig()
                 .failoverTimeMillis(config.failoverTime().toMillis())
                 .shardSyncIntervalMillis(config.shardSyncInterval().toMillis());
-        var metrics = config.kclMetrics() == MetricsLevel.NONE
-                ? configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory())
-                : configs.metricsConfig().metricsLevel(config.kclMetrics()); // KCL's CloudWatch publisher, with clients.cloudWatch()
+        var metrics = configs.metricsConfig().metricsLevel(MetricsLevel.NONE).metricsFactory(new NullMetricsFactory());
         var retrieval = configs.retrievalConfig().retrievalSpecificConfig(
                 new DynamoDBStreamsPollingConfig(config.streamArn(), adapter)
                         .idleTimeBetweenReadsInMillis(config.idleTimeBetweenReads().toMillis()));
         Scheduler scheduler = StreamsSchedulerFactory.createScheduler(configs.checkpointConfig(), configs.coordinatorConfig(),
                 leases, configs.lifecycleConfig(), metrics, configs.processorConfig(), retrieval, adapter);
-        KclIndexer worker = new KclIndexer(config, state, scheduler);
+        KclIndexer worker = new KclIndexer(config, state, scheduler, cloudWatch);
         worker.thread.start();
-        log.info("KCL worker {} started on {} (application {}, lease table {}, KCL metrics {})", config.workerId(),
-                config.streamArn(), config.applicationName(), config.leaseTable(), config.kclMetrics());
+        log.info("KCL worker {} started on {} (application {}, lease table {})", config.workerId(), config.streamArn(),
+                config.applicationName(), config.leaseTable());
         return worker;
     }
 
@@ -125,37 +112,6 @@ public final class KclIndexer implements AutoCloseable {
                     + " (StreamsPoller) instead");
         }
         return streamArn;
-    }
-
-    /** Creates KCL 3's lease table, which KCL itself creates only after a random wait of up to 30 s. */
-    private static void ensureLeaseTable(DynamoDbAsyncClient dynamo, String table) {
-        try {
-            dynamo.describeTable(b -> b.tableName(table)).join();
-            return;
-        } catch (CompletionException e) {
-            if (!(e.getCause() instanceof ResourceNotFoundException)) {
-                throw e;
-            }
-        }
-        try {
-            dynamo.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(stringAttribute(LEASE_KEY), stringAttribute(LEASE_OWNER))
-                    .keySchema(KeySchemaElement.builder().attributeName(LEASE_KEY).keyType(KeyType.HASH).build())
-                    .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName(OWNER_INDEX)
-                            .keySchema(KeySchemaElement.builder().attributeName(LEASE_OWNER).keyType(KeyType.HASH).build(),
-                                    KeySchemaElement.builder().attributeName(LEASE_KEY).keyType(KeyType.RANGE).build())
-                            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)).build())).join();
-            log.info("lease table {} created", table);
-        } catch (CompletionException e) {
-            if (!(e.getCause() instanceof ResourceInUseException)) { // another worker created it first
-                throw e;
-            }
-        }
-        dynamo.waiter().waitUntilTableExists(b -> b.tableName(table)).join();
-    }
-
-    private static AttributeDefinition stringAttribute(String name) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
     }
 
     /** Records this worker has durably ingested since it started. */
@@ -192,6 +148,7 @@ public final class KclIndexer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        cloudWatch.close();
         log.info("KCL worker {} stopped after ingesting {} records", config.workerId(), recordsIngested());
     }
 }

@@ -6,7 +6,6 @@ import io.appendsfeed.model.DynamoClients;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Function;
-import software.amazon.kinesis.metrics.MetricsLevel;
 
 /**
  * The KCL worker's settings, from variables (or the options of {@code feed kcl}): {@link IndexerSettings}'
@@ -26,7 +25,6 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     public static final String FAILOVER_MILLIS = "APPENDS_FAILOVER_MILLIS";
     public static final String SHARD_SYNC_MILLIS = "APPENDS_SHARD_SYNC_MILLIS";
     public static final String ON_REJECTED = "APPENDS_ON_REJECTED";
-    public static final String KCL_METRICS = "APPENDS_KCL_METRICS";
 
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
     public static KclSettings from(Function<String, String> env) {
@@ -39,8 +37,7 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
                 .idleTimeBetweenReads(millis(env, IDLE_MILLIS, KclConfig.IDLE_TIME_BETWEEN_READS))
                 .failoverTime(millis(env, FAILOVER_MILLIS, KclConfig.FAILOVER_TIME))
                 .shardSyncInterval(millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL))
-                .onRejected(choice(env, ON_REJECTED, KclConfig.OnRejected.STOP_SHARD, "STOP_SHARD or RECORD_AND_CONTINUE"))
-                .kclMetrics(choice(env, KCL_METRICS, MetricsLevel.NONE, "NONE, SUMMARY or DETAILED"));
+                .onRejected(onRejected(env));
         return new KclSettings(store, IndexerSettings.value(env, STREAM_ARN), common.config(), common.dynamo(), worker);
     }
 
@@ -53,12 +50,12 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
         return Duration.ofMillis(IndexerSettings.number(env, name, (int) dflt.toMillis(), 0));
     }
 
-    private static <T extends Enum<T>> T choice(Function<String, String> env, String name, T dflt, String choices) {
-        String v = IndexerSettings.value(env, name);
+    private static KclConfig.OnRejected onRejected(Function<String, String> env) {
+        String v = IndexerSettings.value(env, ON_REJECTED);
         try {
-            return v == null ? dflt : Enum.valueOf(dflt.getDeclaringClass(), v.toUpperCase(Locale.ROOT).replace('-', '_'));
+            return v == null ? KclConfig.OnRejected.STOP_SHARD : KclConfig.OnRejected.valueOf(v.toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(name + " is '" + v + "': give " + choices, e);
+            throw new IllegalArgumentException(ON_REJECTED + " is '" + v + "': give STOP_SHARD or RECORD_AND_CONTINUE", e);
         }
     }
 }

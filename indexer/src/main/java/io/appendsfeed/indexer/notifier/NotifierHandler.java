@@ -83,11 +83,6 @@ public final class NotifierHandler implements RequestStreamHandler {
         notify(LambdaEvent.read(input).records());
     }
 
-    /** What {@link #handleRequest} does, with the outcome, for local drivers of the function. */
-    public Outcome handle(byte[] event) {
-        return notify(LambdaEvent.read(event).records());
-    }
-
     /**
      * @throws RuntimeException of the publisher: not (all) sent; deliver the batch again
      * @throws UnreadableEpochTipsException when records of epoch Tips could not be read (the others' were published)

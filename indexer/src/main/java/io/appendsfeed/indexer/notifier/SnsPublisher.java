@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.sns.model.PublishBatchResponse;
  * {@link FeedNotification#toJson()}, with the {@code Partition} and {@code Position} attributes (strings), by
  * which a subscription can filter partitions. Each reactor subscribes its own queue or function to the topic.
  */
-public final class SnsPublisher implements NotifierHandler.Publisher, AutoCloseable {
+public final class SnsPublisher implements NotifierHandler.Publisher {
 
     /** SNS's limit of entries per {@code PublishBatch}. */
     public static final int MAX_BATCH_ENTRIES = 10;
@@ -44,7 +44,7 @@ public final class SnsPublisher implements NotifierHandler.Publisher, AutoClosea
     private final SnsClient sns;
     private final String topicArn;
 
-    /** The caller owns {@code sns} unless it closes this publisher. */
+    /** The caller owns {@code sns}. */
     public SnsPublisher(SnsClient sns, String topicArn) {
         this.sns = Objects.requireNonNull(sns, "sns");
         this.topicArn = Objects.requireNonNull(topicArn, "topicArn");
@@ -95,10 +95,5 @@ public final class SnsPublisher implements NotifierHandler.Publisher, AutoClosea
 
     private static MessageAttributeValue text(String value) {
         return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
-    }
-
-    @Override
-    public void close() {
-        sns.close();
     }
 }

@@ -41,10 +41,6 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class StreamsPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsPoller.class);
-    /** The first wait after an empty poll; it doubles on each empty poll up to {@link PollerConfig#idleWait()}. */
-    static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
-    /** How long a shard list is used at most: a shard appears only when another closes, so this is a safety net. */
-    static final Duration SHARD_LIST_MAX_AGE = Duration.ofSeconds(30);
 
     /**
      * The poller stopped reading a shard on a failure that retrying cannot fix (a rejected record under
@@ -69,11 +65,11 @@ public final class StreamsPoller implements AutoCloseable {
     private final Map<String, ShardStoppedException> stopped = new ConcurrentHashMap<>();
     /** Per shard, when it is read again after a failure that may pass. */
     private final Map<String, Instant> backoffUntil = new HashMap<>();
-    /** The shards as last listed; null to list them again (a shard drained, the lease changed hands): not every pass. */
+    /**
+     * The shards as last listed; null to list them again, not every pass: a shard appears only when another
+     * closes, which this poller sees as that shard drained (or the next holder of the lease lists them afresh).
+     */
     private List<Shard> shards;
-    private long shardsListedAt;
-    /** The next wait after an empty poll; null: {@link #FIRST_IDLE_WAIT}. */
-    private Duration idle;
     /** The polling loop and the lease's renewal; null until started. */
     private ScheduledThreadPoolExecutor threads;
 
@@ -143,9 +139,8 @@ public final class StreamsPoller implements AutoCloseable {
         if (!positions.renewIfDue()) {
             return 0;
         }
-        if (shards == null || System.nanoTime() - shardsListedAt > SHARD_LIST_MAX_AGE.toNanos()) {
+        if (shards == null) {
             shards = reader.shards();
-            shardsListedAt = System.nanoTime();
         }
         List<Shard> current = shards; // a pass may drop the field (a shard drained): it goes on with this list
         Set<String> listed = current.stream().map(Shard::shardId).collect(Collectors.toSet());
@@ -242,23 +237,15 @@ public final class StreamsPoller implements AutoCloseable {
     }
 
     /**
-     * One pass of the loop, and the wait before the next: none while records flow; on empty polls, doubling
-     * from {@link #FIRST_IDLE_WAIT} up to {@link PollerConfig#idleWait()}; a standby checks the lease every
-     * third of it; after a failure, {@link PollerConfig#retryBackoff()}.
+     * One pass of the loop, and the wait before the next: none while records flow, {@link PollerConfig#idleWait()}
+     * after an empty poll; a standby checks the lease every third of it; after a failure, {@link PollerConfig#retryBackoff()}.
      */
     Duration pollAndWait() {
-        Duration first = FIRST_IDLE_WAIT.compareTo(config.idleWait()) < 0 ? FIRST_IDLE_WAIT : config.idleWait();
         try {
             if (pollOnce() > 0) {
-                idle = first; // records flow: the next ones are likely close behind
-                return Duration.ZERO;
+                return Duration.ZERO; // records flow: the next ones are likely close behind
             }
-            if (!holdsLease()) {
-                return config.leaseDuration().dividedBy(3);
-            }
-            Duration wait = idle == null ? first : idle;
-            idle = wait.multipliedBy(2).compareTo(config.idleWait()) < 0 ? wait.multipliedBy(2) : config.idleWait();
-            return wait;
+            return holdsLease() ? config.idleWait() : config.leaseDuration().dividedBy(3);
         } catch (RuntimeException e) {
             log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
             return config.retryBackoff();

@@ -50,7 +50,7 @@ class KclIndexerTest {
 
         try (KclClients base = KclClients.of(local.settings())) {
             KclClients clients = new KclClients(base.dynamo(), base.leases(), RegionMappingStreams.wrap(base.streams()),
-                    base.cloudWatch(), base.region());
+                    base.region());
             long first;
             try (KclIndexer worker = KclIndexer.start(clients, indexer(local, indexTable), config(app, arn, "worker-1"))) {
                 long started = System.nanoTime();
@@ -101,7 +101,7 @@ class KclIndexerTest {
         FeedReadback feed = new FeedReadback(dynamo, indexTable, 1);
         try (KclClients http = KclClients.of(local.settings())) {
             KclClients clients = new KclClients(dynamo, http.leases(),
-                    RegionMappingStreams.wrap(local.embedded().dynamoDbStreamsClient()), http.cloudWatch(), http.region());
+                    RegionMappingStreams.wrap(local.embedded().dynamoDbStreamsClient()), http.region());
             Indexer indexer = Indexer.start(dynamo, IndexerConfig.builder(indexTable).build());
             // a child read before its parent would put a stream's later events first: the indexer refuses
             // that as a gap and the feed never matches

@@ -24,11 +24,6 @@ class KclSettingsTest {
         assertThat(c.onRejected()).isEqualTo(KclConfig.OnRejected.RECORD_AND_CONTINUE);
         assertThat(c.workerId()).isNotBlank();
         assertThat(s.streamArn()).isNull();
-        assertThat(c.kclMetrics()).as("KCL's own CloudWatch metrics stay off unless asked for")
-                .isEqualTo(software.amazon.kinesis.metrics.MetricsLevel.NONE);
-        assertThat(KclSettings.from(Map.of("APPENDS_STORE_TABLE", "Events", "APPENDS_INDEX_TABLE", "Index",
-                "APPENDS_KCL_METRICS", "summary")::get).config(ARN).kclMetrics())
-                .isEqualTo(software.amazon.kinesis.metrics.MetricsLevel.SUMMARY);
         assertThat(SameTableException.tableName(ARN)).isEqualTo("Events");
     }
 
@@ -36,8 +31,6 @@ class KclSettingsTest {
     void bad_settings_are_named_with_what_they_take() {
         assertThatThrownBy(() -> KclSettings.from(Map.of("APPENDS_STORE_TABLE", "E", "APPENDS_INDEX_TABLE", "I",
                 "APPENDS_ON_REJECTED", "ignore")::get)).hasMessageContaining("STOP_SHARD or RECORD_AND_CONTINUE");
-        assertThatThrownBy(() -> KclSettings.from(Map.of("APPENDS_STORE_TABLE", "E", "APPENDS_INDEX_TABLE", "I",
-                "APPENDS_KCL_METRICS", "all")::get)).hasMessageContaining("NONE, SUMMARY or DETAILED");
         assertThatThrownBy(() -> KclConfig.builder("app", "Events").build()).hasMessageContaining("not a DynamoDB stream ARN");
     }
 }

@@ -10,6 +10,7 @@ import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
+import io.appendsfeed.indexer.lambda.LambdaEvent;
 import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
 import io.appendsfeed.model.StreamName;
@@ -259,7 +260,8 @@ class NotifiedReactorEndToEndTest {
             Publisher sns = new SnsPublisher(messaging.sns(), topic);
             this.chaos = chaosSeed == null ? null : new ChaosPublisher(sns, chaosSeed);
             NotifierHandler notifier = new NotifierHandler(chaos == null ? sns : chaos);
-            this.notifications = new LocalStreamMapping(local, index, Duration.ofMillis(250), 100, notifier::handle);
+            this.notifications = new LocalStreamMapping(local, index, Duration.ofMillis(250), 100,
+                    event -> notifier.notify(LambdaEvent.read(event).records()));
 
             this.config = FeedReaderConfig.builder("lambda-reactor", index, store).maxConcurrentStreams(4)
                     .commitInterval(Duration.ofMillis(200)).leaseTimeout(Duration.ofSeconds(5)).build();

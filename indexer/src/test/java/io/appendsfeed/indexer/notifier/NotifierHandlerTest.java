@@ -8,6 +8,7 @@ import io.appendsfeed.model.feed.AppendsEpoch.EpochLimits;
 import io.appendsfeed.indexer.Indexer;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.IndexerTables;
+import io.appendsfeed.indexer.lambda.LambdaEvent;
 import io.appendsfeed.indexer.poller.PollerConfig;
 import io.appendsfeed.indexer.poller.StreamsPoller;
 import io.appendsfeed.model.StreamName;
@@ -59,7 +60,7 @@ class NotifierHandlerTest {
         Map<PartitionId, Checkpoint> last = new HashMap<>();
         int epochTips = 0;
         for (List<Record> batch : IndexStreamEvents.batches(records, 7)) {
-            NotifierHandler.Outcome outcome = handler.handle(IndexStreamEvents.event(local, feed.index, batch));
+            NotifierHandler.Outcome outcome = handler.notify(LambdaEvent.read(IndexStreamEvents.event(local, feed.index, batch)).records());
             epochTips += outcome.epochTips();
             assertThat(outcome.records()).isEqualTo(batch.size());
             assertThat(outcome.published()).extracting(FeedNotification::partition).doesNotHaveDuplicates();
@@ -76,7 +77,7 @@ class NotifierHandlerTest {
         RecordingPublisher oneByOne = new RecordingPublisher();
         NotifierHandler single = new NotifierHandler(oneByOne);
         for (List<Record> batch : IndexStreamEvents.batches(records, 1)) {
-            single.handle(IndexStreamEvents.event(local, feed.index, batch));
+            single.notify(LambdaEvent.read(IndexStreamEvents.event(local, feed.index, batch)).records());
         }
         assertThat(oneByOne.all()).contains(FeedNotification.of(0, 5), FeedNotification.of(1, 5));
     }
@@ -105,7 +106,8 @@ class NotifierHandlerTest {
                 "$ReaderCheckpoint", "$ReaderGroups", "$ReaderParked", "$AppendsPoller", "$AppendsIndex");
 
         RecordingPublisher publisher = new RecordingPublisher();
-        NotifierHandler.Outcome outcome = new NotifierHandler(publisher).handle(IndexStreamEvents.event(local, feed.index, quiet));
+        NotifierHandler.Outcome outcome = new NotifierHandler(publisher)
+                .notify(LambdaEvent.read(IndexStreamEvents.event(local, feed.index, quiet)).records());
         assertThat(outcome.published()).isEmpty();
         assertThat(outcome.ignored()).isEqualTo(quiet.size());
         assertThat(publisher.calls).as("no call at all").isEmpty();

@@ -61,7 +61,6 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
 
     private final Worker worker;
     private String shardId = "?";
-    private String ingested;
     private String checkpointed;
     private String stopped; // why this processor takes nothing more from the shard, or null
 
@@ -145,7 +144,6 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
     }
 
     private void checkpoint(RecordProcessorCheckpointer checkpointer, String sequenceNumber) {
-        ingested = sequenceNumber;
         try {
             checkpointer.checkpoint(sequenceNumber);
             checkpointed = sequenceNumber;
@@ -185,17 +183,9 @@ public final class IndexingProcessor implements DynamoDBStreamsShardRecordProces
         }
     }
 
+    /** Every ingested batch was checkpointed as it went; one whose checkpoint failed is redelivered, and its duplicates dropped. */
     @Override
     public void shutdownRequested(ShutdownRequestedInput input) {
-        if (ingested != null && !ingested.equals(checkpointed)) {
-            try {
-                input.checkpointer().checkpoint(ingested);
-                checkpointed = ingested;
-            } catch (ShutdownException | InvalidStateException e) {
-                log.warn("shard {}: final checkpoint at {} failed; the next owner redelivers from {}: {}",
-                        shardId, ingested, checkpointed, e.toString());
-            }
-        }
         log.info("shard {}: shutting down at checkpoint {}", shardId, checkpointed);
     }
 }

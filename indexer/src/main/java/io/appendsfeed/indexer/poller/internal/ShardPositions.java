@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@code $AppendsPoller-<store table>} in the index table, with two unfolds (part of the storage format):
  * {@code Positions {<shard id>: {seq, done}}} and {@code Lease {owner, token, expiresAt}}. Written only by
  * the lease's holder, on the Tip's etag; the positions in memory are what the item holds as of this
- * poller's last write known to have landed. After a lost answer or a failed condition, the next write first
- * reads the item back: this poller's token there means its write landed, another's that the lease was taken.
+ * poller's last write known to have landed. After a lost answer or a failed condition, this poller lets the
+ * lease go and takes it again through {@link #tryAcquire()}, which reads the item back: under this poller's
+ * owner name (its write landed, or did not) it loads the positions saved there; under another's, it stands by.
  * Not a {@link io.appendsfeed.model.Decider} stream: rewritten in place on every save and renewal. Thread-safe.
  */
 public final class ShardPositions {
@@ -40,8 +41,6 @@ public final class ShardPositions {
     private static final String LEASE = "Lease";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Logger log = LoggerFactory.getLogger(ShardPositions.class);
-    /** Writes tried per save when a failed condition turns out to be one of this poller's own writes. */
-    private static final int MAX_ATTEMPTS = 3;
 
     /** Where a shard was left: after {@code sequenceNumber} (null: nothing read yet); {@code done} once drained. */
     public record Position(String sequenceNumber, boolean done) {}
@@ -61,7 +60,6 @@ public final class ShardPositions {
     private String etag;
     private String token;
     private Instant renewedAt = Instant.MIN;
-    private boolean uncertain;
 
     public ShardPositions(StoreClient index, String storeTable, String owner, Duration leaseDuration, Clock clock) {
         this.index = index;
@@ -137,7 +135,6 @@ public final class ShardPositions {
         etag = w.etag();
         token = mine;
         renewedAt = now;
-        uncertain = false;
         log.info("{}: lease taken by {} (was {}), {} shard position(s) loaded", stream, owner,
                 held == null ? "free" : held.owner() + " until " + held.expiresAt(), positions.size());
         return true;
@@ -156,7 +153,7 @@ public final class ShardPositions {
      * Saves a shard's position (dropping shards no longer {@code listed}) and renews the lease.
      *
      * @return false when this poller does not hold the lease (or lost it on the way): nothing was written
-     * @throws RuntimeException from DynamoDB: the position in memory is unchanged; the next write finds out whether it landed
+     * @throws RuntimeException from DynamoDB: the lease is let go; {@link #tryAcquire()} reads back whether the write landed
      */
     public synchronized boolean save(String shardId, Position position, Set<String> listed) {
         return write(p -> {
@@ -165,7 +162,7 @@ public final class ShardPositions {
         });
     }
 
-    /** Renews the lease when a third of it has passed since the last write; false when it was lost to another poller. */
+    /** Renews the lease when a third of it has passed since the last write; false when the lease is not held (or was let go). */
     public synchronized boolean renewIfDue() {
         if (token == null) {
             return false;
@@ -179,10 +176,8 @@ public final class ShardPositions {
             return;
         }
         try {
-            if (!uncertain || resolve()) {
-                AppendResult r = index.writeUnfolds(stream, Expected.etag(etag), unfolds(positions, token, clock.instant()));
-                log.info("{}: lease {}", stream, r instanceof AppendResult.Written ? "released by " + owner : "already lost");
-            }
+            AppendResult r = index.writeUnfolds(stream, Expected.etag(etag), unfolds(positions, token, clock.instant()));
+            log.info("{}: lease {}", stream, r instanceof AppendResult.Written ? "released by " + owner : "already lost");
         } catch (RuntimeException e) {
             log.warn("{}: lease not released ({}); it expires within {}", stream, e.toString(), leaseDuration);
         }
@@ -190,44 +185,27 @@ public final class ShardPositions {
     }
 
     private boolean write(Consumer<Map<String, Position>> change) {
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            if (token == null || uncertain && !resolve()) {
-                return false;
-            }
-            Map<String, Position> next = new TreeMap<>(positions);
-            change.accept(next);
-            Instant now = clock.instant();
-            AppendResult r;
-            try {
-                r = index.writeUnfolds(stream, Expected.etag(etag), unfolds(next, token, now.plus(leaseDuration)));
-            } catch (RuntimeException e) {
-                uncertain = true; // it may have landed: the next write reads it back first
-                throw e;
-            }
-            if (r instanceof AppendResult.Written w) {
-                positions = Map.copyOf(next);
-                etag = w.etag();
-                renewedAt = now;
-                return true;
-            }
-            uncertain = true; // someone wrote since: this poller (an unanswered write that landed) or another
+        if (token == null) {
+            return false;
         }
-        throw new IllegalStateException("the positions in " + stream + " kept changing under this poller's own lease");
-    }
-
-    /** Reads the item back after an unanswered write or a failed condition; false when another poller took the lease. */
-    private boolean resolve() {
-        Saved item = read(index, stream.id());
-        uncertain = false;
-        if (item.lease() != null && item.lease().owner().equals(owner) && item.lease().token().equals(token)) {
-            if (!item.positions().equals(positions)) {
-                log.info("{}: a save whose answer was lost had landed; its positions are taken as saved", stream);
-            }
-            positions = item.positions();
-            etag = item.etag();
+        Map<String, Position> next = new TreeMap<>(positions);
+        change.accept(next);
+        Instant now = clock.instant();
+        AppendResult r;
+        try {
+            r = index.writeUnfolds(stream, Expected.etag(etag), unfolds(next, token, now.plus(leaseDuration)));
+        } catch (RuntimeException e) {
+            token = null; // it may have landed: tryAcquire() reads back what the item holds
+            throw e;
+        }
+        if (r instanceof AppendResult.Written w) {
+            positions = Map.copyOf(next);
+            etag = w.etag();
+            renewedAt = now;
             return true;
         }
-        log.warn("{}: the lease was taken over by {}; this poller stands by", stream, item.lease() == null ? "nobody" : item.lease().owner());
+        // someone wrote since: this poller (an SDK retry of a write that landed) or another, which took the lease
+        log.info("{}: the positions changed under this poller's write; reading them back to take the lease again", stream);
         token = null;
         return false;
     }
