@@ -41,6 +41,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class StreamsPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsPoller.class);
+    /** The first wait after an empty poll; it doubles on each empty poll up to {@link PollerConfig#idleWait()}. */
+    static final Duration FIRST_IDLE_WAIT = Duration.ofMillis(20);
 
     /**
      * The poller stopped reading a shard on a failure that retrying cannot fix (a rejected record under
@@ -70,6 +72,8 @@ public final class StreamsPoller implements AutoCloseable {
      * closes, which this poller sees as that shard drained (or the next holder of the lease lists them afresh).
      */
     private List<Shard> shards;
+    /** The next wait after an empty poll; null: {@link #FIRST_IDLE_WAIT}. */
+    private Duration idle;
     /** The polling loop and the lease's renewal; null until started. */
     private ScheduledThreadPoolExecutor threads;
 
@@ -237,15 +241,23 @@ public final class StreamsPoller implements AutoCloseable {
     }
 
     /**
-     * One pass of the loop, and the wait before the next: none while records flow, {@link PollerConfig#idleWait()}
-     * after an empty poll; a standby checks the lease every third of it; after a failure, {@link PollerConfig#retryBackoff()}.
+     * One pass of the loop, and the wait before the next: none while records flow; on empty polls, doubling
+     * from {@link #FIRST_IDLE_WAIT} up to {@link PollerConfig#idleWait()}; a standby checks the lease every
+     * third of it; after a failure, {@link PollerConfig#retryBackoff()}.
      */
     Duration pollAndWait() {
+        Duration first = FIRST_IDLE_WAIT.compareTo(config.idleWait()) < 0 ? FIRST_IDLE_WAIT : config.idleWait();
         try {
             if (pollOnce() > 0) {
-                return Duration.ZERO; // records flow: the next ones are likely close behind
+                idle = first; // records flow: the next ones are likely close behind
+                return Duration.ZERO;
             }
-            return holdsLease() ? config.idleWait() : config.leaseDuration().dividedBy(3);
+            if (!holdsLease()) {
+                return config.leaseDuration().dividedBy(3);
+            }
+            Duration wait = idle == null ? first : idle;
+            idle = wait.multipliedBy(2).compareTo(config.idleWait()) < 0 ? wait.multipliedBy(2) : config.idleWait();
+            return wait;
         } catch (RuntimeException e) {
             log.warn("poll failed, retrying in {}: {}", config.retryBackoff(), e.toString());
             return config.retryBackoff();
