@@ -69,23 +69,10 @@ class EpochTipTest {
 
     /** Asserts that every epoch of every partition has a Tip, at the end of its calves; returns how many epochs there are. */
     static int assertEveryEpochHasItsTip(LocalDynamo local, String table, int partitions) {
-        StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(table).reservedStreams(true).build());
-        int epochs = 0;
-        for (int p = 0; p < partitions; p++) {
-            for (int e = 0; ; e++) {
-                StreamName epoch = FeedStreams.epoch(PartitionId.of(p), EpochId.of(e));
-                long calves = index.readAll(epoch, Read.forward(0).strongly()).size();
-                if (calves == 0) {
-                    break;
-                }
-                epochs++;
-                Optional<Tip> tip = index.readTip(epoch, true);
-                assertThat(tip).as("%s has calves to %s and a Tip", epoch, calves).isPresent();
-                assertThat(tip.get().version()).as("%s: the Tip is at its calves' end", epoch).isEqualTo(calves);
-            }
-        }
-        assertThat(epochs).as("epochs checked").isPositive();
-        return epochs;
+        Tips tips = tips(local, table, partitions);
+        assertThat(tips.behind()).as("epochs whose Tip is missing or behind its calves").isZero();
+        assertThat(tips.epochs()).as("epochs checked").isPositive();
+        return tips.epochs();
     }
 
     @Test
@@ -101,10 +88,13 @@ class EpochTipTest {
         assertThat(assertEveryEpochHasItsTip(local, table, 2)).as("epochs closed along the way").isGreaterThanOrEqualTo(4);
     }
 
-    /** Asserts that no epoch's Tip is ahead of its calves; returns how many epochs have their Tip behind. */
-    static int tipsBehind(LocalDynamo local, String table, int partitions) {
+    /** How many epochs there are, and how many have their Tip missing or behind their calves. */
+    record Tips(int epochs, int behind) {}
+
+    /** Asserts that no epoch's Tip is ahead of its calves. */
+    static Tips tips(LocalDynamo local, String table, int partitions) {
         StoreClient index = new StoreClient(local.dynamo(), StoreConfig.builder(table).reservedStreams(true).build());
-        int behind = 0;
+        int epochs = 0, behind = 0;
         for (int p = 0; p < partitions; p++) {
             for (int e = 0; ; e++) {
                 StreamName epoch = FeedStreams.epoch(PartitionId.of(p), EpochId.of(e));
@@ -112,12 +102,17 @@ class EpochTipTest {
                 if (calves == 0) {
                     break;
                 }
+                epochs++;
                 long tip = index.readTip(epoch, true).map(Tip::version).orElse(0L);
                 assertThat(tip).as("%s: the Tip is never ahead of its calves", epoch).isLessThanOrEqualTo(calves);
                 behind += tip < calves ? 1 : 0;
             }
         }
-        return behind;
+        return new Tips(epochs, behind);
+    }
+
+    static int tipsBehind(LocalDynamo local, String table, int partitions) {
+        return tips(local, table, partitions).behind();
     }
 
     @Test
