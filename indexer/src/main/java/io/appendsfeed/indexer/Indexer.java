@@ -131,9 +131,8 @@ public final class Indexer {
     }
 
     /**
-     * As {@link #ingest(List, String)}, saying whether the source has more records waiting now (a Lambda batch as
-     * large as the mapping allows): the epochs' Tips may then stay behind their calves for up to a second. Saying so
-     * wrongly only delays what Tip-first readers see, until the next batch or {@link #moveTips()}.
+     * As {@link #ingest(List, String)}, saying whether more records wait now (a full Lambda batch): the epochs' Tips
+     * may then lag their calves up to a second; said wrongly, until the next batch or {@link #moveTips()}.
      */
     public BatchOutcome ingest(List<ChangeRecord> records, String shard, boolean moreWaiting) {
         try (MDC.MDCCloseable ignored = shard == null ? null : MDC.putCloseable(IndexerMetrics.SHARD, shard)) {
@@ -163,10 +162,8 @@ public final class Indexer {
     }
 
     /**
-     * Moves each partition's epoch Tips to their calves' end as read now: the active epoch's, and the closed ones'
-     * before it back to the first found at its end (a source whose last batch said more was waiting, then went
-     * quiet, left them behind). A strongly consistent query an epoch, two a partition as a rule, and a write where a
-     * Tip was behind. The Lambda's schedule calls it every minute.
+     * Moves each partition's epoch Tips a full last batch left behind to their calves' end as read now: the active
+     * epoch's, then earlier ones' while behind (a strongly consistent query each). The Lambda's schedule calls it.
      *
      * @throws RuntimeException from DynamoDB, after the partitions before it were moved
      */
