@@ -20,8 +20,9 @@ import org.slf4j.MDC;
  * The Lambda indexer the template deploys, mapped to the store table's stream with
  * {@code ReportBatchItemFailures}: reports the first record not durably in the feed as the batch item
  * failure, so that Lambda retries from there. The template's schedule invokes it every minute with an
- * EventBridge event, to move epoch Tips a full last batch left behind ({@link Indexer#moveTips()}). A record without a sequence number is reported, once the
- * records before it are in, with an empty identifier: Lambda then bisects the batch until it is alone.
+ * EventBridge event, to move epoch Tips a full last batch left behind ({@link Indexer#moveTips()}). A record
+ * without a sequence number is reported, once the records before it are in, with an empty identifier: Lambda
+ * then bisects the batch until it is alone.
  * Input that is not a DynamoDB stream event fails the invocation before anything is written.
  */
 public final class IndexerStreamHandler implements RequestStreamHandler {
