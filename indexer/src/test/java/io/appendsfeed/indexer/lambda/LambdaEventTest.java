@@ -176,7 +176,20 @@ class LambdaEventTest {
         assertThat(json).contains("\"a\":{\"N\":\"1\"}");
         assertRefused(json, "record 1 (eventID 7de3041dd709b024af6f29e4fa13d34c): Duplicate field 'a'");
         assertRefused(json.replaceFirst("\"S\":\"Account-17\"", "\"S\":\"Account-17\",\"S\":\"Account-18\""),
-                "record 1 (eventID 7de3041dd709b024af6f29e4fa13d34c): Duplicate field 'S'");
+                "record 1 (eventID 7de3041dd709b024af6f29e4fa13d34c): dynamodb.Keys.p is an attribute value with more than one type");
+        String base = event.toString();
+        assertRefused(base.replaceFirst("\"dynamodb\":\\{", "\"dynamodb\":{\"SequenceNumber\":\"1\","),
+                "record 1 (eventID 7de3041dd709b024af6f29e4fa13d34c, sequence number 1): Duplicate field 'SequenceNumber'");
+        assertRefused(base.replaceFirst("\"eventID\":", "\"eventName\":\"REMOVE\",\"eventID\":"), "Duplicate field 'eventName'");
+    }
+
+    @Test
+    void a_name_given_twice_in_what_is_stepped_over_is_stepped_over_with_it() {
+        String json = fixtureTree("two-appends-and-noise.json").toString();
+        String twice = json.replaceFirst("\"e\":\\{\"L\":\\[\\{\"M\":\\{", "\"e\":{\"L\":[{\"M\":{\"d\":{\"S\":\"x\"},\"d\":{\"S\":\"y\"},");
+        assertThat(twice).isNotEqualTo(json);
+        assertThat(LambdaEvent.read(twice.getBytes(StandardCharsets.UTF_8)).records())
+                .isEqualTo(LambdaEvent.read(json.getBytes(StandardCharsets.UTF_8)).records());
     }
 
     @Test
