@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,15 +28,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code n} and event types {@code c}. Event bodies, unfolds and the old image (most of a Tip's bytes) are
  * stepped over, never made into objects.
  *
- * <p><b>Strict.</b> What Lambda never writes (a name twice in an object read from, bytes that are not UTF-8,
- * nesting deeper than {@value #MAX_DEPTH}, an attribute value read without exactly one type, a number where Lambda
- * writes a string, bad base64, anything not JSON) is an {@link IllegalArgumentException} naming the record; nothing
- * is written, since the handler reads the whole event first. A record not of the store format is read, for the
- * indexer to reject it. What is stepped over is checked as JSON only: comparing the names in the bodies too
- * (Jackson's duplicate detection) cost 0.9 ms a batch of 100 in {@code LambdaEventBench} at C1, 15% of the read.
+ * <p><b>Strict.</b> What Lambda never writes is an {@link IllegalArgumentException} naming the record, before
+ * anything is written (indexer/DEPLOY.md lists the cases). A record not of the store format is read, for the indexer
+ * to reject it. What is stepped over is checked as JSON, not for names given twice: that was 15% of a read.
  *
  * <p><b>Why not the runtime's decoding.</b> {@code LambdaEventBench} (Tips of 16 KB, thread CPU, C1 as the
- * template runs it): 6.3 ms a batch of 100 and 19 ms of 300, against 10 and 31 for {@code aws-lambda-java-events}.
+ * template runs it): 5.0 ms a batch of 100 and 15.5 ms of 300, against 10.4 and 31 for {@code aws-lambda-java-events}.
  *
  * @param records the records, up to the first without a sequence number ({@code unidentified}, or null)
  * @param delivered how many records the event holds
@@ -108,7 +104,7 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
                         unidentified = new Unidentified(delivered, -1, r.eventId, missing); // the batch's size once read
                     } else if (unidentified == null) {
                         out.add(new ChangeRecord(r.sequenceNumber, r.eventName, r.viewType, r.keys, r.image, r.created,
-                                r.types == null ? null : types(r.types.toArray(), r.sequenceNumber)));
+                                r.types == null ? null : ChangeRecord.checkedTypes(r.types, r.sequenceNumber)));
                     }
                 }
             }
@@ -132,13 +128,6 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         }
     }
 
-    /** The refusal of the {@code k}-th (0-based) of {@code size} event types, {@code held}, which is not a non-empty string. */
-    static IllegalArgumentException notAType(String held, int k, int size, String record) {
-        return new IllegalArgumentException("attribute c holds " + held + " where a non-empty string (S) event type"
-                + " belongs (event type " + (k + 1) + " of " + size + ", record " + record + "); the item is"
-                + " not of the store format: repair its c, or send the record to the on-failure destination");
-    }
-
     private static IllegalArgumentException refused(String where, JsonProcessingException e) {
         var at = e.getLocation();
         // Jackson names where an unclosed object began by a source it does not show: the byte offset says where
@@ -156,7 +145,6 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
         return p.currentName();
     }
 
-    /** @param what where the parser is, made text only for the refusal ({@link Path}) */
     private static void expect(JsonParser p, JsonToken token, Object what, String problem) throws JsonParseException {
         if (p.currentToken() != token) {
             throw new JsonParseException(p, what + problem);
@@ -351,23 +339,5 @@ public record LambdaEvent(List<ChangeRecord> records, Unidentified unidentified,
             }
             return p.getBooleanValue();
         }
-    }
-
-    /** A Tip's event types, each checked when read: the older ones are read only to heal a gap. */
-    private static List<String> types(Object[] held, String record) {
-        return new AbstractList<>() {
-            @Override
-            public String get(int k) {
-                if (held[k] instanceof String type) {
-                    return type;
-                }
-                throw notAType(String.valueOf(held[k]), k, held.length, record);
-            }
-
-            @Override
-            public int size() {
-                return held.length;
-            }
-        };
     }
 }

@@ -6,7 +6,6 @@ import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import io.appendsfeed.indexer.ChangeRecord;
 import java.io.ByteArrayInputStream;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -76,25 +75,8 @@ final class RuntimeEvent {
 
     /** {@code c}'s types, each checked when asked for; null when {@code c} is not a list. */
     private static List<String> types(com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue c, String record) {
-        if (c == null || c.getL() == null) {
-            return null;
-        }
-        Object[] types = c.getL().toArray();
-        return new AbstractList<>() {
-            @Override
-            public String get(int k) {
-                var t = (com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue) types[k];
-                if (t == null || t.getS() == null || t.getS().isEmpty()) {
-                    throw LambdaEvent.notAType(String.valueOf(t), k, types.length, record);
-                }
-                return t.getS();
-            }
-
-            @Override
-            public int size() {
-                return types.length;
-            }
-        };
+        return c == null || c.getL() == null ? null : ChangeRecord.checkedTypes(c.getL().stream()
+                .map(t -> t != null && t.getS() != null && !t.getS().isEmpty() ? (Object) t.getS() : t).toList(), record);
     }
 
     private static Map<String, AttributeValue> map(Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> m) {
