@@ -1,18 +1,11 @@
 package io.appendsfeed.reader.lambda;
 
-import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
-import io.appendsfeed.model.feed.AppendsIndex;
-import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedNotification;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
-import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.reader.CheckpointStore;
 import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import io.appendsfeed.reader.DynamoCheckpointStore;
@@ -29,7 +22,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -153,7 +145,7 @@ public final class Reactor {
 
     /**
      * Reads every partition behind its tail to the tail: the safety net for a lost notification. On an
-     * idle feed it only reads the index, the active epochs' Tips and the checkpoints.
+     * idle feed it only reads the index, the active epochs' Tips and the checkpoints, and starts no reader.
      *
      * @throws RuntimeException when the index cannot be read
      */
@@ -163,14 +155,18 @@ public final class Reactor {
         Set<PartitionId> behind = new TreeSet<>();
         // releases are replayed by a reader, so a group that ever parked a stream is always read
         boolean everParked = index.readTip(DynamoParkedStreams.stream(config.group()), true).map(t -> t.version() > 0).orElse(false);
-        tails().forEach((p, tail) -> {
+        // the tail as the notifier sees it, the Tip's: events a calf holds before its Tip moves are read once it moves
+        // (within a minute, the indexer's schedule), and the notifier then wakes the reactor anyway
+        FeedPositions positions = new FeedPositions(index);
+        for (int k = 0; k < positions.partitions(); k++) {
+            PartitionId p = PartitionId.of(k);
             if (reads(p)) {
                 reached.put(p, committed(p));
-                if (everParked || reached.get(p).compareTo(tail) < 0) {
+                if (everParked || reached.get(p).compareTo(positions.tail(p)) < 0) {
                     behind.add(p);
                 }
             }
-        });
+        }
         Duration budget = remaining.minus(margin);
         if (!behind.isEmpty() && (budget.isNegative() || budget.isZero())) {
             LOG.warn("group {}: {} left, less than the margin {}: not reading; give the function a longer timeout", config.group(),
@@ -203,40 +199,6 @@ public final class Reactor {
     private static List<String> problems(CatchUpResult run) {
         return run.lag().stream().filter(l -> l.state() == PartitionLag.State.FAILED)
                 .map(l -> "partition " + l.partition() + ": " + l.error()).toList();
-    }
-
-    /**
-     * Where each partition's feed ends, read as the notifier sees it: the index's active epoch, then that
-     * epoch's Tip ({@code epoch × 1,000,000 + n}, or the next epoch once it closed), and whether an event
-     * already lies past {@code n} (a calf written before its Tip moved). A handful of consistent reads, so
-     * that a scheduled run over an idle feed need not start a reader at all. A tail past {@code n} is only
-     * ever compared with checkpoints ("behind or not"), never committed.
-     */
-    private Map<PartitionId, Checkpoint> tails() {
-        IndexState state = AppendsIndex.read(index);
-        Map<PartitionId, Checkpoint> out = new TreeMap<>();
-        for (int p = 0; p < state.partitions(); p++) {
-            out.put(PartitionId.of(p), tail(PartitionId.of(p), state.activeEpoch(PartitionId.of(p))));
-        }
-        return out;
-    }
-
-    private Checkpoint tail(PartitionId p, EpochId active) {
-        for (EpochId e = active; ; e = e.next()) {
-            Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), true);
-            if (tip.isEmpty()) {
-                return Checkpoint.of(e, 0);
-            }
-            long n = tip.get().version();
-            // one query gives the epoch's last event (is it Closed?) and anything already past the Tip's n: calf-first
-            // writes put events in a calf before the Tip moves, so a writer stopped between the two leaves some there
-            List<StoredEvent> around = index.readAll(tip.get().stream(), Read.forward(Math.max(0, n - 1)).limit(2).strongly());
-            boolean closed = around.stream().anyMatch(x -> x.index() == n - 1 && EpochEvent.CLOSED.equals(x.type()));
-            boolean beyond = around.stream().anyMatch(x -> x.index() >= n);
-            if (!closed || beyond) {
-                return n >= Checkpoint.EPOCH_SIZE ? Checkpoint.of(e, 0).nextEpoch() : Checkpoint.of(e, beyond ? n + 1 : n);
-            }
-        }
     }
 
     private boolean reads(PartitionId p) {
