@@ -34,7 +34,6 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Checkpoints and leases in the index table, one stream per group and partition,
@@ -158,19 +157,12 @@ public final class DynamoCheckpointStore extends CheckpointItems {
         DynamoDbClient dynamo = index.dynamo();
         String table = index.config().table();
         long deleted = 0;
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamo.query(q -> q.tableName(table).keyConditionExpression("#p = :p").projectionExpression("#p, #i")
-                    .expressionAttributeNames(Map.of("#p", "p", "#i", "i"))
-                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true)
-                    .exclusiveStartKey(from));
-            for (Map<String, AttributeValue> key : page.items()) {
-                dynamo.deleteItem(b -> b.tableName(table).key(key));
-                deleted++;
-            }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        for (Map<String, AttributeValue> key : dynamo.queryPaginator(q -> q.tableName(table).keyConditionExpression("#p = :p")
+                .projectionExpression("#p, #i").expressionAttributeNames(Map.of("#p", "p", "#i", "i"))
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true)).items()) {
+            dynamo.deleteItem(b -> b.tableName(table).key(key));
+            deleted++;
+        }
         return deleted;
     }
 
