@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -119,13 +120,13 @@ public final class Reactor {
         int runs = 0;
         List<String> problems = List.of();
         Duration backoff = FIRST_BACKOFF;
-        Set<PartitionId> pending = pending(ours, reached);
+        Set<PartitionId> pending = partitions(unmet(ours, reached));
         while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
             CatchUpResult run = run(pending, invocation, Duration.ofNanos(deadline - System.nanoTime()));
             runs++;
             problems = problems(run);
             pending.forEach(p -> reached.put(p, committed(p)));
-            pending = pending(ours, reached);
+            pending = partitions(unmet(ours, reached));
             // read to the tail yet short of the notified position: another invocation holds the lease and is
             // reading it (or has just read past it); look again shortly, while that can help
             boolean done = pending.isEmpty() || !problems.isEmpty() || !run.caughtUp()
@@ -135,8 +136,7 @@ public final class Reactor {
             }
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
         }
-        List<String> unmet = ours.stream().filter(n -> n.notification().position().compareTo(reached.get(n.notification().partition())) > 0)
-                .map(Notice::id).toList();
+        List<String> unmet = unmet(ours, reached).stream().map(Notice::id).toList();
         Outcome outcome = new Outcome(runs, unmet.isEmpty(), reached, unmet, problems, Duration.ofNanos(System.nanoTime() - start));
         LOG.info("group {}: {} notifications, {} runs, reached {}, {} not reached{}, {} ms", config.group(), notices.size(), runs,
                 reached, unmet.size(), problems.isEmpty() ? "" : ", problems " + problems, outcome.took().toMillis());
@@ -209,14 +209,13 @@ public final class Reactor {
         return checkpoints.read(config.group(), p).map(StoredCheckpoint::checkpoint).orElse(Checkpoint.START);
     }
 
-    private static Set<PartitionId> pending(List<Notice> notices, Map<PartitionId, Checkpoint> reached) {
-        Set<PartitionId> out = new TreeSet<>();
-        for (Notice n : notices) {
-            if (n.notification().position().compareTo(reached.get(n.notification().partition())) > 0) {
-                out.add(n.notification().partition());
-            }
-        }
-        return out;
+    /** The notices whose position the group's checkpoint has not reached. */
+    private static List<Notice> unmet(List<Notice> notices, Map<PartitionId, Checkpoint> reached) {
+        return notices.stream().filter(n -> n.notification().position().compareTo(reached.get(n.notification().partition())) > 0).toList();
+    }
+
+    private static Set<PartitionId> partitions(List<Notice> notices) {
+        return notices.stream().map(n -> n.notification().partition()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** @return false when interrupted (the invocation is ending) */
