@@ -8,7 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Leases on a group's partitions, so that one instance at a time reads each. A lease not renewed
+ * Leases on a group's partitions, so that one instance at a time reads each: the half of a
+ * {@link CheckpointStore} whose leases fence its commits. A lease not renewed
  * before it expires may be taken over; expiry is judged by the clocks of the instances, which
  * must agree to well within the lease timeout. Thread-safe.
  */
