@@ -129,7 +129,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
         Map<String, Long> checkpoints = new LinkedHashMap<>();
         positions.forEach((p, c) -> checkpoints.put(Integer.toString(p.value()), c.value()));
         DeletedBody body = new DeletedBody(group, reason, by, now.toString(), checkpoints);
-        appendToGroups(new EventData(DELETED, Json.bytes(body), null, null, null, now), "record the deletion of group " + group);
+        DynamoParkedStreams.append(index, GROUPS, new EventData(DELETED, Json.bytes(body), null, null, null, now));
         long items = 0;
         for (int k = 0; k < partitions; k++) {
             items += deleteItems(FeedStreams.checkpoint(group, PartitionId.of(k)));
@@ -214,15 +214,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
 
     private void register(String group) {
         if (!groups().contains(group)) {
-            appendToGroups(new EventData(REGISTERED, Json.bytes(new GroupBody(group)), null, null, null, null),
-                    "register group " + group);
-        }
-    }
-
-    private void appendToGroups(EventData event, String what) {
-        if (index.append(GROUPS, Expected.any(), List.of(event)) instanceof AppendResult.Conflict) {
-            throw new IllegalStateException("could not " + what + " in " + GROUPS
-                    + ": other writers kept changing it; nothing was changed, try again");
+            DynamoParkedStreams.append(index, GROUPS, new EventData(REGISTERED, Json.bytes(new GroupBody(group)), null, null, null, null));
         }
     }
 
