@@ -13,7 +13,7 @@ import java.util.function.Function;
  * What the two checkpoint stores share: every change is a {@link CheckpointItem} decision on the
  * partition's one item (checkpoint and lease together), which the store applies atomically.
  */
-abstract sealed class CheckpointItems implements CheckpointStore, LeaseStore permits DynamoCheckpointStore, InMemoryCheckpointStore {
+abstract sealed class CheckpointItems implements CheckpointStore permits DynamoCheckpointStore, InMemoryCheckpointStore {
 
     final Clock clock;
 

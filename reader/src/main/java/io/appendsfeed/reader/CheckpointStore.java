@@ -9,11 +9,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Where consumer groups keep their position per partition. Implementations must be thread-safe.
- * Commits never move a checkpoint backwards; only {@link #override} does, and it is recorded.
- * Implementations: {@link DynamoCheckpointStore} (the index table), {@link InMemoryCheckpointStore}.
+ * Where consumer groups keep their position per partition, and the leases that fence its commits (so one
+ * store holds both). Implementations must be thread-safe. Commits never move a checkpoint backwards; only
+ * {@link #override} does, and it is recorded. Implementations: {@link DynamoCheckpointStore} (the index
+ * table), {@link InMemoryCheckpointStore}.
  */
-public interface CheckpointStore {
+public interface CheckpointStore extends LeaseStore {
 
     /** Who {@link #override} records as having moved a checkpoint. */
     String OVERRIDE_BY = "override";

@@ -34,7 +34,6 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Checkpoints and leases in the index table, one stream per group and partition,
@@ -130,7 +129,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
         Map<String, Long> checkpoints = new LinkedHashMap<>();
         positions.forEach((p, c) -> checkpoints.put(Integer.toString(p.value()), c.value()));
         DeletedBody body = new DeletedBody(group, reason, by, now.toString(), checkpoints);
-        appendToGroups(new EventData(DELETED, Json.bytes(body), null, null, null, now), "record the deletion of group " + group);
+        DynamoParkedStreams.append(index, GROUPS, new EventData(DELETED, Json.bytes(body), null, null, null, now));
         long items = 0;
         for (int k = 0; k < partitions; k++) {
             items += deleteItems(FeedStreams.checkpoint(group, PartitionId.of(k)));
@@ -158,19 +157,12 @@ public final class DynamoCheckpointStore extends CheckpointItems {
         DynamoDbClient dynamo = index.dynamo();
         String table = index.config().table();
         long deleted = 0;
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamo.query(q -> q.tableName(table).keyConditionExpression("#p = :p").projectionExpression("#p, #i")
-                    .expressionAttributeNames(Map.of("#p", "p", "#i", "i"))
-                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true)
-                    .exclusiveStartKey(from));
-            for (Map<String, AttributeValue> key : page.items()) {
-                dynamo.deleteItem(b -> b.tableName(table).key(key));
-                deleted++;
-            }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        for (Map<String, AttributeValue> key : dynamo.queryPaginator(q -> q.tableName(table).keyConditionExpression("#p = :p")
+                .projectionExpression("#p, #i").expressionAttributeNames(Map.of("#p", "p", "#i", "i"))
+                .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream.value()))).consistentRead(true)).items()) {
+            dynamo.deleteItem(b -> b.tableName(table).key(key));
+            deleted++;
+        }
         return deleted;
     }
 
@@ -222,15 +214,7 @@ public final class DynamoCheckpointStore extends CheckpointItems {
 
     private void register(String group) {
         if (!groups().contains(group)) {
-            appendToGroups(new EventData(REGISTERED, Json.bytes(new GroupBody(group)), null, null, null, null),
-                    "register group " + group);
-        }
-    }
-
-    private void appendToGroups(EventData event, String what) {
-        if (index.append(GROUPS, Expected.any(), List.of(event)) instanceof AppendResult.Conflict) {
-            throw new IllegalStateException("could not " + what + " in " + GROUPS
-                    + ": other writers kept changing it; nothing was changed, try again");
+            DynamoParkedStreams.append(index, GROUPS, new EventData(REGISTERED, Json.bytes(new GroupBody(group)), null, null, null, null));
         }
     }
 

@@ -54,7 +54,7 @@ public final class DynamoParkedStreams implements ParkedStreams {
     public void park(ParkedStream p) {
         ParkedBody body = new ParkedBody(p.stream().value(), p.partition().value(), p.fromIndex(), p.position().value(), p.reason(),
                 p.attempts(), p.parkedAt().toString());
-        write(stream(p.group()), new EventData(PARKED, Json.bytes(body), null, null, null, p.parkedAt()));
+        append(index, stream(p.group()), new EventData(PARKED, Json.bytes(body), null, null, null, p.parkedAt()));
     }
 
     /** @throws IllegalStateException when the append keeps conflicting; nothing was written */
@@ -64,11 +64,12 @@ public final class DynamoParkedStreams implements ParkedStreams {
             return false;
         }
         ReleasedBody body = new ReleasedBody(stream.value(), by, clock.instant().toString());
-        write(stream(group), new EventData(RELEASED, Json.bytes(body), null, null, null, null));
+        append(index, stream(group), new EventData(RELEASED, Json.bytes(body), null, null, null, null));
         return true;
     }
 
-    private void write(StreamName s, EventData event) {
+    /** Appends at any version, as the reader's history streams ({@code $ReaderParked}, {@code $ReaderGroups}) are written. */
+    static void append(StoreClient index, StreamName s, EventData event) {
         if (index.append(s, Expected.any(), List.of(event)) instanceof AppendResult.Conflict) {
             throw new IllegalStateException("could not append " + event.type() + " to " + s
                     + ": other writers kept changing it; nothing was written, try again");

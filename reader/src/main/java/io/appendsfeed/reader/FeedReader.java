@@ -60,34 +60,25 @@ public final class FeedReader implements AutoCloseable {
 
     /** Keeps checkpoints, leases and parked streams in the index table. The caller owns {@code dynamo}. */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler) {
-        this(dynamo, config, handler, new DynamoCheckpointStore(dynamo, config.indexTable(), config.clock()), null,
+        this(dynamo, config, handler, new DynamoCheckpointStore(dynamo, config.indexTable(), config.clock()),
                 new DynamoParkedStreams(dynamo, config.indexTable(), config.clock()));
     }
 
-    /**
-     * With other stores; {@code leases} may be null when {@code checkpoints} is also a {@link LeaseStore}.
-     *
-     * @throws IllegalArgumentException when leases are on and no lease store is given
-     */
+    /** With other stores (the checkpoint store also keeps the leases). */
     public FeedReader(DynamoDbClient dynamo, FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints,
-                      LeaseStore leases, ParkedStreams parked) {
-        this(config, handler, checkpoints, leases, parked, dynamo, null);
+                      ParkedStreams parked) {
+        this(config, handler, checkpoints, parked, dynamo, null);
     }
 
     /** Over a feed held elsewhere (tests of the core): bodies cannot be loaded nor parked streams replayed. */
-    FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases, ParkedStreams parked,
-               Feed feed) {
-        this(config, handler, checkpoints, leases, parked, null, feed);
+    FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, ParkedStreams parked, Feed feed) {
+        this(config, handler, checkpoints, parked, null, feed);
     }
 
     /** Reads the feed and the bodies through {@code dynamo}, or only {@code feed} when {@code dynamo} is null. */
-    private FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, LeaseStore leases,
-                       ParkedStreams parked, DynamoDbClient dynamo, Feed feed) {
+    private FeedReader(FeedReaderConfig config, StreamHandler handler, CheckpointStore checkpoints, ParkedStreams parked,
+                       DynamoDbClient dynamo, Feed feed) {
         this.config = config;
-        LeaseStore leaseStore = leases != null ? leases : checkpoints instanceof LeaseStore l ? l : null;
-        if (config.leases() && leaseStore == null) {
-            throw new IllegalArgumentException("leases are on but no LeaseStore was given; pass one or turn leases off");
-        }
         if (dynamo == null && config.loadBodies()) {
             throw new IllegalArgumentException("a feed without a store table cannot load bodies; turn loadBodies off");
         }
@@ -108,7 +99,7 @@ public final class FeedReader implements AutoCloseable {
         Scheduler scheduler = new Scheduler(new StreamCall(config, handler, loader, parked, meter), config.maxConcurrentStreams(),
                 config.maxBatchEvents(), BackoffStrategy.exponentialDelayHalfJitter(config.retryBackoffMin(), config.retryBackoffMax()),
                 workers, timers);
-        this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, leaseStore, parked);
+        this.ctx = new ReaderContext(config, scheduler, feed, checkpoints, parked);
         this.coordinator = new PartitionCoordinator(ctx, Executors.newSingleThreadScheduledExecutor(threads("leases")), meter);
     }
 

@@ -8,7 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Leases on a group's partitions, so that one instance at a time reads each. A lease not renewed
+ * Leases on a group's partitions, so that one instance at a time reads each: the half of a
+ * {@link CheckpointStore} whose leases fence its commits. A lease not renewed
  * before it expires may be taken over; expiry is judged by the clocks of the instances, which
  * must agree to well within the lease timeout. Thread-safe.
  */
@@ -39,24 +40,20 @@ public interface LeaseStore {
 
     /**
      * Records {@code owner} as live in {@code group} until now + {@code timeout}, forgets instances whose
-     * time ran out, and returns the live ones, over which the group spreads its partitions. The default
-     * answers {@code owner} alone: such a group takes free leases but does not rebalance.
+     * time ran out, and returns the live ones, over which the group spreads its partitions.
      *
      * @return the live owners, {@code owner} included, sorted
      * @throws RuntimeException when the store cannot be read or written; nothing changed
      */
-    default List<String> heartbeat(String group, String owner, Duration timeout) {
-        return List.of(owner);
-    }
+    List<String> heartbeat(String group, String owner, Duration timeout);
 
     /**
      * Removes a closing {@code owner} from the live instances at once, so that the others take its share
-     * without waiting for its heartbeat to run out. Does nothing by default.
+     * without waiting for its heartbeat to run out.
      *
      * @throws RuntimeException when the store cannot be written; the heartbeat then runs out by itself
      */
-    default void leave(String group, String owner) {
-    }
+    void leave(String group, String owner);
 
     /**
      * The right of one reader instance to read a group's partition until {@code expiresAt}.

@@ -135,8 +135,8 @@ class FeedReaderGroupTest {
             Incarnation h = new Incarnation(name, all);
             incarnations.put(name, h);
             FeedReaderConfig config = f.config(GROUP).owner(name).leaseTimeout(LEASE_TIMEOUT).commitInterval(COMMIT_INTERVAL).build();
-            FeedReader r = store == null ? new FeedReader(local.dynamo(), config, h, dynamoStore, dynamoStore, parked)
-                    : new FeedReader(local.dynamo(), config, h, store, store, parked);
+            FeedReader r = store == null ? new FeedReader(local.dynamo(), config, h, dynamoStore, parked)
+                    : new FeedReader(local.dynamo(), config, h, store, parked);
             readers.put(name, r);
             return r;
         };

@@ -26,7 +26,7 @@ import io.appendsfeed.reader.LeaseStore.Lease;
 class FeedReaderLeaseTest {
 
     /** Checkpoints and leases that stop answering when the instance "dies" (its network is cut). */
-    static class Severable implements CheckpointStore, LeaseStore {
+    static class Severable implements CheckpointStore {
         final DynamoCheckpointStore real;
         final AtomicBoolean cut = new AtomicBoolean();
 
@@ -81,9 +81,9 @@ class FeedReaderLeaseTest {
         Recorder aHandler = new Recorder();
         Recorder bHandler = new Recorder();
         FeedReader a = new FeedReader(local.dynamo(), f.config("leased").owner("A").leaseTimeout(ttl).build(), aHandler,
-                aStore, aStore, parked);
+                aStore, parked);
         FeedReader b = new FeedReader(local.dynamo(), f.config("leased").owner("B").leaseTimeout(ttl).build(), bHandler,
-                dynamoStore, dynamoStore, parked);
+                dynamoStore, parked);
         AtomicInteger overlaps = new AtomicInteger();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = new Thread(() -> {

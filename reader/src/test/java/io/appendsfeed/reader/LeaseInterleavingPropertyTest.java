@@ -155,7 +155,7 @@ class LeaseInterleavingPropertyTest {
                         String name = step == Step.START_A ? "a" : "b";
                         if (!readers.containsKey(name)) {
                             FeedReader r = new FeedReader(config(name, clock), new Handler(name, outOfOrder, running, overlaps,
-                                    handled), store, store, parked, f);
+                                    handled), store, parked, f);
                             readers.put(name, r);
                             all.add(r);
                             r.start();
@@ -181,7 +181,7 @@ class LeaseInterleavingPropertyTest {
             }
             if (readers.isEmpty()) {
                 FeedReader r = new FeedReader(config("c", clock), new Handler("c", outOfOrder, running, overlaps, handled), store,
-                        store, parked, f);
+                        parked, f);
                 readers.put("c", r);
                 all.add(r);
                 r.start();

@@ -42,7 +42,7 @@ final class LeaseKeeper {
      */
     void renew(Collection<PartitionRunner> runners) {
         try {
-            live = ctx.leases().heartbeat(config.group(), config.owner(), config.leaseTimeout());
+            live = ctx.checkpoints().heartbeat(config.group(), config.owner(), config.leaseTimeout());
         } catch (RuntimeException e) {
             LOG.warn("group {}: could not record this instance's heartbeat, trying again at the next tick: {}", config.group(),
                     e.toString());
@@ -53,7 +53,7 @@ final class LeaseKeeper {
                 continue;
             }
             try {
-                Optional<Lease> renewed = ctx.leases().renew(s.lease(), config.leaseTimeout());
+                Optional<Lease> renewed = ctx.checkpoints().renew(s.lease(), config.leaseTimeout());
                 if (renewed.isPresent()) {
                     r.renewed(renewed.get());
                 } else {
@@ -96,7 +96,7 @@ final class LeaseKeeper {
         for (PartitionId p : wanted) {
             if (!running.contains(p)) {
                 try {
-                    Optional<Lease> l = ctx.leases().current(config.group(), p);
+                    Optional<Lease> l = ctx.checkpoints().current(config.group(), p);
                     current.put(p, l);
                     // an instance holding a lease is live, even when its store keeps no heartbeats
                     l.filter(x -> x.expiresAt().isAfter(now)).ifPresent(x -> owners.add(x.owner()));
@@ -115,7 +115,7 @@ final class LeaseKeeper {
             boolean free = l.isEmpty() || !l.get().expiresAt().isAfter(now) || l.get().owner().equals(config.owner());
             if (free) {
                 try {
-                    Optional<Lease> taken = ctx.leases().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout());
+                    Optional<Lease> taken = ctx.checkpoints().tryAcquire(config.group(), e.getKey(), config.owner(), config.leaseTimeout());
                     if (taken.isPresent() && launch.test(e.getKey(), taken.get())) {
                         held++;
                     }
@@ -148,7 +148,7 @@ final class LeaseKeeper {
     /** Removes this instance from the group's live instances at once (it is closing). */
     void leave() {
         try {
-            ctx.leases().leave(config.group(), config.owner());
+            ctx.checkpoints().leave(config.group(), config.owner());
         } catch (RuntimeException e) {
             LOG.warn("group {}: could not leave the live instances; this one counts until its heartbeat runs out: {}",
                     config.group(), e.toString());

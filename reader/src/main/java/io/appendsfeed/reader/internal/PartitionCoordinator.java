@@ -195,7 +195,7 @@ public final class PartitionCoordinator {
             }
         }
         if (lease != null) {
-            ctx.leases().release(lease);
+            ctx.checkpoints().release(lease);
         }
         return false;
     }

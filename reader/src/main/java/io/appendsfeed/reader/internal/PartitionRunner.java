@@ -271,7 +271,7 @@ public final class PartitionRunner implements Runnable {
         // STOPPED before the release: once another instance can take the lease, this one no longer lists the partition
         if (move(Phase.STOPPED, "committed") && ours && s.lease() != null) {
             try {
-                ctx.leases().release(s.lease());
+                ctx.checkpoints().release(s.lease());
                 LOG.info("partition {}: released for group {} by {}", partition, config.group(), config.owner());
             } catch (RuntimeException e) {
                 LOG.warn("partition {}: could not release the lease; it expires at {}: {}", partition, s.lease().expiresAt(),

@@ -1,18 +1,11 @@
 package io.appendsfeed.reader.lambda;
 
-import io.appendsfeed.model.feed.AppendsEpoch;
-import io.appendsfeed.model.feed.AppendsEpoch.EpochEvent;
-import io.appendsfeed.model.feed.AppendsIndex;
-import io.appendsfeed.model.feed.AppendsIndex.IndexState;
 import io.appendsfeed.model.feed.Checkpoint;
-import io.appendsfeed.model.feed.EpochId;
 import io.appendsfeed.model.feed.FeedNotification;
+import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.PartitionId;
-import io.appendsfeed.model.store.Read;
 import io.appendsfeed.model.store.StoreClient;
 import io.appendsfeed.model.store.StoreConfig;
-import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.Tip;
 import io.appendsfeed.reader.CheckpointStore;
 import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import io.appendsfeed.reader.DynamoCheckpointStore;
@@ -29,10 +22,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -127,13 +120,13 @@ public final class Reactor {
         int runs = 0;
         List<String> problems = List.of();
         Duration backoff = FIRST_BACKOFF;
-        Set<PartitionId> pending = pending(ours, reached);
+        Set<PartitionId> pending = partitions(unmet(ours, reached));
         while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
             CatchUpResult run = run(pending, invocation, Duration.ofNanos(deadline - System.nanoTime()));
             runs++;
             problems = problems(run);
             pending.forEach(p -> reached.put(p, committed(p)));
-            pending = pending(ours, reached);
+            pending = partitions(unmet(ours, reached));
             // read to the tail yet short of the notified position: another invocation holds the lease and is
             // reading it (or has just read past it); look again shortly, while that can help
             boolean done = pending.isEmpty() || !problems.isEmpty() || !run.caughtUp()
@@ -143,8 +136,7 @@ public final class Reactor {
             }
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
         }
-        List<String> unmet = ours.stream().filter(n -> n.notification().position().compareTo(reached.get(n.notification().partition())) > 0)
-                .map(Notice::id).toList();
+        List<String> unmet = unmet(ours, reached).stream().map(Notice::id).toList();
         Outcome outcome = new Outcome(runs, unmet.isEmpty(), reached, unmet, problems, Duration.ofNanos(System.nanoTime() - start));
         LOG.info("group {}: {} notifications, {} runs, reached {}, {} not reached{}, {} ms", config.group(), notices.size(), runs,
                 reached, unmet.size(), problems.isEmpty() ? "" : ", problems " + problems, outcome.took().toMillis());
@@ -153,7 +145,7 @@ public final class Reactor {
 
     /**
      * Reads every partition behind its tail to the tail: the safety net for a lost notification. On an
-     * idle feed it only reads the index, the active epochs' Tips and the checkpoints.
+     * idle feed it only reads the index, the active epochs' Tips and the checkpoints, and starts no reader.
      *
      * @throws RuntimeException when the index cannot be read
      */
@@ -163,14 +155,18 @@ public final class Reactor {
         Set<PartitionId> behind = new TreeSet<>();
         // releases are replayed by a reader, so a group that ever parked a stream is always read
         boolean everParked = index.readTip(DynamoParkedStreams.stream(config.group()), true).map(t -> t.version() > 0).orElse(false);
-        tails().forEach((p, tail) -> {
+        // the tail as the notifier sees it, the Tip's: events a calf holds before its Tip moves are read once it moves
+        // (within a minute, the indexer's schedule), and the notifier then wakes the reactor anyway
+        FeedPositions positions = new FeedPositions(index);
+        for (int k = 0; k < positions.partitions(); k++) {
+            PartitionId p = PartitionId.of(k);
             if (reads(p)) {
                 reached.put(p, committed(p));
-                if (everParked || reached.get(p).compareTo(tail) < 0) {
+                if (everParked || reached.get(p).compareTo(positions.tail(p)) < 0) {
                     behind.add(p);
                 }
             }
-        });
+        }
         Duration budget = remaining.minus(margin);
         if (!behind.isEmpty() && (budget.isNegative() || budget.isZero())) {
             LOG.warn("group {}: {} left, less than the margin {}: not reading; give the function a longer timeout", config.group(),
@@ -205,40 +201,6 @@ public final class Reactor {
                 .map(l -> "partition " + l.partition() + ": " + l.error()).toList();
     }
 
-    /**
-     * Where each partition's feed ends, read as the notifier sees it: the index's active epoch, then that
-     * epoch's Tip ({@code epoch × 1,000,000 + n}, or the next epoch once it closed), and whether an event
-     * already lies past {@code n} (a calf written before its Tip moved). A handful of consistent reads, so
-     * that a scheduled run over an idle feed need not start a reader at all. A tail past {@code n} is only
-     * ever compared with checkpoints ("behind or not"), never committed.
-     */
-    private Map<PartitionId, Checkpoint> tails() {
-        IndexState state = AppendsIndex.read(index);
-        Map<PartitionId, Checkpoint> out = new TreeMap<>();
-        for (int p = 0; p < state.partitions(); p++) {
-            out.put(PartitionId.of(p), tail(PartitionId.of(p), state.activeEpoch(PartitionId.of(p))));
-        }
-        return out;
-    }
-
-    private Checkpoint tail(PartitionId p, EpochId active) {
-        for (EpochId e = active; ; e = e.next()) {
-            Optional<Tip> tip = index.readTip(AppendsEpoch.stream(p, e), true);
-            if (tip.isEmpty()) {
-                return Checkpoint.of(e, 0);
-            }
-            long n = tip.get().version();
-            // one query gives the epoch's last event (is it Closed?) and anything already past the Tip's n: calf-first
-            // writes put events in a calf before the Tip moves, so a writer stopped between the two leaves some there
-            List<StoredEvent> around = index.readAll(tip.get().stream(), Read.forward(Math.max(0, n - 1)).limit(2).strongly());
-            boolean closed = around.stream().anyMatch(x -> x.index() == n - 1 && EpochEvent.CLOSED.equals(x.type()));
-            boolean beyond = around.stream().anyMatch(x -> x.index() >= n);
-            if (!closed || beyond) {
-                return n >= Checkpoint.EPOCH_SIZE ? Checkpoint.of(e, 0).nextEpoch() : Checkpoint.of(e, beyond ? n + 1 : n);
-            }
-        }
-    }
-
     private boolean reads(PartitionId p) {
         return config.partitions().isEmpty() || config.partitions().contains(p);
     }
@@ -247,14 +209,13 @@ public final class Reactor {
         return checkpoints.read(config.group(), p).map(StoredCheckpoint::checkpoint).orElse(Checkpoint.START);
     }
 
-    private static Set<PartitionId> pending(List<Notice> notices, Map<PartitionId, Checkpoint> reached) {
-        Set<PartitionId> out = new TreeSet<>();
-        for (Notice n : notices) {
-            if (n.notification().position().compareTo(reached.get(n.notification().partition())) > 0) {
-                out.add(n.notification().partition());
-            }
-        }
-        return out;
+    /** The notices whose position the group's checkpoint has not reached. */
+    private static List<Notice> unmet(List<Notice> notices, Map<PartitionId, Checkpoint> reached) {
+        return notices.stream().filter(n -> n.notification().position().compareTo(reached.get(n.notification().partition())) > 0).toList();
+    }
+
+    private static Set<PartitionId> partitions(List<Notice> notices) {
+        return notices.stream().map(n -> n.notification().partition()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** @return false when interrupted (the invocation is ending) */

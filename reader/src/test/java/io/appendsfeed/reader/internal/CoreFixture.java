@@ -7,7 +7,6 @@ import io.appendsfeed.reader.StreamHandler.HandlerResult;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
 import io.appendsfeed.reader.InMemoryParkedStreams;
 import io.appendsfeed.reader.LeaseStore.Lease;
-import io.appendsfeed.reader.LeaseStore;
 import io.appendsfeed.reader.StreamHandler;
 import io.appendsfeed.reader.MutableClock;
 import java.time.Duration;
@@ -52,23 +51,23 @@ final class CoreFixture implements AutoCloseable {
                 .parkedPollInterval(Duration.ofMillis(200)).shutdownTimeout(Duration.ofSeconds(5));
     }
 
-    ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints, LeaseStore leases) {
-        return context(config, feed, checkpoints, leases, (stream, events) -> HandlerResult.handled());
+    ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints) {
+        return context(config, feed, checkpoints, (stream, events) -> HandlerResult.handled());
     }
 
     /** With {@code then} called after each batch is recorded, on the handler's thread (it may block). */
-    ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints, LeaseStore leases, StreamHandler then) {
+    ReaderContext context(FeedReaderConfig config, Feed feed, CheckpointStore checkpoints, StreamHandler then) {
         StreamCall call = new StreamCall(config, (stream, events) -> {
             events.forEach(e -> handled.add(e.toString()));
             return then.handle(stream, events);
         }, null, parked, null);
         Scheduler scheduler = new Scheduler(call, 2, config.maxBatchEvents(),
                 BackoffStrategy.exponentialDelayHalfJitter(Duration.ofMillis(5), Duration.ofMillis(20)), workers, timers);
-        return new ReaderContext(config, scheduler, feed, checkpoints, leases, parked);
+        return new ReaderContext(config, scheduler, feed, checkpoints, parked);
     }
 
     ReaderContext context(FeedReaderConfig config) {
-        return context(config, feed, store, store);
+        return context(config, feed, store);
     }
 
     /** A runner, not started yet (so that a test can hook it before its thread runs). */

@@ -7,14 +7,13 @@ import io.appendsfeed.reader.CheckpointStore;
 import io.appendsfeed.reader.CheckpointStore.CommitResult;
 import io.appendsfeed.reader.InMemoryCheckpointStore;
 import io.appendsfeed.reader.LeaseStore.Lease;
-import io.appendsfeed.reader.LeaseStore;
 import io.appendsfeed.reader.CheckpointStore.StoredCheckpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /** Hands every call to an in-memory store; tests override the calls they want to watch or hook. */
-public class DelegatingStore implements CheckpointStore, LeaseStore {
+public class DelegatingStore implements CheckpointStore {
 
     protected final InMemoryCheckpointStore real;
 

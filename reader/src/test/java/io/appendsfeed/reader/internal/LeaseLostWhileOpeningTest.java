@@ -60,7 +60,7 @@ class LeaseLostWhileOpeningTest {
             f.feed.ingest(f.feed.write("Account-1", "Opened"));
             Hooked store = new Hooked(f.store);
             FeedReaderConfig config = f.config("race").start(StartPosition.beginning()).build();
-            ReaderContext ctx = f.context(config, f.feed, store, store);
+            ReaderContext ctx = f.context(config, f.feed, store);
             f.store.commit("race", P, Checkpoint.of(0, 1), "earlier", null); // stored: the explicit start overrides it
             Lease first = f.store.tryAcquire("race", P, config.owner(), config.leaseTimeout()).orElseThrow();
             PartitionRunner runner = f.runner(ctx, P, new StartPlan(config.start(), true), first);

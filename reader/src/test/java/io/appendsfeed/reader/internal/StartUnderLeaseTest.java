@@ -47,7 +47,7 @@ class StartUnderLeaseTest {
             f.feed.ingest(f.feed.write("Account-1", "Changed"));
             Counting store = new Counting(f.store);
             FeedReaderConfig config = f.config("start").start(StartPosition.beginning()).build();
-            ReaderContext ctx = f.context(config, f.feed, store, store);
+            ReaderContext ctx = f.context(config, f.feed, store);
             f.store.commit("start", P, Checkpoint.of(0, 1), "earlier", null);
             Lease lease = f.store.tryAcquire("start", P, config.owner(), config.leaseTimeout()).orElseThrow();
 

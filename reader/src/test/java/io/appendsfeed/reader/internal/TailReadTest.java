@@ -62,7 +62,7 @@ class TailReadTest {
         /** @param endAtTail a catch-up run ({@code runUntilCaughtUp}) */
         HeldRun(CoreFixture f, FeedReaderConfig config, boolean endAtTail) throws Exception {
             feed = new Recording(f.feed);
-            ctx = f.context(config, feed, f.store, f.store, (stream, events) -> {
+            ctx = f.context(config, feed, f.store, (stream, events) -> {
                 entered.countDown();
                 released.await(10, TimeUnit.SECONDS);
                 return HandlerResult.handled();
@@ -168,7 +168,7 @@ class TailReadTest {
             Recording feed = new Recording(f.feed);
             FeedReaderConfig config = f.config("cut").start(StartPosition.beginning()).pollInterval(Duration.ofSeconds(30))
                     .maxReadEvents(2).build();
-            ReaderContext ctx = f.context(config, feed, f.store, f.store);
+            ReaderContext ctx = f.context(config, feed, f.store);
             Lease lease = f.store.tryAcquire("cut", P, config.owner(), config.leaseTimeout()).orElseThrow();
             PartitionRunner r = f.start(ctx, P, new StartPlan(config.start(), true), lease);
 

@@ -36,8 +36,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The Lambda host of a reactor on DynamoDB Local, invoked through its stream entry point with
- * events in the shape AWS delivers them: SQS batches of the notifier's messages, SNS notifications,
- * EventBridge scheduled events.
+ * events in the shape AWS delivers them: SQS batches of the notifier's messages, EventBridge scheduled events.
  */
 @ExtendWith(LocalDynamoExtension.class)
 class ReactorHandlerTest {
@@ -123,31 +122,32 @@ class ReactorHandlerTest {
     }
 
     @Test
-    void notifications_wrapped_in_snss_envelope_or_carried_by_attributes_alone_are_read(LocalDynamo local) throws Exception {
+    void notifications_carried_by_attributes_alone_are_read_and_snss_envelope_is_a_failure(LocalDynamo local) throws Exception {
         FeedFixture feed = feed(local, 2, 8);
         Handled handled = new Handled();
         ReactorHandler function = new TestReactor(local.dynamo(), SETTINGS, feed.config("projector").build(), handled);
         Checkpoint p0 = Tails.of(feed.index, 0);
         Checkpoint p1 = Tails.of(feed.index, 1);
-        // a queue subscribed without raw message delivery gets SNS's envelope as the body
+        // a queue subscribed without raw message delivery gets SNS's envelope as the body: reactor.yaml subscribes raw
         String envelope = LambdaEvents.JSON.createObjectNode().put("Type", "Notification").put("MessageId", "m-1")
                 .put("TopicArn", "arn:aws:sns:us-east-1:123456789012:feed").put("Message", FeedNotification.of(0, p0.value()).toJson())
                 .toString();
         // Propulsion's notifier: the position as the body, partition and position as attributes
         String event = LambdaEvents.batch(LambdaEvents.sqsMessage("enveloped", envelope, Map.of()),
-                LambdaEvents.sqsMessage("propulsion", Long.toString(p1.value()), Map.of("Partition", "1", "Position", Long.toString(p1.value()))));
-        assertThat(LambdaEvents.failures(LambdaEvents.invoke(function, event, new LocalContext(TIMEOUT)))).isEmpty();
+                LambdaEvents.sqsMessage("propulsion-0", Long.toString(p0.value()), Map.of("Partition", "0", "Position", Long.toString(p0.value()))),
+                LambdaEvents.sqsMessage("propulsion-1", Long.toString(p1.value()), Map.of("Partition", "1", "Position", Long.toString(p1.value()))));
+        assertThat(LambdaEvents.failures(LambdaEvents.invoke(function, event, new LocalContext(TIMEOUT)))).containsExactly("enveloped");
         assertThat(handled.total()).isEqualTo(8);
         assertThat(committed(local, feed, "projector", PartitionId.of(0))).isEqualTo(p0);
         assertThat(committed(local, feed, "projector", PartitionId.of(1))).isEqualTo(p1);
     }
 
     @Test
-    void the_aws_shaped_fixtures_are_read_sqs_sns_and_scheduled(LocalDynamo local) throws Exception {
+    void the_aws_shaped_fixtures_are_read_sqs_and_scheduled(LocalDynamo local) throws Exception {
         FeedFixture feed = feed(local, 2, 10);
         Map<String, String> tails = Map.of("P0", Long.toString(Tails.of(feed.index, 0).value()),
                 "P1", Long.toString(Tails.of(feed.index, 1).value()));
-        for (String fixture : List.of("sqs-notifications.json", "sns-notification.json", "scheduled-event.json")) {
+        for (String fixture : List.of("sqs-notifications.json", "scheduled-event.json")) {
             Handled handled = new Handled();
             String group = "g-" + fixture.replace(".json", "");
             ReactorHandler function = new TestReactor(local.dynamo(), SETTINGS, feed.config(group).build(), handled);
@@ -157,8 +157,7 @@ class ReactorHandlerTest {
             } else {
                 assertThat(response.path("caughtUp").asBoolean()).as(fixture).isTrue();
             }
-            // the SNS fixture notifies partition 0 only
-            assertThat(handled.total()).as(fixture).isEqualTo(fixture.startsWith("sns") ? events(feed, 0) : 10);
+            assertThat(handled.total()).as(fixture).isEqualTo(10);
         }
     }
 
@@ -260,23 +259,12 @@ class ReactorHandlerTest {
     }
 
     @Test
-    void an_sns_notification_not_reached_is_thrown_for_lambda_to_retry(LocalDynamo local) {
-        FeedFixture feed = feed(local, 1, 2);
-        ReactorHandler function = new TestReactor(local.dynamo(), SETTINGS, feed.config("projector").leaseTimeout(Duration.ofMillis(300))
-                .build(), new Handled());
-        String event = LambdaEvents.resource("sns-notification.json", Map.of("P0", "999"));
-        assertThatThrownBy(() -> LambdaEvents.invoke(function, event, new LocalContext(TIMEOUT)))
-                .isInstanceOfSatisfying(ReactorHandler.NotCaughtUpException.class,
-                        e -> assertThat(e.outcome().unmet()).containsExactly("95df01b4-ee98-5cb9-9903-4c221d41eb5e"));
-    }
-
-    @Test
     void an_event_of_another_kind_is_refused_naming_its_shape(LocalDynamo local) {
         FeedFixture feed = feed(local, 1, 1);
         ReactorHandler function = new TestReactor(local.dynamo(), SETTINGS, feed.config("projector").build(), new Handled());
         assertThatThrownBy(() -> LambdaEvents.invoke(function, "{\"Records\":[{\"eventSource\":\"aws:dynamodb\"}]}", new LocalContext(TIMEOUT)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("SQS messages, SNS notifications or EventBridge scheduled events")
+                .hasMessageContaining("SQS messages or EventBridge scheduled events")
                 .hasMessageContaining("eventSource");
     }
 
@@ -300,10 +288,6 @@ class ReactorHandlerTest {
             feed.ingest(feed.write(feed.streamIn("Order", p, (k / partitions) % 5), "Placed"));
         }
         return feed;
-    }
-
-    private static int events(FeedFixture feed, int partition) {
-        return (int) Tails.of(feed.index, partition).offset();
     }
 
     private static Checkpoint committed(LocalDynamo local, FeedFixture feed, String group, PartitionId p) {

@@ -69,7 +69,7 @@ public final class TimeWindowReplay {
                 }
             }
             return HandlerResult.handled();
-        }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams());
+        }, new InMemoryCheckpointStore(), new InMemoryParkedStreams());
         CatchUpResult result = reader.runUntilCaughtUp(timeout);
         if (!result.caughtUp()) {
             throw new IllegalStateException("the replay did not reach the feed's tail within " + timeout + ": " + result.lag());

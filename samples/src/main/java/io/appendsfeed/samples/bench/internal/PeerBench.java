@@ -214,7 +214,7 @@ public final class PeerBench {
                     }
                     events.addAndGet(batch.size());
                     return HandlerResult.handled();
-                }, new InMemoryCheckpointStore(), null, new InMemoryParkedStreams()).runUntilCaughtUp(READ_TIMEOUT);
+                }, new InMemoryCheckpointStore(), new InMemoryParkedStreams()).runUntilCaughtUp(READ_TIMEOUT);
                 seconds = (System.nanoTime() - start) / 1e9;
             }
             List<String> problems = new ArrayList<>(facts.differences(delivered.tally("delivered")));
