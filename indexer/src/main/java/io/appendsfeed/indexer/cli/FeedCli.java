@@ -5,7 +5,6 @@ import io.appendsfeed.indexer.settings.IndexerSettings;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -81,7 +80,6 @@ public final class FeedCli implements Callable<Integer> {
         CommandLine cmd = new CommandLine(new FeedCli()).setOut(ctx.out()).setErr(ctx.err())
                 .setParameterExceptionHandler((e, args) -> badUsage(e))
                 .setExecutionExceptionHandler((e, c, parsed) -> failed(e, c, ctx));
-        cmd.registerConverter(Duration.class, FeedCommand::duration); // 500ms, 5s, 2m and ISO-8601, everywhere
         CommandLine.IExecutionStrategy run = cmd.getExecutionStrategy();
         return cmd.setExecutionStrategy(parsed -> {
             List<CommandLine> chosen = parsed.asCommandLineList();
