@@ -96,7 +96,7 @@ class PartitionsFromIndexTest {
         Run r = feed("backfill", "--store-table", storeTable, "--index-table", indexTable, "--partitions", "0");
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err().lines().toList()).singleElement().asString().startsWith("feed backfill: --partitions 0: give a whole number of at least 1");
+        assertThat(r.err().lines().toList()).singleElement().asString().startsWith("feed backfill: APPENDS_PARTITIONS is '0': give a whole number >= 1");
     }
 
     private Run feed(String... args) {
