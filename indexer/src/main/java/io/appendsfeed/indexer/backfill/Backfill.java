@@ -76,7 +76,6 @@ public final class Backfill {
         final Indexer indexer = Indexer.start(dynamo, indexerConfig);
         final StreamAssembler assembler = new StreamAssembler();
         final long started = System.nanoTime();
-        final long estimated;
         final AtomicLong scanned = new AtomicLong();
         final AtomicLong reserved = new AtomicLong();
         final AtomicLong streams = new AtomicLong();
@@ -85,12 +84,8 @@ public final class Backfill {
         final List<FeedGapException> gaps = new CopyOnWriteArrayList<>();
         volatile long readAgain;
 
-        Run(long estimated) {
-            this.estimated = estimated;
-        }
-
         BackfillResult result() {
-            return new BackfillResult(scanned.get(), estimated, reserved.get(), streams.get(), accepted.get(),
+            return new BackfillResult(scanned.get(), reserved.get(), streams.get(), accepted.get(),
                     duplicates.get(), readAgain, assembler.rejected(), gaps, Duration.ofNanos(System.nanoTime() - started));
         }
     }
@@ -119,7 +114,7 @@ public final class Backfill {
         StoreScan scan = new StoreScan(dynamo, config.storeTable(), config.segments(), config.pageSize(), false);
         List<Task> segments = IntStream.range(0, config.segments()).<Task>mapToObj(segment ->
                 (sink, scanned, cancelled) -> scan.segment(segment, sink, scanned, cancelled, limiter::acquire)).toList();
-        return run("scan of " + config.storeTable() + " in " + config.segments() + " segments", estimateItems(), segments);
+        return run("scan of " + config.storeTable() + " in " + config.segments() + " segments", segments);
     }
 
     /**
@@ -132,10 +127,9 @@ public final class Backfill {
      * @throws java.io.UncheckedIOException when a file cannot be read
      */
     public BackfillResult run(ExportFiles export) {
-        ExportManifest manifest = ExportManifest.read(export, config.storeTable());
-        List<Task> files = manifest.files().stream().<Task>map(f ->
+        List<Task> files = ExportManifest.read(export, config.storeTable()).stream().<Task>map(f ->
                 (sink, scanned, cancelled) -> ExportManifest.readItems(export, f, sink, scanned, cancelled)).toList();
-        return run("export " + export.describe() + " (" + files.size() + " files)", manifest.itemCount(), files);
+        return run("export " + export.describe() + " (" + files.size() + " files)", files);
     }
 
     /** A scan segment or an export file, read on one thread: each item to {@code sink}, counted, until done or cancelled. */
@@ -144,15 +138,14 @@ public final class Backfill {
         void read(Consumer<StoreItem> sink, AtomicLong scanned, BooleanSupplier cancelled);
     }
 
-    /** @param estimated how many items to expect, or -1 when unknown */
-    private BackfillResult run(String source, long estimated, List<Task> tasks) {
-        Run run = new Run(estimated);
+    private BackfillResult run(String source, List<Task> tasks) {
+        Run run = new Run();
         BlockingQueue<List<Span>> assembled = new ArrayBlockingQueue<>(QUEUED_STREAMS);
         ExecutorService readers = Executors.newFixedThreadPool(config.segments(), r -> daemon(r, "appendsfeed-backfill-read"));
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "appendsfeed-backfill-progress"));
         reporter.scheduleAtFixedRate(() -> log.info("backfill: {}", run.result()), PROGRESS_EVERY.toMillis(), PROGRESS_EVERY.toMillis(),
                 TimeUnit.MILLISECONDS);
-        log.info("backfill of {} into {} from the {}: ~{} items", config.storeTable(), indexerConfig.indexTable(), source, estimated);
+        log.info("backfill of {} into {} from the {}", config.storeTable(), indexerConfig.indexTable(), source);
         try {
             List<CompletableFuture<Void>> reads = tasks.stream().map(task -> CompletableFuture.runAsync(() -> task.read(
                     item -> route(item, run, assembled), run.scanned, Thread.currentThread()::isInterrupted), readers)).toList();
@@ -266,16 +259,6 @@ public final class Backfill {
             log.warn("backfill: {} starts at index {}: its earlier events are no longer stored", stream, first);
         }
         return List.of(new Span(stream, first, events.stream().map(StoredEvent::type).toList()));
-    }
-
-    private long estimateItems() {
-        try {
-            Long n = dynamo.describeTable(b -> b.tableName(config.storeTable())).table().itemCount();
-            return n == null ? -1 : n;
-        } catch (RuntimeException e) {
-            log.warn("backfill: no item count for {} ({}); progress shows no total", config.storeTable(), e.toString());
-            return -1;
-        }
     }
 
     private static Thread daemon(Runnable r, String name) {

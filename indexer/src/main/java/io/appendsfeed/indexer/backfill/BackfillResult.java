@@ -11,7 +11,6 @@ import java.util.Map;
  * {@code rejected} or {@code gaps} is in the feed from its first stored event up to where its Tip was when read.
  *
  * @param itemsScanned store items read (Tips and calves)
- * @param itemsEstimated the table's item count as DynamoDB last reported it (about every six hours), or -1 when unknown
  * @param reservedItemsSkipped items of {@code $} streams (appendsfeed's own), never indexed
  * @param streams streams handed to the indexer
  * @param eventsIngested events the backfill added to the feed
@@ -20,7 +19,7 @@ import java.util.Map;
  * @param rejected items not of the store format, by key, with what is wrong; their streams are left out
  * @param gaps streams the indexer refused: the feed holds them up to an index their stored events no longer reach
  */
-public record BackfillResult(long itemsScanned, long itemsEstimated, long reservedItemsSkipped, long streams,
+public record BackfillResult(long itemsScanned, long reservedItemsSkipped, long streams,
                              long eventsIngested, long duplicatesDropped, long streamsReadAgain, Map<String, String> rejected,
                              List<FeedGapException> gaps, Duration elapsed) {
 
@@ -40,9 +39,8 @@ public record BackfillResult(long itemsScanned, long itemsEstimated, long reserv
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%,d items%s, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
-                        + " %d left out, in %ds (%,.0f items/s)", itemsScanned, itemsEstimated > 0 ? String.format(Locale.ROOT, " of ~%,d",
-                itemsEstimated) : "", streams, eventsIngested, duplicatesDropped, streamsReadAgain, rejected.size() + gaps.size(),
-                elapsed.toSeconds(), itemsPerSecond());
+        return String.format(Locale.ROOT, "%,d items, %,d streams, %,d events ingested, %,d duplicates dropped, %,d streams read again,"
+                        + " %d left out, in %ds (%,.0f items/s)", itemsScanned, streams, eventsIngested, duplicatesDropped, streamsReadAgain,
+                rejected.size() + gaps.size(), elapsed.toSeconds(), itemsPerSecond());
     }
 }

@@ -43,13 +43,11 @@ final class BackfillCommand extends FeedCommand {
 
     @Override
     public Integer call() {
-        atLeast("--segments", segments, 1);
-        atLeast("--page-size", pageSize, 1);
-        atLeast("--max-items-per-second", maxItemsPerSecond, 0);
         try (Connection c = connect(Connection.Use.READ, true)) {
             IndexerSettings settings = IndexerOptions.settings(() -> IndexerSettings.from(indexer.variables(c, ctx)));
-            BackfillConfig config = BackfillConfig.of(c.storeTable()).withSegments(segments).withPageSize(pageSize)
-                    .withMaxItemsPerSecond(maxItemsPerSecond);
+            // BackfillConfig refuses values out of range, naming each with what it takes
+            BackfillConfig config = IndexerOptions.settings(() -> BackfillConfig.of(c.storeTable()).withSegments(segments)
+                    .withPageSize(pageSize).withMaxItemsPerSecond(maxItemsPerSecond));
             // progress goes to the log, an INFO line every 10 s
             Backfill backfill = new Backfill(c.dynamo(), settings.config(), config);
             BackfillResult r = export == null ? backfill.run() : backfill.run(exportFiles(c.client()));
@@ -57,12 +55,6 @@ final class BackfillCommand extends FeedCommand {
             r.rejected().forEach((key, why) -> ctx.out().println("left out: the stream of item " + key + ": " + why));
             r.gaps().forEach(g -> ctx.out().println("left out: " + g.getMessage()));
             return r.complete() ? 0 : 1;
-        }
-    }
-
-    private static void atLeast(String option, int value, int min) {
-        if (value < min) {
-            throw new CliException(option + " " + value + ": give a whole number of at least " + min);
         }
     }
 

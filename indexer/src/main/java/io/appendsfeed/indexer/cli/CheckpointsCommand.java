@@ -45,7 +45,7 @@ final class CheckpointsCommand extends FeedCommand {
             FeedPositions positions = new FeedPositions(c.index());
             Map<PartitionId, Checkpoint> tails = new HashMap<>(); // read once, for the first group that needs it
             Instant now = ctx.clock().instant();
-            Output.Table t = new Output.Table("GROUP", "PARTITION>", "CHECKPOINT>", "RAW>", "TAIL>", "LAG EVENTS>", "LAG TIME>", "COMMITTED", "BY", "LEASE");
+            Output.Table t = new Output.Table("GROUP", "PARTITION>", "CHECKPOINT>", "TAIL>", "LAG EVENTS>", "LAG TIME>", "COMMITTED", "BY", "LEASE");
             ArrayNode a = Output.array();
             for (String g : only == null ? known : List.of(only)) {
                 for (PartitionId p : partitions(null, partitions)) {
@@ -58,9 +58,10 @@ final class CheckpointsCommand extends FeedCommand {
                     Checkpoint at = s == null ? Checkpoint.START : s.checkpoint();
                     long lagEvents = positions.distance(p, at, tail);
                     Duration lagTime = positions.age(p, at, now);
-                    t.row(g, p, s == null ? "none" : at.display(), s == null ? null : at.value(), tail.display(), lagEvents,
-                            Output.duration(lagTime), s == null ? null : Output.time(s.committedAt()), s == null ? null : s.committedBy(),
-                            lease.map(l -> lease(l, now)).orElse(null));
+                    // the table shows who holds the partition now; the JSON has every lease, expired ones too
+                    t.row(g, p, s == null ? "none" : at.display(), tail.display(), lagEvents, Output.duration(lagTime),
+                            s == null ? null : Output.time(s.committedAt()), s == null ? null : s.committedBy(),
+                            lease.filter(l -> l.expiresAt().isAfter(now)).map(Lease::owner).orElse(null));
                     ObjectNode o = a.addObject().put("group", g).put("partition", p.value())
                             .put("checkpoint", s == null ? null : at.value()).put("position", s == null ? null : at.display())
                             .put("committedAt", s == null ? null : s.committedAt().toString()).put("committedBy", s == null ? null : s.committedBy())
@@ -79,11 +80,6 @@ final class CheckpointsCommand extends FeedCommand {
         }
     }
 
-    private static String lease(Lease l, Instant now) {
-        return l.owner() + (l.expiresAt().isAfter(now) ? " (for " + Output.duration(Duration.between(now, l.expiresAt())) + ")"
-                : " (expired " + Output.duration(Duration.between(l.expiresAt(), now)) + " ago)");
-    }
-
     @Command(name = "history", mixinStandardHelpOptions = true,
             description = "The explicit moves of a group's checkpoints (by `checkpoints set` or a reader's start position), oldest first,"
                     + " and the group's recorded deletions.")
@@ -91,9 +87,6 @@ final class CheckpointsCommand extends FeedCommand {
 
         @Option(names = "--group", required = true, paramLabel = "GROUP", description = "the consumer group")
         String group;
-
-        @Option(names = "--partition", paramLabel = "P", description = "only this partition (default: all)")
-        Integer partition;
 
         @Option(names = "--json", description = "print JSON instead of a table")
         boolean json;
@@ -103,10 +96,9 @@ final class CheckpointsCommand extends FeedCommand {
             String g = group(group);
             try (Connection c = connect(Connection.Use.READ, false)) {
                 DynamoCheckpointStore store = new DynamoCheckpointStore(c.index(), ctx.clock());
-                List<PartitionId> shown = partitions(partition, store.indexState().partitions());
                 Output.Table t = new Output.Table("AT", "PARTITION>", "FROM>", "TO>", "BY", "REASON");
                 ArrayNode a = Output.array();
-                for (PartitionId p : shown) {
+                for (PartitionId p : partitions(null, store.indexState().partitions())) {
                     for (CheckpointOverride o : store.overrides(g, p)) {
                         t.row(Output.time(o.at()), p, o.from() == null ? "none" : o.from().display(), o.to().display(), o.by(), o.reason());
                         a.addObject().put("at", o.at().toString()).put("partition", p.value())
@@ -122,9 +114,7 @@ final class CheckpointsCommand extends FeedCommand {
                     }
                     d.checkpoints().forEach((p, at) -> {
                         from.put(Integer.toString(p.value()), at.value());
-                        if (shown.contains(p)) {
-                            t.row(Output.time(d.at()), p, at.display(), "deleted", d.by(), d.reason());
-                        }
+                        t.row(Output.time(d.at()), p, at.display(), "deleted", d.by(), d.reason());
                     });
                 }
                 Output.print(ctx.out(), json, a, t, "group " + g + ": no checkpoint was ever set explicitly");
@@ -286,7 +276,7 @@ final class CheckpointsCommand extends FeedCommand {
                         return moved(seen, m.current());
                     }
                     out.println("done: the checkpoint is " + ((OverrideResult.Applied) r).checkpoint().checkpoint() + ", recorded in "
-                            + FeedStreams.checkpoint(g, p) + " (see: feed checkpoints history --group " + g + " --partition " + p + ")");
+                            + FeedStreams.checkpoint(g, p) + " (see: feed checkpoints history --group " + g + ")");
                 }
                 return FeedCli.OK;
             }

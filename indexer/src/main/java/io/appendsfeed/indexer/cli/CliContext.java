@@ -22,8 +22,4 @@ public record CliContext(Function<String, String> env, PrintWriter out, PrintWri
         this(env, out, err, clock, System.getProperty("user.name", "unknown user"), DynamoClients::dynamoDb,
                 new AtomicReference<>());
     }
-
-    public CliContext withClients(Function<DynamoClients.Settings, DynamoDbClient> other) {
-        return new CliContext(env, out, err, clock, user, other, where);
-    }
 }

@@ -5,7 +5,6 @@ import io.appendsfeed.indexer.settings.IndexerSettings;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -81,7 +80,6 @@ public final class FeedCli implements Callable<Integer> {
         CommandLine cmd = new CommandLine(new FeedCli()).setOut(ctx.out()).setErr(ctx.err())
                 .setParameterExceptionHandler((e, args) -> badUsage(e))
                 .setExecutionExceptionHandler((e, c, parsed) -> failed(e, c, ctx));
-        cmd.registerConverter(Duration.class, FeedCommand::duration); // 500ms, 5s, 2m and ISO-8601, everywhere
         CommandLine.IExecutionStrategy run = cmd.getExecutionStrategy();
         return cmd.setExecutionStrategy(parsed -> {
             List<CommandLine> chosen = parsed.asCommandLineList();
@@ -130,7 +128,8 @@ public final class FeedCli implements Callable<Integer> {
         String name = cmd.getCommandSpec().qualifiedName();
         String where = ctx.where().get() == null ? "(not connected)" : ctx.where().get();
         CliException known = e instanceof CliException c ? c
-                : e instanceof PartitionCountMismatchException m ? partitionCount(m, cmd) : cannotConnect(e, where);
+                // the index's count is fixed: the indexer's message says which to give
+                : e instanceof PartitionCountMismatchException m ? new CliException(m.getMessage(), m) : cannotConnect(e, where);
         if (known != null) {
             err.println(name + ": " + known.getMessage()); // one line: what is wrong and what to type instead
         } else if (e instanceof SdkException) {
@@ -143,14 +142,6 @@ public final class FeedCli implements Callable<Integer> {
         }
         err.flush();
         return known != null ? known.exit : PROBLEM;
-    }
-
-    /** One line naming the option (or the variable the count came from) and the count the index records. */
-    private static CliException partitionCount(PartitionCountMismatchException m, CommandLine cmd) {
-        String given = cmd.getParseResult().hasMatchedOption("--partitions") ? "--partitions " : IndexerSettings.PARTITIONS + "=";
-        return new CliException(given + m.configured() + ": the index table '" + m.indexTable() + "' records " + Output.plural(m.recorded(), "partition")
-                + ", fixed when it was created; leave --partitions out"
-                + " to take the index's count, or give --partitions " + m.recorded(), m);
     }
 
     /** The SDK failure as "cannot connect or authenticate" (exit 3), or null when it is another failure. */

@@ -7,28 +7,19 @@ import io.appendsfeed.model.feed.FeedPositions;
 import io.appendsfeed.model.feed.FeedStreams;
 import io.appendsfeed.model.feed.PartitionId;
 import io.appendsfeed.reader.StartPosition;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /** What every {@code feed} command shares: the run's context, the connection, and the parsing of typed values. */
 abstract class FeedCommand implements Callable<Integer> {
 
-    static final String DURATIONS = "give e.g. 500ms, 5s, 2m, 1h, 1m30s or ISO-8601 (PT5S)";
     static final String POSITIONS = "a raw checkpoint (1000042), EPOCH/OFFSET (1/42), start, tail,"
             + " or a time (time:2026-11-23T09:00:00Z or 2026-11-23T09:00:00Z)";
-    private static final Pattern DURATION = Pattern.compile("(\\d+(ms|s|m|h|d))+");
-    private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     CliContext ctx;
 
@@ -72,32 +63,6 @@ abstract class FeedCommand implements Callable<Integer> {
                     + (partitions == 1 ? " partition (0)" : " partitions (0.." + (partitions - 1) + ")"));
         }
         return partition != null ? List.of(PartitionId.of(partition)) : IntStream.range(0, partitions).mapToObj(PartitionId::of).toList();
-    }
-
-    /** Every {@code Duration} option's converter. @throws TypeConversionException saying which forms are accepted */
-    static Duration duration(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.startsWith("p")) {
-                return Duration.parse(t.toUpperCase(Locale.ROOT));
-            }
-        } catch (DateTimeParseException e) {
-            t = ""; // not a duration: refused below
-        }
-        if (!DURATION.matcher(t).matches()) {
-            throw new TypeConversionException("'" + text + "' is not a duration: " + DURATIONS);
-        }
-        Duration d = Duration.ZERO;
-        for (Matcher m = DURATION_PART.matcher(t); m.find(); ) {
-            d = d.plus(Long.parseLong(m.group(1)), switch (m.group(2)) { // a day as 24 h
-                case "ms" -> ChronoUnit.MILLIS;
-                case "s" -> ChronoUnit.SECONDS;
-                case "m" -> ChronoUnit.MINUTES;
-                case "h" -> ChronoUnit.HOURS;
-                default -> ChronoUnit.DAYS;
-            });
-        }
-        return d;
     }
 
     /** A position typed as {@code option}, in one of the {@link #POSITIONS} forms. @throws CliException naming them */

@@ -23,10 +23,6 @@ final class IndexerOptions {
 
     /** The tables connected to, these options and the operation's own ({@code name, value} pairs; null: not given), else the environment. */
     Function<String, String> variables(Connection c, CliContext ctx, Object... more) {
-        if (partitions != null && partitions < 1) {
-            throw new CliException("--partitions " + partitions + ": give a whole number of at least 1, or leave it out for the count"
-                    + " the index records (1 for a new index)");
-        }
         Map<String, String> given = new HashMap<>();
         Object[] mine = {IndexerSettings.STORE_TABLE, c.storeTable(), IndexerSettings.INDEX_TABLE, c.indexTable(),
             IndexerSettings.PARTITIONS, partitions, IndexerSettings.ALLOW_GAPS, allowGaps ? "true" : null};

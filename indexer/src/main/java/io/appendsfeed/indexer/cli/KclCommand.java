@@ -17,8 +17,9 @@ import picocli.CommandLine.Option;
         description = {"Runs a KCL worker indexing a store table's stream until stopped (SIGTERM, Ctrl-C: a graceful shutdown)."
                 + " Workers with the same --application share the shards through a lease table."
                 + " Each batch's figures go to stdout as a CloudWatch Embedded Metric Format line per batch and shard"
-                + " (ship stdout to CloudWatch Logs and they become metrics; --metrics off writes none).",
-                "Tuning (APPENDS_IDLE_MILLIS, APPENDS_FAILOVER_MILLIS, APPENDS_SHARD_SYNC_MILLIS) is read from the environment."})
+                + " (ship stdout to CloudWatch Logs and they become metrics).",
+                "Metrics are set from the environment: APPENDS_METRICS (on|off), APPENDS_METRICS_NAMESPACE, APPENDS_SERVICE_NAME,"
+                        + " or Powertools' variables."})
 final class KclCommand extends FeedCommand {
 
     @Mixin
@@ -39,18 +40,6 @@ final class KclCommand extends FeedCommand {
     @Option(names = "--on-rejected", paramLabel = "ACTION", description = "a record the indexer cannot read: ${COMPLETION-CANDIDATES} (default STOP_SHARD)")
     KclConfig.OnRejected onRejected;
 
-    /** {@code --metrics}' values, as {@code APPENDS_METRICS} takes them. */
-    enum OnOff { on, off }
-
-    @Option(names = "--metrics", paramLabel = "on|off", description = "EMF lines on stdout (env APPENDS_METRICS, or POWERTOOLS_METRICS_DISABLED=true for off; default on)")
-    OnOff metrics;
-
-    @Option(names = "--metrics-namespace", paramLabel = "NAMESPACE", description = "CloudWatch namespace (env APPENDS_METRICS_NAMESPACE or POWERTOOLS_METRICS_NAMESPACE; default appendsfeed)")
-    String metricsNamespace;
-
-    @Option(names = "--service-name", paramLabel = "NAME", description = "adds a `service` dimension to every figure (env APPENDS_SERVICE_NAME or POWERTOOLS_SERVICE_NAME)")
-    String serviceName;
-
     @Override
     public Integer call() throws InterruptedException {
         try {
@@ -61,8 +50,7 @@ final class KclCommand extends FeedCommand {
         }
         try (Connection c = connect(Connection.Use.READ, true)) {
             Function<String, String> variables = indexer.variables(c, ctx, KclSettings.STREAM_ARN, streamArn, KclSettings.APPLICATION,
-                    application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.ON_REJECTED, onRejected, MetricsSettings.METRICS, metrics, MetricsSettings.NAMESPACE, metricsNamespace,
-                    MetricsSettings.SERVICE_NAME, serviceName);
+                    application, KclSettings.LEASE_TABLE, leaseTable, KclSettings.WORKER_ID, workerId, KclSettings.ON_REJECTED, onRejected);
             KclSettings settings = IndexerOptions.settings(() -> KclSettings.from(variables));
             MetricsSettings metricsSettings = IndexerOptions.settings(() -> MetricsSettings.from(variables));
             // refused before anything is created: on DynamoDB Local the worker would log "Invalid DynamoDB stream ARN format" forever

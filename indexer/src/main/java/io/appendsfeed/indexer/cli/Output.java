@@ -46,11 +46,6 @@ public final class Output {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 
-    /** Per second, as a whole number. */
-    static long rate(long count, Duration elapsed) {
-        return count * 1000 / Math.max(1, elapsed.toMillis());
-    }
-
     static ObjectNode object() {
         return JSON.createObjectNode();
     }

@@ -40,10 +40,6 @@ final class ParkedCommand extends FeedCommand {
                         Output.time(p.parkedAt()), p.reason().replace('\n', ' '));
             }
             Output.print(ctx.out(), json, a, t, only == null ? "no stream is parked in any group" : "no stream is parked in group " + only);
-            if (!json && !all.isEmpty()) {
-                ctx.out().println(Output.plural(all.size(), "stream")
-                        + " parked; after fixing the cause: feed parked release --group GROUP --stream STREAM (or --all)");
-            }
             return all.isEmpty() ? FeedCli.OK : FeedCli.PROBLEM;
         }
     }

@@ -24,6 +24,8 @@ import picocli.CommandLine.Option;
 final class TailCommand extends FeedCommand {
 
     private static final int PAGE_ENTRIES = 100;
+    /** How often the tail looks for new epoch events once caught up. */
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
 
     @Option(names = "--from", paramLabel = "POSITION", defaultValue = "tail",
             description = "where to start in each partition: raw checkpoint, EPOCH/OFFSET, start, tail (default), or time:ISO-8601")
@@ -44,18 +46,11 @@ final class TailCommand extends FeedCommand {
     @Option(names = "--until-caught-up", description = "stop once every partition is read to its tail")
     boolean untilCaughtUp;
 
-    @Option(names = "--poll", paramLabel = "DURATION", defaultValue = "500ms",
-            description = "how often to look for new epoch events at the tail: 500ms, 5s, 2m or ISO-8601 (default 500ms)")
-    Duration poll;
-
     @Override
     public Integer call() {
         StartPosition start = position("--from", from);
         if (max != null && max < 1) {
             throw new CliException("--max " + max + ": give at least 1");
-        }
-        if (poll.isNegative() || poll.isZero()) {
-            throw new CliException("--poll " + poll + ": give a positive duration, e.g. 500ms");
         }
         try (Connection c = connect(Connection.Use.READ, false)) {
             FeedPositions positions = new FeedPositions(c.index());
@@ -100,7 +95,7 @@ final class TailCommand extends FeedCommand {
                     if (untilCaughtUp) {
                         return FeedCli.OK;
                     }
-                    LockSupport.parkNanos(poll.toNanos());
+                    LockSupport.parkNanos(POLL_INTERVAL.toNanos());
                     if (Thread.interrupted()) {
                         return FeedCli.OK;
                     }

@@ -93,8 +93,7 @@ final class VerifyCommand extends FeedCommand {
                             .put("expected", p.expected()).put("found", p.found());
                 }
                 o.putObject("store").put("itemsScanned", scanned.get()).put("streams", versions.size()).put("events", storeEvents)
-                        .put("millis", scanTime.toMillis()).put("itemsPerSecond", Output.rate(scanned.get(), scanTime))
-                        .put("segments", segments);
+                        .put("millis", scanTime.toMillis());
                 o.putObject("index").put("partitions", state.partitions()).put("epochs", epochs.get()).put("epochEvents", entries.get())
                         .put("spans", check.spans()).put("events", check.events()).put("millis", indexTime.toMillis());
                 Output.json(ctx.out(), o, true);
@@ -109,10 +108,9 @@ final class VerifyCommand extends FeedCommand {
                 out.println();
             }
             out.println("store: " + scanned.get() + " items scanned, " + versions.size() + " streams, " + storeEvents + " events in "
-                    + Output.duration(scanTime) + " (" + Output.rate(scanned.get(), scanTime) + " items/s, " + segments + " segments)");
+                    + Output.duration(scanTime));
             out.println("index: " + Output.plural(state.partitions(), "partition") + ", " + Output.plural(epochs.get(), "epoch") + ", " + entries.get()
-                    + " epoch events, " + check.spans() + " spans, " + check.events() + " events in " + Output.duration(indexTime)
-                    + " (" + Output.rate(entries.get(), indexTime) + " epoch events/s)");
+                    + " epoch events, " + check.spans() + " spans, " + check.events() + " events in " + Output.duration(indexTime));
             if (problems.isEmpty()) {
                 out.println("OK: every stored event is indexed once, in order, in its stream's partition");
             } else {

@@ -3,13 +3,13 @@ package io.appendsfeed.indexer.kcl;
 import io.appendsfeed.indexer.IndexerConfig;
 import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Function;
 
 /**
  * The KCL worker's settings, from variables (or the options of {@code feed kcl}): {@link IndexerSettings}'
  * and the worker's, which default as {@link KclConfig} does, the application to {@code appendsfeed-<store table>}.
+ * KCL's timings keep {@link KclConfig}'s defaults here; a library caller sets them on the builder.
  *
  * @param streamArn null: the store table's latest stream
  * @param worker the worker's configuration but for the stream, which {@link #config} adds
@@ -21,9 +21,6 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     public static final String APPLICATION = "APPENDS_APPLICATION";
     public static final String LEASE_TABLE = "APPENDS_LEASE_TABLE";
     public static final String WORKER_ID = "APPENDS_WORKER_ID";
-    public static final String IDLE_MILLIS = "APPENDS_IDLE_MILLIS";
-    public static final String FAILOVER_MILLIS = "APPENDS_FAILOVER_MILLIS";
-    public static final String SHARD_SYNC_MILLIS = "APPENDS_SHARD_SYNC_MILLIS";
     public static final String ON_REJECTED = "APPENDS_ON_REJECTED";
 
     /** @throws IllegalArgumentException naming the setting that is missing or invalid and what it takes */
@@ -34,9 +31,6 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
         KclConfig.Builder worker = KclConfig.builder(app != null ? app : "appendsfeed-" + store, null)
                 .leaseTable(IndexerSettings.value(env, LEASE_TABLE))
                 .workerId(IndexerSettings.value(env, WORKER_ID))
-                .idleTimeBetweenReads(millis(env, IDLE_MILLIS, KclConfig.IDLE_TIME_BETWEEN_READS))
-                .failoverTime(millis(env, FAILOVER_MILLIS, KclConfig.FAILOVER_TIME))
-                .shardSyncInterval(millis(env, SHARD_SYNC_MILLIS, KclConfig.SHARD_SYNC_INTERVAL))
                 .onRejected(onRejected(env));
         return new KclSettings(store, IndexerSettings.value(env, STREAM_ARN), common.config(), common.dynamo(), worker);
     }
@@ -44,10 +38,6 @@ public record KclSettings(String storeTable, String streamArn, IndexerConfig ind
     /** The worker's configuration, for the given stream; call once: its default worker id is random. */
     public KclConfig config(String arn) {
         return worker.streamArn(arn).build();
-    }
-
-    private static Duration millis(Function<String, String> env, String name, Duration dflt) {
-        return Duration.ofMillis(IndexerSettings.number(env, name, (int) dflt.toMillis(), 0));
     }
 
     private static KclConfig.OnRejected onRejected(Function<String, String> env) {

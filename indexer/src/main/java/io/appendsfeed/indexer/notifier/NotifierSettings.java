@@ -4,7 +4,6 @@ import io.appendsfeed.indexer.settings.IndexerSettings;
 import io.appendsfeed.model.DynamoClients;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /** The notifier Lambda's settings, from environment variables (DEPLOY.md, "The notifier"). */
 public record NotifierSettings(String topicArn, DynamoClients.Settings sns) {
@@ -13,15 +12,10 @@ public record NotifierSettings(String topicArn, DynamoClients.Settings sns) {
     public static final String ENDPOINT = "APPENDS_SNS_ENDPOINT";
     public static final String REGION = "AWS_REGION";
 
-    private static final Pattern ARN = Pattern.compile("arn:aws[a-z-]*:sns:[a-z0-9-]+:\\d{12}:[A-Za-z0-9_-]{1,256}(\\.fifo)?");
-
+    /** The topic's ARN is checked by SNS, at the first publish. */
     public NotifierSettings {
         Objects.requireNonNull(topicArn, "topicArn");
         Objects.requireNonNull(sns, "sns");
-        if (!ARN.matcher(topicArn).matches()) {
-            throw new IllegalArgumentException(TOPIC_ARN + " is '" + topicArn + "': give an SNS topic ARN such as"
-                    + " arn:aws:sns:eu-west-1:123456789012:orders-feed");
-        }
     }
 
     /** @throws IllegalArgumentException naming the variable that is missing or invalid and what it takes */

@@ -96,11 +96,6 @@ class FeedOperationsTest {
         assertThat(help.exit()).isEqualTo(0);
         assertThat(help.out()).contains("Usage: feed backfill", "--export", "--endpoint", "--profile");
 
-        Run duration = feed("tail", "--index-table", indexTable, "--poll", "soon");
-        assertThat(duration.exit()).isEqualTo(2);
-        assertThat(duration.err().lines().toList()).hasSize(1);
-        assertThat(duration.err()).contains("'soon' is not a duration");
-
         Run action = feed("kcl", "--store-table", storeTable, "--index-table", indexTable, "--on-rejected", "IGNORE");
         assertThat(action.exit()).isEqualTo(2);
         assertThat(action.err().lines().toList()).hasSize(1);

@@ -61,25 +61,25 @@ class PartitionsFromIndexTest {
     }
 
     @Test
-    void backfill_with_another_partition_count_is_refused_in_one_line_naming_the_option_and_the_recorded_count() {
+    void backfill_with_another_partition_count_is_refused_in_one_line_naming_both_counts() {
         Run r = feed("backfill", "--store-table", storeTable, "--index-table", indexTable, "--partitions", "1");
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err().lines().toList()).containsExactly("feed backfill: --partitions 1: the index table '" + indexTable
-                + "' records 2 partitions, fixed when it was created; leave --partitions out to take the index's count,"
-                + " or give --partitions 2");
+        assertThat(r.err().lines().toList()).singleElement().asString()
+                .startsWith("feed backfill: index table '" + indexTable + "' was created with 2 partition(s) but this indexer is configured"
+                        + " with 1").contains("configure 2 or leave the partitions unset");
         assertThat(new FeedReadback(local.dynamo(), indexTable, 2).streams()).as("nothing indexed").isEmpty();
     }
 
     @Test
-    void a_partition_count_from_the_environment_is_refused_naming_the_variable() {
+    void a_partition_count_from_the_environment_is_refused_likewise() {
         env.put("APPENDS_PARTITIONS", "3");
         Run r = feed("backfill", "--store-table", storeTable, "--index-table", indexTable);
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().lines().toList()).singleElement().asString()
-                .startsWith("feed backfill: APPENDS_PARTITIONS=3: the index table '" + indexTable + "' records 2 partitions")
-                .endsWith("give --partitions 2");
+                .startsWith("feed backfill: index table '" + indexTable + "' was created with 2 partition(s)")
+                .contains("configured with 3");
     }
 
     @Test
@@ -88,7 +88,7 @@ class PartitionsFromIndexTest {
 
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().lines().toList()).singleElement().asString()
-                .startsWith("feed poll: --partitions 3: the index table '" + indexTable + "' records 2 partitions");
+                .startsWith("feed poll: index table '" + indexTable + "' was created with 2 partition(s)");
     }
 
     @Test
@@ -96,7 +96,7 @@ class PartitionsFromIndexTest {
         Run r = feed("backfill", "--store-table", storeTable, "--index-table", indexTable, "--partitions", "0");
 
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err().lines().toList()).singleElement().asString().startsWith("feed backfill: --partitions 0: give a whole number of at least 1");
+        assertThat(r.err().lines().toList()).singleElement().asString().startsWith("feed backfill: APPENDS_PARTITIONS is '0': give a whole number >= 1");
     }
 
     private Run feed(String... args) {

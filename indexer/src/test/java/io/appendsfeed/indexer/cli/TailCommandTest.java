@@ -79,8 +79,7 @@ class TailCommandTest {
 
     @Test
     void keeps_polling_for_new_spans_until_max_is_reached() throws Exception {
-        CompletableFuture<CliFeed.Run> tail = CompletableFuture.supplyAsync(() -> feed.feed("tail", "--from", "1/1", "--max", "2",
-                "--poll", "50ms"));
+        CompletableFuture<CliFeed.Run> tail = CompletableFuture.supplyAsync(() -> feed.feed("tail", "--from", "1/1", "--max", "2"));
         feed.ingest(feed.write(order, "Shipped"));
         feed.ingest(feed.write(account, "Withdrawn"));
         CliFeed.Run r = tail.get(20, TimeUnit.SECONDS);

@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,7 +111,7 @@ class OperatorCallsTest {
         Map<String, String> env = Map.of("APPENDS_DYNAMODB_ENDPOINT", local.endpoint().toString(), "APPENDS_INDEX_TABLE", index,
                 "APPENDS_STORE_TABLE", store);
         CliContext ctx = new CliContext(env::get, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
-                Clock.systemUTC()).withClients(settings -> recordingClient(settings, recorder));
+                Clock.systemUTC(), "test", settings -> recordingClient(settings, recorder), new AtomicReference<>());
         return FeedCli.commandLine(ctx).execute(args);
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appendsfeed.indexer.SameTableException;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,11 +14,11 @@ class KclSettingsTest {
     @Test
     void settings_give_a_worker_config_with_defaults_named_after_the_store_table() {
         KclSettings s = KclSettings.from(Map.of("APPENDS_STORE_TABLE", "Events", "APPENDS_INDEX_TABLE", "Index",
-                "APPENDS_IDLE_MILLIS", "200", "APPENDS_ON_REJECTED", "record-and-continue")::get);
+                "APPENDS_ON_REJECTED", "record-and-continue")::get);
         KclConfig c = s.config(ARN);
         assertThat(c.applicationName()).isEqualTo("appendsfeed-Events");
         assertThat(c.leaseTable()).isEqualTo("appendsfeed-Events");
-        assertThat(c.idleTimeBetweenReads()).isEqualTo(Duration.ofMillis(200));
+        assertThat(c.idleTimeBetweenReads()).isEqualTo(KclConfig.IDLE_TIME_BETWEEN_READS);
         assertThat(c.failoverTime()).isEqualTo(KclConfig.FAILOVER_TIME);
         assertThat(c.onRejected()).isEqualTo(KclConfig.OnRejected.RECORD_AND_CONTINUE);
         assertThat(c.workerId()).isNotBlank();

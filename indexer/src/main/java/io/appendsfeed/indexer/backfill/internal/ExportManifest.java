@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * line per data file: key, item count, base64 MD5), and the reading of its data files. Only a full export in
  * DynamoDB JSON holds items.
  */
-public record ExportManifest(long itemCount, List<DataFile> files) {
+public final class ExportManifest {
 
     public static final String SUMMARY = "manifest-summary.json";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,15 +46,15 @@ public record ExportManifest(long itemCount, List<DataFile> files) {
     /** A data file; {@code path} is relative to the export's folder, e.g. {@code data/abc.json.gz}. */
     public record DataFile(String path, long itemCount, String md5Base64) {}
 
-    public ExportManifest {
-        files = List.copyOf(files);
-    }
+    private ExportManifest() {}
 
     /**
+     * The data files the manifest lists.
+     *
      * @throws ExportFormatException when it is not a full DynamoDB JSON export of {@code storeTable}, or a manifest is malformed
      * @throws UncheckedIOException when a manifest cannot be read
      */
-    public static ExportManifest read(ExportFiles export, String storeTable) {
+    public static List<DataFile> read(ExportFiles export, String storeTable) {
         JsonNode summary;
         try (InputStream in = export.open(SUMMARY)) {
             summary = parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), SUMMARY);
@@ -102,8 +102,7 @@ public record ExportManifest(long itemCount, List<DataFile> files) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + filesName + " of the export at " + export.describe(), e);
         }
-        long count = summary.path("itemCount").asLong(files.stream().mapToLong(DataFile::itemCount).sum());
-        return new ExportManifest(count, files);
+        return List.copyOf(files);
     }
 
     /**
