@@ -299,7 +299,7 @@ public final class AppendsEpoch {
     public AppendsEpoch(StoreClient index, Clock clock, Decider.Conflicts conflicts) {
         this.index = index;
         this.decider = new Decider<>(index, new Decider.Category<>(EpochState.empty(EpochId.ZERO), EpochState::evolve,
-                e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null, true), conflicts);
+                e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null), conflicts);
     }
 
     /** The whole epoch, eventually consistent (a stale read costs a conflict on the next write). */

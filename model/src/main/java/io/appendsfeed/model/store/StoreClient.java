@@ -71,21 +71,14 @@ public final class StoreClient {
     }
 
     /**
-     * Appends events in a calf of their own, keyed by the first one's index and written only if no item has
-     * that key, then moves the Tip (holding no events) forwards. Not to be mixed with {@link #append} on one stream.
+     * Appends events in a calf of their own, keyed by the first one's index and written only if no item has that
+     * key. The Tip (holding no events) stays behind until the writer moves it with {@link #ensureTip} or
+     * {@link #moveTipToCalves}. Not to be mixed with {@link #append} on one stream.
      *
      * @return a {@link AppendResult.Conflict} when another writer holds {@code expectedVersion} (its version a lower bound)
      * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
      */
     public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events) {
-        return appendAsCalf(stream, expectedVersion, events, true);
-    }
-
-    /**
-     * As {@link #appendAsCalf(StreamName, long, List)}; with {@code moveTip} false only the calf is written and the Tip
-     * stays behind it until {@link #ensureTip} or {@link #moveTipToCalves} moves it.
-     */
-    public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events, boolean moveTip) {
         checkWritable(stream);
         Objects.requireNonNull(events, "events");
         if (events.isEmpty()) {
@@ -94,7 +87,7 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events), moveTip);
+        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events));
     }
 
     /** Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there; returns the capacity spent. */

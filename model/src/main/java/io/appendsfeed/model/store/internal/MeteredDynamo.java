@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -63,11 +62,6 @@ public final class MeteredDynamo {
 
     void updateItem(UpdateItemRequest.Builder b) {
         call("UpdateItem", () -> dynamo.updateItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> Arrays.asList(r.consumedCapacity()), true);
-    }
-
-    void deleteItem(DeleteItemRequest.Builder b) {
-        call("DeleteItem", () -> dynamo.deleteItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
                 r -> Arrays.asList(r.consumedCapacity()), true);
     }
 
