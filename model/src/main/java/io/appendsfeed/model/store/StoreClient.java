@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
@@ -29,6 +28,7 @@ public final class StoreClient {
     private final StoreConfig config;
     private final TipState.Cache cache;
     private final Appender appender;
+    private final MeteredDynamo calls;
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
@@ -36,6 +36,7 @@ public final class StoreClient {
         this.config = Objects.requireNonNull(config, "config");
         this.cache = new TipState.Cache(config.tipCacheStreams());
         this.appender = new Appender(cache, config);
+        this.calls = new MeteredDynamo(dynamo, config.table(), config.meter());
     }
 
     public StoreConfig config() {
@@ -67,7 +68,7 @@ public final class StoreClient {
             throw new IllegalArgumentException("append to " + stream + " has no events; pass at least one "
                     + "(to replace only the unfolds, use writeUnfolds)");
         }
-        return appender.append(calls(), stream, expected, List.copyOf(events), List.copyOf(unfolds));
+        return appender.append(calls, stream, expected, List.copyOf(events), List.copyOf(unfolds));
     }
 
     /**
@@ -87,15 +88,13 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events));
+        return appender.appendAsCalf(calls, stream, expectedVersion, List.copyOf(events));
     }
 
-    /** Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there; returns the capacity spent. */
-    public Capacity ensureTip(StreamName stream, long version) {
+    /** Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there. */
+    public void ensureTip(StreamName stream, long version) {
         checkWritable(stream);
-        MeteredDynamo calls = calls();
         appender.ensureTip(calls, stream, version);
-        return calls.spent();
     }
 
     /**
@@ -106,7 +105,7 @@ public final class StoreClient {
      */
     public boolean moveTipToCalves(StreamName stream) {
         checkWritable(stream);
-        return appender.moveTipToCalves(calls(), stream);
+        return appender.moveTipToCalves(calls, stream);
     }
 
     /**
@@ -117,12 +116,12 @@ public final class StoreClient {
     public AppendResult writeUnfolds(StreamName stream, Expected expected, List<Unfold> unfolds) {
         checkWritable(stream);
         Objects.requireNonNull(expected, "expected");
-        return appender.append(calls(), stream, expected, List.of(), List.copyOf(unfolds));
+        return appender.append(calls, stream, expected, List.of(), List.copyOf(unfolds));
     }
 
     /** The Tip, or empty when the stream does not exist. */
     public Optional<Tip> readTip(StreamName stream, boolean consistent) {
-        var item = TipWrites.read(calls(), stream, consistent);
+        var item = TipWrites.read(calls, stream, consistent);
         if (item == null) {
             return Optional.empty();
         }
@@ -147,11 +146,7 @@ public final class StoreClient {
 
     private StreamReader reader(StreamName stream, Read read) {
         Objects.requireNonNull(stream, "stream");
-        return new StreamReader(calls(), cache, stream, read, config.queryPageItems());
-    }
-
-    private MeteredDynamo calls() {
-        return new MeteredDynamo(dynamo, config.table(), config.meter());
+        return new StreamReader(calls, cache, stream, read, config.queryPageItems());
     }
 
     /** All of {@link #read(StreamName, Read)} in a list. */

@@ -11,6 +11,7 @@ import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -22,6 +23,15 @@ class CalfAppendTest {
 
     private static StoreClient client(StoreFixture f) {
         return f.client(b -> b.reservedStreams(true).meter((op, table, c) -> {}));
+    }
+
+    /** A client whose meter adds up what its calls consumed. */
+    private static StoreClient metered(StoreFixture f, AtomicReference<Capacity> spent) {
+        return f.client(b -> b.reservedStreams(true).meter((op, table, c) -> spent.accumulateAndGet(c, Capacity::plus)));
+    }
+
+    private static Capacity take(AtomicReference<Capacity> spent) {
+        return spent.getAndSet(Capacity.NONE);
     }
 
     @Test
@@ -56,12 +66,14 @@ class CalfAppendTest {
     @Test
     void an_append_costs_its_own_items_bytes_however_long_the_stream(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
-        StoreClient client = client(f);
+        AtomicReference<Capacity> spent = new AtomicReference<>(Capacity.NONE);
+        StoreClient client = metered(f, spent);
         client.appendAsCalf(STREAM, 0, events("A", 1));
         for (int k = 1; k < 20; k++) {
-            var w = (AppendResult.Written) client.appendAsCalf(STREAM, k, events("B", 1));
+            take(spent);
+            client.appendAsCalf(STREAM, k, events("B", 1));
             // a small calf (1 WCU), however long the stream is: no reads
-            assertThat(w.capacity()).isEqualTo(new Capacity(0, 1));
+            assertThat(take(spent)).isEqualTo(new Capacity(0, 1));
         }
     }
 
@@ -152,11 +164,13 @@ class CalfAppendTest {
     @Test
     void a_calf_left_ahead_of_its_tip_is_moved_to_later_and_a_tip_first_write_there_is_refused_when_it_moves(LocalDynamo local) {
         StoreFixture f = StoreFixture.fresh(local);
-        StoreClient calfFirst = client(f);
+        AtomicReference<Capacity> spent = new AtomicReference<>(Capacity.NONE);
+        StoreClient calfFirst = metered(f, spent);
         calfFirst.appendAsCalf(STREAM, 0, events("A", 2));
         calfFirst.ensureTip(STREAM, 2);
-        var w = (AppendResult.Written) calfFirst.appendAsCalf(STREAM, 2, events("B", 1));
-        assertThat(w.capacity()).as("the calf alone").isEqualTo(new Capacity(0, 1));
+        take(spent);
+        calfFirst.appendAsCalf(STREAM, 2, events("B", 1));
+        assertThat(take(spent)).as("the calf alone").isEqualTo(new Capacity(0, 1));
         assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).as("left behind").isEqualTo(2);
         assertThat(client(f).moveTipToCalves(STREAM)).isTrue();
         assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
@@ -180,17 +194,23 @@ class CalfAppendTest {
         writer.ensureTip(STREAM, 3);
         f.put(tipAt1); // as a writer that died between its calf and the Tip leaves it
 
-        StoreClient loader = client(f);
+        AtomicReference<Capacity> spent = new AtomicReference<>(Capacity.NONE);
+        StoreClient loader = metered(f, spent);
         assertThat(loader.readAll(STREAM, Read.forward(0))).hasSize(3); // a load sees the calves, and the Tip behind them
-        assertThat(loader.ensureTip(STREAM, 3)).as("one Tip write").isEqualTo(new Capacity(0, 1));
+        take(spent);
+        loader.ensureTip(STREAM, 3);
+        assertThat(take(spent)).as("one Tip write").isEqualTo(new Capacity(0, 1));
         assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
-        assertThat(loader.ensureTip(STREAM, 3)).as("known to be there: nothing").isEqualTo(Capacity.NONE);
+        loader.ensureTip(STREAM, 3);
+        assertThat(take(spent)).as("known to be there: nothing").isEqualTo(Capacity.NONE);
 
         // a client that knows nothing of the Tip writes once, and the condition keeps it from going back
-        StoreClient stranger = client(f);
+        StoreClient stranger = metered(f, spent);
         stranger.ensureTip(STREAM, 2);
         assertThat(client(f).readTip(STREAM, true).orElseThrow().version()).isEqualTo(3);
-        assertThat(stranger.ensureTip(STREAM, 2)).as("it knows now").isEqualTo(Capacity.NONE);
+        take(spent);
+        stranger.ensureTip(STREAM, 2);
+        assertThat(take(spent)).as("it knows now").isEqualTo(Capacity.NONE);
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
-import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.ItemTooLargeException;
@@ -70,7 +69,7 @@ public final class Appender {
             }
             if (state != null && !state.satisfies(expected) || absent && expected instanceof Expected.Etag
                     || absent && expected instanceof Expected.Version v && v.version() != 0) {
-                return conflict(stream, state, dynamo.spent());
+                return conflict(stream, state);
             }
             boolean calve = state != null && mustCalve(state, encoded, fixed);
             if (calve && state.item() == null) {
@@ -83,7 +82,7 @@ public final class Appender {
                     : TipWrites.update(dynamo, stream, state, encoded, u);
             if (outcome instanceof TipWrites.Outcome.Written w) {
                 cache.put(stream, w.state());
-                return new AppendResult.Written(w.state().version(), w.state().etag(), calve, dynamo.spent());
+                return new AppendResult.Written(w.state().version(), w.state().etag(), calve);
             }
             TipWrites.Outcome.Refused refused = (TipWrites.Outcome.Refused) outcome;
             absent = refused.tipKnown() && refused.tip() == null;
@@ -96,7 +95,7 @@ public final class Appender {
             }
         }
         log.warn("append to {} gave up after {} attempts: other writers kept changing the Tip", stream, MAX_ATTEMPTS);
-        return conflict(stream, state, dynamo.spent());
+        return conflict(stream, state);
     }
 
     private boolean mustCalve(TipState state, EventCodec.Entries events, long fixed) {
@@ -109,12 +108,12 @@ public final class Appender {
         return full || fixed + state.eventBytes() + events.bytes() > StoreConfig.ITEM_MAX_BYTES;
     }
 
-    private AppendResult conflict(StreamName stream, TipState state, Capacity spent) {
+    private AppendResult conflict(StreamName stream, TipState state) {
         if (state == null) {
-            return new AppendResult.Conflict(0, null, spent);
+            return new AppendResult.Conflict(0, null);
         }
         cache.put(stream, state);
-        return new AppendResult.Conflict(state.version(), state.etag(), spent);
+        return new AppendResult.Conflict(state.version(), state.etag());
     }
 
     private List<AttributeValue> encodeUnfolds(List<Unfold> unfolds, long version, Instant now) {
@@ -167,7 +166,7 @@ public final class Appender {
             tip = drain(dynamo, stream, tip);
         }
         if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
-            return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
+            return new AppendResult.Conflict(tip.version(), tip.etag());
         }
         try {
             dynamo.putItem(PutItemRequest.builder().item(calf)
@@ -175,12 +174,12 @@ public final class Appender {
                     .expressionAttributeNames(Map.of("#p", StoreItems.STREAM)));
         } catch (ConditionalCheckFailedException e) {
             cache.remove(stream); // another writer holds this index
-            return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
+            return new AppendResult.Conflict(expected + 1, null);
         }
         // the Tip stays where it was; what the calves hold is counted for when it moves
         TipState behind = tip == null ? TipState.NONE : tip;
         cache.put(stream, new TipState(behind.version(), behind.etag(), 0, 0, behind.calfBytes() + calfBytes, null));
-        return new AppendResult.Written(next, behind.etag(), false, dynamo.spent());
+        return new AppendResult.Written(next, behind.etag(), false);
     }
 
     /**

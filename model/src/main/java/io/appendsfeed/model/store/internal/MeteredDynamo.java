@@ -22,10 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * The DynamoDB calls of one store operation, through the caller's client (so its settings hold for each one).
- * Each asks for its consumed capacity (unless the meter is {@link CapacityMeter#NONE}), tells the meter and adds
- * it to {@link #spent()}; a write refused on its condition, which DynamoDB reports no capacity for, goes to
- * {@link CapacityMeter#refused}. One instance per operation: not thread-safe.
+ * A store client's DynamoDB calls, through the caller's client (so its settings hold for each one). Each asks
+ * for its consumed capacity (unless the meter is {@link CapacityMeter#NONE}) and tells the meter; a write refused
+ * on its condition, which DynamoDB reports no capacity for, goes to {@link CapacityMeter#refused}. Thread-safe.
  */
 public final class MeteredDynamo {
 
@@ -33,7 +32,6 @@ public final class MeteredDynamo {
     private final String table;
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
-    private Capacity spent = Capacity.NONE;
 
     public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter) {
         this.dynamo = dynamo;
@@ -44,10 +42,6 @@ public final class MeteredDynamo {
 
     public String table() {
         return table;
-    }
-
-    public Capacity spent() {
-        return spent;
     }
 
     GetItemResponse getItem(GetItemRequest.Builder b) {
@@ -105,7 +99,6 @@ public final class MeteredDynamo {
             }
         }
         meter.consumed(op, table, capacity);
-        spent = spent.plus(capacity);
         return response;
     }
 }
