@@ -34,7 +34,7 @@ public final class StoreClient {
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.config = Objects.requireNonNull(config, "config");
-        this.cache = new TipState.Cache(config.tipCacheStreams());
+        this.cache = new TipState.Cache(StoreConfig.TIP_CACHE_STREAMS);
         this.appender = new Appender(cache, config);
         this.calls = new MeteredDynamo(dynamo, config.table(), config.meter());
     }

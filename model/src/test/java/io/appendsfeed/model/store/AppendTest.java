@@ -143,7 +143,7 @@ class AppendTest {
         StoreClient cached = f.client(c -> c.meter(meter));
         cached.append(STREAM, Expected.noStream(), events("A", 1));
         cached.append(STREAM, Expected.version(1), events("B", 1));
-        StoreClient uncached = f.client(c -> c.meter(meter).tipCacheStreams(0));
+        StoreClient uncached = f.client(c -> c.meter(meter)); // a client of its own, which has not seen the stream
         uncached.append(STREAM, Expected.version(2), events("C", 1));
 
         assertThat(calls).containsExactly("PutItem", "UpdateItem", "GetItem", "UpdateItem");
