@@ -331,11 +331,6 @@ public final class AppendsEpoch {
         return last.stream().filter(e -> EpochEvent.CLOSED.equals(e.type())).map(StoredEvent::timestamp).findFirst();
     }
 
-    /** An epoch just recorded as active, taken as empty unread: if another writer began it, the first write conflicts and catches up. */
-    public EpochState begun(PartitionId partition, EpochId epoch) {
-        return EpochState.empty(epoch);
-    }
-
     /**
      * Moves the Tip up to {@code state} unless known to be there: Tip-first readers and the notifier see an epoch only
      * that far. A write ({@link #transact}) leaves the Tip behind its calf; its writer moves it.
