@@ -91,7 +91,11 @@ public final class StoreClient {
         return appender.appendAsCalf(calls, stream, expectedVersion, List.copyOf(events));
     }
 
-    /** Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there. */
+    /**
+     * Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there.
+     *
+     * @throws IllegalStateException when a Tip-first writer appended to the Tip at indexes calves hold; nothing was written
+     */
     public void ensureTip(StreamName stream, long version) {
         checkWritable(stream);
         appender.ensureTip(calls, stream, version);
