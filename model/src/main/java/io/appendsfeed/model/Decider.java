@@ -31,21 +31,14 @@ public final class Decider<S, E> {
      * How a category's streams are folded and stored.
      *
      * @param snapshot the state kept as the Tip's unfold, rewritten with every append, so that loading is one read
-     *                 of the Tip; null for a stream written calf-first, loaded by reading on from a known state
-     * @param tipByWriter calf-first only: a write puts its calf and leaves the Tip behind; the writer moves it
-     *                    ({@link StoreClient#ensureTip}) when it chooses
+     *                 of the Tip; null for a stream written calf-first, loaded by reading on from a known state, whose
+     *                 writer moves the Tip ({@link StoreClient#ensureTip}) when it chooses
      */
-    public record Category<S, E>(S initial, BiFunction<S, StoredEvent, S> evolve, Function<E, EventData> encode,
-                                 Snapshot<S> snapshot, boolean tipByWriter) {
+    public record Category<S, E>(S initial, BiFunction<S, StoredEvent, S> evolve, Function<E, EventData> encode, Snapshot<S> snapshot) {
         public Category {
             Objects.requireNonNull(initial, "initial");
             Objects.requireNonNull(evolve, "evolve");
             Objects.requireNonNull(encode, "encode");
-        }
-
-        /** Every write moves the Tip. */
-        public Category(S initial, BiFunction<S, StoredEvent, S> evolve, Function<E, EventData> encode, Snapshot<S> snapshot) {
-            this(initial, evolve, encode, snapshot, false);
         }
     }
 
@@ -172,7 +165,7 @@ public final class Decider<S, E> {
             }
             List<EventData> data = d.events().stream().map(category.encode()).toList();
             Loaded<S> after = fold(category, stream, at, written(stream, at.version(), data));
-            AppendResult r = category.snapshot() == null ? store.appendAsCalf(stream, at.version(), data, !category.tipByWriter())
+            AppendResult r = category.snapshot() == null ? store.appendAsCalf(stream, at.version(), data)
                     : store.append(stream, Expected.version(at.version()), data,
                             List.of(new Unfold(category.snapshot().type(), category.snapshot().encode().apply(after.state()), null)));
             if (r instanceof AppendResult.Written) {

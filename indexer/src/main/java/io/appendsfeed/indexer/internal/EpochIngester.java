@@ -151,7 +151,7 @@ public final class EpochIngester {
             EpochId next = s.epoch().next();
             index.start(store, partition, next);
             log.info("partition {}: epoch {} closed, {} active", partition, s.epoch(), next);
-            s = epochs.begun(partition, next); // taken as empty: if another writer began it, the first write conflicts and catches up
+            s = EpochState.empty(next); // taken as empty unread: if another writer began it, the first write conflicts and catches up
         }
         return state = s;
     }

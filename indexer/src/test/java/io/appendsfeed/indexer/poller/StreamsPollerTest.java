@@ -63,6 +63,7 @@ class StreamsPollerTest {
             StreamName epoch = StreamName.parse("$AppendsEpoch-0_0");
             long version = index.readTip(epoch, true).orElseThrow().version();
             index.appendAsCalf(epoch, version, List.of(EventData.json("Compacted", "{}"))); // as a newer indexer writes it
+            index.ensureTip(epoch, version + 1);
             append(store, expected, 1, 1);
 
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {

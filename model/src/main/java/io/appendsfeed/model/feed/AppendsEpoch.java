@@ -299,7 +299,7 @@ public final class AppendsEpoch {
     public AppendsEpoch(StoreClient index, Clock clock, Decider.Conflicts conflicts) {
         this.index = index;
         this.decider = new Decider<>(index, new Decider.Category<>(EpochState.empty(EpochId.ZERO), EpochState::evolve,
-                e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null, true), conflicts);
+                e -> EventData.of(e.type(), encode(e)).withTimestamp(clock.instant()), null), conflicts);
     }
 
     /** The whole epoch, eventually consistent (a stale read costs a conflict on the next write). */
@@ -329,11 +329,6 @@ public final class AppendsEpoch {
     public Optional<Instant> closedAt(PartitionId partition, EpochId epoch) {
         List<StoredEvent> last = index.readAll(stream(partition, epoch), Read.backward().limit(1));
         return last.stream().filter(e -> EpochEvent.CLOSED.equals(e.type())).map(StoredEvent::timestamp).findFirst();
-    }
-
-    /** An epoch just recorded as active, taken as empty unread: if another writer began it, the first write conflicts and catches up. */
-    public EpochState begun(PartitionId partition, EpochId epoch) {
-        return EpochState.empty(epoch);
     }
 
     /**

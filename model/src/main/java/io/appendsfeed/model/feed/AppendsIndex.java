@@ -7,8 +7,6 @@ import io.appendsfeed.model.Decider;
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.StoreClient;
-import io.appendsfeed.model.store.StoredEvent;
-import io.appendsfeed.model.store.Tip;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.LongFunction;
 
 /**
  * {@code $AppendsIndex-0}: stream name, events and their JSON, fold, decisions, and the service over the {@link Decider}.
@@ -148,7 +145,7 @@ public final class AppendsIndex {
         }
     }
 
-    private static final Decider.Category<IndexState, IndexEvent> CATEGORY = new Decider.Category<>(IndexState.EMPTY,
+    static final Decider.Category<IndexState, IndexEvent> CATEGORY = new Decider.Category<>(IndexState.EMPTY,
             (s, e) -> s.evolve(decode(e.type(), e.data())), e -> EventData.of(e.type(), encode(e)),
             new Decider.Snapshot<>(IndexEvent.SNAPSHOTTED, s -> encode(new IndexEvent.Snapshotted(s.active())), d -> IndexState.EMPTY.evolve(decode(IndexEvent.SNAPSHOTTED, d))));
     /** Writers of the index are few (one append per epoch closed): a lost race retries at once until it wins. */
@@ -166,11 +163,6 @@ public final class AppendsIndex {
     /** Eventually consistent: one partition at epoch 0 when there is no index yet. */
     public static IndexState read(StoreClient index) {
         return load(index, false).state();
-    }
-
-    /** The snapshot rule, pure: the state a Tip stands for ({@link Decider#fold}). */
-    public static Decider.Loaded<IndexState> fold(Tip tip, LongFunction<List<StoredEvent>> eventsFrom) {
-        return Decider.fold(CATEGORY, tip, eventsFrom);
     }
 
     /** Creates the index for {@code partitions} unless it exists; returns what is there either way (the first creator's count). */

@@ -12,10 +12,6 @@ public record EpochPage(List<EpochRecord> records, boolean atTail) {
         records = List.copyOf(records);
     }
 
-    public static EpochPage empty() {
-        return new EpochPage(List.of(), true);
-    }
-
     /** Nothing new was found, or the read took the tail with it. */
     public boolean tail() {
         return atTail || records.isEmpty();

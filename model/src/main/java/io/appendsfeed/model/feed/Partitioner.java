@@ -16,9 +16,6 @@ public final class Partitioner {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, was " + partitions);
         }
-        if (partitions == 1) {
-            return PartitionId.of(0);
-        }
         CRC32 crc = new CRC32();
         crc.update(stream.value().getBytes(StandardCharsets.UTF_8));
         return PartitionId.of((int) Math.floorMod(crc.getValue(), (long) partitions)); // CRC-32 (IEEE), unsigned

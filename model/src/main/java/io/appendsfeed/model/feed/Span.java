@@ -83,12 +83,7 @@ public record Span(StreamName stream, long index, List<String> types) {
         return new Span(StreamName.parse(p.textValue()), i.longValue(), types);
     }
 
-    /** Bytes of this span's JSON as Jackson writes it in UTF-8. */
-    public long jsonBytes() {
-        return headBytes() + typesBytes();
-    }
-
-    /** The bytes but for the types' (which add a comma each; the last has none). */
+    /** Bytes of this span's JSON as Jackson writes it in UTF-8 but for the types' (which add a comma each; the last has none). */
     long headBytes() {
         return "{\"p\":,\"i\":,\"c\":[]}".length() - 1 + quotedBytes(stream.value()) + Long.toString(index).length();
     }

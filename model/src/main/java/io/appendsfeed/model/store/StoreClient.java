@@ -1,7 +1,6 @@
 package io.appendsfeed.model.store;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.internal.Appender;
 import io.appendsfeed.model.store.internal.MeteredDynamo;
 import io.appendsfeed.model.store.internal.StreamReader;
@@ -29,13 +28,15 @@ public final class StoreClient {
     private final StoreConfig config;
     private final TipState.Cache cache;
     private final Appender appender;
+    private final MeteredDynamo calls;
 
     /** The caller owns {@code dynamo} and closes it. */
     public StoreClient(DynamoDbClient dynamo, StoreConfig config) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.config = Objects.requireNonNull(config, "config");
-        this.cache = new TipState.Cache(config.tipCacheStreams());
+        this.cache = new TipState.Cache(StoreConfig.TIP_CACHE_STREAMS);
         this.appender = new Appender(cache, config);
+        this.calls = new MeteredDynamo(dynamo, config.table(), config.meter());
     }
 
     public StoreConfig config() {
@@ -67,25 +68,18 @@ public final class StoreClient {
             throw new IllegalArgumentException("append to " + stream + " has no events; pass at least one "
                     + "(to replace only the unfolds, use writeUnfolds)");
         }
-        return appender.append(calls(), stream, expected, List.copyOf(events), List.copyOf(unfolds));
+        return appender.append(calls, stream, expected, List.copyOf(events), List.copyOf(unfolds));
     }
 
     /**
-     * Appends events in a calf of their own, keyed by the first one's index and written only if no item has
-     * that key, then moves the Tip (holding no events) forwards. Not to be mixed with {@link #append} on one stream.
+     * Appends events in a calf of their own, keyed by the first one's index and written only if no item has that
+     * key. The Tip (holding no events) stays behind until the writer moves it with {@link #ensureTip} or
+     * {@link #moveTipToCalves}. Not to be mixed with {@link #append} on one stream.
      *
      * @return a {@link AppendResult.Conflict} when another writer holds {@code expectedVersion} (its version a lower bound)
      * @throws ItemTooLargeException when the events cannot fit one item; nothing was written
      */
     public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events) {
-        return appendAsCalf(stream, expectedVersion, events, true);
-    }
-
-    /**
-     * As {@link #appendAsCalf(StreamName, long, List)}; with {@code moveTip} false only the calf is written and the Tip
-     * stays behind it until {@link #ensureTip} or {@link #moveTipToCalves} moves it.
-     */
-    public AppendResult appendAsCalf(StreamName stream, long expectedVersion, List<EventData> events, boolean moveTip) {
         checkWritable(stream);
         Objects.requireNonNull(events, "events");
         if (events.isEmpty()) {
@@ -94,15 +88,17 @@ public final class StoreClient {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0, was " + expectedVersion);
         }
-        return appender.appendAsCalf(calls(), stream, expectedVersion, List.copyOf(events), moveTip);
+        return appender.appendAsCalf(calls, stream, expectedVersion, List.copyOf(events));
     }
 
-    /** Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there; returns the capacity spent. */
-    public Capacity ensureTip(StreamName stream, long version) {
+    /**
+     * Moves the Tip of a calf-first {@code stream} forwards to {@code version} unless known to be there.
+     *
+     * @throws IllegalStateException when a Tip-first writer appended to the Tip at indexes calves hold; nothing was written
+     */
+    public void ensureTip(StreamName stream, long version) {
         checkWritable(stream);
-        MeteredDynamo calls = calls();
         appender.ensureTip(calls, stream, version);
-        return calls.spent();
     }
 
     /**
@@ -113,7 +109,7 @@ public final class StoreClient {
      */
     public boolean moveTipToCalves(StreamName stream) {
         checkWritable(stream);
-        return appender.moveTipToCalves(calls(), stream);
+        return appender.moveTipToCalves(calls, stream);
     }
 
     /**
@@ -124,12 +120,12 @@ public final class StoreClient {
     public AppendResult writeUnfolds(StreamName stream, Expected expected, List<Unfold> unfolds) {
         checkWritable(stream);
         Objects.requireNonNull(expected, "expected");
-        return appender.append(calls(), stream, expected, List.of(), List.copyOf(unfolds));
+        return appender.append(calls, stream, expected, List.of(), List.copyOf(unfolds));
     }
 
     /** The Tip, or empty when the stream does not exist. */
     public Optional<Tip> readTip(StreamName stream, boolean consistent) {
-        var item = TipWrites.read(calls(), stream, consistent);
+        var item = TipWrites.read(calls, stream, consistent);
         if (item == null) {
             return Optional.empty();
         }
@@ -154,11 +150,7 @@ public final class StoreClient {
 
     private StreamReader reader(StreamName stream, Read read) {
         Objects.requireNonNull(stream, "stream");
-        return new StreamReader(calls(), cache, stream, read, config.queryPageItems());
-    }
-
-    private MeteredDynamo calls() {
-        return new MeteredDynamo(dynamo, config.table(), config.meter());
+        return new StreamReader(calls, cache, stream, read, config.queryPageItems());
     }
 
     /** All of {@link #read(StreamName, Read)} in a list. */

@@ -11,15 +11,14 @@ import java.util.Objects;
  * @param compress write bodies deflated (encoding 1) when that saves bytes
  * @param reservedStreams allow {@code $} streams: only the index table's client sets this
  * @param clock stamps events and unfolds without a timestamp
- * @param tipCacheStreams how many streams' Tips (about 200 bytes each) the client remembers, so that an append
- *                        need not read the Tip first; 0 turns the cache off
  */
 public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boolean compress, boolean reservedStreams,
-                          int queryPageItems, CapacityMeter meter, Clock clock, int tipCacheStreams) {
+                          int queryPageItems, CapacityMeter meter, Clock clock) {
 
     public static final int TIP_MAX_BYTES = 32 * 1024;
     /** DynamoDB's limit per item: 400 × 1024 bytes of names and values. */
     public static final int ITEM_MAX_BYTES = 400 * 1024;
+    /** How many streams' Tips (about 200 bytes each) a client remembers, so that an append need not read the Tip first. */
     public static final int TIP_CACHE_STREAMS = 4096;
 
     public StoreConfig {
@@ -34,9 +33,6 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         }
         if (queryPageItems < 1) {
             throw new IllegalArgumentException("queryPageItems must be >= 1, was " + queryPageItems);
-        }
-        if (tipCacheStreams < 0) {
-            throw new IllegalArgumentException("tipCacheStreams must be >= 0, was " + tipCacheStreams);
         }
         Objects.requireNonNull(meter, "meter");
         Objects.requireNonNull(clock, "clock");
@@ -55,7 +51,6 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         private int queryPageItems = 100;
         private CapacityMeter meter = CapacityMeter.NONE;
         private Clock clock = Clock.systemUTC();
-        private int tipCacheStreams = TIP_CACHE_STREAMS;
 
         private Builder(String table) {
             this.table = table;
@@ -68,10 +63,9 @@ public record StoreConfig(String table, int tipMaxBytes, int tipMaxEvents, boole
         public Builder queryPageItems(int v) { this.queryPageItems = v; return this; }
         public Builder meter(CapacityMeter v) { this.meter = v; return this; }
         public Builder clock(Clock v) { this.clock = v; return this; }
-        public Builder tipCacheStreams(int v) { this.tipCacheStreams = v; return this; }
 
         public StoreConfig build() {
-            return new StoreConfig(table, tipMaxBytes, tipMaxEvents, compress, reservedStreams, queryPageItems, meter, clock, tipCacheStreams);
+            return new StoreConfig(table, tipMaxBytes, tipMaxEvents, compress, reservedStreams, queryPageItems, meter, clock);
         }
     }
 }

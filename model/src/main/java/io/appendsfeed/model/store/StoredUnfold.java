@@ -1,12 +1,6 @@
 package io.appendsfeed.model.store;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /** An unfold read back from a Tip: {@code index} is the stream version it was written at. */
-public record StoredUnfold(long index, Instant timestamp, String type, byte[] data, byte[] meta) {
-
-    public String dataText() {
-        return new String(data, StandardCharsets.UTF_8);
-    }
-}
+public record StoredUnfold(long index, Instant timestamp, String type, byte[] data, byte[] meta) {}

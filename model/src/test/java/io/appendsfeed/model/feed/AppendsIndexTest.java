@@ -55,7 +55,7 @@ class AppendsIndexTest {
     @Test
     void a_snapshot_at_the_tips_version_is_the_whole_state_and_nothing_else_is_read() {
         Events events = new Events(started(0, P0, 0), started(1, P1, 0), started(2, P0, 1));
-        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(3, List.of(snapshot(3, Map.of(P0, EpochId.of(1), P1, EpochId.ZERO)))), events::from);
+        Decider.Loaded<IndexState> l = Decider.fold(AppendsIndex.CATEGORY, tip(3, List.of(snapshot(3, Map.of(P0, EpochId.of(1), P1, EpochId.ZERO)))), events::from);
         assertThat(l.state().active()).containsExactly(Map.entry(P0, EpochId.of(1)), Map.entry(P1, EpochId.ZERO));
         assertThat(l.version()).isEqualTo(3);
         assertThat(events.readsFrom).isEmpty();
@@ -66,7 +66,7 @@ class AppendsIndexTest {
         // the snapshot (at 2) names partition 1; what the events before it hold is not read: where the
         // indexer used to fold from 0 (seeing one partition), both now see two, and epoch 1 of partition 0
         Events events = new Events(started(0, P0, 0), started(1, P0, 0), started(2, P0, 1));
-        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(3, List.of(snapshot(2, Map.of(P0, EpochId.ZERO, P1, EpochId.ZERO)))), events::from);
+        Decider.Loaded<IndexState> l = Decider.fold(AppendsIndex.CATEGORY, tip(3, List.of(snapshot(2, Map.of(P0, EpochId.ZERO, P1, EpochId.ZERO)))), events::from);
         assertThat(l.state().partitions()).isEqualTo(2);
         assertThat(l.state().activeEpoch(P0)).isEqualTo(EpochId.of(1));
         assertThat(l.version()).isEqualTo(3);
@@ -77,7 +77,7 @@ class AppendsIndexTest {
     void a_snapshot_claiming_an_index_past_the_tip_stands_for_nothing_and_every_event_is_folded() {
         // the reader used to trust it (and see epoch 5, which no Started names)
         Events events = new Events(started(0, P0, 0), started(1, P0, 1));
-        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(2, List.of(snapshot(9, Map.of(P0, EpochId.of(5))))), events::from);
+        Decider.Loaded<IndexState> l = Decider.fold(AppendsIndex.CATEGORY, tip(2, List.of(snapshot(9, Map.of(P0, EpochId.of(5))))), events::from);
         assertThat(l.state().active()).containsExactly(Map.entry(P0, EpochId.of(1)));
         assertThat(events.readsFrom).containsExactly(0L);
     }
@@ -85,7 +85,7 @@ class AppendsIndexTest {
     @Test
     void of_several_snapshots_the_latest_not_past_the_tip_counts() {
         Events events = new Events(started(0, P0, 0), started(1, P0, 1), started(2, P0, 2));
-        Decider.Loaded<IndexState> l = AppendsIndex.fold(tip(3, List.of(snapshot(2, Map.of(P0, EpochId.of(1))), snapshot(1, Map.of(P0, EpochId.ZERO)))),
+        Decider.Loaded<IndexState> l = Decider.fold(AppendsIndex.CATEGORY, tip(3, List.of(snapshot(2, Map.of(P0, EpochId.of(1))), snapshot(1, Map.of(P0, EpochId.ZERO)))),
                 events::from);
         assertThat(l.state().activeEpoch(P0)).isEqualTo(EpochId.of(2));
         assertThat(events.readsFrom).containsExactly(2L);
@@ -94,12 +94,12 @@ class AppendsIndexTest {
     @Test
     void without_a_snapshot_every_event_is_folded_and_events_the_tip_holds_are_not_read_again() {
         Events events = new Events(started(0, P0, 0), started(1, P1, 0));
-        assertThat(AppendsIndex.fold(tip(2, List.of()), events::from).state().partitions()).isEqualTo(2);
+        assertThat(Decider.fold(AppendsIndex.CATEGORY, tip(2, List.of()), events::from).state().partitions()).isEqualTo(2);
         assertThat(events.readsFrom).containsExactly(0L);
 
         Events none = new Events();
         Tip holding = new Tip(AppendsIndex.STREAM, 2, "etag", List.of(started(0, P0, 0), started(1, P1, 0)), List.of(), 0);
-        assertThat(AppendsIndex.fold(holding, none::from).state().partitions()).isEqualTo(2);
+        assertThat(Decider.fold(AppendsIndex.CATEGORY, holding, none::from).state().partitions()).isEqualTo(2);
         assertThat(none.readsFrom).isEmpty();
     }
 }

@@ -4,7 +4,6 @@ import static io.appendsfeed.model.store.StoreFixture.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ class AppendRaceTest {
         List<AppendResult.Written> won = results.stream().filter(r -> r instanceof AppendResult.Written).map(r -> (AppendResult.Written) r).toList();
         List<AppendResult.Conflict> lost = results.stream().filter(r -> r instanceof AppendResult.Conflict).map(r -> (AppendResult.Conflict) r).toList();
         assertThat(won).hasSize(1);
-        assertThat(lost).containsExactly(new AppendResult.Conflict(2, won.get(0).etag(), Capacity.NONE));
+        assertThat(lost).containsExactly(new AppendResult.Conflict(2, won.get(0).etag()));
     }
 
     private static void assertOneWonAndTheOtherSawIt(StoreFixture f, List<AppendResult> results, boolean calved) {
@@ -62,7 +61,7 @@ class AppendRaceTest {
         assertThat(won).hasSize(1);
         assertThat(won.get(0).version()).isEqualTo(3);
         assertThat(won.get(0).calved()).isEqualTo(calved);
-        assertThat(lost).containsExactly(new AppendResult.Conflict(3, won.get(0).etag(), Capacity.NONE));
+        assertThat(lost).containsExactly(new AppendResult.Conflict(3, won.get(0).etag()));
         StoreClient reader = f.client();
         assertThat(reader.readAll(STREAM, Read.forward(0).strongly())).extracting(StoredEvent::index).containsExactly(0L, 1L, 2L);
         assertThat(reader.readTip(STREAM, true).orElseThrow().etag()).isEqualTo(won.get(0).etag());

@@ -111,13 +111,14 @@ class CallerClientSettingsTest {
     }
 
     /**
-     * The epoch writes' path, as the indexer takes it: calf and Tip (the Tip read first, then known),
-     * a rival's calf refused, and a read forwards.
+     * The epoch writes' path, as the indexer takes it: calves (the Tip read first, then known), a rival's calf
+     * refused, the Tip moved by its writer, and a read forwards.
      */
     private static void appendAsCalves(StoreClient client, StoreClient rival) {
         assertThat(client.appendAsCalf(EPOCH, 0, events("A", 2))).isInstanceOf(AppendResult.Written.class);
         assertThat(client.appendAsCalf(EPOCH, 2, events("B", 1))).isInstanceOf(AppendResult.Written.class);
         assertThat(rival.appendAsCalf(EPOCH, 0, events("C", 1))).isInstanceOf(AppendResult.Conflict.class);
+        client.ensureTip(EPOCH, 3);
         assertThat(client.readAll(EPOCH, Read.forward(0))).hasSize(3);
     }
 

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.encoder.Encoder;
 import io.appendsfeed.model.StreamName;
-import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.testing.LocalDynamo;
 import io.appendsfeed.model.testing.LocalDynamoExtension;
 import java.time.Instant;
@@ -109,7 +108,7 @@ class ForeignItemsTest {
         StoreClient client = f.client();
 
         assertThat(client.append(STREAM, Expected.version(0), List.of(EventData.json("B", "{}"))))
-                .isEqualTo(new AppendResult.Conflict(1, null, Capacity.NONE));
+                .isEqualTo(new AppendResult.Conflict(1, null));
         assertThat(client.append(STREAM, Expected.version(1), List.of(EventData.json("B", "{}")))).isInstanceOf(AppendResult.Written.class);
         assertThat(client.readAll(STREAM, Read.forward(0))).extracting(StoredEvent::type).containsExactly("A", "B");
     }

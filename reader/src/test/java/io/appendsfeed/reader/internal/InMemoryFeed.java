@@ -91,7 +91,7 @@ public final class InMemoryFeed implements Feed {
     public synchronized EpochPage read(PartitionId partition, Checkpoint from, int max) {
         List<EpochRecord> epoch = epoch(partition, from.epoch().value());
         if (from.offset() >= epoch.size()) {
-            return EpochPage.empty();
+            return new EpochPage(List.of(), true);
         }
         int end = (int) Math.min(epoch.size(), from.offset() + max);
         List<EpochRecord> records = epoch.subList((int) from.offset(), end);

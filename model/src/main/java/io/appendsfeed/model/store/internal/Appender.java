@@ -2,7 +2,6 @@ package io.appendsfeed.model.store.internal;
 
 import io.appendsfeed.model.StreamName;
 import io.appendsfeed.model.store.AppendResult;
-import io.appendsfeed.model.store.CapacityMeter.Capacity;
 import io.appendsfeed.model.store.EventData;
 import io.appendsfeed.model.store.Expected;
 import io.appendsfeed.model.store.ItemTooLargeException;
@@ -17,7 +16,6 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
@@ -28,9 +26,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  *
  * <p>Tip-first ({@link #append}): a new stream, a Tip update or a calving transaction, looping on what a failed
  * condition returns. Calf-first ({@link #appendAsCalf}): the events go into an item keyed by the first one's
- * index, written only if no item has that key, so exactly one writer wins each index; then the Tip, holding no
- * events, moves forwards. The Tip may lag the calves ({@link #ensureTip}), never lead them. A Tip holding events
- * is drained into a calf first. The two kinds of writer must not write one stream at the same time.
+ * index, written only if no item has that key, so exactly one writer wins each index; the writer moves the Tip,
+ * holding no events, forwards when it chooses ({@link #ensureTip}): it may lag the calves, never lead them. A Tip
+ * holding events is drained into a calf first. The two kinds of writer must not write one stream at the same time.
  */
 public final class Appender {
 
@@ -71,7 +69,7 @@ public final class Appender {
             }
             if (state != null && !state.satisfies(expected) || absent && expected instanceof Expected.Etag
                     || absent && expected instanceof Expected.Version v && v.version() != 0) {
-                return conflict(stream, state, dynamo.spent());
+                return conflict(stream, state);
             }
             boolean calve = state != null && mustCalve(state, encoded, fixed);
             if (calve && state.item() == null) {
@@ -84,7 +82,7 @@ public final class Appender {
                     : TipWrites.update(dynamo, stream, state, encoded, u);
             if (outcome instanceof TipWrites.Outcome.Written w) {
                 cache.put(stream, w.state());
-                return new AppendResult.Written(w.state().version(), w.state().etag(), calve, dynamo.spent());
+                return new AppendResult.Written(w.state().version(), w.state().etag(), calve);
             }
             TipWrites.Outcome.Refused refused = (TipWrites.Outcome.Refused) outcome;
             absent = refused.tipKnown() && refused.tip() == null;
@@ -97,7 +95,7 @@ public final class Appender {
             }
         }
         log.warn("append to {} gave up after {} attempts: other writers kept changing the Tip", stream, MAX_ATTEMPTS);
-        return conflict(stream, state, dynamo.spent());
+        return conflict(stream, state);
     }
 
     private boolean mustCalve(TipState state, EventCodec.Entries events, long fixed) {
@@ -110,12 +108,12 @@ public final class Appender {
         return full || fixed + state.eventBytes() + events.bytes() > StoreConfig.ITEM_MAX_BYTES;
     }
 
-    private AppendResult conflict(StreamName stream, TipState state, Capacity spent) {
+    private AppendResult conflict(StreamName stream, TipState state) {
         if (state == null) {
-            return new AppendResult.Conflict(0, null, spent);
+            return new AppendResult.Conflict(0, null);
         }
         cache.put(stream, state);
-        return new AppendResult.Conflict(state.version(), state.etag(), spent);
+        return new AppendResult.Conflict(state.version(), state.etag());
     }
 
     private List<AttributeValue> encodeUnfolds(List<Unfold> unfolds, long version, Instant now) {
@@ -129,7 +127,7 @@ public final class Appender {
     public void ensureTip(MeteredDynamo dynamo, StreamName stream, long version) {
         TipState tip = cache.get(stream);
         if (tip == null || tip.version() < version) {
-            advance(dynamo, stream, version, tip == null ? 0 : tip.calfBytes(), -1);
+            advance(dynamo, stream, version, tip == null ? 0 : tip.calfBytes());
         }
     }
 
@@ -143,13 +141,14 @@ public final class Appender {
         Map<String, AttributeValue> calf = last.stream().filter(i -> !StoreItems.isTip(i)).findFirst().orElse(null);
         if (calf != null && (tip == null || tip.eventCount() == 0 && tip.version() < StoreItems.next(stream, calf))) {
             cache.remove(stream);
-            advance(dynamo, stream, StoreItems.next(stream, calf), tip == null ? 0 : tip.calfBytes(), -1);
+            advance(dynamo, stream, StoreItems.next(stream, calf), tip == null ? 0 : tip.calfBytes());
             return true;
         }
         return false;
     }
 
-    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events, boolean moveTip) {
+    /** Writes the calf alone: the Tip stays where it was until {@link #ensureTip} or {@link #moveTipToCalves} moves it. */
+    public AppendResult appendAsCalf(MeteredDynamo dynamo, StreamName stream, long expected, List<EventData> events) {
         EventCodec.Entries encoded = EventCodec.entries(events, config.clock().instant(), config.compress());
         long next = expected + events.size();
         Map<String, AttributeValue> calf = TipWrites.calf(stream, expected, next,
@@ -167,7 +166,7 @@ public final class Appender {
             tip = drain(dynamo, stream, tip);
         }
         if (tip != null && (tip.version() > expected || tip.eventCount() > 0)) {
-            return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
+            return new AppendResult.Conflict(tip.version(), tip.etag());
         }
         try {
             dynamo.putItem(PutItemRequest.builder().item(calf)
@@ -175,71 +174,41 @@ public final class Appender {
                     .expressionAttributeNames(Map.of("#p", StoreItems.STREAM)));
         } catch (ConditionalCheckFailedException e) {
             cache.remove(stream); // another writer holds this index
-            return new AppendResult.Conflict(expected + 1, null, dynamo.spent());
+            return new AppendResult.Conflict(expected + 1, null);
         }
-        long held = (tip == null ? 0 : tip.calfBytes()) + calfBytes;
-        if (!moveTip) { // the Tip stays where it was; what the calves hold is counted for when it moves
-            TipState behind = tip == null ? TipState.NONE : tip;
-            cache.put(stream, new TipState(behind.version(), behind.etag(), 0, 0, held, null));
-            return new AppendResult.Written(next, behind.etag(), false, dynamo.spent());
-        }
-        AppendResult withdrawn = advance(dynamo, stream, next, held, expected);
-        if (withdrawn != null) {
-            return withdrawn;
-        }
-        TipState known = cache.get(stream);
-        return new AppendResult.Written(next, known == null ? null : known.etag(), false, dynamo.spent());
+        // the Tip stays where it was; what the calves hold is counted for when it moves
+        TipState behind = tip == null ? TipState.NONE : tip;
+        cache.put(stream, new TipState(behind.version(), behind.etag(), 0, 0, behind.calfBytes() + calfBytes, null));
+        return new AppendResult.Written(next, behind.etag(), false);
     }
 
-    /** Moves the Tip forwards to {@code next}; after a calf at {@code expected >= 0}, a conflict when the calf had to be withdrawn. */
-    private AppendResult advance(MeteredDynamo dynamo, StreamName stream, long next, long held, long expected) {
+    /**
+     * Moves the Tip forwards to {@code next}, never over events.
+     *
+     * @throws IllegalStateException when a Tip-first writer appended to the Tip at indexes calves hold
+     */
+    private void advance(MeteredDynamo dynamo, StreamName stream, long next, long held) {
         String etag = TipWrites.newEtag();
         try {
             dynamo.updateItem(TipWrites.advanceTip(stream, next, held, etag));
             cache.put(stream, new TipState(next, etag, 0, 0, held, null));
         } catch (ConditionalCheckFailedException e) {
-            // another writer moved it on; our calf stands unless a Tip-first writer's events hold the same indexes
             TipState now = e.hasItem() && !e.item().isEmpty() ? TipState.of(stream, e.item()) : null;
-            if (expected >= 0 && now != null && now.eventCount() > 0 && now.version() > expected
-                    && now.version() - now.eventCount() < next) {
-                cache.remove(stream);
-                return withdraw(dynamo, stream, expected, next, now);
-            }
-            if (now != null && now.eventCount() > 0 && now.version() - now.eventCount() < next) { // moving a Tip left behind
+            if (now != null && now.eventCount() > 0 && now.version() - now.eventCount() < next) {
                 cache.remove(stream);
                 throw new IllegalStateException(stream + ": a Tip-first writer appended events " + (now.version() - now.eventCount())
                         + ".." + (now.version() - 1) + " to the Tip while calves held indexes up to " + (next - 1) + ". Only one kind"
                         + " of writer may write a stream: stop the other writer (another indexer on this index table?)");
             }
-            if (now != null) {
+            if (now != null) { // another writer moved it on
                 cache.put(stream, now);
             } else {
                 cache.remove(stream);
             }
         } catch (SdkException e) {
-            cache.remove(stream); // not known to be there: ensureTip moves it
-            if (expected < 0) {
-                throw e;
-            }
-            log.warn("{}: events {}..{} are in their own item, but moving the Tip to version {} failed ({}); the writer"
-                    + " brings it up to date (ensureTip)", stream, expected, next - 1, next, e.toString());
+            cache.remove(stream); // not known to be there
+            throw e;
         }
-        return null;
-    }
-
-    /** A Tip-first writer appended events at this calf's indexes: the Tip's count (Tip-first readers see only them), the calf goes. */
-    private AppendResult withdraw(MeteredDynamo dynamo, StreamName stream, long expected, long next, TipState tip) {
-        log.error("{}: a Tip-first writer appended events {}..{} to the Tip while a calf-first append wrote {}..{};"
-                + " withdrawing the latter. Only one kind of writer may write a stream", stream,
-                tip.version() - tip.eventCount(), tip.version() - 1, expected, next - 1);
-        try {
-            dynamo.deleteItem(DeleteItemRequest.builder().key(TipWrites.key(stream, expected))
-                    .conditionExpression("#n = :n").expressionAttributeNames(Map.of("#n", StoreItems.NEXT))
-                    .expressionAttributeValues(Map.of(":n", TipWrites.num(next))));
-        } catch (ConditionalCheckFailedException e) {
-            log.error("{}: the calf at {} is no longer the one this append wrote; left as it is", stream, expected);
-        }
-        return new AppendResult.Conflict(tip.version(), tip.etag(), dynamo.spent());
     }
 
     /** Moves the Tip's events into a calf of their own, leaving a Tip with none; returns the Tip after. */

@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -23,10 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * The DynamoDB calls of one store operation, through the caller's client (so its settings hold for each one).
- * Each asks for its consumed capacity (unless the meter is {@link CapacityMeter#NONE}), tells the meter and adds
- * it to {@link #spent()}; a write refused on its condition, which DynamoDB reports no capacity for, goes to
- * {@link CapacityMeter#refused}. One instance per operation: not thread-safe.
+ * A store client's DynamoDB calls, through the caller's client (so its settings hold for each one). Each asks
+ * for its consumed capacity (unless the meter is {@link CapacityMeter#NONE}) and tells the meter; a write refused
+ * on its condition, which DynamoDB reports no capacity for, goes to {@link CapacityMeter#refused}. Thread-safe.
  */
 public final class MeteredDynamo {
 
@@ -34,7 +32,6 @@ public final class MeteredDynamo {
     private final String table;
     private final CapacityMeter meter;
     private final ReturnConsumedCapacity rcc;
-    private Capacity spent = Capacity.NONE;
 
     public MeteredDynamo(DynamoDbClient dynamo, String table, CapacityMeter meter) {
         this.dynamo = dynamo;
@@ -45,10 +42,6 @@ public final class MeteredDynamo {
 
     public String table() {
         return table;
-    }
-
-    public Capacity spent() {
-        return spent;
     }
 
     GetItemResponse getItem(GetItemRequest.Builder b) {
@@ -63,11 +56,6 @@ public final class MeteredDynamo {
 
     void updateItem(UpdateItemRequest.Builder b) {
         call("UpdateItem", () -> dynamo.updateItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
-                r -> Arrays.asList(r.consumedCapacity()), true);
-    }
-
-    void deleteItem(DeleteItemRequest.Builder b) {
-        call("DeleteItem", () -> dynamo.deleteItem(b.tableName(table).returnConsumedCapacity(rcc).build()),
                 r -> Arrays.asList(r.consumedCapacity()), true);
     }
 
@@ -111,7 +99,6 @@ public final class MeteredDynamo {
             }
         }
         meter.consumed(op, table, capacity);
-        spent = spent.plus(capacity);
         return response;
     }
 }
